@@ -1,0 +1,7 @@
+-- The system registry: which database holds each tenant (DESIGN.md "Tenancy").
+CREATE TABLE IF NOT EXISTS public.tenants (
+  id integer PRIMARY KEY,
+  nombre text NOT NULL,
+  database_url text NOT NULL,
+  activo boolean NOT NULL DEFAULT true
+);

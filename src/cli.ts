@@ -1,0 +1,86 @@
+import { parseArgs } from 'node:util';
+import { bootConfig } from './boot.js';
+import { startEmbeddedRuntime } from './dev/embedded-runtime.js';
+import { migrateEverything, registerTenant } from './platform/tenancy/registration.js';
+
+const USAGE = `Usage: npm run cli -- <command>
+
+  migrate
+      Migrate the system database and every registered tenant database.
+  tenant add --id <int> --nombre <text> --database-url <url>
+      Register a tenant (or update it) and run the portal migrations in its database.
+
+Without DATABASE_URL the commands act on the embedded development database.`;
+
+function say(message: string): void {
+  process.stdout.write(`${message}\n`);
+}
+
+class UsageError extends Error {}
+
+function positiveInteger(name: string, value: string | undefined): number {
+  if (value === undefined || !/^[1-9]\d*$/.test(value)) {
+    throw new UsageError(`--${name} must be a positive integer`);
+  }
+  return Number(value);
+}
+
+function required(name: string, value: string | undefined): string {
+  if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+async function withSystemDatabase<T>(work: (systemUrl: string) => Promise<T>): Promise<T> {
+  const config = await bootConfig();
+  if (config.databaseUrl !== undefined) return work(config.databaseUrl);
+  const embedded = await startEmbeddedRuntime(config, say, { keepAdopted: true });
+  try {
+    return await work(embedded.systemUrl);
+  } finally {
+    await embedded.database.stop();
+  }
+}
+
+async function run(argv: string[]): Promise<void> {
+  const [command, subcommand] = argv;
+  if (command === 'migrate') {
+    const result = await withSystemDatabase(migrateEverything);
+    say(`system: ${result.system.length === 0 ? 'up to date' : result.system.join(', ')}`);
+    for (const [id, applied] of Object.entries(result.tenants)) {
+      say(`tenant ${id}: ${applied.length === 0 ? 'up to date' : applied.join(', ')}`);
+    }
+    return;
+  }
+  if (command === 'tenant' && subcommand === 'add') {
+    const { values } = parseArgs({
+      args: argv.slice(2),
+      options: {
+        id: { type: 'string' },
+        nombre: { type: 'string' },
+        'database-url': { type: 'string' },
+      },
+    });
+    const tenant = {
+      id: positiveInteger('id', values.id),
+      nombre: required('nombre', values.nombre),
+      databaseUrl: required('database-url', values['database-url']),
+    };
+    const applied = await withSystemDatabase((systemUrl) => registerTenant(systemUrl, tenant));
+    say(
+      `tenant ${tenant.id} registered; migrations: ${applied.length === 0 ? 'up to date' : applied.join(', ')}`,
+    );
+    return;
+  }
+  throw new UsageError(
+    command === undefined ? 'missing command' : `unknown command "${argv.join(' ')}"`,
+  );
+}
+
+run(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

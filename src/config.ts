@@ -1,0 +1,238 @@
+/**
+ * Every environment variable the portal reads, parsed and validated once at start-up.
+ * Code receives `Config` values; nothing else reads `process.env`.
+ * `.env.example` documents each variable; keep the two in step.
+ */
+
+export type TrustProxy = boolean | number | string;
+
+export interface Config {
+  readonly nodeEnv: 'development' | 'production' | 'test';
+  readonly isProduction: boolean;
+  readonly port: number;
+  readonly host: string;
+  /** System registry database; undefined means "start the embedded PostgreSQL". */
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly embeddedPgPort: number;
+  readonly embeddedPgPassword: string;
+  readonly jwtSecret: string;
+  readonly allowedOrigins: readonly string[];
+  readonly publicPrefix: '' | '/backend';
+  readonly requireHttps: boolean;
+  readonly trustProxy: TrustProxy;
+  readonly tls: { readonly certPath: string; readonly keyPath: string } | undefined;
+  readonly refreshTtlDays: number;
+  readonly checkoutTtlMinutes: number;
+  /** Public base URL for webhook URLs; undefined in production when unset (pagos/iniciar answers MISCONFIGURED). */
+  readonly backendUrl: string | undefined;
+  readonly reportsUrl: string;
+  readonly reportsServiceSecret: string;
+  readonly redisUrl: string | undefined;
+  readonly qzPrivateKeyPath: string | undefined;
+  readonly qzCertificatePath: string | undefined;
+  readonly smtpUrl: string | undefined;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly tenantPools: {
+    readonly maxPools: number;
+    readonly maxConnections: number;
+    readonly idleSeconds: number;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Collects every problem instead of stopping at the first, so one boot shows them all. */
+class EnvReader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  raw(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const parsed = /^-?\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+      this.problems.push(`${name} must be an integer from ${min} to ${max} (got "${value}")`);
+      return fallback;
+    }
+    return parsed;
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const value = this.raw(name)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (['true', '1', 'yes'].includes(value)) return true;
+    if (['false', '0', 'no'].includes(value)) return false;
+    this.problems.push(`${name} must be true or false (got "${value}")`);
+    return fallback;
+  }
+
+  url(name: string, protocols: readonly string[]): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    try {
+      const url = new URL(value);
+      if (!protocols.includes(url.protocol)) throw new Error('protocol');
+      return value.replace(/\/+$/, '');
+    } catch {
+      this.problems.push(
+        `${name} must be a ${protocols.join(' or ')} URL (got "${redactUrl(value)}")`,
+      );
+      return undefined;
+    }
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const match = allowed.find((candidate) => candidate === value);
+    if (match === undefined) {
+      this.problems.push(`${name} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}`);
+      return fallback;
+    }
+    return match;
+  }
+}
+
+/** Never echo credentials embedded in a URL into an error message. */
+function redactUrl(value: string): string {
+  return value.replace(/\/\/[^/@]*@/, '//***@');
+}
+
+function parseOrigins(reader: EnvReader, fallback: readonly string[]): readonly string[] {
+  const value = reader.raw('PORTAL_ALLOWED_ORIGIN');
+  if (value === undefined) return fallback;
+  const origins: string[] = [];
+  for (const candidate of value.split(',').map((part) => part.trim())) {
+    if (candidate === '') continue;
+    if (candidate === '*') {
+      reader.problems.push('PORTAL_ALLOWED_ORIGIN must list origins, never "*"');
+      continue;
+    }
+    try {
+      const url = new URL(candidate);
+      if (url.origin !== candidate.replace(/\/+$/, '')) throw new Error('not an origin');
+      origins.push(url.origin);
+    } catch {
+      reader.problems.push(
+        `PORTAL_ALLOWED_ORIGIN entries must be origins like https://portal.example.com (got "${candidate}")`,
+      );
+    }
+  }
+  return origins;
+}
+
+function parseTrustProxy(reader: EnvReader): TrustProxy {
+  const value = reader.raw('TRUST_PROXY');
+  if (value === undefined) return false;
+  if (/^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
+  if (/^\d+$/.test(value)) return Number(value);
+  // A comma-separated list of addresses/CIDRs, as Fastify's trustProxy accepts.
+  if (/^[0-9a-fA-F.:/,\s]+$/.test(value)) return value;
+  reader.problems.push(
+    'TRUST_PROXY must be true, false, a hop count, or a list of proxy addresses',
+  );
+  return false;
+}
+
+export function loadConfig(env: Env): Config {
+  const reader = new EnvReader(env);
+  const nodeEnv = reader.oneOf('NODE_ENV', ['development', 'production', 'test'], 'development');
+  const isProduction = nodeEnv === 'production';
+  const port = reader.integer('PORT', 3000, 0, 65535);
+  const host = reader.string('HOST', '127.0.0.1');
+  const ownOrigin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  const databaseUrl = reader.url('DATABASE_URL', ['postgres:', 'postgresql:']);
+  const jwtSecret = reader.raw('PORTAL_JWT_SECRET');
+  const allowedOrigins = parseOrigins(
+    reader,
+    isProduction ? [] : [ownOrigin, `http://localhost:${port}`],
+  );
+
+  if (isProduction) {
+    if (reader.raw('DATABASE_URL') === undefined) {
+      reader.problems.push('DATABASE_URL is required in production');
+    }
+    if (jwtSecret === undefined || Buffer.byteLength(jwtSecret) < 32) {
+      reader.problems.push('PORTAL_JWT_SECRET is required in production and must be 32+ bytes');
+    }
+    if (reader.raw('PORTAL_ALLOWED_ORIGIN') === undefined) {
+      reader.problems.push('PORTAL_ALLOWED_ORIGIN is required in production');
+    }
+  } else if (jwtSecret === undefined) {
+    reader.problems.push('PORTAL_JWT_SECRET is missing (development generates one under .data/)');
+  }
+
+  const certPath = reader.raw('TLS_CERT_PATH');
+  const keyPath = reader.raw('TLS_KEY_PATH');
+  if ((certPath === undefined) !== (keyPath === undefined)) {
+    reader.problems.push('TLS_CERT_PATH and TLS_KEY_PATH must be set together');
+  }
+
+  const reportsServiceSecret = reader.raw('REPORTS_SERVICE_SECRET');
+  if (reportsServiceSecret === undefined) {
+    reader.problems.push(
+      isProduction
+        ? 'REPORTS_SERVICE_SECRET is required in production'
+        : 'REPORTS_SERVICE_SECRET is missing (development generates one under .data/)',
+    );
+  }
+
+  const config: Config = {
+    nodeEnv,
+    isProduction,
+    port,
+    host,
+    databaseUrl,
+    dataDir: reader.string('PORTAL_DATA_DIR', '.data'),
+    embeddedPgPort: reader.integer('EMBEDDED_PG_PORT', 54329, 1024, 65535),
+    embeddedPgPassword: reader.string('EMBEDDED_PG_PASSWORD', 'portal-dev'),
+    jwtSecret: jwtSecret ?? '',
+    allowedOrigins,
+    publicPrefix: reader.oneOf('PORTAL_PUBLIC_PREFIX', ['', '/backend'], ''),
+    requireHttps: reader.boolean('PORTAL_REQUIRE_HTTPS', isProduction),
+    trustProxy: parseTrustProxy(reader),
+    tls: certPath !== undefined && keyPath !== undefined ? { certPath, keyPath } : undefined,
+    refreshTtlDays: reader.integer('PORTAL_REFRESH_TTL_DAYS', 30, 1, 365),
+    checkoutTtlMinutes: reader.integer('PORTAL_CHECKOUT_TTL_MINUTES', 30, 1, 7 * 24 * 60),
+    backendUrl:
+      reader.url('BACKEND_URL', ['http:', 'https:']) ?? (isProduction ? undefined : ownOrigin),
+    reportsUrl: reader.url('REPORTS_URL', ['http:', 'https:']) ?? 'http://127.0.0.1:9999',
+    reportsServiceSecret: reportsServiceSecret ?? '',
+    redisUrl: reader.url('REDIS_URL', ['redis:', 'rediss:']),
+    qzPrivateKeyPath: reader.raw('QZ_PRIVATE_KEY_PATH'),
+    qzCertificatePath: reader.raw('QZ_CERTIFICATE_PATH'),
+    smtpUrl: reader.url('SMTP_URL', ['smtp:', 'smtps:']),
+    logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    tenantPools: {
+      maxPools: reader.integer('PORTAL_TENANT_POOLS_MAX', 20, 1, 10_000),
+      maxConnections: reader.integer('PORTAL_TENANT_CONNECTIONS_MAX', 100, 1, 100_000),
+      idleSeconds: reader.integer('PORTAL_TENANT_POOL_IDLE_SECONDS', 300, 1, 86_400),
+    },
+  };
+
+  if (config.tenantPools.maxConnections < config.tenantPools.maxPools) {
+    reader.problems.push('PORTAL_TENANT_CONNECTIONS_MAX must be at least PORTAL_TENANT_POOLS_MAX');
+  }
+  if (reader.problems.length > 0) throw new ConfigError(reader.problems);
+  return Object.freeze(config);
+}

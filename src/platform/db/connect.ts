@@ -1,0 +1,52 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+
+/**
+ * Dates stay `YYYY-MM-DD` strings (DECISIONS.md 6): pg's default turns a DATE into a JS Date at
+ * local midnight, which shifts the day in any time zone west of UTC. NUMERIC stays a string so
+ * money never passes through a float; BIGINT (counts) becomes a number when it fits.
+ */
+const DATE_OID = 1082;
+const INT8_OID = 20;
+
+const typeParsers: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === DATE_OID) return (value: string) => value;
+    if (oid === INT8_OID) {
+      return (value: string) => {
+        const parsed = Number(value);
+        return Number.isSafeInteger(parsed) ? parsed : value;
+      };
+    }
+    // pg types its own parsers as returning any; they return what pg always returned.
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-return
+    return pg.types.getTypeParser(oid, format);
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+export interface PoolOptions {
+  max: number;
+  idleTimeoutMillis?: number;
+  applicationName?: string;
+  onError?: (error: Error) => void;
+}
+
+export function createPool(connectionString: string, options: PoolOptions): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max,
+    idleTimeoutMillis: options.idleTimeoutMillis ?? 30_000,
+    connectionTimeoutMillis: 5_000,
+    application_name: options.applicationName ?? 'portal',
+    types: typeParsers,
+  });
+  // A connection the server drops (restart, shutdown, idle kill) must never crash the process:
+  // the pool replaces it, and a query that was running on it fails with its own error.
+  pool.on('error', (error) => options.onError?.(error));
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
+}
+
+export function createKysely<DB>(pool: pg.Pool): Kysely<DB> {
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+}

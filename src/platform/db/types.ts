@@ -1,0 +1,137 @@
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+
+/** NUMERIC columns: read as strings (exact), written as strings or numbers. */
+export type Numeric = ColumnType<string, string | number, string | number>;
+/** DATE columns: `YYYY-MM-DD` strings both ways. */
+export type DateString = string;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+
+/** The system registry database. */
+export interface SystemDatabase {
+  tenants: {
+    id: number;
+    nombre: string;
+    database_url: string;
+    activo: Generated<boolean>;
+  };
+  portal_migrations: MigrationsTable;
+}
+
+export interface MigrationsTable {
+  name: string;
+  applied_at: Generated<Date>;
+}
+
+/** ERP tables of a tenant database (DESIGN.md contract) plus the portal's own tables. */
+export interface TenantDatabase {
+  // ERP, tenant public schema
+  sucursales: { id: number; nombre: string; clientes_centralizados: Generated<boolean> };
+  ini: { clave: string; valor: string | null };
+  // ERP, customer-data schema
+  ordcon: { cnro: number; cnom: string; ccui: string };
+  ordcta: {
+    id: Generated<string>;
+    cnro: number;
+    tipo: string;
+    comprobante: string;
+    nrocomp: string;
+    fecha: DateString;
+    vencimiento: DateString | null;
+    debe: Numeric;
+    haber: Numeric;
+    saldo: Numeric;
+    anulado: Generated<boolean>;
+  };
+  recfac: { recibo_id: string; factura_id: string; monto: Numeric };
+  numeradores: { tipo: string; punto_venta: number; ultimo: ColumnType<number, number, number> };
+  // ERP, cash schema
+  movimi: {
+    id: Generated<number>;
+    fecha: Generated<Date>;
+    tipo: string;
+    cuenta_bancaria: string;
+    monto: Numeric;
+    concepto: string | null;
+    ordcta_id: string | null;
+    cnro: number | null;
+  };
+  // Portal, customer-data schema
+  portal_users: {
+    id: Generated<string>;
+    cnro: number;
+    dni_cuit: string;
+    email: string;
+    telefono: string | null;
+    password_hash: string;
+    failed_login_attempts: Generated<number>;
+    locked_until: Timestamp | null;
+    last_login: Timestamp | null;
+    refresh_token: string | null;
+    refresh_token_expires: Timestamp | null;
+    reset_code_hash: string | null;
+    reset_code_expires: Timestamp | null;
+    reset_code_attempts: Generated<number>;
+    created_at: CreatedAt;
+    updated_at: Timestamp | null;
+  };
+  // Portal, tenant public schema
+  portal_payments: {
+    id: Generated<number>;
+    portal_user_id: string;
+    ordcon_id: number | null;
+    tenant_id: number;
+    sucursal_id: number;
+    gateway: string | null;
+    currency: Generated<string | null>;
+    monto: Numeric | null;
+    status: Generated<PaymentStatus>;
+    gateway_response: JSONColumnType<object, string | null, string | null> | null;
+    facturas_json: JSONColumnType<PaymentFactura[], string, string>;
+    gateway_payment_id: string | null;
+    reference: string | null;
+    recibo_id: string | null;
+    recibo_at: Timestamp | null;
+    recibo_error: string | null;
+    refund_id: string | null;
+    issued_at: Timestamp | null;
+    approved_at: Timestamp | null;
+    rejected_at: Timestamp | null;
+    refunded_at: Timestamp | null;
+    cancelled_at: Timestamp | null;
+    created_at: CreatedAt;
+    updated_at: Timestamp | null;
+  };
+  portal_audit_log: {
+    id: Generated<number>;
+    tenant_id: number;
+    sucursal_id: number | null;
+    portal_user_id: string | null;
+    ip: string | null;
+    user_agent: string | null;
+    event: string;
+    details: JSONColumnType<Record<string, unknown>, string | null, string | null> | null;
+    created_at: CreatedAt;
+  };
+  portal_webhook_events: {
+    request_id: string;
+    tenant_id: number;
+    sucursal_id: number;
+    gateway: string | null;
+    payment_id: number | null;
+    received_at: CreatedAt;
+  };
+  portal_migrations: MigrationsTable;
+}
+
+export type PaymentStatus =
+  'pending' | 'issued' | 'approved' | 'rejected' | 'refunded' | 'cancelled';
+
+export interface PaymentFactura {
+  id: string;
+  tipo: string;
+  numero: string;
+  monto: string;
+  pago: string;
+  saldo: string;
+}

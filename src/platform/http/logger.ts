@@ -1,0 +1,57 @@
+import type { FastifyServerOptions } from 'fastify';
+import type { Config } from '../../config.js';
+
+/** Query parameters whose values are secrets (the webhook URL carries the tenant's token). */
+const SECRET_QUERY_PARAMS = /([?&](?:token|access_token|refresh_token|code|password)=)[^&#]*/gi;
+
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_QUERY_PARAMS, '$1[REDACTED]');
+}
+
+/**
+ * Never log secrets, passwords, codes or tokens: headers that carry them, body fields that
+ * carry them wherever they are nested, and query strings (custom request serializer).
+ */
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-signature"]',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  '*.password',
+  '*.password_confirmation',
+  '*.current_password',
+  '*.new_password',
+  '*.code',
+  '*.token',
+  '*.access_token',
+  '*.refresh_token',
+  '*.password_hash',
+  '*.secret',
+];
+
+interface SerializableRequest {
+  method: string;
+  url: string;
+  host?: string;
+  ip?: string;
+  id?: string;
+}
+
+export function loggerOptions(config: Pick<Config, 'logLevel'>): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
+    serializers: {
+      req(request: SerializableRequest) {
+        return {
+          method: request.method,
+          url: redactUrl(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+        };
+      },
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type { SystemDatabase } from '../db/types.js';
+
+export interface TenantRecord {
+  id: number;
+  nombre: string;
+  databaseUrl: string;
+  activo: boolean;
+}
+
+export interface TenantRegistry {
+  find(tenantId: number): Promise<TenantRecord | undefined>;
+  forget(tenantId: number): void;
+}
+
+/**
+ * Registry lookups are cached briefly (a deactivated tenant stops resolving within `ttlMs`);
+ * unknown ids are cached too, so a flood of bogus ids does not reach the system database.
+ */
+export function createTenantRegistry(
+  systemDb: Kysely<SystemDatabase>,
+  options: { ttlMs: number; maxEntries?: number },
+): TenantRegistry {
+  const cache = new LRUCache<number, { record: TenantRecord | undefined }>({
+    max: options.maxEntries ?? 10_000,
+    ttl: options.ttlMs,
+  });
+
+  return {
+    async find(tenantId) {
+      const cached = cache.get(tenantId);
+      if (cached) return cached.record;
+      const row = await systemDb
+        .selectFrom('tenants')
+        .select(['id', 'nombre', 'database_url', 'activo'])
+        .where('id', '=', tenantId)
+        .executeTakeFirst();
+      const record = row && {
+        id: row.id,
+        nombre: row.nombre,
+        databaseUrl: row.database_url,
+        activo: row.activo,
+      };
+      cache.set(tenantId, { record });
+      return record;
+    },
+    forget(tenantId) {
+      cache.delete(tenantId);
+    },
+  };
+}

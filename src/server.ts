@@ -1,0 +1,83 @@
+import { readFile } from 'node:fs/promises';
+import { buildApp } from './app.js';
+import { bootConfig } from './boot.js';
+import { DEMO_LOGIN, DEMO_TENANT } from '../db/seed/demo.js';
+import { startEmbeddedRuntime, type EmbeddedRuntime } from './dev/embedded-runtime.js';
+import { migrateSystemDatabase } from './platform/db/migrator.js';
+import { DOCS_PATH } from './platform/http/openapi.js';
+
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+function say(message: string): void {
+  process.stdout.write(`${message}\n`);
+}
+
+function banner(url: string, embedded: EmbeddedRuntime | undefined): string {
+  const lines = [
+    '',
+    `  Portal API        ${url}`,
+    `  API reference     ${url}${DOCS_PATH}`,
+    `  Health            ${url}/healthz`,
+  ];
+  if (embedded) {
+    lines.push(
+      `  Database          embedded PostgreSQL on 127.0.0.1:${embedded.database.port} (${embedded.database.dataDir})`,
+      '',
+      `  Demo tenant       ${DEMO_TENANT.id} "${DEMO_TENANT.nombre}", sucursal 1 (suc0001) and 2 (public)`,
+      `  Demo login        POST ${url}/portal/auth/login`,
+      `                    ${JSON.stringify(DEMO_LOGIN)}`,
+      '  More customers    see README.md, "Demo data"',
+    );
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const config = await bootConfig();
+  const embedded =
+    config.databaseUrl === undefined ? await startEmbeddedRuntime(config, say) : undefined;
+  const databaseUrl = embedded?.systemUrl ?? config.databaseUrl;
+  if (databaseUrl === undefined) throw new Error('unreachable: no system database');
+  // The registry table must exist before the first request; tenants migrate with the CLI.
+  if (!embedded) await migrateSystemDatabase(databaseUrl);
+
+  const tls = config.tls && {
+    cert: await readFile(config.tls.certPath),
+    key: await readFile(config.tls.keyPath),
+  };
+  const app = await buildApp({ ...config, databaseUrl }, { tls });
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) {
+      // A second signal means "now": the operator gave up waiting.
+      process.exit(1);
+    }
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      app.log.error('graceful shutdown timed out');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS);
+    timer.unref();
+    try {
+      await app.close();
+      await embedded?.database.stop();
+    } finally {
+      clearTimeout(timer);
+    }
+    process.exit(0);
+  };
+  process.on('SIGINT', (signal) => void shutdown(signal));
+  process.on('SIGTERM', (signal) => void shutdown(signal));
+
+  const listenUrl = await app.listen({ port: config.port, host: config.host });
+  say(banner(listenUrl, embedded));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `portal failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});
