@@ -364,6 +364,8 @@ async function createErpData(tenantUrl: string): Promise<void> {
   } catch (error) {
     await client.query('ROLLBACK');
     throw error;
+  } finally {
+    await client.end();
   }
 }
 
@@ -403,15 +405,16 @@ async function hasErpData(tenantUrl: string): Promise<boolean> {
  */
 export async function seedDemo(
   serverUrl: string,
-): Promise<{ systemUrl: string; created: boolean }> {
-  const systemUrl = databaseUrlFor(serverUrl, DEMO_DATABASES.system);
-  const tenantUrl = databaseUrlFor(serverUrl, DEMO_DATABASES.tenant);
-  await ensureDatabase(serverUrl, DEMO_DATABASES.system);
-  await ensureDatabase(serverUrl, DEMO_DATABASES.tenant);
+  names: { system: string; tenant: string } = DEMO_DATABASES,
+): Promise<{ systemUrl: string; tenantUrl: string; created: boolean }> {
+  const systemUrl = databaseUrlFor(serverUrl, names.system);
+  const tenantUrl = databaseUrlFor(serverUrl, names.tenant);
+  await ensureDatabase(serverUrl, names.system);
+  await ensureDatabase(serverUrl, names.tenant);
   // The ERP data goes in one transaction, so "tables exist" means "seeded".
   const created = !(await hasErpData(tenantUrl));
   if (created) await createErpData(tenantUrl);
   await registerTenant(systemUrl, { ...DEMO_TENANT, databaseUrl: tenantUrl });
   await ensureDemoUser(tenantUrl);
-  return { systemUrl, created };
+  return { systemUrl, tenantUrl, created };
 }

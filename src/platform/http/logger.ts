@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { LoggerOptions } from 'pino';
 import type { Config } from '../../config.js';
 
 /** Query parameters whose values are secrets (the webhook URL carries the tenant's token). */
@@ -39,7 +39,7 @@ interface SerializableRequest {
   id?: string;
 }
 
-export function loggerOptions(config: Pick<Config, 'logLevel'>): FastifyServerOptions['logger'] {
+export function loggerOptions(config: Pick<Config, 'logLevel'>): LoggerOptions {
   return {
     level: config.logLevel,
     redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },

@@ -33,24 +33,25 @@ const RETIRE_GRACE_MS = 30_000;
  */
 export function createTenantPools(limits: TenantPoolLimits): TenantPools {
   const perPool = Math.max(1, Math.floor(limits.maxConnections / limits.maxPools));
-  const retiring = new Set<Promise<void>>();
-  const retire = (db: Kysely<TenantDatabase>, delayMs: number): void => {
-    const done = new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        db.destroy().then(resolve, resolve);
-      }, delayMs);
-      timer.unref();
-    }).finally(() => retiring.delete(done));
-    retiring.add(done);
+  // Evicted pools waiting out their grace period; close() ends them at once.
+  const retiring = new Map<Kysely<TenantDatabase>, NodeJS.Timeout>();
+  const destroy = async (db: Kysely<TenantDatabase>) => {
+    clearTimeout(retiring.get(db));
+    retiring.delete(db);
+    await db.destroy().catch(() => undefined);
+  };
+  const retire = (db: Kysely<TenantDatabase>): void => {
+    const timer = setTimeout(() => void destroy(db), RETIRE_GRACE_MS);
+    timer.unref();
+    retiring.set(db, timer);
   };
 
-  let closing = false;
   const cache = new LRUCache<string, Kysely<TenantDatabase>>({
     max: limits.maxPools,
     ttl: limits.idleSeconds * 1000,
     updateAgeOnGet: true,
     ttlAutopurge: true,
-    dispose: (db) => retire(db, closing ? 0 : RETIRE_GRACE_MS),
+    dispose: (db) => retire(db),
   });
 
   return {
@@ -71,9 +72,8 @@ export function createTenantPools(limits: TenantPoolLimits): TenantPools {
       return cache.size;
     },
     async close() {
-      closing = true;
       cache.clear();
-      await Promise.all([...retiring]);
+      await Promise.all([...retiring.keys()].map(destroy));
     },
   };
 }

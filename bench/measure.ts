@@ -1,0 +1,60 @@
+import autocannon from 'autocannon';
+
+export interface Measurement {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+  durationSeconds?: number;
+}
+
+/** Drives one endpoint with autocannon (loopback only, bounded in time) and summarises it. */
+export async function measure(name: string, options: LoadOptions): Promise<Measurement> {
+  const result = await autocannon({
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    connections: options.connections ?? 50,
+    duration: options.durationSeconds ?? 5,
+  });
+  return {
+    name,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+export function printComparison(title: string, subject: Measurement, baseline: Measurement): void {
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors'];
+  const rows = [subject, baseline].map((m) => [
+    m.name,
+    String(Math.round(m.requestsPerSecond)),
+    String(m.p50),
+    String(m.p99),
+    String(m.errors + m.non2xx),
+  ]);
+  const widths = header.map((title, i) =>
+    Math.max(title.length, ...rows.map((row) => row[i]?.length ?? 0)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join('  ');
+  process.stdout.write(`\n${title}\n${line(header)}\n${rows.map(line).join('\n')}\n`);
+  const ratio = subject.requestsPerSecond / baseline.requestsPerSecond;
+  process.stdout.write(`ratio ${subject.name} / ${baseline.name}: ${(ratio * 100).toFixed(1)}%\n`);
+}

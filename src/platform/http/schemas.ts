@@ -1,0 +1,22 @@
+import { Type, type TSchema } from 'typebox';
+
+/** `{ success: false, error, code }`: every error answer (DECISIONS.md 1). */
+export const ErrorResponse = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.String(),
+    code: Type.String(),
+  },
+  { $id: 'ErrorResponse', description: 'Error envelope' },
+);
+
+/** `{ success: true, data }`. */
+export function Envelope<T extends TSchema>(data: T) {
+  return Type.Object({ success: Type.Literal(true), data });
+}
+
+/** Optional tenant/sucursal ids of public routes; the X-Tenant-Id/X-Sucursal-Id headers may carry them instead. */
+export const TenantIdsBody = {
+  tenant_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
+  sucursal_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
+};

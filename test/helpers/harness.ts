@@ -1,0 +1,179 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import {
+  createErpCashTables,
+  createErpCustomerTables,
+  createErpPublicTables,
+} from '../../src/dev/erp-fixture.js';
+import { databaseUrlFor, dropDatabase, ensureDatabase } from '../../src/platform/db/admin.js';
+import { migrateSystemDatabase } from '../../src/platform/db/migrator.js';
+import { registerTenant } from '../../src/platform/tenancy/registration.js';
+import { customerSchemaFor } from '../../src/platform/tenancy/schema-names.js';
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-bytes-long!';
+
+export interface SucursalSpec {
+  id: number;
+  nombre?: string;
+  /** Customer data in `public` instead of `sucNNNN`. */
+  centralizado?: boolean;
+}
+
+export interface TenantSpec {
+  id: number;
+  nombre?: string;
+  sucursales: SucursalSpec[];
+  ini?: Record<string, string>;
+  /** Cash schema for movimi (portal.recibo.caja_schema); created with the ERP fixture. */
+  cajaSchema?: string;
+  /** false: create the database with the ERP fixture but leave it out of the registry. */
+  register?: boolean;
+}
+
+export interface TestTenant {
+  id: number;
+  databaseUrl: string;
+  /** Runs SQL in the tenant database (test set-up and assertions only). */
+  query<R extends pg.QueryResultRow = Record<string, unknown>>(
+    text: string,
+    values?: unknown[],
+  ): Promise<R[]>;
+  schemaOf(sucursalId: number): string;
+}
+
+export interface TestEnvironment {
+  serverUrl: string;
+  systemUrl: string;
+  config(overrides?: Record<string, string>): Config;
+  app(
+    overrides?: Record<string, string>,
+    logger?: FastifyServerOptions['logger'],
+  ): Promise<FastifyInstance>;
+  addTenant(spec: TenantSpec): Promise<TestTenant>;
+  systemQuery<R extends pg.QueryResultRow = Record<string, unknown>>(
+    text: string,
+    values?: unknown[],
+  ): Promise<R[]>;
+  close(): Promise<void>;
+}
+
+function uniqueName(suffix: string): string {
+  return `${inject('dbPrefix')}_${randomBytes(4).toString('hex')}_${suffix}`;
+}
+
+/** The ERP fixture plus the portal migrations, as production would have them. */
+async function createTenantDatabase(serverUrl: string, spec: TenantSpec): Promise<string> {
+  const name = uniqueName(`t${spec.id}`);
+  await ensureDatabase(serverUrl, name);
+  const url = databaseUrlFor(serverUrl, name);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await createErpPublicTables(client);
+    for (const sucursal of spec.sucursales) {
+      await createErpCustomerTables(
+        client,
+        customerSchemaFor({
+          id: sucursal.id,
+          clientes_centralizados: sucursal.centralizado ?? false,
+        }),
+      );
+      await client.query(
+        'INSERT INTO public.sucursales (id, nombre, clientes_centralizados) VALUES ($1, $2, $3)',
+        [sucursal.id, sucursal.nombre ?? `Sucursal ${sucursal.id}`, sucursal.centralizado ?? false],
+      );
+    }
+    await createErpCashTables(client, spec.cajaSchema ?? 'caja');
+    for (const [clave, valor] of Object.entries(spec.ini ?? {})) {
+      await client.query('INSERT INTO public.ini (clave, valor) VALUES ($1, $2)', [clave, valor]);
+    }
+  } finally {
+    await client.end();
+  }
+  return url;
+}
+
+/**
+ * Each test file gets its own system database and tenant databases on the run's PostgreSQL,
+ * so files run in parallel without seeing each other, and builds the real app against them.
+ */
+export async function createTestEnvironment(): Promise<TestEnvironment> {
+  const serverUrl = inject('pgServerUrl');
+  const systemName = uniqueName('sys');
+  await ensureDatabase(serverUrl, systemName);
+  const systemUrl = databaseUrlFor(serverUrl, systemName);
+  await migrateSystemDatabase(systemUrl);
+
+  const databases = [systemName];
+  const pools: pg.Pool[] = [];
+  const apps: FastifyInstance[] = [];
+  const poolFor = (url: string) => {
+    const pool = new pg.Pool({ connectionString: url, max: 3 });
+    pool.on('error', () => undefined);
+    pools.push(pool);
+    return pool;
+  };
+  const systemPool = poolFor(systemUrl);
+
+  const config = (overrides: Record<string, string> = {}) =>
+    loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: systemUrl,
+      PORTAL_JWT_SECRET: TEST_JWT_SECRET,
+      REPORTS_SERVICE_SECRET: 'test-reports-secret-at-least-32-bytes!!',
+      PORTAL_ALLOWED_ORIGIN: 'https://portal.example.com',
+      BACKEND_URL: 'https://api.example.com',
+      LOG_LEVEL: 'silent',
+      ...overrides,
+    });
+
+  return {
+    serverUrl,
+    systemUrl,
+    config,
+    async app(overrides, logger) {
+      const app = await buildApp(config(overrides), logger === undefined ? {} : { logger });
+      apps.push(app);
+      return app;
+    },
+    async addTenant(spec) {
+      const databaseUrl = await createTenantDatabase(serverUrl, spec);
+      databases.push(new URL(databaseUrl).pathname.slice(1));
+      if (spec.register !== false) {
+        await registerTenant(systemUrl, {
+          id: spec.id,
+          nombre: spec.nombre ?? `Empresa ${spec.id}`,
+          databaseUrl,
+        });
+      }
+      const pool = poolFor(databaseUrl);
+      return {
+        id: spec.id,
+        databaseUrl,
+        async query<R extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
+          return (await pool.query<R>(text, values)).rows;
+        },
+        schemaOf(sucursalId) {
+          const sucursal = spec.sucursales.find((candidate) => candidate.id === sucursalId);
+          if (!sucursal) throw new Error(`tenant ${spec.id} has no sucursal ${sucursalId}`);
+          return customerSchemaFor({
+            id: sucursal.id,
+            clientes_centralizados: sucursal.centralizado ?? false,
+          });
+        },
+      };
+    },
+    async systemQuery<R extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
+      return (await systemPool.query<R>(text, values)).rows;
+    },
+    async close() {
+      await Promise.all(apps.map((app) => app.close()));
+      await Promise.all(pools.map((pool) => pool.end()));
+      for (const name of databases) await dropDatabase(serverUrl, name);
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fromRoot } from '../../src/platform/paths.js';
+
+const TSX = fromRoot('node_modules', '.bin', 'tsx');
+
+/** Environment for a child process: the test runner's, minus anything that would steer it. */
+export function childEnv(overrides: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (
+      /^(PORTAL_|DATABASE_URL|REDIS_URL|BACKEND_URL|REPORTS_|EMBEDDED_PG|NODE_ENV|PORT$|HOST$|LOG_LEVEL|VITEST)/.test(
+        name,
+      )
+    ) {
+      delete env[name];
+    }
+  }
+  for (const [name, value] of Object.entries(overrides)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
+export interface RunningProcess {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the first match of the pattern in stdout+stderr. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  exited(timeoutMs?: number): Promise<number | null>;
+}
+
+export function startTsx(script: string, args: string[], env: NodeJS.ProcessEnv): RunningProcess {
+  const child = spawn(TSX, [script, ...args], { cwd: fromRoot(), env, stdio: 'pipe' });
+  let output = '';
+  const listeners = new Set<() => void>();
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const listener of listeners) listener();
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => output,
+    waitFor(pattern, timeoutMs = 60_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = output.match(pattern);
+          if (match) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            resolve(match);
+          }
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`timed out waiting for ${String(pattern)}; output:\n${output}`));
+        }, timeoutMs);
+        listeners.add(check);
+        void exit.then(() => {
+          if (listeners.has(check)) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            reject(new Error(`process exited before ${String(pattern)}; output:\n${output}`));
+          }
+        });
+        check();
+      });
+    },
+    exited(timeoutMs = 20_000) {
+      return Promise.race([
+        exit,
+        new Promise<never>((_, reject) =>
+          setTimeout(
+            () => reject(new Error(`process did not exit; output:\n${output}`)),
+            timeoutMs,
+          ),
+        ),
+      ]);
+    },
+  };
+}
+
+/** Runs a CLI command to completion. */
+export async function runTsx(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; output: string }> {
+  const running = startTsx(script, args, env);
+  const code = await running.exited(60_000);
+  return { code, output: running.output() };
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+const DEV = { PORTAL_JWT_SECRET: 'dev-secret', REPORTS_SERVICE_SECRET: 'dev-reports' };
+const PROD = {
+  NODE_ENV: 'production',
+  DATABASE_URL: 'postgres://portal@db.internal:5432/portal_system',
+  PORTAL_JWT_SECRET: 'p'.repeat(32),
+  PORTAL_ALLOWED_ORIGIN: 'https://portal.example.com',
+  REPORTS_SERVICE_SECRET: 'r'.repeat(32),
+};
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return [...error.problems];
+    throw error;
+  }
+  return [];
+}
+
+describe('config', () => {
+  it('development defaults: port 3000, embedded database, own origin, derived BACKEND_URL', () => {
+    const config = loadConfig(DEV);
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.allowedOrigins).toContain('http://127.0.0.1:3000');
+    expect(config.backendUrl).toBe('http://127.0.0.1:3000');
+    expect(config.reportsUrl).toBe('http://127.0.0.1:9999');
+    expect(config.refreshTtlDays).toBe(30);
+    expect(config.checkoutTtlMinutes).toBe(30);
+    expect(config.publicPrefix).toBe('');
+    expect(config.requireHttps).toBe(false);
+    expect(config.trustProxy).toBe(false);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('a wrong value fails with a message naming the variable', () => {
+    expect(problemsOf({ ...DEV, PORT: 'eighty' })).toEqual([
+      expect.stringContaining('PORT must be an integer'),
+    ]);
+    expect(problemsOf({ ...DEV, PORTAL_REFRESH_TTL_DAYS: '0' })[0]).toMatch(
+      /^PORTAL_REFRESH_TTL_DAYS/,
+    );
+    expect(problemsOf({ ...DEV, PORTAL_PUBLIC_PREFIX: '/api' })[0]).toMatch(
+      /^PORTAL_PUBLIC_PREFIX/,
+    );
+    expect(problemsOf({ ...DEV, PORTAL_REQUIRE_HTTPS: 'maybe' })[0]).toMatch(
+      /^PORTAL_REQUIRE_HTTPS/,
+    );
+    expect(problemsOf({ ...DEV, LOG_LEVEL: 'loud' })[0]).toMatch(/^LOG_LEVEL/);
+    expect(problemsOf({ ...DEV, REDIS_URL: 'http://cache' })[0]).toMatch(/^REDIS_URL/);
+    expect(problemsOf({ ...DEV, TLS_CERT_PATH: '/etc/cert.pem' })[0]).toMatch(/TLS_CERT_PATH/);
+  });
+
+  it('every problem is reported at once', () => {
+    expect(problemsOf({ ...DEV, PORT: 'x', LOG_LEVEL: 'y', BACKEND_URL: 'ftp://x' })).toHaveLength(
+      3,
+    );
+  });
+
+  it('a database URL with a password is never echoed in the error', () => {
+    const [problem] = problemsOf({ ...DEV, DATABASE_URL: 'mysql://user:hunter2@db/x' });
+    expect(problem).toMatch(/^DATABASE_URL/);
+    expect(problem).not.toContain('hunter2');
+  });
+
+  it('production refuses to start without DATABASE_URL, a 32-byte secret and an allowed origin', () => {
+    expect(problemsOf(PROD)).toEqual([]);
+    const problems = problemsOf({ NODE_ENV: 'production', REPORTS_SERVICE_SECRET: 'r'.repeat(32) });
+    expect(problems.join('\n')).toMatch(/DATABASE_URL is required/);
+    expect(problems.join('\n')).toMatch(/PORTAL_JWT_SECRET is required/);
+    expect(problems.join('\n')).toMatch(/PORTAL_ALLOWED_ORIGIN is required/);
+    expect(problemsOf({ ...PROD, PORTAL_JWT_SECRET: 'short' })[0]).toMatch(/32\+ bytes/);
+  });
+
+  it('production defaults: HTTPS required, no BACKEND_URL unless given', () => {
+    const config = loadConfig(PROD);
+    expect(config.requireHttps).toBe(true);
+    expect(config.backendUrl).toBeUndefined();
+    expect(loadConfig({ ...PROD, BACKEND_URL: 'https://api.example.com/' }).backendUrl).toBe(
+      'https://api.example.com',
+    );
+  });
+
+  it('PORTAL_ALLOWED_ORIGIN takes a comma-separated list of origins, never "*"', () => {
+    const config = loadConfig({
+      ...DEV,
+      PORTAL_ALLOWED_ORIGIN: 'https://a.example.com, https://b.example.com',
+    });
+    expect(config.allowedOrigins).toEqual(['https://a.example.com', 'https://b.example.com']);
+    expect(problemsOf({ ...DEV, PORTAL_ALLOWED_ORIGIN: '*' })[0]).toMatch(/never "\*"/);
+    expect(problemsOf({ ...DEV, PORTAL_ALLOWED_ORIGIN: 'https://a.example.com/path' })[0]).toMatch(
+      /^PORTAL_ALLOWED_ORIGIN/,
+    );
+  });
+
+  it('TRUST_PROXY is a boolean, a hop count or a list of addresses', () => {
+    expect(loadConfig({ ...DEV, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ ...DEV, TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ ...DEV, TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }).trustProxy).toBe(
+      '10.0.0.0/8,127.0.0.1',
+    );
+    expect(problemsOf({ ...DEV, TRUST_PROXY: 'everyone' })[0]).toMatch(/^TRUST_PROXY/);
+  });
+});

@@ -1,0 +1,81 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTestEnvironment,
+  type TestEnvironment,
+  type TestTenant,
+} from '../helpers/harness.js';
+import { childEnv, runTsx } from '../helpers/processes.js';
+
+let env: TestEnvironment;
+let tenant: TestTenant;
+let processEnv: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  env = await createTestEnvironment();
+  tenant = await env.addTenant({
+    id: 41,
+    sucursales: [{ id: 1 }, { id: 2, centralizado: true }],
+    register: false,
+  });
+  processEnv = childEnv({
+    DATABASE_URL: env.systemUrl,
+    PORTAL_DATA_DIR: await mkdtemp(path.join(tmpdir(), 'portal-cli-')),
+  });
+});
+
+afterAll(async () => {
+  await env.close();
+});
+
+describe('cli', () => {
+  it('tenant add registers the tenant and enables the portal in its database, idempotently', async () => {
+    const args = [
+      'tenant',
+      'add',
+      '--id',
+      '41',
+      '--nombre',
+      'Ferretería Sur',
+      '--database-url',
+      tenant.databaseUrl,
+    ];
+    const first = await runTsx('src/cli.ts', args, processEnv);
+    expect(first.code, first.output).toBe(0);
+    expect(first.output).toContain('customer/0001_portal_users');
+    expect(await env.systemQuery('SELECT id, nombre, activo FROM tenants WHERE id = 41')).toEqual([
+      { id: 41, nombre: 'Ferretería Sur', activo: true },
+    ]);
+    const tables = await tenant.query<{ schema: string }>(
+      `SELECT table_schema AS schema FROM information_schema.tables
+        WHERE table_name = 'portal_users' ORDER BY 1`,
+    );
+    expect(tables).toEqual([{ schema: 'public' }, { schema: 'suc0001' }]);
+
+    const again = await runTsx('src/cli.ts', args, processEnv);
+    expect(again.code, again.output).toBe(0);
+    expect(again.output).toContain('up to date');
+  }, 60_000);
+
+  it('migrate migrates the system database and every registered tenant', async () => {
+    const result = await runTsx('src/cli.ts', ['migrate'], processEnv);
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toMatch(/system: up to date/);
+    expect(result.output).toMatch(/tenant 41: up to date/);
+  }, 60_000);
+
+  it('bad usage exits 2 with the usage text and changes nothing', async () => {
+    const result = await runTsx(
+      'src/cli.ts',
+      ['tenant', 'add', '--id', 'x', '--nombre', 'N', '--database-url', tenant.databaseUrl],
+      processEnv,
+    );
+    expect(result.code).toBe(2);
+    expect(result.output).toContain('--id must be a positive integer');
+    expect(result.output).toContain('Usage: npm run cli');
+    const unknown = await runTsx('src/cli.ts', ['frobnicate'], processEnv);
+    expect(unknown.code).toBe(2);
+  }, 60_000);
+});

@@ -1,0 +1,137 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import bcrypt from 'bcrypt';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseUrlFor, ensureDatabase } from '../../src/platform/db/admin.js';
+import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { freePort } from '../helpers/ports.js';
+import { childEnv, startTsx } from '../helpers/processes.js';
+
+let env: TestEnvironment;
+
+beforeAll(async () => {
+  env = await createTestEnvironment();
+});
+
+afterAll(async () => {
+  await env.close();
+});
+
+async function query<R extends pg.QueryResultRow>(url: string, text: string): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<R>(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
+
+describe('npm start on embedded defaults', () => {
+  it('starts PostgreSQL, seeds the demo tenant once, prints URLs and credentials, shuts down cleanly', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-start-'));
+    const pgPort = await freePort();
+    const processEnv = childEnv({
+      PORTAL_DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(pgPort),
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+    });
+    try {
+      const first = startTsx('src/server.ts', [], processEnv);
+      const [, url] = await first.waitFor(/Portal API\s+(http:\/\/\S+)/);
+      expect(first.output()).toMatch(/API reference\s+http:\/\/\S+\/docs/);
+      expect(first.output()).toContain('"identifier":"20304050"');
+      expect(first.output()).toContain('"password":"Portal2026"');
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+      expect((await fetch(`${url}/docs/json`)).status).toBe(200);
+
+      const secrets = JSON.parse(await readFile(path.join(dataDir, 'secrets.json'), 'utf8')) as {
+        EMBEDDED_PG_PASSWORD: string;
+        PORTAL_JWT_SECRET: string;
+      };
+      expect(secrets.PORTAL_JWT_SECRET.length).toBeGreaterThanOrEqual(32);
+      const server = `postgres://postgres:${secrets.EMBEDDED_PG_PASSWORD}@127.0.0.1:${pgPort}/postgres`;
+      const tenantUrl = databaseUrlFor(server, 'portal_demo');
+
+      expect(
+        await query(databaseUrlFor(server, 'portal_system'), 'SELECT id, activo FROM tenants'),
+      ).toEqual([{ id: 1, activo: true }]);
+      expect(
+        await query(tenantUrl, 'SELECT id, clientes_centralizados FROM sucursales ORDER BY id'),
+      ).toEqual([
+        { id: 1, clientes_centralizados: false },
+        { id: 2, clientes_centralizados: true },
+      ]);
+      const [demoUser] = await query<{ password_hash: string }>(
+        tenantUrl,
+        'SELECT password_hash FROM suc0001.portal_users WHERE cnro = 1001',
+      );
+      expect(demoUser?.password_hash).toMatch(/^\$2b\$12\$/);
+      expect(await bcrypt.compare('Portal2026', demoUser?.password_hash ?? '')).toBe(true);
+      await query(tenantUrl, `INSERT INTO public.ini VALUES ('test.marker', 'kept')`);
+
+      first.child.kill('SIGTERM');
+      expect(await first.exited()).toBe(0);
+      expect(await exists(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+
+      // A restart keeps the data and does not seed again.
+      const second = startTsx('src/server.ts', [], processEnv);
+      const [, secondUrl] = await second.waitFor(/Portal API\s+(http:\/\/\S+)/);
+      expect((await fetch(`${secondUrl}/readyz`)).status).toBe(200);
+      expect(
+        await query(tenantUrl, `SELECT valor FROM public.ini WHERE clave = 'test.marker'`),
+      ).toEqual([{ valor: 'kept' }]);
+      expect(await query(tenantUrl, 'SELECT count(*)::int AS n FROM suc0001.portal_users')).toEqual(
+        [{ n: 1 }],
+      );
+      second.child.kill('SIGINT');
+      expect(await second.exited()).toBe(0);
+      expect(await exists(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe('npm start with DATABASE_URL', () => {
+  it('migrates the registry, serves, and exits 0 on SIGTERM', async () => {
+    const name = `${new URL(env.systemUrl).pathname.slice(1)}_srv`;
+    await ensureDatabase(env.serverUrl, name);
+    const server = startTsx(
+      'src/server.ts',
+      [],
+      childEnv({
+        DATABASE_URL: databaseUrlFor(env.serverUrl, name),
+        PORT: '0',
+        LOG_LEVEL: 'warn',
+        PORTAL_DATA_DIR: await mkdtemp(path.join(tmpdir(), 'portal-srv-')),
+      }),
+    );
+    const [, url] = await server.waitFor(/Portal API\s+(http:\/\/\S+)/);
+    expect(server.output()).not.toContain('Demo login');
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    expect(
+      await query(databaseUrlFor(env.serverUrl, name), 'SELECT count(*)::int AS n FROM tenants'),
+    ).toEqual([{ n: 0 }]);
+    server.child.kill('SIGTERM');
+    expect(await server.exited()).toBe(0);
+  }, 60_000);
+
+  it('production refuses to start without its required settings, naming them', async () => {
+    const server = startTsx('src/server.ts', [], childEnv({ NODE_ENV: 'production' }));
+    expect(await server.exited()).toBe(1);
+    for (const name of ['DATABASE_URL', 'PORTAL_JWT_SECRET', 'PORTAL_ALLOWED_ORIGIN']) {
+      expect(server.output()).toContain(name);
+    }
+  }, 30_000);
+});

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/dev/embedded-postgres.js';
+import { databaseUrlFor } from '../../src/platform/db/admin.js';
+import { freePort } from '../helpers/ports.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A PostgreSQL server URL (any database); each test file creates its own databases. */
+    pgServerUrl: string;
+    /** Prefix of every database this run creates, so teardown can drop exactly those. */
+    dbPrefix: string;
+  }
+}
+
+/**
+ * One PostgreSQL per test run: TEST_DATABASE_URL when given (CI's server), otherwise a
+ * disposable embedded cluster in a temporary directory.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dbPrefix = `portal_t${randomBytes(3).toString('hex')}`;
+  let embedded: EmbeddedDatabase | undefined;
+  let serverUrl = process.env.TEST_DATABASE_URL;
+  if (serverUrl === undefined || serverUrl === '') {
+    embedded = await startEmbeddedPostgres({
+      dataDir: path.join(tmpdir(), `${dbPrefix}-pg`),
+      port: await freePort(),
+      password: randomBytes(12).toString('hex'),
+      disposable: true,
+    });
+    serverUrl = embedded.url('postgres');
+  }
+  project.provide('pgServerUrl', serverUrl);
+  project.provide('dbPrefix', dbPrefix);
+
+  return async () => {
+    if (embedded) {
+      await embedded.stop();
+      await rm(embedded.dataDir, { recursive: true, force: true });
+      return;
+    }
+    // A shared server: drop what this run created and nothing else.
+    const client = new pg.Client({ connectionString: databaseUrlFor(serverUrl, 'postgres') });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ datname: string }>(
+        'SELECT datname FROM pg_database WHERE datname LIKE $1',
+        [`${dbPrefix}%`],
+      );
+      for (const { datname } of rows) {
+        await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+      }
+    } finally {
+      await client.end();
+    }
+  };
+}
