@@ -1,18 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import https from 'node:https';
+import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Config, TrustProxy } from './config.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { createAuthService } from './modules/auth/service.js';
+import { createPasswordReset, RESET_EMAIL_JOB } from './modules/auth/password-reset.js';
+import { createSessions } from './modules/auth/sessions.js';
+import { createAudit } from './platform/audit.js';
+import { createJwtGuard } from './platform/auth/guard.js';
+import { systemClock, type Clock } from './platform/clock.js';
 import { createKysely, createPool } from './platform/db/connect.js';
 import type { SystemDatabase } from './platform/db/types.js';
 import { installErrorHandling } from './platform/http/error-handler.js';
 import { healthRoutes } from './platform/http/health.js';
 import { loggerOptions } from './platform/http/logger.js';
 import { installOpenApi } from './platform/http/openapi.js';
+import { stripBackendPrefix } from './platform/http/prefix.js';
 import { installHttpSecurity } from './platform/http/security.js';
 import { installValidation } from './platform/http/validation.js';
-import { stripBackendPrefix } from './platform/http/prefix.js';
+import { startJobQueue } from './platform/jobs.js';
+import { createMailer, type Outbox } from './platform/mail/mailer.js';
+import { installRateLimits } from './platform/rate-limit.js';
+import { bcryptPasswords, type PasswordHasher } from './platform/security/passwords.js';
+import { deriveKey } from './platform/security/secrets.js';
+import { createAccessTokens } from './platform/security/tokens.js';
 import { createTenantPools } from './platform/tenancy/pools.js';
 import { createTenantRegistry } from './platform/tenancy/registry.js';
 import { createTenancy, type Tenancy } from './platform/tenancy/tenancy.js';
@@ -23,6 +38,8 @@ declare module 'fastify' {
     config: Config;
     systemDb: Kysely<SystemDatabase>;
     tenancy: Tenancy;
+    /** Development outbox (mail sent without a transport); empty in production. */
+    outbox: Outbox;
   }
 }
 
@@ -31,6 +48,13 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Terminate TLS in the service itself (TLS_CERT_PATH / TLS_KEY_PATH) instead of a proxy. */
   tls?: { cert: Buffer; key: Buffer } | undefined;
+  clock?: Clock;
+  passwords?: PasswordHasher;
+  /** Prefix of the rate-limit keys in Redis (instances of one deployment share it). */
+  rateLimitNamespace?: string;
+  jobPollingSeconds?: number;
+  /** Where the development outbox prints messages. */
+  print?: (text: string) => void;
 }
 
 /** Fastify takes a hop count as a function of the hop index. */
@@ -38,6 +62,23 @@ function fastifyTrustProxy(
   value: TrustProxy,
 ): boolean | string | ((address: string, hop: number) => boolean) {
   return typeof value === 'number' ? (_address, hop) => hop < value : value;
+}
+
+async function connectRedis(url: string): Promise<Redis> {
+  // Fail at start, with the variable named, rather than on the first rate-limited request.
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 5_000,
+  });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    throw new Error(`REDIS_URL is set but Redis does not answer`, { cause: error });
+  }
+  return redis;
 }
 
 /** The whole portal as a Fastify instance, not listening: server.ts listens, tests inject. */
@@ -48,6 +89,7 @@ export async function buildApp(
   if (config.databaseUrl === undefined) {
     throw new Error('buildApp needs config.databaseUrl (server.ts starts the embedded database)');
   }
+  const clock = options.clock ?? systemClock;
 
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
@@ -68,11 +110,23 @@ export async function buildApp(
   const pools = createTenantPools(config.tenantPools);
   const registry = createTenantRegistry(systemDb, { ttlMs: 30_000 });
   const tenancy = createTenancy({ registry, pools, ttlMs: 30_000 });
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  const jobs = await startJobQueue(config.databaseUrl, app.log, {
+    pollingIntervalSeconds: options.jobPollingSeconds ?? 2,
+  });
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    devOutbox: !config.isProduction,
+    print: options.print ?? ((text) => process.stdout.write(text)),
+  });
 
   app.decorate('config', config);
   app.decorate('systemDb', systemDb);
   app.decorate('tenancy', tenancy);
+  app.decorate('outbox', mailer);
   app.addHook('onClose', async () => {
+    await jobs.stop().catch((error: unknown) => app.log.warn({ err: error }, 'job queue stop'));
+    redis?.disconnect();
     await pools.close();
     await systemDb.destroy();
   });
@@ -83,9 +137,42 @@ export async function buildApp(
   installValidation(app);
   installErrorHandling(app);
   await installHttpSecurity(app, config);
+  await app.register(cookie);
+  const limits = await installRateLimits(app, {
+    redis,
+    namespace: options.rateLimitNamespace ?? 'portal-rl:',
+  });
   await installOpenApi(app, packageVersion);
 
+  const tokens = createAccessTokens(config.jwtSecret, clock);
+  const passwords = options.passwords ?? bcryptPasswords;
+  const audit = createAudit(app.log);
+  const sessions = createSessions({ systemDb, tenancy, clock, ttlDays: config.refreshTtlDays });
+  const auth = createAuthService({ tenancy, passwords, tokens, sessions, audit, clock });
+  const reset = createPasswordReset({
+    tenancy,
+    passwords,
+    sessions,
+    audit,
+    jobs,
+    mailer,
+    counter: limits.counter,
+    clock,
+    codeKey: deriveKey(config.jwtSecret, 'reset-code-hmac'),
+    sealKey: deriveKey(config.jwtSecret, 'reset-code-seal'),
+  });
+  await jobs.work(RESET_EMAIL_JOB, (job: Parameters<typeof reset.sendCodeEmail>[0]) =>
+    reset.sendCodeEmail(job),
+  );
+
   healthRoutes(app, systemDb);
+  authRoutes(app, {
+    auth,
+    reset,
+    config,
+    guard: createJwtGuard(tokens, tenancy),
+    protectedLimit: limits.protectedRoutes,
+  });
 
   return app;
 }

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseUrlFor, dropDatabase, ensureDatabase } from '../../src/platform/db/admin.js';
+import { migrateSystemDatabase } from '../../src/platform/db/migrator.js';
 import { AppError } from '../../src/platform/errors.js';
 import { loggerOptions } from '../../src/platform/http/logger.js';
 import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
@@ -319,8 +321,14 @@ describe('health', () => {
   });
 
   it('/readyz is 503 when the system database does not answer', async () => {
-    const broken = await env.app({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
-    const response = await broken.inject({ method: 'GET', url: '/readyz' });
+    const name = `${new URL(env.systemUrl).pathname.slice(1)}_gone`;
+    await ensureDatabase(env.serverUrl, name);
+    const url = databaseUrlFor(env.serverUrl, name);
+    await migrateSystemDatabase(url);
+    const doomed = await env.app({ DATABASE_URL: url });
+    expect((await doomed.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    await dropDatabase(env.serverUrl, name);
+    const response = await doomed.inject({ method: 'GET', url: '/readyz' });
     expect(response.statusCode).toBe(503);
     expect(response.json()).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE' });
   });

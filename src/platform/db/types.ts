@@ -15,6 +15,14 @@ export interface SystemDatabase {
     database_url: string;
     activo: Generated<boolean>;
   };
+  portal_refresh_tokens: {
+    token_hash: string;
+    tenant_id: number;
+    sucursal_id: number;
+    portal_user_id: string;
+    expires_at: Timestamp;
+    rotated_at: Timestamp | null;
+  };
   portal_migrations: MigrationsTable;
 }
 

@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Code for schema-validation failures on this route (SPEC.md: coupons use INVALID_REQUEST). */
     validationCode?: ErrorCode;
+    /** Fields the body takes, named in validation errors (DECISIONS.md 2: refuse older shapes clearly). */
+    expectedFields?: readonly string[];
   }
 }
 
@@ -89,8 +91,9 @@ export function installErrorHandling(app: FastifyInstance): void {
       return send(reply, error.code, error.message);
     }
     if ('validation' in error && error.validation) {
-      const code = request.routeOptions.config.validationCode ?? 'VALIDATION_ERROR';
-      return send(reply, code, error.message);
+      const { validationCode, expectedFields } = request.routeOptions.config;
+      const expected = expectedFields ? ` (campos esperados: ${expectedFields.join(', ')})` : '';
+      return send(reply, validationCode ?? 'VALIDATION_ERROR', `${error.message}${expected}`);
     }
     const known = FASTIFY_CODES[error.code];
     if (known) return send(reply, known.code, known.message);

@@ -7,7 +7,7 @@ export const ErrorResponse = Type.Object(
     error: Type.String(),
     code: Type.String(),
   },
-  { $id: 'ErrorResponse', description: 'Error envelope' },
+  { description: 'Error envelope' },
 );
 
 /** `{ success: true, data }`. */
@@ -20,3 +20,8 @@ export const TenantIdsBody = {
   tenant_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
   sucursal_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
 };
+
+/** Error answers of a route, for the OpenAPI document (every one is the envelope). */
+export function errorResponses(...statuses: number[]): Record<number, typeof ErrorResponse> {
+  return Object.fromEntries(statuses.map((status) => [status, ErrorResponse]));
+}

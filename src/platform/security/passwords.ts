@@ -3,10 +3,23 @@ import bcrypt from 'bcrypt';
 /** SPEC.md: bcrypt with cost factor 12. bcrypt's async API runs on libuv's pool, off the event loop. */
 export const BCRYPT_COST = 12;
 
-export function hashPassword(plain: string): Promise<string> {
-  return bcrypt.hash(plain, BCRYPT_COST);
+export interface PasswordHasher {
+  hash(plain: string): Promise<string>;
+  verify(plain: string, hash: string): Promise<boolean>;
 }
 
-export function verifyPassword(plain: string, hash: string): Promise<boolean> {
-  return bcrypt.compare(plain, hash);
+export const bcryptPasswords: PasswordHasher = {
+  hash: (plain) => bcrypt.hash(plain, BCRYPT_COST),
+  verify: (plain, hash) => bcrypt.compare(plain, hash),
+};
+
+export function hashPassword(plain: string): Promise<string> {
+  return bcryptPasswords.hash(plain);
 }
+
+/**
+ * A cost-12 hash of a random string nobody knows. Login compares against it when the user does
+ * not exist, so an unknown user costs the same single bcrypt comparison as a wrong password
+ * (DECISIONS.md 8).
+ */
+export const DUMMY_PASSWORD_HASH = '$2b$12$eUO/m51ivDsvnCcW3157zemdC/jdeOK5OnzYnh8zWFweosjrQFWJi';

@@ -1,0 +1,231 @@
+import { createCipheriv, createDecipheriv, randomBytes, randomInt } from 'node:crypto';
+import type { Audit, RequestOrigin } from '../../platform/audit.js';
+import type { Clock } from '../../platform/clock.js';
+import { AppError, assertThat } from '../../platform/errors.js';
+import type { JobQueue } from '../../platform/jobs.js';
+import type { Mailer } from '../../platform/mail/mailer.js';
+import type { Counter } from '../../platform/rate-limit.js';
+import { LIMITS } from '../../platform/rate-limit.js';
+import type { PasswordHasher } from '../../platform/security/passwords.js';
+import { hmacHex, safeEqual } from '../../platform/security/secrets.js';
+import type { RequestedTenant } from '../../platform/tenancy/requested-tenant.js';
+import type { Tenancy } from '../../platform/tenancy/tenancy.js';
+import { identifierDigits } from './identifiers.js';
+import { assertPasswordPolicy } from './password-policy.js';
+import { findUserForLogin, findUserProfile } from './queries.js';
+import type { Credentials } from './service.js';
+import type { Sessions } from './sessions.js';
+
+export const RESET_CODE_MINUTES = 15;
+export const RESET_CODE_MAX_ATTEMPTS = 5;
+export const RESET_EMAIL_JOB = 'auth.reset-code-email';
+
+export const FORGOT_PASSWORD_MESSAGE =
+  'Si la identificación corresponde a un usuario del portal, le enviamos un código por e-mail.';
+const INVALID_CODE_MESSAGE = 'Código inválido o vencido';
+
+interface ResetEmailJob {
+  tenantId: number;
+  sucursalId: number;
+  portalUserId: string;
+  /** The code, sealed (AES-256-GCM): job rows outlive the request and must not hold it in clear. */
+  sealedCode: string;
+}
+
+export interface PasswordResetDeps {
+  tenancy: Tenancy;
+  passwords: PasswordHasher;
+  sessions: Sessions;
+  audit: Audit;
+  jobs: JobQueue;
+  mailer: Mailer;
+  counter: Counter;
+  clock: Clock;
+  /** HMAC key for stored codes (DECISIONS.md 14) and the key that seals codes in job payloads. */
+  codeKey: Buffer;
+  sealKey: Buffer;
+}
+
+function seal(key: Buffer, plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+}
+
+function unseal(key: Buffer, sealed: string): string {
+  const raw = Buffer.from(sealed, 'base64url');
+  const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+}
+
+export function createPasswordReset(deps: PasswordResetDeps) {
+  const { tenancy, passwords, sessions, audit, jobs, mailer, counter, clock } = deps;
+  const codeHash = (code: string) => hmacHex(deps.codeKey, code);
+
+  return {
+    /**
+     * Same 200 answer whether or not the user exists (the route answers it); the e-mail goes out
+     * in a job. Past 3 requests an hour for one account, nothing more is sent (DECISIONS.md 13).
+     */
+    async requestCode(
+      ids: RequestedTenant,
+      input: Credentials,
+      origin: RequestOrigin,
+    ): Promise<void> {
+      const tenant = await tenancy.resolve(ids.tenantId, ids.sucursalId);
+      const digits = identifierDigits(input.identifier, input.identifierType);
+      const user = await findUserForLogin(tenant, digits);
+      const window = LIMITS.forgotPasswordPerAccount;
+      const scope = `forgot:${tenant.tenantId}:${tenant.sucursalId}`;
+      const byIdentifier = await counter.hit(`${scope}:id:${digits}`, window.windowMs);
+      const byEmail = user
+        ? await counter.hit(
+            `forgot:${tenant.tenantId}:email:${user.email.toLowerCase()}`,
+            window.windowMs,
+          )
+        : 0;
+      if (!user || Math.max(byIdentifier, byEmail) > window.max) {
+        await audit.record(tenant, origin, {
+          event: 'password_reset_request',
+          portalUserId: user?.id,
+          details: { sent: false, reason: user ? 'limit' : 'unknown_user' },
+        });
+        return;
+      }
+
+      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      const now = clock.now();
+      // A new request replaces the previous code (and its attempt count).
+      await tenant.db
+        .withSchema(tenant.customerSchema)
+        .updateTable('portal_users')
+        .set({
+          reset_code_hash: codeHash(code),
+          reset_code_expires: new Date(now.getTime() + RESET_CODE_MINUTES * 60_000),
+          reset_code_attempts: 0,
+          updated_at: now,
+        })
+        .where('id', '=', user.id)
+        .execute();
+      await jobs.send(RESET_EMAIL_JOB, {
+        tenantId: tenant.tenantId,
+        sucursalId: tenant.sucursalId,
+        portalUserId: user.id,
+        sealedCode: seal(deps.sealKey, code),
+      } satisfies ResetEmailJob);
+      await audit.record(tenant, origin, {
+        event: 'password_reset_request',
+        portalUserId: user.id,
+        details: { sent: true },
+      });
+    },
+
+    /** The job: e-mails the code unless a newer request has replaced it meanwhile. */
+    async sendCodeEmail(job: ResetEmailJob): Promise<void> {
+      const tenant = await tenancy.tryResolve(job.tenantId, job.sucursalId);
+      if (!tenant) return;
+      const code = unseal(deps.sealKey, job.sealedCode);
+      const user = await tenant.db
+        .withSchema(tenant.customerSchema)
+        .selectFrom('portal_users')
+        .select(['email', 'reset_code_hash'])
+        .where('id', '=', job.portalUserId)
+        .executeTakeFirst();
+      if (!user?.reset_code_hash || !safeEqual(user.reset_code_hash, codeHash(code))) return;
+      const profile = await findUserProfile(tenant, job.portalUserId);
+      await mailer.send(tenant, {
+        to: user.email,
+        subject: 'Código para restablecer su contraseña',
+        text: [
+          `Hola${profile ? ` ${profile.cnom}` : ''}:`,
+          '',
+          `Su código para restablecer la contraseña del portal de clientes de ${tenant.tenantName} es:`,
+          '',
+          `    ${code}`,
+          '',
+          `El código vence en ${RESET_CODE_MINUTES} minutos y sirve una sola vez.`,
+          'Si usted no lo pidió, ignore este mensaje: su contraseña no cambia.',
+        ].join('\n'),
+      });
+    },
+
+    /**
+     * Code checked under a row lock: single use, 15 minutes, and the 5th wrong code burns it, so
+     * concurrent guesses cannot get more than five tries (DECISIONS.md 14).
+     */
+    async reset(
+      ids: RequestedTenant,
+      input: Credentials & { code: string; password: string; passwordConfirmation: string },
+      origin: RequestOrigin,
+    ): Promise<void> {
+      const digits = identifierDigits(input.identifier, input.identifierType);
+      assertPasswordPolicy(input.password);
+      assertThat(
+        input.password === input.passwordConfirmation,
+        'VALIDATION_ERROR',
+        'password_confirmation: no coincide con password',
+      );
+      const tenant = await tenancy.resolve(ids.tenantId, ids.sucursalId);
+      const user = await findUserForLogin(tenant, digits);
+      if (!user) throw new AppError('INVALID_CODE', INVALID_CODE_MESSAGE);
+
+      const now = clock.now();
+      const accepted = await tenant.db.transaction().execute(async (trx) => {
+        const row = await trx
+          .withSchema(tenant.customerSchema)
+          .selectFrom('portal_users')
+          .select(['reset_code_hash', 'reset_code_expires', 'reset_code_attempts'])
+          .where('id', '=', user.id)
+          .forUpdate()
+          .executeTakeFirstOrThrow();
+        const usable =
+          row.reset_code_hash !== null &&
+          row.reset_code_expires !== null &&
+          row.reset_code_expires > now &&
+          row.reset_code_attempts < RESET_CODE_MAX_ATTEMPTS;
+        if (!usable) return false;
+        if (!safeEqual(row.reset_code_hash ?? '', codeHash(input.code))) {
+          const attempts = row.reset_code_attempts + 1;
+          await trx
+            .withSchema(tenant.customerSchema)
+            .updateTable('portal_users')
+            .set({
+              reset_code_attempts: attempts,
+              ...(attempts >= RESET_CODE_MAX_ATTEMPTS && {
+                reset_code_hash: null,
+                reset_code_expires: null,
+              }),
+            })
+            .where('id', '=', user.id)
+            .execute();
+          return false;
+        }
+        await trx
+          .withSchema(tenant.customerSchema)
+          .updateTable('portal_users')
+          .set({
+            password_hash: await passwords.hash(input.password),
+            reset_code_hash: null,
+            reset_code_expires: null,
+            reset_code_attempts: 0,
+            failed_login_attempts: 0,
+            locked_until: null,
+            updated_at: now,
+          })
+          .where('id', '=', user.id)
+          .execute();
+        return true;
+      });
+      if (!accepted) throw new AppError('INVALID_CODE', INVALID_CODE_MESSAGE);
+      await sessions.revoke(tenant, user.id);
+      await audit.record(tenant, origin, {
+        event: 'password_reset_complete',
+        portalUserId: user.id,
+      });
+    },
+  };
+}
+
+export type PasswordReset = ReturnType<typeof createPasswordReset>;

@@ -1,0 +1,124 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { TenantDatabase } from '../../platform/db/types.js';
+import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+
+type Executor = Kysely<TenantDatabase> | Transaction<TenantDatabase>;
+
+/** The customer-data schema of the request's sucursal: every query names it. */
+function users(db: Executor, tenant: TenantContext) {
+  return db.withSchema(tenant.customerSchema);
+}
+
+export async function findCustomerByIdentifier(tenant: TenantContext, digits: string) {
+  // ccui may be stored with dashes: compare digits only (DESIGN.md).
+  return tenant.db
+    .withSchema(tenant.customerSchema)
+    .selectFrom('ordcon')
+    .select(['cnro', 'cnom', 'ccui'])
+    .where(sql<string>`regexp_replace(ccui, '[^0-9]', '', 'g')`, '=', digits)
+    .orderBy('cnro')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function portalUserExists(tenant: TenantContext, cnro: number, digits: string) {
+  const row = await users(tenant.db, tenant)
+    .selectFrom('portal_users')
+    .select('id')
+    .where((eb) => eb.or([eb('cnro', '=', cnro), eb('dni_cuit', '=', digits)]))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertPortalUser(
+  tenant: TenantContext,
+  user: { cnro: number; dniCuit: string; email: string; passwordHash: string; now: Date },
+) {
+  return users(tenant.db, tenant)
+    .insertInto('portal_users')
+    .values({
+      cnro: user.cnro,
+      dni_cuit: user.dniCuit,
+      email: user.email,
+      password_hash: user.passwordHash,
+      created_at: user.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+}
+
+const LOGIN_COLUMNS = [
+  'id',
+  'cnro',
+  'email',
+  'password_hash',
+  'failed_login_attempts',
+  'locked_until',
+] as const;
+
+export function findUserForLogin(tenant: TenantContext, digits: string) {
+  return users(tenant.db, tenant)
+    .selectFrom('portal_users')
+    .select(LOGIN_COLUMNS)
+    .where('dni_cuit', '=', digits)
+    .executeTakeFirst();
+}
+
+export function findUserById(db: Executor, tenant: TenantContext, id: string) {
+  return users(db, tenant)
+    .selectFrom('portal_users')
+    .select([...LOGIN_COLUMNS, 'refresh_token', 'refresh_token_expires'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The user with its customer record: what /auth/me and /perfil show. */
+export function findUserProfile(tenant: TenantContext, id: string) {
+  return users(tenant.db, tenant)
+    .selectFrom('portal_users as u')
+    .innerJoin('ordcon as c', 'c.cnro', 'u.cnro')
+    .select(['u.id', 'u.email', 'u.telefono', 'u.last_login', 'u.cnro', 'c.cnom', 'c.ccui'])
+    .where('u.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Counts a wrong password atomically; the 5th consecutive one sets the lock. */
+export function recordFailedLogin(
+  tenant: TenantContext,
+  id: string,
+  options: { maxAttempts: number; lockUntil: Date; now: Date },
+) {
+  return users(tenant.db, tenant)
+    .updateTable('portal_users')
+    .set({
+      failed_login_attempts: sql<number>`failed_login_attempts + 1`,
+      locked_until: sql<Date | null>`CASE WHEN failed_login_attempts + 1 >= ${options.maxAttempts}
+        THEN ${options.lockUntil}::timestamptz ELSE NULL END`,
+      updated_at: options.now,
+    })
+    .where('id', '=', id)
+    .returning(['failed_login_attempts', 'locked_until'])
+    .executeTakeFirstOrThrow();
+}
+
+export async function clearLock(tenant: TenantContext, id: string, now: Date): Promise<void> {
+  await users(tenant.db, tenant)
+    .updateTable('portal_users')
+    .set({ failed_login_attempts: 0, locked_until: null, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function updatePasswordHash(
+  db: Executor,
+  tenant: TenantContext,
+  id: string,
+  passwordHash: string,
+  now: Date,
+): Promise<void> {
+  await users(db, tenant)
+    .updateTable('portal_users')
+    .set({ password_hash: passwordHash, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+}

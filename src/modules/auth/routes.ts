@@ -1,0 +1,271 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyInstance,
+  FastifyRequest,
+  onRequestAsyncHookHandler,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
+import type { RequestOrigin } from '../../platform/audit.js';
+import { principalOf } from '../../platform/auth/guard.js';
+import type { Config } from '../../config.js';
+import { AppError } from '../../platform/errors.js';
+import { errorResponses } from '../../platform/http/schemas.js';
+import { isAllowedOrigin } from '../../platform/http/security.js';
+import { LIMITS } from '../../platform/rate-limit.js';
+import { requestedTenant } from '../../platform/tenancy/requested-tenant.js';
+import { FORGOT_PASSWORD_MESSAGE, type PasswordReset } from './password-reset.js';
+import { clearRefreshCookie, REFRESH_COOKIE, setRefreshCookie } from './refresh-cookie.js';
+import {
+  ChangePasswordBody,
+  ForgotPasswordBody,
+  LoginBody,
+  LoginResponse,
+  MeResponse,
+  MessageResponse,
+  RefreshBody,
+  RefreshResponse,
+  RegisterBody,
+  RegisterResponse,
+  ResetPasswordBody,
+} from './schemas.js';
+import type { AuthService } from './service.js';
+
+export interface AuthRouteDeps {
+  auth: AuthService;
+  reset: PasswordReset;
+  config: Config;
+  guard: onRequestAsyncHookHandler;
+  protectedLimit: preHandlerAsyncHookHandler;
+}
+
+function originOf(request: FastifyRequest): RequestOrigin {
+  return { ip: request.ip, userAgent: request.headers['user-agent'] };
+}
+
+/** DECISIONS.md 2: older body shapes are refused naming the fields the route expects. */
+function expecting(...fields: string[]) {
+  return { expectedFields: fields };
+}
+
+const PUBLIC_FIELDS = ['identifier', 'identifier_type', 'tenant_id', 'sucursal_id'];
+const tags = ['auth'];
+const bearer = [{ bearerAuth: [] }];
+
+export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
+  const { auth, reset, config } = deps;
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  const protectedHooks = { onRequest: deps.guard, preHandler: deps.protectedLimit };
+  const prefix = config.publicPrefix;
+
+  routes.post(
+    '/portal/auth/register',
+    {
+      config: {
+        rateLimit: LIMITS.register,
+        ...expecting(...PUBLIC_FIELDS, 'email', 'password', 'password_confirmation'),
+      },
+      schema: {
+        tags,
+        summary: 'Self-registration against the customer record (ordcon)',
+        body: RegisterBody,
+        response: { 201: RegisterResponse, ...errorResponses(404, 409, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { body } = request;
+      const data = await auth.register(
+        requestedTenant(request, body),
+        {
+          identifier: body.identifier,
+          identifierType: body.identifier_type,
+          email: body.email,
+          password: body.password,
+          passwordConfirmation: body.password_confirmation,
+        },
+        originOf(request),
+      );
+      return reply.status(201).send({ success: true as const, data });
+    },
+  );
+
+  routes.post(
+    '/portal/auth/login',
+    {
+      config: { rateLimit: LIMITS.login, ...expecting(...PUBLIC_FIELDS, 'password') },
+      schema: {
+        tags,
+        summary: 'Login; also sets the refresh cookie',
+        body: LoginBody,
+        response: { 200: LoginResponse, ...errorResponses(401, 403, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { body } = request;
+      const { session, ...data } = await auth.login(
+        requestedTenant(request, body),
+        {
+          identifier: body.identifier,
+          identifierType: body.identifier_type,
+          password: body.password,
+        },
+        originOf(request),
+      );
+      setRefreshCookie(reply, prefix, session.refreshToken, session.maxAgeSeconds);
+      return { success: true as const, data };
+    },
+  );
+
+  routes.post(
+    '/portal/auth/forgot-password',
+    {
+      config: { rateLimit: LIMITS.forgotPasswordPerIp, ...expecting(...PUBLIC_FIELDS) },
+      schema: {
+        tags,
+        summary: 'Request a reset code by e-mail (same answer whether or not the user exists)',
+        body: ForgotPasswordBody,
+        response: { 200: MessageResponse, ...errorResponses(422, 429) },
+      },
+    },
+    async (request) => {
+      const { body } = request;
+      await reset.requestCode(
+        requestedTenant(request, body),
+        { identifier: body.identifier, identifierType: body.identifier_type },
+        originOf(request),
+      );
+      return { success: true as const, data: { message: FORGOT_PASSWORD_MESSAGE } };
+    },
+  );
+
+  routes.post(
+    '/portal/auth/reset-password',
+    {
+      config: {
+        rateLimit: LIMITS.resetPasswordPerIp,
+        ...expecting(...PUBLIC_FIELDS, 'code', 'password', 'password_confirmation'),
+      },
+      schema: {
+        tags,
+        summary: 'Set a new password with the e-mailed code',
+        body: ResetPasswordBody,
+        response: { 200: MessageResponse, ...errorResponses(400, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { body } = request;
+      await reset.reset(
+        requestedTenant(request, body),
+        {
+          identifier: body.identifier,
+          identifierType: body.identifier_type,
+          code: body.code,
+          password: body.password,
+          passwordConfirmation: body.password_confirmation,
+        },
+        originOf(request),
+      );
+      return { success: true as const, data: { message: 'Contraseña actualizada' } };
+    },
+  );
+
+  routes.put(
+    '/portal/auth/cambiar-password',
+    {
+      ...protectedHooks,
+      config: expecting('current_password', 'new_password'),
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Change the password',
+        body: ChangePasswordBody,
+        response: { 200: MessageResponse, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { tenant, portalUserId } = principalOf(request);
+      await auth.changePassword(
+        tenant,
+        portalUserId,
+        { currentPassword: request.body.current_password, newPassword: request.body.new_password },
+        originOf(request),
+      );
+      return { success: true as const, data: { message: 'Contraseña actualizada' } };
+    },
+  );
+
+  routes.get(
+    '/portal/auth/me',
+    {
+      ...protectedHooks,
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'The authenticated user',
+        response: { 200: MeResponse, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const { tenant, portalUserId } = principalOf(request);
+      return { success: true as const, data: await auth.me(tenant, portalUserId) };
+    },
+  );
+
+  routes.post(
+    '/portal/auth/refresh-token',
+    {
+      config: expecting('refresh_token'),
+      // A browser may post no body at all: that is the empty object of the cookie flow.
+      preValidation: (request, _reply, done) => {
+        request.body ??= {};
+        done();
+      },
+      schema: {
+        tags,
+        summary: 'Rotate tokens (body token, or the refresh cookie when the body is empty)',
+        body: RefreshBody,
+        response: { 200: RefreshResponse, ...errorResponses(401, 403) },
+      },
+    },
+    async (request, reply) => {
+      let token = request.body.refresh_token;
+      if (token === undefined) {
+        // DECISIONS.md 10: a SameSite=None cookie rides on cross-site form posts too.
+        if (!isAllowedOrigin(config, request.headers.origin)) {
+          throw new AppError('FORBIDDEN', 'Origen no permitido para usar la cookie de sesión');
+        }
+        token = request.cookies[REFRESH_COOKIE];
+      }
+      if (!token) throw new AppError('INVALID_REFRESH_TOKEN', 'Refresh token ausente');
+      const { session, ...data } = await auth.refresh(token, originOf(request));
+      setRefreshCookie(reply, prefix, session.refreshToken, session.maxAgeSeconds);
+      return { success: true as const, data };
+    },
+  );
+
+  routes.post(
+    '/portal/auth/logout',
+    {
+      ...protectedHooks,
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Revoke the session and clear the refresh cookie',
+        response: { 200: MessageResponse, ...errorResponses(401, 403, 429) },
+      },
+    },
+    async (request, reply) => {
+      const origin = request.headers.origin;
+      if (
+        request.cookies[REFRESH_COOKIE] !== undefined &&
+        origin !== undefined &&
+        !isAllowedOrigin(config, origin)
+      ) {
+        throw new AppError('FORBIDDEN', 'Origen no permitido para usar la cookie de sesión');
+      }
+      const { tenant, portalUserId } = principalOf(request);
+      await auth.logout(tenant, portalUserId, originOf(request));
+      clearRefreshCookie(reply, prefix);
+      return { success: true as const, data: { message: 'Sesión cerrada' } };
+    },
+  );
+}

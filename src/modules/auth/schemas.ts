@@ -1,0 +1,85 @@
+import { Type } from 'typebox';
+import { Envelope, TenantIdsBody } from '../../platform/http/schemas.js';
+
+const Identifier = {
+  identifier: Type.String({
+    minLength: 1,
+    maxLength: 20,
+    description: 'DNI (7-8 digits) or CUIT (11 digits, dashes optional)',
+  }),
+  identifier_type: Type.Union([Type.Literal('dni'), Type.Literal('cuit')]),
+};
+// Lengths are bounded here so no request makes bcrypt chew megabytes; the policy (8+ characters,
+// a digit, at most 72 bytes) is checked by the service with clear messages.
+const Password = Type.String({ minLength: 1, maxLength: 256 });
+const Email = Type.String({ format: 'email', maxLength: 254 });
+
+const strict = { additionalProperties: false } as const;
+
+export const RegisterBody = Type.Object(
+  {
+    ...Identifier,
+    email: Email,
+    password: Password,
+    password_confirmation: Password,
+    ...TenantIdsBody,
+  },
+  strict,
+);
+
+export const LoginBody = Type.Object(
+  { ...Identifier, password: Password, ...TenantIdsBody },
+  strict,
+);
+
+export const ForgotPasswordBody = Type.Object({ ...Identifier, ...TenantIdsBody }, strict);
+
+export const ResetPasswordBody = Type.Object(
+  {
+    ...Identifier,
+    code: Type.String({ pattern: '^[0-9]{6}$', description: '6 digits' }),
+    password: Password,
+    password_confirmation: Password,
+    ...TenantIdsBody,
+  },
+  strict,
+);
+
+export const ChangePasswordBody = Type.Object(
+  { current_password: Password, new_password: Password },
+  strict,
+);
+
+export const RefreshBody = Type.Object(
+  { refresh_token: Type.Optional(Type.String({ maxLength: 100 })) },
+  { ...strict, description: 'Empty object: the refresh token is read from the cookie' },
+);
+
+const PortalUser = Type.Object({
+  portal_user_id: Type.String({ format: 'uuid' }),
+  nombre: Type.String(),
+  email: Type.String(),
+});
+
+const Tokens = {
+  access_token: Type.String(),
+  refresh_token: Type.String({ format: 'uuid' }),
+  expires_in: Type.Integer(),
+};
+
+export const RegisterResponse = Envelope(PortalUser);
+export const LoginResponse = Envelope(Type.Object({ ...Tokens, user: PortalUser }));
+export const RefreshResponse = Envelope(Type.Object(Tokens));
+export const MessageResponse = Envelope(Type.Object({ message: Type.String() }));
+export const MeResponse = Envelope(
+  Type.Object({
+    portal_user_id: Type.String({ format: 'uuid' }),
+    nombre: Type.String(),
+    email: Type.String(),
+    dni_cuit: Type.String(),
+    telefono: Type.Union([Type.String(), Type.Null()]),
+    tenant_id: Type.Integer(),
+    sucursal_id: Type.Integer(),
+    last_login: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  }),
+);

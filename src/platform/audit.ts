@@ -1,0 +1,50 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { TenantContext } from './tenancy/tenancy.js';
+
+/** SPEC.md "Audit logging" events, plus DECISIONS.md 17's. */
+export type AuditEvent =
+  | 'login_success'
+  | 'login_failed'
+  | 'login_locked'
+  | 'register'
+  | 'password_reset_request'
+  | 'password_reset_complete'
+  | 'password_change'
+  | 'logout'
+  | 'token_refresh'
+  | 'refresh_reuse';
+
+export interface RequestOrigin {
+  ip: string;
+  userAgent: string | undefined;
+}
+
+export interface AuditEntry {
+  event: AuditEvent;
+  portalUserId?: string | undefined;
+  /** Non-secret context only (a reason code, a count); never passwords, codes or tokens. */
+  details?: Record<string, string | number | boolean>;
+}
+
+export interface Audit {
+  record(tenant: TenantContext, origin: RequestOrigin, entry: AuditEntry): Promise<void>;
+}
+
+/** Every authentication event: a row in the tenant's `public.portal_audit_log` and a log line. */
+export function createAudit(log: FastifyBaseLogger): Audit {
+  return {
+    async record(tenant, origin, entry) {
+      const row = {
+        tenant_id: tenant.tenantId,
+        sucursal_id: tenant.sucursalId,
+        portal_user_id: entry.portalUserId ?? null,
+        ip: origin.ip,
+        user_agent: origin.userAgent?.slice(0, 512) ?? null,
+        event: entry.event,
+        details: entry.details ? JSON.stringify(entry.details) : null,
+      };
+      log.info({ audit: { ...row, details: entry.details } }, `audit ${entry.event}`);
+      await tenant.db.withSchema('public').insertInto('portal_audit_log').values(row).execute();
+    },
+  };
+}

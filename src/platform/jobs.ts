@@ -1,0 +1,67 @@
+import PgBoss from 'pg-boss';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface JobQueue {
+  send(name: string, data: object, options?: PgBoss.SendOptions): Promise<void>;
+  work<T extends object>(name: string, handler: (data: T) => Promise<void>): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Background jobs on pg-boss in the system database (DESIGN.md): durable, retried with backoff,
+ * and shared by every instance, so nothing depends on one process's memory.
+ */
+export async function startJobQueue(
+  connectionString: string,
+  log: FastifyBaseLogger,
+  options: { pollingIntervalSeconds: number },
+): Promise<JobQueue> {
+  const boss = new PgBoss({
+    connectionString,
+    max: 3,
+    application_name: 'portal-jobs',
+    schema: 'pgboss',
+  });
+  boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
+  await boss.start();
+  const queues = new Set<string>();
+  const ensureQueue = async (name: string) => {
+    if (queues.has(name)) return;
+    await boss.createQueue(name);
+    queues.add(name);
+  };
+  return {
+    async send(name, data, sendOptions = {}) {
+      await ensureQueue(name);
+      await boss.send(name, data, {
+        retryLimit: 8,
+        retryDelay: 15,
+        retryBackoff: true,
+        ...sendOptions,
+      });
+    },
+    async work<T extends object>(name: string, handler: (data: T) => Promise<void>) {
+      await ensureQueue(name);
+      await boss.work<T>(
+        name,
+        { pollingIntervalSeconds: options.pollingIntervalSeconds },
+        async (jobs) => {
+          for (const job of jobs) {
+            try {
+              await handler(job.data);
+            } catch (error) {
+              log.warn(
+                { err: error, job: name, jobId: job.id },
+                'job failed; pg-boss will retry it',
+              );
+              throw error;
+            }
+          }
+        },
+      );
+    },
+    async stop() {
+      await boss.stop({ graceful: true, wait: true, timeout: 5_000 });
+    },
+  };
+}

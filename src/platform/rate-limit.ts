@@ -1,0 +1,106 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+import { AppError } from './errors.js';
+
+/** SPEC.md "Limits". */
+export const LIMITS = {
+  login: { max: 10, timeWindow: 60_000 },
+  register: { max: 5, timeWindow: 60_000 },
+  /** DECISIONS.md 13: per IP, answered 429. */
+  forgotPasswordPerIp: { max: 10, timeWindow: 60_000 },
+  /** Not in the spec: guessing reset codes costs a bcrypt hash each, so it is bounded per IP too. */
+  resetPasswordPerIp: { max: 10, timeWindow: 60_000 },
+  /** DECISIONS.md 13: per e-mail/identifier, silent. */
+  forgotPasswordPerAccount: { max: 3, windowMs: 60 * 60_000 },
+  /** DECISIONS.md 16: per tenant + portal user, whatever the access token. */
+  protectedRoutes: { max: 100, timeWindow: 60_000 },
+} as const;
+
+/** Counts events under a key within a window; the caller decides what exceeding means. */
+export interface Counter {
+  /** Adds one and returns the count within the current window. */
+  hit(key: string, windowMs: number): Promise<number>;
+}
+
+function memoryCounter(): Counter {
+  const windows = new LRUCache<string, { count: number; resetAt: number }>({ max: 100_000 });
+  return {
+    hit(key, windowMs) {
+      const now = Date.now();
+      const current = windows.get(key);
+      if (!current || current.resetAt <= now) {
+        windows.set(key, { count: 1, resetAt: now + windowMs }, { ttl: windowMs });
+        return Promise.resolve(1);
+      }
+      current.count += 1;
+      return Promise.resolve(current.count);
+    },
+  };
+}
+
+function redisCounter(redis: Redis, namespace: string): Counter {
+  return {
+    async hit(key, windowMs) {
+      const name = `${namespace}counter:${key}`;
+      // INCR and the first PEXPIRE in one round trip; NX keeps the window fixed from its first hit.
+      const results = (await redis.multi().incr(name).pexpire(name, windowMs, 'NX').exec()) ?? [];
+      const failure = results.find(([error]) => error !== null)?.[0];
+      if (failure) throw failure;
+      const count = results[0]?.[1];
+      return Number(count);
+    },
+  };
+}
+
+export interface RateLimits {
+  /** preHandler for every protected route: one shared budget per tenant + user. */
+  protectedRoutes: preHandlerAsyncHookHandler;
+  counter: Counter;
+}
+
+/**
+ * Route limits answer 429 RATE_LIMITED with Retry-After (DECISIONS.md 16). Counters live in
+ * Redis when REDIS_URL is set, so every instance shares them; in memory otherwise. If Redis
+ * fails while running, requests are let through (and logged) rather than refused.
+ */
+export async function installRateLimits(
+  app: FastifyInstance,
+  options: { redis: Redis | undefined; namespace: string },
+): Promise<RateLimits> {
+  await app.register(rateLimit, {
+    global: false,
+    ...(options.redis && { redis: options.redis }),
+    nameSpace: options.namespace,
+    skipOnError: true,
+    addHeadersOnExceeding: {
+      'x-ratelimit-limit': false,
+      'x-ratelimit-remaining': false,
+      'x-ratelimit-reset': false,
+    },
+    addHeaders: {
+      'x-ratelimit-limit': false,
+      'x-ratelimit-remaining': false,
+      'x-ratelimit-reset': false,
+      'retry-after': true,
+    },
+    errorResponseBuilder: (_request, context) =>
+      new AppError('RATE_LIMITED', `Demasiadas solicitudes; reintente en ${context.after}`, {
+        headers: { 'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))) },
+      }),
+  });
+
+  const protectedRoutes = app.rateLimit({
+    ...LIMITS.protectedRoutes,
+    keyGenerator: (request) =>
+      request.principal
+        ? `user:${request.principal.tenant.tenantId}:${request.principal.portalUserId}`
+        : `ip:${request.ip}`,
+  });
+
+  return {
+    protectedRoutes,
+    counter: options.redis ? redisCounter(options.redis, options.namespace) : memoryCounter(),
+  };
+}

@@ -1,0 +1,57 @@
+import { errors, jwtVerify, SignJWT } from 'jose';
+import type { Clock } from '../clock.js';
+
+/** SPEC.md "Access token": HS256, `exp = iat + 3600`, ids only. */
+export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+
+export interface AccessClaims {
+  portal_user_id: string;
+  tenant_id: number;
+  sucursal_id: number;
+}
+
+export interface AccessTokens {
+  sign(claims: AccessClaims): Promise<string>;
+  /** The claims of a valid token, or undefined for anything else (never throws). */
+  verify(token: string): Promise<AccessClaims | undefined>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function isId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+}
+
+/**
+ * jose signs and verifies through WebCrypto, off the event loop. The verifier pins HS256, so
+ * `alg: none` and the administrative UI's RS256 tokens are refused before any key is used.
+ */
+export function createAccessTokens(secret: string, clock: Clock): AccessTokens {
+  const key = new TextEncoder().encode(secret);
+  return {
+    async sign(claims) {
+      const iat = Math.floor(clock.now().getTime() / 1000);
+      return new SignJWT({ ...claims })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + ACCESS_TOKEN_TTL_SECONDS)
+        .sign(key);
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, key, {
+          algorithms: ['HS256'],
+          currentDate: clock.now(),
+          requiredClaims: ['iat', 'exp'],
+        });
+        const { portal_user_id, tenant_id, sucursal_id } = payload;
+        if (typeof portal_user_id !== 'string' || !UUID.test(portal_user_id)) return undefined;
+        if (!isId(tenant_id) || !isId(sucursal_id)) return undefined;
+        return { portal_user_id, tenant_id, sucursal_id };
+      } catch (error) {
+        if (error instanceof errors.JOSEError || error instanceof TypeError) return undefined;
+        throw error;
+      }
+    },
+  };
+}
