@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type BuildOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import {
   createErpCashTables,
@@ -49,10 +49,8 @@ export interface TestEnvironment {
   serverUrl: string;
   systemUrl: string;
   config(overrides?: Record<string, string>): Config;
-  app(
-    overrides?: Record<string, string>,
-    logger?: FastifyServerOptions['logger'],
-  ): Promise<FastifyInstance>;
+  /** The real app against this environment; `options` as buildApp takes them (clock, hasher...). */
+  app(overrides?: Record<string, string>, options?: BuildOptions): Promise<FastifyInstance>;
   addTenant(spec: TenantSpec): Promise<TestTenant>;
   systemQuery<R extends pg.QueryResultRow = Record<string, unknown>>(
     text: string,
@@ -135,8 +133,14 @@ export async function createTestEnvironment(): Promise<TestEnvironment> {
     serverUrl,
     systemUrl,
     config,
-    async app(overrides, logger) {
-      const app = await buildApp(config(overrides), logger === undefined ? {} : { logger });
+    async app(overrides, options = {}) {
+      const app = await buildApp(config(overrides), {
+        jobPollingSeconds: 0.5,
+        // Each app its own rate-limit counters unless a test shares them on purpose.
+        rateLimitNamespace: `test-${randomBytes(6).toString('hex')}:`,
+        print: () => undefined,
+        ...options,
+      });
       apps.push(app);
       return app;
     },

@@ -1,0 +1,352 @@
+import type { FastifyInstance } from 'fastify';
+import { decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTestEnvironment,
+  TEST_JWT_SECRET,
+  type TestEnvironment,
+  type TestTenant,
+} from '../helpers/harness.js';
+import {
+  addAuthTenant,
+  auditEvents,
+  bearer,
+  fakeClock,
+  login,
+  ORIGIN,
+  PASSWORD,
+  register,
+} from '../helpers/auth.js';
+
+let env: TestEnvironment;
+let tenant: TestTenant;
+const clock = fakeClock();
+let app: FastifyInstance;
+let anaId: string;
+
+beforeAll(async () => {
+  env = await createTestEnvironment();
+  tenant = await addAuthTenant(env, 1);
+  app = await env.app({}, { clock });
+  anaId = (await register(app)).portal_user_id;
+});
+
+afterAll(async () => {
+  await env.close();
+});
+
+const secret = new TextEncoder().encode(TEST_JWT_SECRET);
+
+function me(headers: Record<string, string>) {
+  return app.inject({ method: 'GET', url: '/portal/auth/me', headers });
+}
+
+function refresh(payload: object | undefined, headers: Record<string, string> = {}) {
+  return app.inject({
+    method: 'POST',
+    url: '/portal/auth/refresh-token',
+    headers,
+    ...(payload !== undefined && { payload }),
+  });
+}
+
+async function sign(claims: Record<string, unknown>, options: { iat?: number; exp?: number } = {}) {
+  const iat = options.iat ?? Math.floor(clock.now().getTime() / 1000);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt(iat)
+    .setExpirationTime(options.exp ?? iat + 3600)
+    .sign(secret);
+}
+
+describe('access token', () => {
+  it('is HS256 with the three ids, iat and exp = iat + 3600', async () => {
+    const { accessToken } = await login(app);
+    expect(decodeProtectedHeader(accessToken).alg).toBe('HS256');
+    const claims = decodeJwt(accessToken);
+    expect(claims).toEqual({
+      portal_user_id: anaId,
+      tenant_id: 1,
+      sucursal_id: 1,
+      iat: Math.floor(clock.now().getTime() / 1000),
+      exp: Math.floor(clock.now().getTime() / 1000) + 3600,
+    });
+  });
+
+  it('GET /portal/auth/me answers the user of the token (DECISIONS.md 15)', async () => {
+    const { accessToken } = await login(app);
+    const response = await me(bearer(accessToken));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      success: true,
+      data: {
+        portal_user_id: anaId,
+        nombre: 'Ana Gómez',
+        email: 'ana@example.com',
+        dni_cuit: '30111222',
+        telefono: null,
+        tenant_id: 1,
+        sucursal_id: 1,
+        last_login: clock.now().toISOString(),
+      },
+    });
+  });
+
+  it('the guard refuses every token that is not ours, valid and complete: 401 UNAUTHORIZED', async () => {
+    const now = Math.floor(clock.now().getTime() / 1000);
+    const valid = { portal_user_id: anaId, tenant_id: 1, sucursal_id: 1 };
+    const rsa = await generateKeyPair('RS256');
+    const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const cases: Record<string, string | undefined> = {
+      'no header': undefined,
+      'not bearer': `Basic ${Buffer.from('a:b').toString('base64')}`,
+      'bearer without token': 'Bearer ',
+      garbage: 'Bearer not.a.token',
+      'alg none': `Bearer ${encode({ alg: 'none', typ: 'JWT' })}.${encode({ ...valid, iat: now, exp: now + 3600 })}.`,
+      'RS256 (administrative UI)': `Bearer ${await new SignJWT(valid)
+        .setProtectedHeader({ alg: 'RS256' })
+        .setIssuedAt(now)
+        .setExpirationTime(now + 3600)
+        .sign(rsa.privateKey)}`,
+      'wrong secret': `Bearer ${await new SignJWT(valid)
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuedAt(now)
+        .setExpirationTime(now + 3600)
+        .sign(new TextEncoder().encode('another-secret-another-secret-another'))}`,
+      expired: `Bearer ${await sign(valid, { iat: now - 7200, exp: now - 3600 })}`,
+      'no portal_user_id': `Bearer ${await sign({ tenant_id: 1, sucursal_id: 1 })}`,
+      'no tenant_id': `Bearer ${await sign({ portal_user_id: anaId, sucursal_id: 1 })}`,
+      'no sucursal_id': `Bearer ${await sign({ portal_user_id: anaId, tenant_id: 1 })}`,
+      'tenant_id as text': `Bearer ${await sign({ ...valid, tenant_id: '1' })}`,
+      'portal_user_id not a uuid': `Bearer ${await sign({ ...valid, portal_user_id: 42 })}`,
+      'sucursal of no tenant': `Bearer ${await sign({ ...valid, sucursal_id: 99 })}`,
+      'unknown tenant': `Bearer ${await sign({ ...valid, tenant_id: 99 })}`,
+    };
+    for (const [name, authorization] of Object.entries(cases)) {
+      const response = await me(authorization === undefined ? {} : { authorization });
+      expect(response.statusCode, name).toBe(401);
+      expect(response.json(), name).toMatchObject({ success: false, code: 'UNAUTHORIZED' });
+    }
+    // The control: the same claims, correctly signed, pass.
+    expect((await me({ authorization: `Bearer ${await sign(valid)}` })).statusCode).toBe(200);
+  });
+
+  it('a token stops working when its hour is over', async () => {
+    const { accessToken } = await login(app);
+    clock.advance(3599_000);
+    expect((await me(bearer(accessToken))).statusCode).toBe(200);
+    clock.advance(2_000);
+    expect((await me(bearer(accessToken))).statusCode).toBe(401);
+  });
+
+  it('a tenant deactivated in the registry no longer resolves: 401', async () => {
+    const { accessToken } = await login(app);
+    await env.systemQuery('UPDATE tenants SET activo = false WHERE id = 1');
+    try {
+      const fresh = await env.app({}, { clock });
+      const response = await fresh.inject({
+        method: 'GET',
+        url: '/portal/auth/me',
+        headers: bearer(accessToken),
+      });
+      expect(response.statusCode).toBe(401);
+    } finally {
+      await env.systemQuery('UPDATE tenants SET activo = true WHERE id = 1');
+    }
+  });
+});
+
+describe('POST /portal/auth/refresh-token', () => {
+  it('rotates: new access and refresh tokens, the old refresh token stops working', async () => {
+    const { refreshToken } = await login(app);
+    const response = await refresh({ refresh_token: refreshToken });
+    expect(response.statusCode).toBe(200);
+    const { data } = response.json<{
+      data: { access_token: string; refresh_token: string; expires_in: number };
+    }>();
+    expect(data.expires_in).toBe(3600);
+    expect(data.refresh_token).not.toBe(refreshToken);
+    expect(String(response.headers['set-cookie'])).toContain(
+      `portal_refresh_token=${data.refresh_token}`,
+    );
+    expect((await me(bearer(data.access_token))).statusCode).toBe(200);
+    expect((await refresh({ refresh_token: data.refresh_token })).statusCode).toBe(200);
+  });
+
+  it('presenting a rotated-away token revokes the session and is audited as refresh_reuse', async () => {
+    const { refreshToken } = await login(app);
+    const rotated = (await refresh({ refresh_token: refreshToken })).json<{
+      data: { refresh_token: string };
+    }>().data.refresh_token;
+    const reuse = await refresh({ refresh_token: refreshToken });
+    expect(reuse.statusCode).toBe(401);
+    expect(reuse.json()).toMatchObject({ success: false, code: 'INVALID_REFRESH_TOKEN' });
+    // The thief's replay ended the session: the legitimate new token is dead too.
+    expect((await refresh({ refresh_token: rotated })).statusCode).toBe(401);
+    expect(await auditEvents(tenant, anaId)).toContain('refresh_reuse');
+  });
+
+  it('unknown, malformed and expired tokens are 401 INVALID_REFRESH_TOKEN', async () => {
+    for (const token of ['6b3c3a52-6a4a-4a55-9a0a-0f3a4f0b2c11', 'nope', '']) {
+      const response = await refresh({ refresh_token: token });
+      expect(response.statusCode, token).toBe(401);
+      expect(response.json()).toMatchObject({ code: 'INVALID_REFRESH_TOKEN' });
+    }
+    const { refreshToken } = await login(app);
+    clock.advance(30 * 86_400_000 + 1_000);
+    expect((await refresh({ refresh_token: refreshToken })).statusCode).toBe(401);
+  });
+
+  it('a locked user cannot refresh', async () => {
+    const { refreshToken } = await login(app);
+    await tenant.query(`UPDATE suc0001.portal_users SET locked_until = $1 WHERE id = $2`, [
+      new Date(clock.now().getTime() + 60_000),
+      anaId,
+    ]);
+    try {
+      expect((await refresh({ refresh_token: refreshToken })).statusCode).toBe(401);
+    } finally {
+      await tenant.query(`UPDATE suc0001.portal_users SET locked_until = NULL WHERE id = $1`, [
+        anaId,
+      ]);
+    }
+  });
+
+  it('an empty body reads the cookie, only from an allowed Origin (DECISIONS.md 10)', async () => {
+    const { refreshToken } = await login(app);
+    const cookie = `portal_refresh_token=${refreshToken}`;
+    const foreign = await refresh({}, { cookie, origin: 'https://evil.example.com' });
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json()).toMatchObject({ code: 'FORBIDDEN' });
+    const noOrigin = await refresh({}, { cookie });
+    expect(noOrigin.statusCode).toBe(403);
+    const allowed = await refresh({}, { cookie, origin: ORIGIN });
+    expect(allowed.statusCode).toBe(200);
+    // No body at all works like the empty object.
+    const next = allowed.json<{ data: { refresh_token: string } }>().data.refresh_token;
+    const bodiless = await refresh(undefined, {
+      cookie: `portal_refresh_token=${next}`,
+      origin: ORIGIN,
+    });
+    expect(bodiless.statusCode).toBe(200);
+  });
+
+  it('the refresh cookie’s path follows PORTAL_PUBLIC_PREFIX and Max-Age the configured lifetime', async () => {
+    const prefixed = await env.app(
+      { PORTAL_PUBLIC_PREFIX: '/backend', PORTAL_REFRESH_TTL_DAYS: '7' },
+      { clock },
+    );
+    const response = await prefixed.inject({
+      method: 'POST',
+      url: '/backend/portal/auth/login',
+      payload: {
+        identifier: '30111222',
+        identifier_type: 'dni',
+        password: PASSWORD,
+        tenant_id: 1,
+        sucursal_id: 1,
+      },
+    });
+    const cookie = String(response.headers['set-cookie']);
+    expect(cookie).toContain('Path=/backend/portal/auth');
+    expect(cookie).toContain('Max-Age=604800');
+    const [row] = await tenant.query<{ refresh_token_expires: Date }>(
+      'SELECT refresh_token_expires FROM suc0001.portal_users WHERE id = $1',
+      [anaId],
+    );
+    expect(row?.refresh_token_expires.getTime()).toBe(clock.now().getTime() + 604_800_000);
+  });
+});
+
+describe('POST /portal/auth/logout', () => {
+  it('revokes the session, clears the cookie, answers 200 with a message', async () => {
+    const { accessToken, refreshToken } = await login(app);
+    const response = await app.inject({
+      method: 'POST',
+      url: '/portal/auth/logout',
+      headers: bearer(accessToken),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true, data: { message: expect.any(String) } });
+    const cookie = String(response.headers['set-cookie']);
+    expect(cookie).toContain('portal_refresh_token=;');
+    expect(cookie).toContain('Max-Age=0');
+    expect(
+      await tenant.query('SELECT refresh_token FROM suc0001.portal_users WHERE id = $1', [anaId]),
+    ).toEqual([{ refresh_token: null }]);
+    expect((await refresh({ refresh_token: refreshToken })).statusCode).toBe(401);
+    expect(await auditEvents(tenant, anaId)).toContain('logout');
+  });
+
+  it('succeeds again without a stored session, and ignores a body', async () => {
+    const { accessToken } = await login(app);
+    for (let n = 0; n < 2; n += 1) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/portal/auth/logout',
+        headers: bearer(accessToken),
+        payload: { anything: true },
+      });
+      expect(response.statusCode).toBe(200);
+    }
+  });
+
+  it('needs an access token', async () => {
+    const response = await app.inject({ method: 'POST', url: '/portal/auth/logout' });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+});
+
+describe('PUT /portal/auth/cambiar-password', () => {
+  function change(token: string, payload: object) {
+    return app.inject({
+      method: 'PUT',
+      url: '/portal/auth/cambiar-password',
+      headers: bearer(token),
+      payload,
+    });
+  }
+
+  it('checks the current password first (401 INVALID_PASSWORD), then the policy (422)', async () => {
+    const { accessToken } = await login(app);
+    const wrong = await change(accessToken, {
+      current_password: 'Incorrecta1',
+      new_password: 'short',
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toMatchObject({ code: 'INVALID_PASSWORD' });
+    for (const new_password of ['short1', 'sindigitos', `1${'ñ'.repeat(36)}`]) {
+      const weak = await change(accessToken, { current_password: PASSWORD, new_password });
+      expect(weak.statusCode, new_password).toBe(422);
+      expect(weak.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
+    }
+  });
+
+  it('stores the new password: the old one stops working, the new one logs in; audited', async () => {
+    const { accessToken } = await login(app);
+    const ok = await change(accessToken, {
+      current_password: PASSWORD,
+      new_password: 'NuevaClave9',
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ success: true, data: { message: expect.any(String) } });
+    await expect(login(app)).rejects.toThrow(/INVALID_CREDENTIALS/);
+    const { accessToken: next } = await login(app, { password: 'NuevaClave9' });
+    await change(next, { current_password: 'NuevaClave9', new_password: PASSWORD });
+    expect(await auditEvents(tenant, anaId)).toContain('password_change');
+  });
+
+  it('404 when the user record is gone', async () => {
+    await tenant.query(`INSERT INTO suc0001.ordcon VALUES (20, 'Eva Luz', '33444555')`);
+    const eva = await register(app, { identifier: '33444555', email: 'eva@example.com' });
+    const { accessToken } = await login(app, { identifier: '33444555' });
+    await tenant.query('DELETE FROM suc0001.portal_users WHERE id = $1', [eva.portal_user_id]);
+    const response = await change(accessToken, {
+      current_password: PASSWORD,
+      new_password: 'NuevaClave9',
+    });
+    expect(response.statusCode).toBe(404);
+    expect((await me(bearer(accessToken))).statusCode).toBe(404);
+  });
+});
