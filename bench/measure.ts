@@ -16,17 +16,23 @@ export interface LoadOptions {
   body?: string;
   connections?: number;
   durationSeconds?: number;
+  setupRequest?: (request: autocannon.Request) => autocannon.Request;
 }
 
 /** Drives one endpoint with autocannon (loopback only, bounded in time) and summarises it. */
 export async function measure(name: string, options: LoadOptions): Promise<Measurement> {
   const result = await autocannon({
     url: options.url,
-    method: options.method ?? 'GET',
-    headers: options.headers,
-    body: options.body,
     connections: options.connections ?? 50,
     duration: options.durationSeconds ?? 5,
+    requests: [
+      {
+        method: options.method ?? 'GET',
+        ...(options.headers && { headers: options.headers }),
+        ...(options.body !== undefined && { body: options.body }),
+        ...(options.setupRequest && { setupRequest: options.setupRequest }),
+      },
+    ],
   });
   return {
     name,
@@ -38,11 +44,11 @@ export async function measure(name: string, options: LoadOptions): Promise<Measu
   };
 }
 
-export function printComparison(title: string, subject: Measurement, baseline: Measurement): void {
+export function printTable(title: string, measurements: Measurement[]): void {
   const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors'];
-  const rows = [subject, baseline].map((m) => [
+  const rows = measurements.map((m) => [
     m.name,
-    String(Math.round(m.requestsPerSecond)),
+    m.requestsPerSecond.toFixed(m.requestsPerSecond < 100 ? 1 : 0),
     String(m.p50),
     String(m.p99),
     String(m.errors + m.non2xx),
@@ -55,6 +61,10 @@ export function printComparison(title: string, subject: Measurement, baseline: M
       .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
       .join('  ');
   process.stdout.write(`\n${title}\n${line(header)}\n${rows.map(line).join('\n')}\n`);
+}
+
+export function printComparison(title: string, subject: Measurement, baseline: Measurement): void {
+  printTable(title, [subject, baseline]);
   const ratio = subject.requestsPerSecond / baseline.requestsPerSecond;
   process.stdout.write(`ratio ${subject.name} / ${baseline.name}: ${(ratio * 100).toFixed(1)}%\n`);
 }

@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import https from 'node:https';
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Config, TrustProxy } from './config.js';
@@ -64,14 +68,20 @@ function fastifyTrustProxy(
   return typeof value === 'number' ? (_address, hop) => hop < value : value;
 }
 
-async function connectRedis(url: string): Promise<Redis> {
+async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
   // Fail at start, with the variable named, rather than on the first rate-limited request.
   const redis = new Redis(url, {
     lazyConnect: true,
     maxRetriesPerRequest: 1,
     connectTimeout: 5_000,
   });
-  redis.on('error', () => undefined);
+  // While Redis is down the limits let requests through (skipOnError); say so, at most twice a minute.
+  let lastLogged = 0;
+  redis.on('error', (error: Error) => {
+    if (Date.now() - lastLogged < 30_000) return;
+    lastLogged = Date.now();
+    log.error({ err: error }, 'Redis unavailable: rate limits are not enforced until it returns');
+  });
   try {
     await redis.connect();
   } catch (error) {
@@ -110,7 +120,7 @@ export async function buildApp(
   const pools = createTenantPools(config.tenantPools);
   const registry = createTenantRegistry(systemDb, { ttlMs: 30_000 });
   const tenancy = createTenancy({ registry, pools, ttlMs: 30_000 });
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : undefined;
   const jobs = await startJobQueue(config.databaseUrl, app.log, {
     pollingIntervalSeconds: options.jobPollingSeconds ?? 2,
   });
