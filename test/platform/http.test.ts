@@ -343,7 +343,10 @@ describe('logs', () => {
         done();
       },
     });
-    const logged = await env.app({}, { ...loggerOptions({ logLevel: 'info' }), stream: sink });
+    const logged = await env.app(
+      {},
+      { logger: { ...loggerOptions({ logLevel: 'info' }), stream: sink } },
+    );
     addProbeRoutes(logged);
     await logged.inject({
       method: 'POST',

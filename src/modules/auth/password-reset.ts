@@ -212,6 +212,9 @@ export function createPasswordReset(deps: PasswordResetDeps) {
             reset_code_attempts: 0,
             failed_login_attempts: 0,
             locked_until: null,
+            // Revoked in the same transaction as the new password, so one never lands without the other.
+            refresh_token: null,
+            refresh_token_expires: null,
             updated_at: now,
           })
           .where('id', '=', user.id)
