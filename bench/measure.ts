@@ -16,6 +16,8 @@ export interface LoadOptions {
   body?: string;
   connections?: number;
   durationSeconds?: number;
+  /** Requests per second across all connections (a probe, not a load), unlimited when unset. */
+  overallRate?: number;
   setupRequest?: (request: autocannon.Request) => autocannon.Request;
 }
 
@@ -25,6 +27,7 @@ export async function measure(name: string, options: LoadOptions): Promise<Measu
     url: options.url,
     connections: options.connections ?? 50,
     duration: options.durationSeconds ?? 5,
+    ...(options.overallRate !== undefined && { overallRate: options.overallRate }),
     requests: [
       {
         method: options.method ?? 'GET',
