@@ -16,3 +16,11 @@ export function assertPasswordPolicy(password: string, field = 'password'): void
     throw new AppError('VALIDATION_ERROR', `${field}: no puede superar los 72 bytes`);
   }
 }
+
+/** A new password and its confirmation (register, reset): the policy, then equality. */
+export function assertNewPassword(password: string, confirmation: string): void {
+  assertPasswordPolicy(password);
+  if (password !== confirmation) {
+    throw new AppError('VALIDATION_ERROR', 'password_confirmation: no coincide con password');
+  }
+}

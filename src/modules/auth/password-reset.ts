@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes, randomInt } from 'node:crypto';
 import type { Audit, RequestOrigin } from '../../platform/audit.js';
 import type { Clock } from '../../platform/clock.js';
-import { AppError, assertThat } from '../../platform/errors.js';
+import { AppError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import type { Counter } from '../../platform/rate-limit.js';
@@ -11,7 +11,7 @@ import { hmacHex, safeEqual } from '../../platform/security/secrets.js';
 import type { RequestedTenant } from '../../platform/tenancy/requested-tenant.js';
 import type { Tenancy } from '../../platform/tenancy/tenancy.js';
 import { identifierDigits } from './identifiers.js';
-import { assertPasswordPolicy } from './password-policy.js';
+import { assertNewPassword } from './password-policy.js';
 import { findUserForLogin, findUserProfile } from './queries.js';
 import type { Credentials } from './service.js';
 import type { Sessions } from './sessions.js';
@@ -161,12 +161,7 @@ export function createPasswordReset(deps: PasswordResetDeps) {
       origin: RequestOrigin,
     ): Promise<void> {
       const digits = identifierDigits(input.identifier, input.identifierType);
-      assertPasswordPolicy(input.password);
-      assertThat(
-        input.password === input.passwordConfirmation,
-        'VALIDATION_ERROR',
-        'password_confirmation: no coincide con password',
-      );
+      assertNewPassword(input.password, input.passwordConfirmation);
       const tenant = await tenancy.resolve(ids.tenantId, ids.sucursalId);
       const user = await findUserForLogin(tenant, digits);
       if (!user) throw new AppError('INVALID_CODE', INVALID_CODE_MESSAGE);

@@ -7,7 +7,7 @@ import { ACCESS_TOKEN_TTL_SECONDS } from '../../platform/security/tokens.js';
 import type { RequestedTenant } from '../../platform/tenancy/requested-tenant.js';
 import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
 import { identifierDigits, type IdentifierType } from './identifiers.js';
-import { assertPasswordPolicy } from './password-policy.js';
+import { assertNewPassword, assertPasswordPolicy } from './password-policy.js';
 import {
   clearLock,
   findCustomerByIdentifier,
@@ -81,12 +81,7 @@ export function createAuthService(deps: AuthDeps) {
       origin: RequestOrigin,
     ) {
       const digits = identifierDigits(input.identifier, input.identifierType);
-      assertPasswordPolicy(input.password);
-      assertThat(
-        input.password === input.passwordConfirmation,
-        'VALIDATION_ERROR',
-        'password_confirmation: no coincide con password',
-      );
+      assertNewPassword(input.password, input.passwordConfirmation);
       const tenant = await tenancy.resolve(ids.tenantId, ids.sucursalId);
       const customer = await findCustomerByIdentifier(tenant, digits);
       assertThat(customer, 'ORDCON_NOT_FOUND', 'No hay un cliente con esa identificación');
