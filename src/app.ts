@@ -57,6 +57,8 @@ export interface BuildOptions {
   /** Prefix of the rate-limit keys in Redis (instances of one deployment share it). */
   rateLimitNamespace?: string;
   jobPollingSeconds?: number;
+  /** First retry delay of a failed job (doubling after); 15 s unless a test wants it shorter. */
+  jobRetryDelaySeconds?: number;
   /** Where the development outbox prints messages. */
   print?: (text: string) => void;
 }
@@ -123,6 +125,7 @@ export async function buildApp(
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : undefined;
   const jobs = await startJobQueue(config.databaseUrl, app.log, {
     pollingIntervalSeconds: options.jobPollingSeconds ?? 2,
+    retryDelaySeconds: options.jobRetryDelaySeconds ?? 15,
   });
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,

@@ -14,7 +14,7 @@ export interface JobQueue {
 export async function startJobQueue(
   connectionString: string,
   log: FastifyBaseLogger,
-  options: { pollingIntervalSeconds: number },
+  options: { pollingIntervalSeconds: number; retryDelaySeconds: number },
 ): Promise<JobQueue> {
   const boss = new PgBoss({
     connectionString,
@@ -35,7 +35,7 @@ export async function startJobQueue(
       await ensureQueue(name);
       await boss.send(name, data, {
         retryLimit: 8,
-        retryDelay: 15,
+        retryDelay: options.retryDelaySeconds,
         retryBackoff: true,
         ...sendOptions,
       });

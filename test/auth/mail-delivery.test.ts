@@ -1,0 +1,125 @@
+import type { FastifyInstance } from 'fastify';
+import { SMTPServer } from 'smtp-server';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { addAuthTenant, register, uniqueAddress } from '../helpers/auth.js';
+
+let env: TestEnvironment;
+let smtp: SMTPServer;
+let port = 0;
+let refuseNext = 0;
+const delivered: string[] = [];
+
+async function until<T>(probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await sleep(100);
+  }
+}
+
+beforeAll(async () => {
+  env = await createTestEnvironment();
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        if (refuseNext > 0) {
+          refuseNext -= 1;
+          callback(Object.assign(new Error('mailbox busy'), { responseCode: 451 }));
+          return;
+        }
+        delivered.push(Buffer.concat(chunks).toString('utf8'));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const address = smtp.server.address();
+  port = address && typeof address === 'object' ? address.port : 0;
+});
+
+afterAll(async () => {
+  await env.close();
+  await new Promise<void>((resolve) => smtp.close(resolve));
+});
+
+function forgot(app: FastifyInstance, tenantId: number) {
+  return app.inject({
+    method: 'POST',
+    url: '/portal/auth/forgot-password',
+    payload: {
+      identifier: '30111222',
+      identifier_type: 'dni',
+      tenant_id: tenantId,
+      sucursal_id: 1,
+    },
+    remoteAddress: uniqueAddress(),
+  });
+}
+
+describe('reset-code e-mail delivery', () => {
+  it('a refused send is retried by the job queue; the HTTP answer never depended on it', async () => {
+    await addAuthTenant(env, 1, {
+      'mail.smtp.host': '127.0.0.1',
+      'mail.smtp.port': String(port),
+      'mail.from': 'Empresa Uno <no-reply@uno.example>',
+    });
+    const app = await env.app({}, { jobRetryDelaySeconds: 1 });
+    await register(app, { tenant_id: 1 });
+    refuseNext = 1;
+    const response = await forgot(app, 1);
+    expect(response.statusCode).toBe(200);
+    const mail = await until(() => delivered.find((raw) => raw.includes('no-reply@uno.example')));
+    expect(refuseNext).toBe(0);
+    expect(mail).toMatch(/\b\d{6}\b/);
+    // Instances share the job queue and any may send: this one stops so the next test's sends.
+    await app.close();
+  });
+
+  it('without any mail transport, development writes the message to the outbox', async () => {
+    await addAuthTenant(env, 2);
+    const printed: string[] = [];
+    const app = await env.app({}, { print: (text) => printed.push(text) });
+    await register(app, { tenant_id: 2 });
+    expect((await forgot(app, 2)).statusCode).toBe(200);
+    const message = await until(() => app.outbox.messages.find((m) => m.tenantId === 2));
+    expect(message.to).toBe('ana@example.com');
+    expect(message.subject).toBe('Código para restablecer su contraseña');
+    expect(message.text).toMatch(/vence en 15 minutos/);
+    expect(printed.join('')).toContain('DEV OUTBOX');
+    expect(printed.join('')).toMatch(/\n {4}\d{6}\n/);
+    await app.close();
+  });
+
+  it('production never uses the outbox: with no transport nothing is "sent" and the answer is the same', async () => {
+    await addAuthTenant(env, 3);
+    const app = await env.app(
+      {
+        NODE_ENV: 'production',
+        PORTAL_REQUIRE_HTTPS: 'false',
+        PORTAL_JWT_SECRET: 'p'.repeat(40),
+        REPORTS_SERVICE_SECRET: 'r'.repeat(40),
+      },
+      { jobRetryDelaySeconds: 1 },
+    );
+    await register(app, { tenant_id: 3 });
+    expect((await forgot(app, 3)).statusCode).toBe(200);
+    await sleep(2_500);
+    expect(app.outbox.messages).toEqual([]);
+    const jobs = await env.systemQuery<{ state: string; retry_count: number }>(
+      `SELECT state, retry_count FROM pgboss.job WHERE name = 'auth.reset-code-email'
+        AND data->>'tenantId' = '3'`,
+    );
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]?.state).not.toBe('completed');
+    expect(jobs[0]?.retry_count).toBeGreaterThan(0);
+  });
+});
