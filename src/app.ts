@@ -10,10 +10,14 @@ import Fastify, {
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Config, TrustProxy } from './config.js';
+import { accountRoutes } from './modules/account/routes.js';
+import { createAccountService } from './modules/account/service.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { createAuthService } from './modules/auth/service.js';
 import { createPasswordReset, RESET_EMAIL_JOB } from './modules/auth/password-reset.js';
 import { createSessions } from './modules/auth/sessions.js';
+import { profileRoutes } from './modules/profile/routes.js';
+import { createProfileService } from './modules/profile/service.js';
 import { createAudit } from './platform/audit.js';
 import { createJwtGuard } from './platform/auth/guard.js';
 import { systemClock, type Clock } from './platform/clock.js';
@@ -35,6 +39,7 @@ import { createAccessTokens } from './platform/security/tokens.js';
 import { createTenantPools } from './platform/tenancy/pools.js';
 import { createTenantRegistry } from './platform/tenancy/registry.js';
 import { createTenancy, type Tenancy } from './platform/tenancy/tenancy.js';
+import { createTenantCalendar } from './platform/tenancy/today.js';
 import { packageVersion } from './platform/version.js';
 
 declare module 'fastify' {
@@ -178,14 +183,16 @@ export async function buildApp(
     reset.sendCodeEmail(job),
   );
 
+  const protectedRoute = {
+    onRequest: createJwtGuard(tokens, tenancy),
+    preHandler: limits.protectedRoutes,
+  };
+  const calendar = createTenantCalendar(clock);
+
   healthRoutes(app, systemDb);
-  authRoutes(app, {
-    auth,
-    reset,
-    config,
-    guard: createJwtGuard(tokens, tenancy),
-    protectedLimit: limits.protectedRoutes,
-  });
+  authRoutes(app, { auth, reset, config, protectedRoute });
+  profileRoutes(app, { profile: createProfileService({ clock }), protectedRoute });
+  accountRoutes(app, { account: createAccountService({ calendar }), protectedRoute });
 
   return app;
 }

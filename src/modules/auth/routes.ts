@@ -1,12 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type {
-  FastifyInstance,
-  FastifyRequest,
-  onRequestAsyncHookHandler,
-  preHandlerAsyncHookHandler,
-} from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RequestOrigin } from '../../platform/audit.js';
-import { principalOf } from '../../platform/auth/guard.js';
+import { principalOf, type ProtectedRoute } from '../../platform/auth/guard.js';
 import type { Config } from '../../config.js';
 import { AppError } from '../../platform/errors.js';
 import { errorResponses } from '../../platform/http/schemas.js';
@@ -34,8 +29,7 @@ export interface AuthRouteDeps {
   auth: AuthService;
   reset: PasswordReset;
   config: Config;
-  guard: onRequestAsyncHookHandler;
-  protectedLimit: preHandlerAsyncHookHandler;
+  protectedRoute: ProtectedRoute;
 }
 
 function originOf(request: FastifyRequest): RequestOrigin {
@@ -54,7 +48,7 @@ const bearer = [{ bearerAuth: [] }];
 export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   const { auth, reset, config } = deps;
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
-  const protectedHooks = { onRequest: deps.guard, preHandler: deps.protectedLimit };
+  const protectedHooks = deps.protectedRoute;
   const prefix = config.publicPrefix;
 
   routes.post(

@@ -1,0 +1,33 @@
+import { Type } from 'typebox';
+import { Envelope } from '../../platform/http/schemas.js';
+
+const DateString = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
+const Amount = Type.Number({ description: 'Amount with 2 decimals' });
+
+export const AccountSummaryResponse = Envelope(
+  Type.Object({
+    nombre: Type.String(),
+    saldo_total: Amount,
+    facturas_vencidas: Type.Integer(),
+    facturas_pendientes: Type.Integer(),
+    ultimo_pago: Type.Union([Type.Object({ fecha: DateString, monto: Amount }), Type.Null()], {
+      description: 'The newest receipt, or null when the customer has none',
+    }),
+  }),
+);
+
+export const DebtsResponse = Envelope(
+  Type.Object({
+    items: Type.Array(
+      Type.Object({
+        id: Type.String({ format: 'uuid' }),
+        comprobante: Type.String(),
+        nrocomp: Type.String(),
+        fecha: DateString,
+        vencimiento: Type.Union([DateString, Type.Null()]),
+        debe: Amount,
+        vencido: Type.Boolean(),
+      }),
+    ),
+  }),
+);

@@ -1,0 +1,53 @@
+import { assertThat } from '../../platform/errors.js';
+import { toAmount } from '../../platform/money.js';
+import type { TenantCalendar } from '../../platform/tenancy/today.js';
+import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import { findAccountSummary, findPendingDebts } from './queries.js';
+
+const USER_GONE = 'Usuario no encontrado';
+
+export function createAccountService(deps: { calendar: TenantCalendar }) {
+  return {
+    /** GET /portal/mi-cuenta (DECISIONS.md 35). */
+    async summary(tenant: TenantContext, portalUserId: string) {
+      const today = await deps.calendar.today(tenant);
+      const row = await findAccountSummary(tenant, portalUserId, today);
+      assertThat(row, 'USER_NOT_FOUND', USER_GONE);
+      return {
+        nombre: row.cnom,
+        saldo_total: toAmount(row.saldo_total),
+        facturas_vencidas: row.vencidas,
+        facturas_pendientes: row.pendientes,
+        ultimo_pago:
+          row.ultimo_fecha === null || row.ultimo_monto === null
+            ? null
+            : { fecha: row.ultimo_fecha, monto: toAmount(row.ultimo_monto) },
+      };
+    },
+
+    /** GET /portal/deudas: pending debts in the order the FIFO rule of pagos/iniciar sees them. */
+    async pendingDebts(tenant: TenantContext, portalUserId: string) {
+      const [today, rows] = await Promise.all([
+        deps.calendar.today(tenant),
+        findPendingDebts(tenant, portalUserId),
+      ]);
+      assertThat(rows.length > 0, 'USER_NOT_FOUND', USER_GONE);
+      const items = [];
+      for (const row of rows) {
+        if (row.id === null || row.fecha === null || row.debe === null) continue;
+        items.push({
+          id: row.id,
+          comprobante: row.comprobante ?? '',
+          nrocomp: row.nrocomp ?? '',
+          fecha: row.fecha,
+          vencimiento: row.vencimiento,
+          debe: toAmount(row.debe),
+          vencido: row.vencimiento !== null && row.vencimiento < today,
+        });
+      }
+      return { items };
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

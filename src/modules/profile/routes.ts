@@ -1,0 +1,55 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { principalOf, type ProtectedRoute } from '../../platform/auth/guard.js';
+import { errorResponses } from '../../platform/http/schemas.js';
+import { ProfileResponse, ProfileUpdateBody } from './schemas.js';
+import type { ProfileService } from './service.js';
+
+const tags = ['perfil'];
+const security = [{ bearerAuth: [] }];
+
+export function profileRoutes(
+  app: FastifyInstance,
+  deps: { profile: ProfileService; protectedRoute: ProtectedRoute },
+): void {
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  routes.get(
+    '/portal/perfil',
+    {
+      ...deps.protectedRoute,
+      schema: {
+        tags,
+        security,
+        summary: 'Profile: customer name and identifier (ordcon), contact data',
+        response: { 200: ProfileResponse, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const { tenant, portalUserId } = principalOf(request);
+      return { success: true as const, data: await deps.profile.get(tenant, portalUserId) };
+    },
+  );
+
+  routes.put(
+    '/portal/perfil',
+    {
+      ...deps.protectedRoute,
+      config: { expectedFields: ['email', 'telefono'] },
+      schema: {
+        tags,
+        security,
+        summary: 'Update e-mail and/or phone (at least one)',
+        body: ProfileUpdateBody,
+        response: { 200: ProfileResponse, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { tenant, portalUserId } = principalOf(request);
+      return {
+        success: true as const,
+        data: await deps.profile.update(tenant, portalUserId, request.body),
+      };
+    },
+  );
+}

@@ -1,0 +1,40 @@
+import { LRUCache } from 'lru-cache';
+import type { Clock } from '../clock.js';
+import { dateInTimeZone, DEFAULT_TIME_ZONE } from '../dates.js';
+import { readIni } from './ini.js';
+import type { TenantContext } from './tenancy.js';
+
+export interface TenantCalendar {
+  /** `YYYY-MM-DD` today in the tenant's time zone (DECISIONS.md 6). */
+  today(tenant: TenantContext): Promise<string>;
+}
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The tenant's `sistema.zona_horaria`, else Buenos Aires. The key is read at most once a minute
+ * per tenant; an unknown zone name falls back to the default rather than failing requests.
+ */
+export function createTenantCalendar(clock: Clock): TenantCalendar {
+  const zones = new LRUCache<number, string>({ max: 10_000, ttl: 60_000 });
+  return {
+    async today(tenant) {
+      let zone = zones.get(tenant.tenantId);
+      if (zone === undefined) {
+        const configured = (await readIni(tenant, ['sistema.zona_horaria'])).get(
+          'sistema.zona_horaria',
+        );
+        zone = configured && isTimeZone(configured) ? configured : DEFAULT_TIME_ZONE;
+        zones.set(tenant.tenantId, zone);
+      }
+      return dateInTimeZone(clock.now(), zone);
+    },
+  };
+}
