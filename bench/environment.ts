@@ -17,6 +17,7 @@ import { freePort } from '../test/helpers/ports.js';
 
 export const BENCH_PASSWORD = 'Bench12345';
 export const BENCH_DNI = '30111222';
+export const PENDING_DEBTS = 20;
 
 export interface BenchEnvironment {
   systemUrl: string;
@@ -66,6 +67,14 @@ export async function createBenchEnvironment(): Promise<BenchEnvironment> {
       [BENCH_DNI, await hashPassword(BENCH_PASSWORD)],
     );
     portalUserId = inserted.rows[0]?.id ?? '';
+    // 20 pending debts (issue 4's benchmark customer), due dates spread over past and future.
+    for (let n = 1; n <= PENDING_DEBTS; n += 1) {
+      await client.query(
+        `INSERT INTO suc0001.ordcta (cnro, tipo, comprobante, nrocomp, fecha, vencimiento, debe, saldo)
+         VALUES (1, 'FAC', 'Factura B', $1, current_date - $2::int, current_date + $3::int, $4, $4)`,
+        [`0001-${String(n).padStart(8, '0')}`, 40 - n, n * 3 - 30, (1000 + n * 17.35).toFixed(2)],
+      );
+    }
   } finally {
     await client.end();
   }

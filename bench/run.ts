@@ -4,12 +4,15 @@ import bcrypt from 'bcrypt';
 import Fastify from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { createPool } from '../src/platform/db/connect.js';
+import { pendingDebtsQuery } from '../src/modules/account/queries.js';
+import { createKysely, createPool } from '../src/platform/db/connect.js';
+import type { TenantDatabase } from '../src/platform/db/types.js';
 import { BCRYPT_COST } from '../src/platform/security/passwords.js';
 import {
   BENCH_DNI,
   BENCH_PASSWORD,
   createBenchEnvironment,
+  PENDING_DEBTS,
   type BenchEnvironment,
 } from './environment.js';
 import { measure, printComparison, printTable } from './measure.js';
@@ -33,6 +36,8 @@ async function startPortal(environment: BenchEnvironment) {
       TRUST_PROXY: 'true',
       LOG_LEVEL: 'silent',
     }),
+    // One benchmark user makes thousands of requests a minute; the limit is still counted.
+    { protectedRoutesMax: 1_000_000_000 },
   );
   return { app, url: await app.listen({ port: 0, host: '127.0.0.1' }) };
 }
@@ -123,12 +128,70 @@ async function loginThroughput(portalUrl: string) {
   printTable('Event loop while logins saturate the CPU', [healthUnderLoad, idleHealth]);
 }
 
+/** GET /portal/deudas against a bare route running the same SQL on a pool of the same size. */
+async function debtsList(environment: BenchEnvironment, portalUrl: string) {
+  const token = await loginToken(portalUrl);
+  const pool = createPool(environment.tenantUrl, { max: 5 });
+  const db = createKysely<TenantDatabase>(pool);
+  const { sql, parameters } = pendingDebtsQuery(
+    {
+      tenantId: 1,
+      tenantName: 'Bench',
+      sucursalId: 1,
+      sucursalName: 'Casa Central',
+      customerSchema: 'suc0001',
+      db,
+    },
+    environment.portalUserId,
+  ).compile();
+  const baseline = Fastify();
+  baseline.get('/deudas', async () => {
+    const { rows } = await pool.query(sql, [...parameters]);
+    return { success: true, data: { items: rows } };
+  });
+  const baselineUrl = await baseline.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    const portal = await measure('portal GET /portal/deudas', {
+      url: `${portalUrl}/portal/deudas`,
+      headers: { authorization: `Bearer ${token}` },
+      durationSeconds: 8,
+    });
+    const bare = await measure('bare fastify, same SQL, no auth', {
+      url: `${baselineUrl}/deudas`,
+      durationSeconds: 8,
+    });
+    if (portal.non2xx > 0) throw new Error(`portal answered ${portal.non2xx} non-2xx responses`);
+    printComparison(`Pending debts (${PENDING_DEBTS} per customer, 50 connections)`, portal, bare);
+  } finally {
+    await baseline.close();
+    await db.destroy();
+  }
+}
+
+async function loginToken(portalUrl: string): Promise<string> {
+  const response = await fetch(`${portalUrl}/portal/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      identifier: BENCH_DNI,
+      identifier_type: 'dni',
+      password: BENCH_PASSWORD,
+      tenant_id: 1,
+      sucursal_id: 1,
+    }),
+  });
+  const body = (await response.json()) as { data?: { access_token?: string } };
+  if (!body.data?.access_token) throw new Error(`bench login failed: ${JSON.stringify(body)}`);
+  return body.data.access_token;
+}
+
 async function main(): Promise<void> {
   const environment = await createBenchEnvironment();
   const { app, url } = await startPortal(environment);
   try {
     const only = process.argv[2];
     if (!only || only === 'platform') await platformOverhead(environment, url);
+    if (!only || only === 'deudas') await debtsList(environment, url);
     if (!only || only === 'login') await loginThroughput(url);
   } finally {
     await app.close();

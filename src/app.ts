@@ -61,6 +61,8 @@ export interface BuildOptions {
   passwords?: PasswordHasher;
   /** Prefix of the rate-limit keys in Redis (instances of one deployment share it). */
   rateLimitNamespace?: string;
+  /** Requests a minute per user on protected routes; SPEC.md's 100 unless a benchmark says otherwise. */
+  protectedRoutesMax?: number;
   jobPollingSeconds?: number;
   /** First retry delay of a failed job (doubling after); 15 s unless a test wants it shorter. */
   jobRetryDelaySeconds?: number;
@@ -159,6 +161,9 @@ export async function buildApp(
   const limits = await installRateLimits(app, {
     redis,
     namespace: options.rateLimitNamespace ?? 'portal-rl:',
+    ...(options.protectedRoutesMax !== undefined && {
+      protectedRoutesMax: options.protectedRoutesMax,
+    }),
   });
   await installOpenApi(app, packageVersion);
 

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql, type InferResult } from 'kysely';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { DEBT_TYPES, FIFO_ORDER, isPendingDebt } from '../../ledger/pending-debts.js';
 
@@ -6,7 +6,7 @@ import { DEBT_TYPES, FIFO_ORDER, isPendingDebt } from '../../ledger/pending-debt
  * The portal user's pending debts in FIFO order, in one round trip. A user without debts gives
  * one row with null debt columns; a user that does not exist gives no row.
  */
-export function findPendingDebts(tenant: TenantContext, portalUserId: string) {
+export function pendingDebtsQuery(tenant: TenantContext, portalUserId: string) {
   let query = tenant.db
     .withSchema(tenant.customerSchema)
     .selectFrom('portal_users as u')
@@ -24,7 +24,35 @@ export function findPendingDebts(tenant: TenantContext, portalUserId: string) {
     ])
     .where('u.id', '=', portalUserId);
   for (const order of FIFO_ORDER) query = query.orderBy(order);
-  return query.execute();
+  return query;
+}
+
+type PendingDebtRow = InferResult<ReturnType<typeof pendingDebtsQuery>>[number];
+
+// The debts list is the portal's busiest read: its SQL is built once per schema and reused with
+// the user's id swapped in, instead of going through the query builder on every request.
+const USER_PLACEHOLDER = '00000000-0000-4000-8000-0000000000ff';
+const compiledBySchema = new Map<
+  string,
+  { sql: string; parameters: readonly unknown[]; at: number }
+>();
+
+export async function findPendingDebts(
+  tenant: TenantContext,
+  portalUserId: string,
+): Promise<PendingDebtRow[]> {
+  let compiled = compiledBySchema.get(tenant.customerSchema);
+  if (!compiled) {
+    const { sql: text, parameters } = pendingDebtsQuery(tenant, USER_PLACEHOLDER).compile();
+    compiled = { sql: text, parameters, at: parameters.indexOf(USER_PLACEHOLDER) };
+    compiledBySchema.set(tenant.customerSchema, compiled);
+  }
+  const parameters = [...compiled.parameters];
+  parameters[compiled.at] = portalUserId;
+  const result = await tenant.db.executeQuery<PendingDebtRow>(
+    CompiledQuery.raw(compiled.sql, parameters),
+  );
+  return result.rows;
 }
 
 export interface AccountSummaryRow {

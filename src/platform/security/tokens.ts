@@ -1,4 +1,6 @@
+import { webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
+import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock.js';
 
 /** SPEC.md "Access token": HS256, `exp = iat + 3600`, ids only. */
@@ -23,11 +25,21 @@ function isId(value: unknown): value is number {
 }
 
 /**
- * jose signs and verifies through WebCrypto, off the event loop. The verifier pins HS256, so
- * `alg: none` and the administrative UI's RS256 tokens are refused before any key is used.
+ * jose signs and verifies through WebCrypto, off the event loop, with the HMAC key imported once.
+ * The verifier pins HS256, so `alg: none` and the administrative UI's RS256 tokens are refused
+ * before any key is used. A client sends the same token on every request for an hour: a verified
+ * token is remembered (exact string -> claims) until its `exp`, which is checked on every use.
  */
 export function createAccessTokens(secret: string, clock: Clock): AccessTokens {
-  const key = new TextEncoder().encode(secret);
+  const key = webcrypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
+  const verified = new LRUCache<string, AccessClaims & { exp: number }>({ max: 50_000 });
+
   return {
     async sign(claims) {
       const iat = Math.floor(clock.now().getTime() / 1000);
@@ -35,19 +47,28 @@ export function createAccessTokens(secret: string, clock: Clock): AccessTokens {
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuedAt(iat)
         .setExpirationTime(iat + ACCESS_TOKEN_TTL_SECONDS)
-        .sign(key);
+        .sign(await key);
     },
     async verify(token) {
+      const nowSeconds = clock.now().getTime() / 1000;
+      const known = verified.get(token);
+      if (known) {
+        if (known.exp > nowSeconds) return known;
+        verified.delete(token);
+        return undefined;
+      }
       try {
-        const { payload } = await jwtVerify(token, key, {
+        const { payload } = await jwtVerify(token, await key, {
           algorithms: ['HS256'],
           currentDate: clock.now(),
           requiredClaims: ['iat', 'exp'],
         });
-        const { portal_user_id, tenant_id, sucursal_id } = payload;
+        const { portal_user_id, tenant_id, sucursal_id, exp } = payload;
         if (typeof portal_user_id !== 'string' || !UUID.test(portal_user_id)) return undefined;
-        if (!isId(tenant_id) || !isId(sucursal_id)) return undefined;
-        return { portal_user_id, tenant_id, sucursal_id };
+        if (!isId(tenant_id) || !isId(sucursal_id) || typeof exp !== 'number') return undefined;
+        const claims = { portal_user_id, tenant_id, sucursal_id };
+        verified.set(token, { ...claims, exp });
+        return claims;
       } catch (error) {
         if (error instanceof errors.JOSEError || error instanceof TypeError) return undefined;
         throw error;
