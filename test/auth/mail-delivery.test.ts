@@ -1,15 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
 import { addAuthTenant, register, uniqueAddress } from '../helpers/auth.js';
 
 let env: TestEnvironment;
-let smtp: SMTPServer;
+let smtp: SmtpSink;
 let port = 0;
-let refuseNext = 0;
-const delivered: string[] = [];
 
 async function until<T>(probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -23,32 +21,13 @@ async function until<T>(probe: () => T | undefined, timeoutMs = 15_000): Promise
 
 beforeAll(async () => {
   env = await createTestEnvironment();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        if (refuseNext > 0) {
-          refuseNext -= 1;
-          callback(Object.assign(new Error('mailbox busy'), { responseCode: 451 }));
-          return;
-        }
-        delivered.push(Buffer.concat(chunks).toString('utf8'));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const address = smtp.server.address();
-  port = address && typeof address === 'object' ? address.port : 0;
+  smtp = await startSmtpSink();
+  port = smtp.port;
 });
 
 afterAll(async () => {
   await env.close();
-  await new Promise<void>((resolve) => smtp.close(resolve));
+  await smtp.close();
 });
 
 function forgot(app: FastifyInstance, tenantId: number) {
@@ -74,12 +53,12 @@ describe('reset-code e-mail delivery', () => {
     });
     const app = await env.app({}, { jobRetryDelaySeconds: 1 });
     await register(app, { tenant_id: 1 });
-    refuseNext = 1;
+    smtp.refuseNext(1);
     const response = await forgot(app, 1);
     expect(response.statusCode).toBe(200);
-    const mail = await until(() => delivered.find((raw) => raw.includes('no-reply@uno.example')));
-    expect(refuseNext).toBe(0);
-    expect(mail).toMatch(/\b\d{6}\b/);
+    const mail = await until(() => smtp.inbox.find((mail) => mail.from === 'no-reply@uno.example'));
+    expect(smtp.refusalsLeft()).toBe(0);
+    expect(mail.text).toMatch(/\b\d{6}\b/);
     // Instances share the job queue and any may send: this one stops so the next test's sends.
     await app.close();
   });

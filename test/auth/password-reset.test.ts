@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestEnvironment,
   type TestEnvironment,
   type TestTenant,
 } from '../helpers/harness.js';
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../helpers/smtp.js';
 import {
   addAuthTenant,
   auditEvents,
@@ -16,14 +16,6 @@ import {
   PASSWORD,
   registerBody,
 } from '../helpers/auth.js';
-
-/** One e-mail as the SMTP server received it, with the text part decoded. */
-interface ReceivedMail {
-  from: string;
-  to: string[];
-  raw: string;
-  text: string;
-}
 
 interface Scenario {
   tenantId: number;
@@ -39,61 +31,14 @@ const FORGOT_MESSAGE =
 
 let env: TestEnvironment;
 let app: FastifyInstance;
-let smtp: SMTPServer;
+let smtp: SmtpSink;
 let smtpPort: number;
-const inbox: ReceivedMail[] = [];
+let inbox: ReceivedMail[] = [];
 const clock = fakeClock();
 
 // ---------------------------------------------------------------------------------------------
 // SMTP: a real server on 127.0.0.1 that keeps every message it receives.
 // ---------------------------------------------------------------------------------------------
-
-/** Quoted-printable is 7-bit text, so `=XX` bytes can be rebuilt through latin1 and read as UTF-8. */
-function decodeQuotedPrintable(body: string): string {
-  const latin1 = body
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-Fa-f]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  return Buffer.from(latin1, 'latin1').toString('utf8');
-}
-
-/** The text of a single-part message (what the mailer sends): headers cut, body decoded. */
-function textOf(raw: string): string {
-  const split = raw.indexOf('\r\n\r\n');
-  const headers = split === -1 ? raw : raw.slice(0, split);
-  const body = split === -1 ? '' : raw.slice(split + 4);
-  const encoding = /^content-transfer-encoding:\s*(\S+)/im.exec(headers)?.[1]?.toLowerCase();
-  if (encoding === 'quoted-printable') return decodeQuotedPrintable(body);
-  if (encoding === 'base64')
-    return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-  return body;
-}
-
-async function startSmtpServer(): Promise<number> {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const { mailFrom, rcptTo } = session.envelope;
-        inbox.push({
-          from: mailFrom === false ? '' : mailFrom.address,
-          to: rcptTo.map((recipient) => recipient.address),
-          raw,
-          text: textOf(raw),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const address = smtp.server.address();
-  if (address === null || typeof address === 'string') throw new Error('SMTP server not on TCP');
-  return address.port;
-}
 
 function senderOf(tenantId: number): string {
   return `portal-${tenantId}@example.com`;
@@ -253,14 +198,16 @@ function expectValidationError(response: LightMyRequestResponse): string {
 }
 
 beforeAll(async () => {
-  smtpPort = await startSmtpServer();
+  smtp = await startSmtpSink();
+  smtpPort = smtp.port;
+  inbox = smtp.inbox;
   env = await createTestEnvironment();
   app = await env.app({}, { clock });
 });
 
 afterAll(async () => {
   await env.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
 describe('POST /portal/auth/forgot-password', () => {
