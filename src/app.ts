@@ -16,6 +16,14 @@ import { authRoutes } from './modules/auth/routes.js';
 import { createAuthService } from './modules/auth/service.js';
 import { createPasswordReset, RESET_EMAIL_JOB } from './modules/auth/password-reset.js';
 import { createSessions } from './modules/auth/sessions.js';
+import { createGatewayRegistry } from './modules/payments/gateways/registry.js';
+import { createPaymentHistory } from './modules/payments/history.js';
+import { createPaymentLifecycle } from './modules/payments/lifecycle.js';
+import { createReceiptIssuer, workReceiptRetries } from './modules/payments/receipt-issuer.js';
+import { paymentRoutes } from './modules/payments/routes.js';
+import { sandboxRoutes } from './modules/payments/sandbox-routes.js';
+import { createPaymentStart } from './modules/payments/start.js';
+import { createWebhookHandler } from './modules/payments/webhook.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { createProfileService } from './modules/profile/service.js';
 import { createAudit } from './platform/audit.js';
@@ -194,10 +202,26 @@ export async function buildApp(
   };
   const calendar = createTenantCalendar(clock);
 
+  const gateways = createGatewayRegistry({
+    timeoutMs: config.gatewayTimeoutMs,
+    publicUrl: config.backendUrl ?? '',
+    sandboxEnabled: config.sandboxEnabled,
+  });
+  const receipts = createReceiptIssuer({ tenancy, jobs, calendar, clock, log: app.log });
+  await workReceiptRetries(jobs, receipts);
+
   healthRoutes(app, systemDb);
   authRoutes(app, { auth, reset, config, protectedRoute });
   profileRoutes(app, { profile: createProfileService({ clock }), protectedRoute });
   accountRoutes(app, { account: createAccountService({ calendar }), protectedRoute });
+  paymentRoutes(app, {
+    start: createPaymentStart({ config, gateways, clock }),
+    webhook: createWebhookHandler({ tenancy, gateways, receipts, clock, log: app.log }),
+    lifecycle: createPaymentLifecycle({ gateways, clock, log: app.log }),
+    history: createPaymentHistory({ calendar }),
+    protectedRoute,
+  });
+  await sandboxRoutes(app, { tenancy, enabled: config.sandboxEnabled });
 
   return app;
 }

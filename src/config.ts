@@ -32,6 +32,10 @@ export interface Config {
   readonly qzPrivateKeyPath: string | undefined;
   readonly qzCertificatePath: string | undefined;
   readonly smtpUrl: string | undefined;
+  /** The sandbox gateway is refused in production unless this is set. */
+  readonly sandboxEnabled: boolean;
+  /** Per outbound gateway call. */
+  readonly gatewayTimeoutMs: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly tenantPools: {
     readonly maxPools: number;
@@ -222,6 +226,8 @@ export function loadConfig(env: Env): Config {
     qzPrivateKeyPath: reader.raw('QZ_PRIVATE_KEY_PATH'),
     qzCertificatePath: reader.raw('QZ_CERTIFICATE_PATH'),
     smtpUrl: reader.url('SMTP_URL', ['smtp:', 'smtps:']),
+    sandboxEnabled: reader.boolean('PORTAL_ENABLE_SANDBOX', !isProduction),
+    gatewayTimeoutMs: reader.integer('PORTAL_GATEWAY_TIMEOUT_MS', 10_000, 100, 120_000),
     logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     tenantPools: {
       maxPools: reader.integer('PORTAL_TENANT_POOLS_MAX', 20, 1, 10_000),

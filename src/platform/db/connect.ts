@@ -38,6 +38,8 @@ export function createPool(connectionString: string, options: PoolOptions): pg.P
     idleTimeoutMillis: options.idleTimeoutMillis ?? 30_000,
     connectionTimeoutMillis: 5_000,
     application_name: options.applicationName ?? 'portal',
+    // `timestamp` columns (portal_payments.created_at) then hold UTC, whatever the server's zone.
+    options: '-c TimeZone=UTC',
     types: typeParsers,
   });
   // A connection the server drops (restart, shutdown, idle kill) must never crash the process:

@@ -129,17 +129,34 @@ export interface TenantDatabase {
     payment_id: number | null;
     received_at: CreatedAt;
   };
+  portal_sandbox_payments: {
+    id: string;
+    reference: string;
+    amount: Numeric;
+    description: string;
+    status: Generated<'pending' | 'approved' | 'rejected' | 'cancelled' | 'refunded'>;
+    notification_url: string;
+    back_urls: JSONColumnType<
+      { success: string; failure: string; pending: string },
+      string,
+      string
+    >;
+    expires_at: Timestamp;
+    created_at: CreatedAt;
+    updated_at: Timestamp | null;
+  };
   portal_migrations: MigrationsTable;
 }
 
 export type PaymentStatus =
   'pending' | 'issued' | 'approved' | 'rejected' | 'refunded' | 'cancelled';
 
+/** One paid debt in portal_payments.facturas_json (amounts as JSON numbers, 2 decimals). */
 export interface PaymentFactura {
   id: string;
   tipo: string;
   numero: string;
-  monto: string;
-  pago: string;
-  saldo: string;
+  monto: number;
+  pago: number;
+  saldo: number;
 }

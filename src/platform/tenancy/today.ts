@@ -7,6 +7,8 @@ import type { TenantContext } from './tenancy.js';
 export interface TenantCalendar {
   /** `YYYY-MM-DD` today in the tenant's time zone (DECISIONS.md 6). */
   today(tenant: TenantContext): Promise<string>;
+  /** The tenant's IANA time zone. */
+  zone(tenant: TenantContext): Promise<string>;
 }
 
 function isTimeZone(value: string): boolean {
@@ -24,17 +26,20 @@ function isTimeZone(value: string): boolean {
  */
 export function createTenantCalendar(clock: Clock): TenantCalendar {
   const zones = new LRUCache<number, string>({ max: 10_000, ttl: 60_000 });
+  async function zone(tenant: TenantContext): Promise<string> {
+    let cached = zones.get(tenant.tenantId);
+    if (cached === undefined) {
+      const ini = await readIni(tenant, ['sistema.zona_horaria']);
+      const configured = ini.get('sistema.zona_horaria');
+      cached = configured && isTimeZone(configured) ? configured : DEFAULT_TIME_ZONE;
+      zones.set(tenant.tenantId, cached);
+    }
+    return cached;
+  }
   return {
+    zone,
     async today(tenant) {
-      let zone = zones.get(tenant.tenantId);
-      if (zone === undefined) {
-        const configured = (await readIni(tenant, ['sistema.zona_horaria'])).get(
-          'sistema.zona_horaria',
-        );
-        zone = configured && isTimeZone(configured) ? configured : DEFAULT_TIME_ZONE;
-        zones.set(tenant.tenantId, zone);
-      }
-      return dateInTimeZone(clock.now(), zone);
+      return dateInTimeZone(clock.now(), await zone(tenant));
     },
   };
 }

@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Transaction } from 'kysely';
+import type { Clock } from '../platform/clock.js';
+import type { PaymentFactura, TenantDatabase } from '../platform/db/types.js';
+import { centsOf, centsToDecimal } from '../platform/money.js';
+import type { TenantContext } from '../platform/tenancy/tenancy.js';
+
+export interface ReceiptSettings {
+  cuentaBancaria: string;
+  cajaSchema: string;
+  puntoVenta: number;
+}
+
+export type ReceiptOutcome =
+  | { kind: 'created'; reciboId: string; nrocomp: string }
+  | { kind: 'exists'; reciboId: string }
+  | { kind: 'not_approved' };
+
+/** A ledger that no longer matches the payment: money received, receipt needs a person. */
+export class LedgerConflictError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LedgerConflictError';
+  }
+}
+
+type Trx = Transaction<TenantDatabase>;
+
+/** `RC` + punto de venta (4) + `-` + number (8), allocated under the numerador's row lock. */
+async function nextReceiptNumber(trx: Trx, schema: string, puntoVenta: number): Promise<string> {
+  const row = await trx
+    .withSchema(schema)
+    .insertInto('numeradores')
+    .values({ tipo: 'REC', punto_venta: puntoVenta, ultimo: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['tipo', 'punto_venta'])
+        .doUpdateSet({ ultimo: sql<number>`numeradores.ultimo + 1` }),
+    )
+    .returning('ultimo')
+    .executeTakeFirstOrThrow();
+  return `RC${String(puntoVenta).padStart(4, '0')}-${String(row.ultimo).padStart(8, '0')}`;
+}
+
+/**
+ * TX2 (SPEC.md, DESIGN.md): in one transaction, the REC row in ordcta, one recfac per paid debt,
+ * each debt's saldo and debe reduced, the movimi INGRESO in the cash schema, then recibo_id and
+ * recibo_at on the payment. The payment row is locked first, so concurrent or repeated runs
+ * create one receipt: the second finds recibo_id set.
+ */
+export async function createReceipt(
+  tenant: TenantContext,
+  paymentId: number,
+  settings: ReceiptSettings,
+  deps: { clock: Clock; today: string },
+): Promise<ReceiptOutcome> {
+  return tenant.db.transaction().execute(async (trx) => {
+    const payment = await trx
+      .withSchema('public')
+      .selectFrom('portal_payments')
+      .select([
+        'id',
+        'status',
+        'recibo_id',
+        'ordcon_id',
+        'monto',
+        'facturas_json',
+        'gateway',
+        'gateway_payment_id',
+      ])
+      .where('id', '=', paymentId)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    if (payment.recibo_id) return { kind: 'exists', reciboId: payment.recibo_id };
+    if (payment.status !== 'approved') return { kind: 'not_approved' };
+    if (payment.ordcon_id === null || payment.monto === null) {
+      throw new LedgerConflictError('El pago no tiene cliente o monto');
+    }
+
+    const schema = tenant.customerSchema;
+    const cnro = payment.ordcon_id;
+    const totalCents = centsOf(payment.monto);
+    const facturas: PaymentFactura[] = payment.facturas_json;
+    const nrocomp = await nextReceiptNumber(trx, schema, settings.puntoVenta);
+    const reciboId = randomUUID();
+    const now = deps.clock.now();
+
+    for (const factura of facturas) {
+      const pago = centsToDecimal(Math.round(Number(factura.pago) * 100));
+      const updated = await trx
+        .withSchema(schema)
+        .updateTable('ordcta')
+        .set({ saldo: sql`saldo - ${pago}::numeric`, debe: sql`debe - ${pago}::numeric` })
+        .where('id', '=', factura.id)
+        .where('cnro', '=', cnro)
+        .where('anulado', '=', false)
+        .where('saldo', '>=', pago)
+        .returning('id')
+        .executeTakeFirst();
+      if (!updated) {
+        throw new LedgerConflictError(
+          `La factura ${factura.numero} cambió en el ERP (anulada o con saldo menor a ${pago})`,
+        );
+      }
+    }
+    await trx
+      .withSchema(schema)
+      .insertInto('ordcta')
+      .values({
+        id: reciboId,
+        cnro,
+        tipo: 'REC',
+        comprobante: 'Recibo',
+        nrocomp,
+        fecha: deps.today,
+        vencimiento: null,
+        debe: '0',
+        haber: centsToDecimal(totalCents),
+        saldo: '0',
+      })
+      .execute();
+    await trx
+      .withSchema(schema)
+      .insertInto('recfac')
+      .values(
+        facturas.map((factura) => ({
+          recibo_id: reciboId,
+          factura_id: factura.id,
+          monto: centsToDecimal(Math.round(Number(factura.pago) * 100)),
+        })),
+      )
+      .execute();
+    await trx
+      .withSchema(settings.cajaSchema)
+      .insertInto('movimi')
+      .values({
+        fecha: now,
+        tipo: 'INGRESO',
+        cuenta_bancaria: settings.cuentaBancaria,
+        monto: centsToDecimal(totalCents),
+        concepto: `Pago portal #${payment.id} (${payment.gateway ?? ''} ${payment.gateway_payment_id ?? ''}) recibo ${nrocomp}`,
+        ordcta_id: reciboId,
+        cnro,
+      })
+      .execute();
+    await trx
+      .withSchema('public')
+      .updateTable('portal_payments')
+      .set({ recibo_id: reciboId, recibo_at: now, recibo_error: null, updated_at: now })
+      .where('id', '=', payment.id)
+      .execute();
+    return { kind: 'created', reciboId, nrocomp };
+  });
+}
+
+/**
+ * DECISIONS.md 37, inside the refund's transaction: the receipt is voided, each paid debt gets back
+ * what the receipt applied to it (recfac), and an EGRESO leaves the cash account.
+ */
+export async function reverseReceipt(
+  trx: Trx,
+  tenant: TenantContext,
+  reciboId: string,
+  settings: Pick<ReceiptSettings, 'cuentaBancaria' | 'cajaSchema'>,
+  context: { paymentId: number; now: Date },
+): Promise<void> {
+  const schema = tenant.customerSchema;
+  const receipt = await trx
+    .withSchema(schema)
+    .updateTable('ordcta')
+    .set({ anulado: true })
+    .where('id', '=', reciboId)
+    .where('tipo', '=', 'REC')
+    .where('anulado', '=', false)
+    .returning(['cnro', 'haber', 'nrocomp'])
+    .executeTakeFirst();
+  if (!receipt) throw new LedgerConflictError(`El recibo ${reciboId} no existe o ya está anulado`);
+  const links = await trx
+    .withSchema(schema)
+    .selectFrom('recfac')
+    .select(['factura_id', 'monto'])
+    .where('recibo_id', '=', reciboId)
+    .execute();
+  for (const link of links) {
+    await trx
+      .withSchema(schema)
+      .updateTable('ordcta')
+      .set({ saldo: sql`saldo + ${link.monto}::numeric`, debe: sql`debe + ${link.monto}::numeric` })
+      .where('id', '=', link.factura_id)
+      .execute();
+  }
+  await trx
+    .withSchema(settings.cajaSchema)
+    .insertInto('movimi')
+    .values({
+      fecha: context.now,
+      tipo: 'EGRESO',
+      cuenta_bancaria: settings.cuentaBancaria,
+      monto: receipt.haber,
+      concepto: `Devolución pago portal #${context.paymentId}, recibo ${receipt.nrocomp} anulado`,
+      ordcta_id: reciboId,
+      cnro: receipt.cnro,
+    })
+    .execute();
+}

@@ -1,0 +1,55 @@
+import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
+import type { PaymentSettings } from '../settings.js';
+import { createMercadoPagoAdapter } from './mercadopago.js';
+import { createSandboxAdapter } from './sandbox.js';
+import { createUalaBisAdapter } from './ualabis.js';
+import type { GatewayAdapter, GatewayId } from './types.js';
+
+export interface GatewayRegistry {
+  /**
+   * The adapter for one of the tenant's gateways, built from its `portal.gateway.<id>.*` settings.
+   * Throws when the settings are incomplete (the caller decides what that means for the client).
+   */
+  adapterFor(tenant: TenantContext, settings: PaymentSettings, id: GatewayId): GatewayAdapter;
+}
+
+/**
+ * Adapters by id (DESIGN.md). The sandbox is refused in production unless explicitly enabled.
+ * Adapters are rebuilt per call from the settings just read, so a changed credential applies at
+ * once; the only state worth keeping (Ualá's access token) is kept per credentials.
+ */
+export function createGatewayRegistry(options: {
+  timeoutMs: number;
+  publicUrl: string;
+  sandboxEnabled: boolean;
+}): GatewayRegistry {
+  const stateful = new Map<string, GatewayAdapter>();
+  return {
+    adapterFor(tenant, settings, id) {
+      const values = settings.gatewaySettings.get(id) ?? new Map<string, string>();
+      const http = { timeoutMs: options.timeoutMs };
+      switch (id) {
+        case 'mercadopago':
+          return createMercadoPagoAdapter(values, http);
+        case 'ualabis': {
+          const key = `${tenant.tenantId}:${JSON.stringify([...values].sort())}`;
+          let adapter = stateful.get(key);
+          if (!adapter) {
+            adapter = createUalaBisAdapter(values, http);
+            stateful.set(key, adapter);
+          }
+          return adapter;
+        }
+        case 'sandbox':
+          if (!options.sandboxEnabled)
+            throw new Error('the sandbox gateway is disabled in production');
+          return createSandboxAdapter(values, {
+            db: tenant.db,
+            tenantId: tenant.tenantId,
+            sucursalId: tenant.sucursalId,
+            publicUrl: options.publicUrl,
+          });
+      }
+    },
+  };
+}

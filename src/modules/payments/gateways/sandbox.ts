@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { TenantDatabase } from '../../../platform/db/types.js';
+import { centsOf, centsToDecimal } from '../../../platform/money.js';
+import { verifyNotificationSignature } from './signature.js';
+import {
+  GatewayError,
+  InvalidSignatureError,
+  type GatewayAdapter,
+  type GatewayPayment,
+  type GatewaySettings,
+} from './types.js';
+
+/**
+ * The `sandbox` gateway: a checkout page served by the API itself (Approve / Reject) whose
+ * buttons send real webhooks signed like Mercado Pago's, with the tenant's
+ * `portal.gateway.sandbox.webhook_secret`. Its "gateway side" records are a table of the tenant
+ * database, so every instance sees the same checkouts.
+ */
+export function createSandboxAdapter(
+  settings: GatewaySettings,
+  deps: { db: Kysely<TenantDatabase>; tenantId: number; sucursalId: number; publicUrl: string },
+): GatewayAdapter {
+  const secret = settings.get('webhook_secret');
+  if (!secret) throw new Error('portal.gateway.sandbox.webhook_secret is not set');
+  const table = () => deps.db.withSchema('public');
+
+  const toPayment = (row: {
+    id: string;
+    status: GatewayPayment['status'];
+    amount: string;
+    reference: string;
+  }) => ({
+    id: row.id,
+    status: row.status,
+    amount: centsToDecimal(centsOf(row.amount)),
+    currency: 'ARS',
+    reference: row.reference,
+    raw: row,
+  });
+
+  return {
+    id: 'sandbox',
+
+    async createCheckout(request) {
+      const id = randomUUID();
+      await table()
+        .insertInto('portal_sandbox_payments')
+        .values({
+          id,
+          reference: request.reference,
+          amount: request.amount,
+          description: request.description,
+          notification_url: request.notificationUrl,
+          back_urls: JSON.stringify(request.backUrls),
+          expires_at: request.expiresAt,
+        })
+        .execute();
+      return {
+        checkoutId: id,
+        gatewayPaymentId: id,
+        redirectUrl: `${deps.publicUrl}/portal/sandbox/checkout/${deps.tenantId}/${deps.sucursalId}/${id}`,
+        raw: { id, status: 'pending' },
+      };
+    },
+
+    parseNotification({ headers, query, body }) {
+      const data = (body as { data?: { id?: unknown } } | null)?.data;
+      const dataId = query['data.id'] ?? (typeof data?.id === 'string' ? data.id : undefined);
+      if (!dataId) return Promise.resolve({ kind: 'ignored', reason: 'no data.id' });
+      const valid = verifyNotificationSignature(secret, headers['x-signature'], {
+        dataId,
+        requestId: headers['x-request-id'],
+      });
+      if (!valid) throw new InvalidSignatureError();
+      return Promise.resolve({ kind: 'payment', gatewayPaymentId: dataId });
+    },
+
+    async fetchPayment(gatewayPaymentId) {
+      const row = await table()
+        .selectFrom('portal_sandbox_payments')
+        .select(['id', 'status', 'amount', 'reference'])
+        .where('id', '=', gatewayPaymentId)
+        .executeTakeFirst();
+      if (!row) throw new GatewayError('sandbox payment not found', { status: 404 });
+      return toPayment(row);
+    },
+
+    async findPaymentByReference(reference) {
+      const row = await table()
+        .selectFrom('portal_sandbox_payments')
+        .select(['id', 'status', 'amount', 'reference'])
+        .where('reference', '=', reference)
+        .executeTakeFirst();
+      return row && toPayment(row);
+    },
+
+    async cancel(target) {
+      const id = target.gatewayPaymentId ?? target.checkoutId;
+      if (id) {
+        await table()
+          .updateTable('portal_sandbox_payments')
+          .set({ status: 'cancelled', updated_at: new Date() })
+          .where('id', '=', id)
+          .where('status', '=', 'pending')
+          .execute();
+      }
+      return 'cancelled';
+    },
+
+    async refund(gatewayPaymentId) {
+      await table()
+        .updateTable('portal_sandbox_payments')
+        .set({ status: 'refunded', updated_at: new Date() })
+        .where('id', '=', gatewayPaymentId)
+        .where('status', '=', 'approved')
+        .execute();
+      return {
+        refundId: `sbx-refund-${gatewayPaymentId.slice(0, 8)}`,
+        raw: { status: 'refunded' },
+      };
+    },
+  };
+}

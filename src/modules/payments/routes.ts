@@ -1,0 +1,161 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { principalOf, type ProtectedRoute } from '../../platform/auth/guard.js';
+import { errorResponses } from '../../platform/http/schemas.js';
+import type { PaymentHistory } from './history.js';
+import type { PaymentLifecycle } from './lifecycle.js';
+import {
+  HistoryQuery,
+  HistoryResponse,
+  PaymentIdBody,
+  StartBody,
+  StartResponse,
+  StatusResponse,
+  WebhookResponse,
+} from './schemas.js';
+import type { PaymentStart } from './start.js';
+import type { WebhookHandler } from './webhook.js';
+
+const tags = ['pagos'];
+const security = [{ bearerAuth: [] }];
+
+export interface PaymentRouteDeps {
+  start: PaymentStart;
+  webhook: WebhookHandler;
+  lifecycle: PaymentLifecycle;
+  history: PaymentHistory;
+  protectedRoute: ProtectedRoute;
+}
+
+function textRecord(value: unknown): Record<string, string | undefined> {
+  const record: Record<string, string | undefined> = {};
+  if (typeof value !== 'object' || value === null) return record;
+  for (const [key, raw] of Object.entries(value)) {
+    const first: unknown = Array.isArray(raw) ? raw[0] : raw;
+    if (typeof first === 'string') record[key] = first;
+  }
+  return record;
+}
+
+function headersOf(request: FastifyRequest): Record<string, string | undefined> {
+  return textRecord(request.headers);
+}
+
+export function paymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): void {
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  routes.post(
+    '/portal/pagos/iniciar',
+    {
+      ...deps.protectedRoute,
+      config: { expectedFields: ['facturas', 'total'] },
+      schema: {
+        tags,
+        security,
+        summary: 'Start an online payment of the oldest pending debts (FIFO, full amounts)',
+        body: StartBody,
+        response: { 200: StartResponse, ...errorResponses(400, 401, 409, 422, 429, 500) },
+      },
+    },
+    async (request) => {
+      const { tenant, portalUserId } = principalOf(request);
+      const data = await deps.start(tenant, portalUserId, {
+        facturas: request.body.facturas,
+        total: request.body.total,
+        origin: request.headers.origin,
+      });
+      return { success: true as const, data };
+    },
+  );
+
+  routes.post(
+    '/portal/pagos/webhook',
+    {
+      schema: {
+        tags,
+        summary:
+          'Gateway notifications (all gateways); authenticated by the URL token and the signature',
+        response: { 200: WebhookResponse, ...errorResponses(400, 401, 503) },
+      },
+    },
+    async (request) => {
+      const outcome = await deps.webhook({
+        headers: headersOf(request),
+        query: textRecord(request.query),
+        body: request.body ?? null,
+      });
+      request.log.info({ outcome }, 'payment notification');
+      return { success: true as const };
+    },
+  );
+
+  routes.get(
+    '/portal/pagos/historial',
+    {
+      ...deps.protectedRoute,
+      schema: {
+        tags,
+        security,
+        summary: 'Payment history, newest first',
+        querystring: HistoryQuery,
+        response: { 200: HistoryResponse, ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { tenant, portalUserId } = principalOf(request);
+      const data = await deps.history(tenant, portalUserId, {
+        limit: request.query.limit ?? 50,
+        offset: request.query.offset ?? 0,
+      });
+      return { success: true as const, data };
+    },
+  );
+
+  routes.post(
+    '/portal/pagos/cancelar',
+    {
+      ...deps.protectedRoute,
+      config: { expectedFields: ['payment_id'] },
+      schema: {
+        tags,
+        security,
+        summary: 'Cancel a pending or issued payment',
+        body: PaymentIdBody,
+        response: { 200: StatusResponse, ...errorResponses(401, 404, 409, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { tenant, portalUserId } = principalOf(request);
+      const data = await deps.lifecycle.cancel(
+        tenant,
+        portalUserId,
+        Number(request.body.payment_id),
+      );
+      return { success: true as const, data };
+    },
+  );
+
+  routes.post(
+    '/portal/pagos/devolver',
+    {
+      ...deps.protectedRoute,
+      config: { expectedFields: ['payment_id'] },
+      schema: {
+        tags,
+        security,
+        summary: 'Refund an approved payment (the receipt is voided and the debts reopened)',
+        body: PaymentIdBody,
+        response: { 200: StatusResponse, ...errorResponses(401, 404, 409, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { tenant, portalUserId } = principalOf(request);
+      const data = await deps.lifecycle.refund(
+        tenant,
+        portalUserId,
+        Number(request.body.payment_id),
+      );
+      return { success: true as const, data };
+    },
+  );
+}

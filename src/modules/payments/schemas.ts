@@ -1,0 +1,64 @@
+import { Type } from 'typebox';
+import { Envelope } from '../../platform/http/schemas.js';
+
+/** DECISIONS.md 5: a JSON number or a numeric string; exactness is checked by the service. */
+const AmountInput = Type.Union([Type.Number(), Type.String({ maxLength: 20 })]);
+/** DECISIONS.md 4: the integer portal_payments.id, as a number or a numeric string. */
+const PaymentIdInput = Type.Union([
+  Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+  Type.String({ pattern: '^[1-9][0-9]{0,9}$' }),
+]);
+
+export const StartBody = Type.Object(
+  {
+    facturas: Type.Array(
+      Type.Object(
+        { id: Type.String({ maxLength: 64 }), monto: AmountInput },
+        { additionalProperties: false },
+      ),
+      { maxItems: 500 },
+    ),
+    total: AmountInput,
+  },
+  { additionalProperties: false },
+);
+
+export const StartResponse = Envelope(
+  Type.Object({
+    payment_id: Type.Integer(),
+    redirect_url: Type.String(),
+    payment_method: Type.String(),
+  }),
+);
+
+export const PaymentIdBody = Type.Object(
+  { payment_id: PaymentIdInput },
+  { additionalProperties: false },
+);
+
+export const StatusResponse = Envelope(
+  Type.Object({ payment_id: Type.Integer(), status: Type.String() }),
+);
+
+export const HistoryQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+});
+
+export const HistoryResponse = Envelope(
+  Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      fecha: Type.String({ format: 'date' }),
+      metodo: Type.String(),
+      monto: Type.Number(),
+      estado: Type.String(),
+      facturas_pagadas: Type.Array(
+        Type.Object({ tipo: Type.String(), numero: Type.String(), monto: Type.Number() }),
+      ),
+      recibo_numero: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+);
+
+export const WebhookResponse = Type.Object({ success: Type.Literal(true) });

@@ -1,0 +1,64 @@
+import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import { isSchemaName } from '../../platform/db/identifiers.js';
+import { GATEWAY_IDS, type GatewayId } from './gateways/types.js';
+
+/** The tenant's payment configuration (`public.ini`), read in one query. */
+export interface PaymentSettings {
+  gateway: GatewayId | undefined;
+  /** The configured value when it names no adapter we have (reported, not guessed). */
+  unknownGateway: string | undefined;
+  webhookToken: string | undefined;
+  cuentaBancaria: string | undefined;
+  /** Schema of movimi; only a valid schema name is returned. */
+  cajaSchema: string | undefined;
+  puntoVenta: number;
+  /** `portal.gateway.<id>.*` keys, prefix removed, per adapter. */
+  gatewaySettings: ReadonlyMap<GatewayId, ReadonlyMap<string, string>>;
+}
+
+const KEYS = [
+  'sistema.payment_gateway',
+  'portal.webhook_token',
+  'portal.recibo.cuenta_bancaria',
+  'portal.recibo.caja_schema',
+  'portal.recibo.punto_venta',
+];
+
+function isGatewayId(value: string): value is GatewayId {
+  return (GATEWAY_IDS as readonly string[]).includes(value);
+}
+
+export async function readPaymentSettings(tenant: TenantContext): Promise<PaymentSettings> {
+  const rows = await tenant.db
+    .withSchema('public')
+    .selectFrom('ini')
+    .select(['clave', 'valor'])
+    .where((eb) => eb.or([eb('clave', 'in', KEYS), eb('clave', 'like', 'portal.gateway.%')]))
+    .execute();
+  const values = new Map<string, string>();
+  for (const row of rows) {
+    const value = row.valor?.trim();
+    if (value) values.set(row.clave, value);
+  }
+  const gatewaySettings = new Map<GatewayId, Map<string, string>>();
+  for (const [key, value] of values) {
+    const match = /^portal\.gateway\.([a-z]+)\.(.+)$/.exec(key);
+    if (!match?.[1] || !match[2] || !isGatewayId(match[1])) continue;
+    const entries = gatewaySettings.get(match[1]) ?? new Map<string, string>();
+    entries.set(match[2], value);
+    gatewaySettings.set(match[1], entries);
+  }
+  const configured = values.get('sistema.payment_gateway')?.toLowerCase();
+  const caja = values.get('portal.recibo.caja_schema');
+  const puntoVenta = Number(values.get('portal.recibo.punto_venta') ?? '1');
+  return {
+    gateway: configured && isGatewayId(configured) ? configured : undefined,
+    unknownGateway: configured && !isGatewayId(configured) ? configured : undefined,
+    webhookToken: values.get('portal.webhook_token'),
+    cuentaBancaria: values.get('portal.recibo.cuenta_bancaria'),
+    cajaSchema: caja && isSchemaName(caja) ? caja : undefined,
+    puntoVenta:
+      Number.isSafeInteger(puntoVenta) && puntoVenta > 0 && puntoVenta <= 9999 ? puntoVenta : 1,
+    gatewaySettings,
+  };
+}

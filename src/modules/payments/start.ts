@@ -1,0 +1,304 @@
+import { CompiledQuery } from 'kysely';
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../../config.js';
+import type { Clock } from '../../platform/clock.js';
+import { AppError } from '../../platform/errors.js';
+import { centsOf, centsToAmount, centsToDecimal, parseCents } from '../../platform/money.js';
+import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import { FIFO_ORDER, isPendingDebt } from '../../ledger/pending-debts.js';
+import type { GatewayRegistry } from './gateways/registry.js';
+import { GatewayError } from './gateways/types.js';
+import { readPaymentSettings } from './settings.js';
+import { webhookUrl } from './webhook-url.js';
+
+export interface StartRequest {
+  facturas: { id: string; monto: unknown }[];
+  total: unknown;
+  origin: string | undefined;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const OPEN_STATUSES = ['pending', 'issued'] as const;
+
+interface Debt {
+  id: string;
+  tipo: string;
+  comprobante: string;
+  nrocomp: string;
+  debeCents: number;
+  saldoCents: number;
+}
+
+/** The customer's pending debts in FIFO order, with the customer number (one round trip). */
+async function pendingDebtsOf(tenant: TenantContext, portalUserId: string) {
+  let query = tenant.db
+    .withSchema(tenant.customerSchema)
+    .selectFrom('portal_users as u')
+    .leftJoin('ordcta as o', (join) =>
+      join.onRef('o.cnro', '=', 'u.cnro').on((eb) => isPendingDebt(eb)),
+    )
+    .select(['u.cnro', 'o.id', 'o.tipo', 'o.comprobante', 'o.nrocomp', 'o.debe', 'o.saldo'])
+    .where('u.id', '=', portalUserId);
+  for (const order of FIFO_ORDER) query = query.orderBy(order);
+  const rows = await query.execute();
+  const first = rows[0];
+  if (!first) throw new AppError('USER_NOT_FOUND', 'Usuario no encontrado');
+  const debts: Debt[] = [];
+  for (const row of rows) {
+    if (row.id === null || row.debe === null || row.saldo === null) continue;
+    debts.push({
+      id: row.id,
+      tipo: row.tipo ?? '',
+      comprobante: row.comprobante ?? '',
+      nrocomp: row.nrocomp ?? '',
+      debeCents: centsOf(row.debe),
+      saldoCents: centsOf(row.saldo),
+    });
+  }
+  return { cnro: first.cnro, debts };
+}
+
+function invalid(message: string): AppError {
+  return new AppError('INVALID_FACTURAS', message);
+}
+
+/**
+ * SPEC.md's validation rules of POST /portal/pagos/iniciar, in its order, against the customer's
+ * pending debts. Answers the selected debts with the paid cents.
+ */
+export function validateSelection(
+  request: Pick<StartRequest, 'facturas' | 'total'>,
+  debts: Debt[],
+): { debt: Debt; cents: number }[] {
+  if (request.facturas.length === 0) throw invalid('Seleccione al menos una factura');
+  const byId = new Map(debts.map((debt) => [debt.id.toLowerCase(), debt]));
+  const seen = new Set<string>();
+  const selected: { debt: Debt; cents: number }[] = [];
+  // 1. Each debt exists and is the customer's (pending debts only: paid ones are not payable).
+  for (const factura of request.facturas) {
+    const id = factura.id.toLowerCase();
+    const debt = UUID.test(id) ? byId.get(id) : undefined;
+    if (!debt) throw invalid(`La factura ${factura.id} no es una deuda pendiente del cliente`);
+    if (seen.has(id)) throw invalid(`La factura ${factura.id} está repetida`);
+    seen.add(id);
+    const cents = parseCents(factura.monto);
+    if (cents === undefined) {
+      throw new AppError(
+        'VALIDATION_ERROR',
+        `facturas[].monto: importe inválido para ${factura.id}`,
+      );
+    }
+    selected.push({ debt, cents });
+  }
+  // 2. Each amount > 0 and not above the balance.
+  for (const { debt, cents } of selected) {
+    if (cents <= 0) throw invalid(`El importe de ${debt.nrocomp} debe ser mayor que cero`);
+    if (cents > debt.saldoCents) throw invalid(`El importe de ${debt.nrocomp} supera su saldo`);
+  }
+  // 3. Full amounts only: SPEC.md's 0.001 tolerance, with both sides in whole cents, is equality.
+  for (const { debt, cents } of selected) {
+    if (cents !== debt.debeCents) {
+      throw new AppError(
+        'PARTIAL_PAYMENT_NOT_ALLOWED',
+        `La factura ${debt.nrocomp} debe pagarse completa (${centsToDecimal(debt.debeCents)})`,
+      );
+    }
+  }
+  // 4. The total is the sum.
+  const total = parseCents(request.total);
+  if (total === undefined) throw new AppError('VALIDATION_ERROR', 'total: importe inválido');
+  const sum = selected.reduce((acc, item) => acc + item.cents, 0);
+  if (total !== sum) {
+    throw new AppError(
+      'MONTO_MISMATCH',
+      `El total (${centsToDecimal(total)}) no es la suma de los importes (${centsToDecimal(sum)})`,
+    );
+  }
+  // 5. FIFO: exactly the first K pending debts; the order inside the payload does not matter.
+  const prefix = new Set(debts.slice(0, selected.length).map((debt) => debt.id.toLowerCase()));
+  if (![...seen].every((id) => prefix.has(id))) {
+    throw new AppError(
+      'PAYMENT_ORDER_VIOLATION',
+      'Las facturas deben pagarse en orden de vencimiento: seleccione las más antiguas primero',
+    );
+  }
+  return selected;
+}
+
+export function createPaymentStart(deps: {
+  config: Pick<Config, 'backendUrl' | 'allowedOrigins' | 'checkoutTtlMinutes'>;
+  gateways: GatewayRegistry;
+  clock: Clock;
+}) {
+  const { config, gateways, clock } = deps;
+
+  return async function startPayment(
+    tenant: TenantContext,
+    portalUserId: string,
+    request: StartRequest,
+  ) {
+    const { cnro, debts } = await pendingDebtsOf(tenant, portalUserId);
+    const selected = validateSelection(request, debts);
+
+    // 6. Origin, BACKEND_URL, gateway, receipt configuration.
+    const origin = request.origin;
+    if (!origin) throw new AppError('MISSING_ORIGIN', 'Falta el encabezado Origin');
+    if (!config.allowedOrigins.includes(origin)) {
+      // DECISIONS.md 27: the return address must not become an open redirect.
+      throw new AppError('MISSING_ORIGIN', `El origen ${origin} no está permitido`);
+    }
+    if (!config.backendUrl) throw new AppError('MISCONFIGURED', 'BACKEND_URL no está configurado');
+    const settings = await readPaymentSettings(tenant);
+    const gatewayId = settings.gateway;
+    if (!gatewayId || !settings.webhookToken) {
+      throw new AppError(
+        'GATEWAY_NOT_CONFIGURED',
+        'La empresa no tiene una pasarela de pago configurada',
+      );
+    }
+    if (!settings.cuentaBancaria || !settings.cajaSchema) {
+      throw new AppError('RECIBO_NOT_CONFIGURED', 'Falta la configuración del recibo automático');
+    }
+    let adapter;
+    try {
+      adapter = gateways.adapterFor(tenant, settings, gatewayId);
+    } catch (error) {
+      throw new AppError(
+        'GATEWAY_NOT_CONFIGURED',
+        'La pasarela de pago no está completamente configurada',
+        { cause: error },
+      );
+    }
+
+    const totalCents = selected.reduce((acc, item) => acc + item.cents, 0);
+    const reference = randomUUID();
+    const facturas = selected.map(({ debt, cents }) => ({
+      id: debt.id,
+      tipo: debt.comprobante,
+      numero: debt.nrocomp,
+      monto: centsToAmount(debt.debeCents),
+      pago: centsToAmount(cents),
+      saldo: centsToAmount(debt.saldoCents - cents),
+    }));
+
+    // DECISIONS.md 26: one payment in flight per debt. The check and the insert share a
+    // transaction under a per-customer lock, so two tabs cannot both start paying one invoice.
+    const payment = await tenant.db.transaction().execute(async (trx) => {
+      await trx.executeQuery(lockCustomer(tenant, cnro));
+      const open = await trx
+        .withSchema('public')
+        .selectFrom('portal_payments')
+        .select(['id', 'facturas_json'])
+        .where('sucursal_id', '=', tenant.sucursalId)
+        .where('ordcon_id', '=', cnro)
+        .where('status', 'in', OPEN_STATUSES)
+        .execute();
+      const wanted = new Set(facturas.map((factura) => factura.id));
+      const clash = open.find((row) => row.facturas_json.some((factura) => wanted.has(factura.id)));
+      if (clash) {
+        throw new AppError(
+          'PAYMENT_IN_PROGRESS',
+          `Hay un pago en curso (payment_id ${clash.id}) para alguna de esas facturas; cancélelo o espere a que termine`,
+        );
+      }
+      return trx
+        .withSchema('public')
+        .insertInto('portal_payments')
+        .values({
+          portal_user_id: portalUserId,
+          ordcon_id: cnro,
+          tenant_id: tenant.tenantId,
+          sucursal_id: tenant.sucursalId,
+          gateway: gatewayId,
+          currency: 'ARS',
+          monto: centsToDecimal(totalCents),
+          status: 'pending',
+          facturas_json: JSON.stringify(facturas),
+          reference,
+          created_at: clock.now(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    });
+
+    const now = clock.now();
+    const back = (estado: string) =>
+      `${origin}/pagos/resultado?payment_id=${payment.id}&estado=${estado}`;
+    try {
+      const checkout = await adapter.createCheckout({
+        paymentId: payment.id,
+        reference,
+        amount: centsToDecimal(totalCents),
+        currency: 'ARS',
+        description: `${tenant.tenantName}: pago de ${facturas.length} comprobante(s)`,
+        items: facturas.map((factura) => ({
+          id: factura.id,
+          title: `${factura.tipo} ${factura.numero}`,
+          amount: centsToDecimal(Math.round(factura.pago * 100)),
+        })),
+        notificationUrl: webhookUrl(config.backendUrl, tenant, settings.webhookToken),
+        backUrls: {
+          success: back('aprobado'),
+          failure: back('rechazado'),
+          pending: back('pendiente'),
+        },
+        expiresAt: new Date(now.getTime() + config.checkoutTtlMinutes * 60_000),
+        idempotencyKey: `checkout-${reference}`,
+      });
+      await tenant.db
+        .withSchema('public')
+        .updateTable('portal_payments')
+        .set({
+          status: 'issued',
+          issued_at: now,
+          updated_at: now,
+          gateway_payment_id: checkout.gatewayPaymentId ?? null,
+          gateway_response: JSON.stringify({
+            checkout_id: checkout.checkoutId,
+            checkout: checkout.raw,
+          }),
+        })
+        .where('id', '=', payment.id)
+        .execute();
+      return {
+        payment_id: payment.id,
+        redirect_url: checkout.redirectUrl,
+        payment_method: gatewayId,
+      };
+    } catch (error) {
+      // DECISIONS.md 25: the row is cancelled with the gateway's answer, and the debts are free again.
+      const details =
+        error instanceof GatewayError
+          ? { status: error.details.status, body: error.details.body }
+          : {};
+      await tenant.db
+        .withSchema('public')
+        .updateTable('portal_payments')
+        .set({
+          status: 'cancelled',
+          cancelled_at: now,
+          updated_at: now,
+          gateway_response: JSON.stringify({
+            error: error instanceof Error ? error.message : String(error),
+            ...details,
+          }),
+        })
+        .where('id', '=', payment.id)
+        .execute();
+      throw new AppError(
+        'GATEWAY_ERROR',
+        'La pasarela de pago no pudo crear el cobro; intente nuevamente',
+        { cause: error },
+      );
+    }
+  };
+}
+
+/** A transaction-scoped advisory lock per customer of a sucursal of this tenant database. */
+function lockCustomer(tenant: TenantContext, cnro: number) {
+  return CompiledQuery.raw('SELECT pg_advisory_xact_lock(hashtext($1))', [
+    `portal_payment:${tenant.sucursalId}:${cnro}`,
+  ]);
+}
+
+export type PaymentStart = ReturnType<typeof createPaymentStart>;

@@ -1,0 +1,240 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../platform/clock.js';
+import type { PaymentStatus } from '../../platform/db/types.js';
+import { AppError } from '../../platform/errors.js';
+import { centsOf } from '../../platform/money.js';
+import { safeEqual } from '../../platform/security/secrets.js';
+import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
+import type { GatewayRegistry } from './gateways/registry.js';
+import {
+  GATEWAY_IDS,
+  GatewayError,
+  InvalidSignatureError,
+  type GatewayAdapter,
+  type GatewayPayment,
+  type NotificationInput,
+  type ParsedNotification,
+} from './gateways/types.js';
+import type { ReceiptIssuer } from './receipt-issuer.js';
+import { readPaymentSettings, type PaymentSettings } from './settings.js';
+
+export type WebhookOutcome =
+  'ignored' | 'unknown_payment' | 'duplicate' | 'unchanged' | 'approved' | 'rejected' | 'cancelled';
+
+/**
+ * DECISIONS.md 28: approval is taken from pending or issued, and also from rejected or cancelled
+ * (money received is never dropped); rejection only from pending or issued; anything already in
+ * its target state is a no-op.
+ */
+export function nextStatus(
+  current: PaymentStatus,
+  gateway: GatewayPayment['status'],
+): 'approved' | 'rejected' | 'cancelled' | undefined {
+  switch (gateway) {
+    case 'approved':
+      return ['pending', 'issued', 'rejected', 'cancelled'].includes(current)
+        ? 'approved'
+        : undefined;
+    case 'rejected':
+      return current === 'pending' || current === 'issued' ? 'rejected' : undefined;
+    case 'cancelled':
+      return current === 'pending' || current === 'issued' ? 'cancelled' : undefined;
+    default:
+      // pending at the gateway: nothing to record; refunded there: devolver owns that move.
+      return undefined;
+  }
+}
+
+const STAMP: Record<string, 'approved_at' | 'rejected_at' | 'cancelled_at'> = {
+  approved: 'approved_at',
+  rejected: 'rejected_at',
+  cancelled: 'cancelled_at',
+};
+
+export interface WebhookDeps {
+  tenancy: Tenancy;
+  gateways: GatewayRegistry;
+  receipts: ReceiptIssuer;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}
+
+function parseId(value: string | undefined): number | undefined {
+  return value !== undefined && /^[1-9]\d{0,9}$/.test(value) && Number(value) <= 2_147_483_647
+    ? Number(value)
+    : undefined;
+}
+
+/** The tenant's gateway first, then any other adapter it has settings for (a gateway switch). */
+function candidateAdapters(
+  registry: GatewayRegistry,
+  tenant: TenantContext,
+  settings: PaymentSettings,
+) {
+  const ids = [
+    settings.gateway,
+    ...GATEWAY_IDS.filter((id) => id !== settings.gateway && settings.gatewaySettings.has(id)),
+  ];
+  const adapters: GatewayAdapter[] = [];
+  for (const id of ids) {
+    if (!id) continue;
+    try {
+      adapters.push(registry.adapterFor(tenant, settings, id));
+    } catch {
+      // Incomplete settings: this adapter cannot have sent a valid notification.
+    }
+  }
+  return adapters;
+}
+
+export function createWebhookHandler(deps: WebhookDeps) {
+  const { tenancy, gateways, receipts, clock, log } = deps;
+
+  async function parse(adapters: GatewayAdapter[], input: NotificationInput) {
+    let lastError: Error | undefined;
+    for (const adapter of adapters) {
+      try {
+        const parsed: ParsedNotification = await adapter.parseNotification(input);
+        return { adapter, parsed };
+      } catch (error) {
+        lastError = error instanceof Error ? error : new Error(String(error));
+      }
+    }
+    if (lastError instanceof InvalidSignatureError || lastError === undefined) {
+      throw new AppError('INVALID_SIGNATURE', 'Firma de la notificación inválida');
+    }
+    throw lastError;
+  }
+
+  return async function handleNotification(input: NotificationInput): Promise<WebhookOutcome> {
+    // Rule 2 of SPEC.md before rule 1: the ids are needed to know which token to compare.
+    const tenantId = parseId(input.query.tenant_id);
+    const sucursalId = parseId(input.query.sucursal_id);
+    if (tenantId === undefined || sucursalId === undefined) {
+      throw new AppError('INVALID_REQUEST', 'tenant_id y sucursal_id deben ser enteros positivos');
+    }
+    const tenant = await tenancy.tryResolve(tenantId, sucursalId);
+    const settings = tenant && (await readPaymentSettings(tenant));
+    const token = input.query.token ?? '';
+    if (!tenant || !settings?.webhookToken || !safeEqual(token, settings.webhookToken)) {
+      throw new AppError('UNAUTHORIZED', 'Token de notificación inválido');
+    }
+
+    const { adapter, parsed } = await parse(candidateAdapters(gateways, tenant, settings), input);
+    if (parsed.kind === 'ignored') return 'ignored';
+
+    // DECISIONS.md 30: the outcome comes from the gateway itself, never from the body.
+    let truth: GatewayPayment;
+    try {
+      truth = await adapter.fetchPayment(parsed.gatewayPaymentId);
+    } catch (error) {
+      if (error instanceof GatewayError && error.details.status === 404) {
+        // The gateway does not know it either: answering 200 stops endless retries (DECISIONS.md 32).
+        log.warn(
+          { gateway: adapter.id, gatewayPaymentId: parsed.gatewayPaymentId },
+          'notification for a payment the gateway does not know',
+        );
+        return 'unknown_payment';
+      }
+      if (error instanceof GatewayError) {
+        // 5xx so the gateway sends the notification again later.
+        throw new AppError('SERVICE_UNAVAILABLE', 'La pasarela no respondió; reintente', {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+
+    const payments = tenant.db.withSchema('public');
+    const row = await payments
+      .selectFrom('portal_payments')
+      .select(['id'])
+      .where('gateway', '=', adapter.id)
+      .where((eb) =>
+        truth.reference
+          ? eb('reference', '=', truth.reference)
+          : eb('gateway_payment_id', '=', truth.id),
+      )
+      .executeTakeFirst();
+    if (!row) {
+      log.warn(
+        { gateway: adapter.id, gatewayPaymentId: truth.id },
+        'notification for an unknown payment',
+      );
+      return 'unknown_payment';
+    }
+
+    const requestId = input.headers['x-request-id'] ?? `${adapter.id}:${truth.id}:${truth.status}`;
+    const now = clock.now();
+    // TX1: the state change, under the row lock, recorded once per notification id.
+    const outcome = await tenant.db.transaction().execute(async (trx) => {
+      const current = await trx
+        .withSchema('public')
+        .selectFrom('portal_payments')
+        .select(['id', 'status', 'sucursal_id'])
+        .where('id', '=', row.id)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
+      const recorded = await trx
+        .withSchema('public')
+        .insertInto('portal_webhook_events')
+        .values({
+          request_id: requestId.slice(0, 255),
+          tenant_id: tenant.tenantId,
+          sucursal_id: current.sucursal_id,
+          gateway: adapter.id,
+          payment_id: current.id,
+        })
+        .onConflict((oc) => oc.column('request_id').doNothing())
+        .returning('request_id')
+        .executeTakeFirst();
+      if (!recorded) return { kind: 'duplicate' as const };
+      const next = nextStatus(current.status, truth.status);
+      if (!next) return { kind: 'unchanged' as const };
+      await trx
+        .withSchema('public')
+        .updateTable('portal_payments')
+        .set({
+          status: next,
+          [STAMP[next] ?? 'approved_at']: now,
+          updated_at: now,
+          gateway_payment_id: truth.id,
+          gateway_response: JSON.stringify(truth.raw),
+        })
+        .where('id', '=', current.id)
+        .execute();
+      if (next === 'approved' && current.status !== 'pending' && current.status !== 'issued') {
+        log.warn(
+          { paymentId: current.id, from: current.status },
+          'approval after the payment was closed: money received, payment approved',
+        );
+      }
+      return { kind: next };
+    });
+
+    if (outcome.kind === 'approved') {
+      const monto = await payments
+        .selectFrom('portal_payments')
+        .select(['monto', 'currency'])
+        .where('id', '=', row.id)
+        .executeTakeFirstOrThrow();
+      const expected = monto.monto === null ? undefined : centsOf(monto.monto);
+      if (
+        expected !== centsOf(truth.amount) ||
+        (truth.currency && truth.currency !== (monto.currency ?? 'ARS'))
+      ) {
+        // DECISIONS.md 30: no receipt for an amount that is not what the customer owed.
+        await receipts.recordError(
+          tenant,
+          row.id,
+          `Importe aprobado ${truth.amount} ${truth.currency} distinto del monto del pago ${monto.monto ?? '?'}`,
+        );
+      } else {
+        await receipts.issue(tenant, row.id);
+      }
+    }
+    return outcome.kind;
+  };
+}
+
+export type WebhookHandler = ReturnType<typeof createWebhookHandler>;
