@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { bootConfig } from './boot.js';
 import { startEmbeddedRuntime } from './dev/embedded-runtime.js';
+import { retryReceipts } from './modules/payments/retry-receipts.js';
 import { migrateEverything, registerTenant } from './platform/tenancy/registration.js';
 
 const USAGE = `Usage: npm run cli -- <command>
@@ -9,6 +10,8 @@ const USAGE = `Usage: npm run cli -- <command>
       Migrate the system database and every registered tenant database.
   tenant add --id <int> --nombre <text> --database-url <url>
       Register a tenant (or update it) and run the portal migrations in its database.
+  payments retry-receipts [--tenant <id>] [--payment <id>]
+      Create the missing receipts of approved payments (TX2 again; never a second receipt).
 
 Without DATABASE_URL the commands act on the embedded development database.`;
 
@@ -69,6 +72,24 @@ async function run(argv: string[]): Promise<void> {
     say(
       `tenant ${tenant.id} registered; migrations: ${applied.length === 0 ? 'up to date' : applied.join(', ')}`,
     );
+    return;
+  }
+  if (command === 'payments' && subcommand === 'retry-receipts') {
+    const { values } = parseArgs({
+      args: argv.slice(2),
+      options: { tenant: { type: 'string' }, payment: { type: 'string' } },
+    });
+    const filter = {
+      tenantId: values.tenant === undefined ? undefined : positiveInteger('tenant', values.tenant),
+      paymentId:
+        values.payment === undefined ? undefined : positiveInteger('payment', values.payment),
+    };
+    const results = await withSystemDatabase((systemUrl) => retryReceipts(systemUrl, filter));
+    if (results.length === 0) say('no approved payment is missing its receipt');
+    for (const result of results) {
+      say(`tenant ${result.tenantId} payment ${result.paymentId}: ${result.outcome}`);
+    }
+    if (results.some((result) => result.outcome.startsWith('failed'))) process.exitCode = 1;
     return;
   }
   throw new UsageError(

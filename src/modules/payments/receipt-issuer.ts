@@ -14,23 +14,27 @@ interface RetryJob {
   paymentId: number;
 }
 
-export interface ReceiptIssuer {
-  /** TX2 for an approved payment; a failure is recorded in recibo_error and retried by a job. */
-  issue(tenant: TenantContext, paymentId: number): Promise<void>;
+export interface ReceiptAttempts {
   recordError(tenant: TenantContext, paymentId: number, message: string): Promise<void>;
-  /** One attempt, for the retry job and the CLI; throws what made it fail (after recording it). */
+  /** One TX2 attempt; a failure is recorded in recibo_error and rethrown. */
   attempt(tenantId: number, sucursalId: number, paymentId: number): Promise<ReceiptOutcome>;
 }
 
-/** DECISIONS.md 31: TX2 is independent of TX1, retried with backoff, and never creates two receipts. */
-export function createReceiptIssuer(deps: {
+export interface ReceiptIssuer extends ReceiptAttempts {
+  /** TX2 for an approved payment; a failure is recorded and retried by a job. */
+  issue(tenant: TenantContext, paymentId: number): Promise<void>;
+}
+
+interface ReceiptDeps {
   tenancy: Tenancy;
-  jobs: JobQueue;
   calendar: TenantCalendar;
   clock: Clock;
   log: FastifyBaseLogger;
-}): ReceiptIssuer {
-  const { tenancy, jobs, calendar, clock, log } = deps;
+}
+
+/** TX2 attempts, shared by the webhook, the retry job and `cli payments retry-receipts`. */
+export function createReceiptAttempts(deps: ReceiptDeps): ReceiptAttempts {
+  const { tenancy, calendar, clock, log } = deps;
 
   async function recordError(tenant: TenantContext, paymentId: number, message: string) {
     log.error({ paymentId, tenantId: tenant.tenantId, reason: message }, 'receipt not created');
@@ -43,46 +47,48 @@ export function createReceiptIssuer(deps: {
       .execute();
   }
 
-  async function run(tenant: TenantContext, paymentId: number): Promise<ReceiptOutcome> {
-    const settings = await readPaymentSettings(tenant);
-    if (!settings.cuentaBancaria || !settings.cajaSchema) {
-      throw new Error('Falta portal.recibo.cuenta_bancaria o portal.recibo.caja_schema');
-    }
-    return createReceipt(
-      tenant,
-      paymentId,
-      {
-        cuentaBancaria: settings.cuentaBancaria,
-        cajaSchema: settings.cajaSchema,
-        puntoVenta: settings.puntoVenta,
-      },
-      { clock, today: await calendar.today(tenant) },
-    );
-  }
-
-  async function attempt(tenantId: number, sucursalId: number, paymentId: number) {
-    const tenant = await tenancy.resolve(tenantId, sucursalId);
-    try {
-      return await run(tenant, paymentId);
-    } catch (error) {
-      await recordError(tenant, paymentId, error instanceof Error ? error.message : String(error));
-      throw error;
-    }
-  }
-
   return {
     recordError,
-    attempt,
-    async issue(tenant, paymentId) {
+    async attempt(tenantId, sucursalId, paymentId) {
+      const tenant = await tenancy.resolve(tenantId, sucursalId);
       try {
-        await run(tenant, paymentId);
+        const settings = await readPaymentSettings(tenant);
+        if (!settings.cuentaBancaria || !settings.cajaSchema) {
+          throw new Error('Falta portal.recibo.cuenta_bancaria o portal.recibo.caja_schema');
+        }
+        return await createReceipt(
+          tenant,
+          paymentId,
+          {
+            cuentaBancaria: settings.cuentaBancaria,
+            cajaSchema: settings.cajaSchema,
+            puntoVenta: settings.puntoVenta,
+          },
+          { clock, today: await calendar.today(tenant) },
+        );
       } catch (error) {
         await recordError(
           tenant,
           paymentId,
           error instanceof Error ? error.message : String(error),
         );
-        await jobs.send(RECEIPT_RETRY_JOB, {
+        throw error;
+      }
+    },
+  };
+}
+
+/** DECISIONS.md 31: TX2 is independent of TX1, retried with backoff, never two receipts. */
+export function createReceiptIssuer(deps: ReceiptDeps & { jobs: JobQueue }): ReceiptIssuer {
+  const attempts = createReceiptAttempts(deps);
+  return {
+    ...attempts,
+    async issue(tenant, paymentId) {
+      try {
+        await attempts.attempt(tenant.tenantId, tenant.sucursalId, paymentId);
+      } catch {
+        // attempt() recorded why in recibo_error; the job tries again with backoff.
+        await deps.jobs.send(RECEIPT_RETRY_JOB, {
           tenantId: tenant.tenantId,
           sucursalId: tenant.sucursalId,
           paymentId,
@@ -92,8 +98,8 @@ export function createReceiptIssuer(deps: {
   };
 }
 
-export async function workReceiptRetries(jobs: JobQueue, issuer: ReceiptIssuer): Promise<void> {
+export async function workReceiptRetries(jobs: JobQueue, attempts: ReceiptAttempts): Promise<void> {
   await jobs.work<RetryJob>(RECEIPT_RETRY_JOB, async (job) => {
-    await issuer.attempt(job.tenantId, job.sucursalId, job.paymentId);
+    await attempts.attempt(job.tenantId, job.sucursalId, job.paymentId);
   });
 }

@@ -1,0 +1,78 @@
+import pino from 'pino';
+import { createKysely, createPool } from '../../platform/db/connect.js';
+import type { SystemDatabase } from '../../platform/db/types.js';
+import { systemClock } from '../../platform/clock.js';
+import { createTenantPools } from '../../platform/tenancy/pools.js';
+import { createTenantRegistry } from '../../platform/tenancy/registry.js';
+import { createTenancy } from '../../platform/tenancy/tenancy.js';
+import { createTenantCalendar } from '../../platform/tenancy/today.js';
+import { createReceiptAttempts } from './receipt-issuer.js';
+
+export interface RetryResult {
+  tenantId: number;
+  paymentId: number;
+  outcome: string;
+}
+
+/**
+ * `npm run cli -- payments retry-receipts [--tenant <id>] [--payment <id>]`: runs TX2 again for
+ * approved payments without a receipt (DECISIONS.md 31). TX2 locks the payment and checks
+ * recibo_id first, so running it beside the retry job never makes a second receipt.
+ */
+export async function retryReceipts(
+  systemUrl: string,
+  filter: { tenantId?: number | undefined; paymentId?: number | undefined },
+): Promise<RetryResult[]> {
+  const systemDb = createKysely<SystemDatabase>(createPool(systemUrl, { max: 2 }));
+  const pools = createTenantPools({ maxPools: 4, maxConnections: 8, idleSeconds: 60 });
+  const tenancy = createTenancy({
+    registry: createTenantRegistry(systemDb, { ttlMs: 60_000 }),
+    pools,
+    ttlMs: 60_000,
+  });
+  const attempts = createReceiptAttempts({
+    tenancy,
+    calendar: createTenantCalendar(systemClock),
+    clock: systemClock,
+    log: pino({ level: 'silent' }),
+  });
+  const results: RetryResult[] = [];
+  try {
+    let tenants = systemDb
+      .selectFrom('tenants')
+      .select(['id', 'database_url'])
+      .where('activo', '=', true);
+    if (filter.tenantId !== undefined) tenants = tenants.where('id', '=', filter.tenantId);
+    for (const tenant of await tenants.orderBy('id').execute()) {
+      let pending = pools
+        .get(tenant.database_url)
+        .withSchema('public')
+        .selectFrom('portal_payments')
+        .select(['id', 'sucursal_id'])
+        .where('tenant_id', '=', tenant.id)
+        .where('status', '=', 'approved')
+        .where('recibo_id', 'is', null);
+      if (filter.paymentId !== undefined) pending = pending.where('id', '=', filter.paymentId);
+      for (const payment of await pending.orderBy('id').execute()) {
+        try {
+          const outcome = await attempts.attempt(tenant.id, payment.sucursal_id, payment.id);
+          results.push({
+            tenantId: tenant.id,
+            paymentId: payment.id,
+            outcome: outcome.kind === 'created' ? `receipt ${outcome.nrocomp}` : outcome.kind,
+          });
+        } catch (error) {
+          results.push({
+            tenantId: tenant.id,
+            paymentId: payment.id,
+            outcome: `failed: ${error instanceof Error ? error.message : String(error)}`,
+          });
+        }
+      }
+    }
+  } finally {
+    await pools.close();
+    await systemDb.destroy();
+  }
+  return results;
+}
