@@ -15,12 +15,15 @@ export function pendingDebtsQuery(tenant: TenantContext, portalUserId: string) {
     )
     .select([
       'u.id as user_id',
+      'u.cnro',
       'o.id',
+      'o.tipo',
       'o.comprobante',
       'o.nrocomp',
       'o.fecha',
       'o.vencimiento',
       'o.debe',
+      'o.saldo',
     ])
     .where('u.id', '=', portalUserId);
   for (const order of FIFO_ORDER) query = query.orderBy(order);

@@ -5,7 +5,7 @@ import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { centsOf, centsToAmount, centsToDecimal, parseCents } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { FIFO_ORDER, isPendingDebt } from '../../ledger/pending-debts.js';
+import { findPendingDebts } from '../account/queries.js';
 import type { GatewayRegistry } from './gateways/registry.js';
 import { GatewayError } from './gateways/types.js';
 import { readPaymentSettings } from './settings.js';
@@ -29,18 +29,9 @@ interface Debt {
   saldoCents: number;
 }
 
-/** The customer's pending debts in FIFO order, with the customer number (one round trip). */
+/** The customer's pending debts in FIFO order (the /portal/deudas query), with the customer number. */
 async function pendingDebtsOf(tenant: TenantContext, portalUserId: string) {
-  let query = tenant.db
-    .withSchema(tenant.customerSchema)
-    .selectFrom('portal_users as u')
-    .leftJoin('ordcta as o', (join) =>
-      join.onRef('o.cnro', '=', 'u.cnro').on((eb) => isPendingDebt(eb)),
-    )
-    .select(['u.cnro', 'o.id', 'o.tipo', 'o.comprobante', 'o.nrocomp', 'o.debe', 'o.saldo'])
-    .where('u.id', '=', portalUserId);
-  for (const order of FIFO_ORDER) query = query.orderBy(order);
-  const rows = await query.execute();
+  const rows = await findPendingDebts(tenant, portalUserId);
   const first = rows[0];
   if (!first) throw new AppError('USER_NOT_FOUND', 'Usuario no encontrado');
   const debts: Debt[] = [];

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
 import type { PaymentSettings } from '../settings.js';
 import { createMercadoPagoAdapter } from './mercadopago.js';
@@ -23,7 +24,8 @@ export function createGatewayRegistry(options: {
   publicUrl: string;
   sandboxEnabled: boolean;
 }): GatewayRegistry {
-  const stateful = new Map<string, GatewayAdapter>();
+  // Bounded: a tenant that rotates credentials must not grow this forever.
+  const stateful = new LRUCache<string, GatewayAdapter>({ max: 1_000, ttl: 3_600_000 });
   return {
     adapterFor(tenant, settings, id) {
       const values = settings.gatewaySettings.get(id) ?? new Map<string, string>();
