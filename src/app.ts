@@ -16,10 +16,15 @@ import { authRoutes } from './modules/auth/routes.js';
 import { createAuthService } from './modules/auth/service.js';
 import { createPasswordReset, RESET_EMAIL_JOB } from './modules/auth/password-reset.js';
 import { createSessions } from './modules/auth/sessions.js';
+import {
+  createCheckoutExpiry,
+  scheduleCheckoutExpiry,
+} from './modules/payments/checkout-expiry.js';
 import { createGatewayRegistry } from './modules/payments/gateways/registry.js';
 import { createPaymentHistory } from './modules/payments/history.js';
 import { createPaymentLifecycle } from './modules/payments/lifecycle.js';
 import { createReceiptIssuer, workReceiptRetries } from './modules/payments/receipt-issuer.js';
+import { createReconciler } from './modules/payments/reconcile.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { sandboxRoutes } from './modules/payments/sandbox-routes.js';
 import { createPaymentStart } from './modules/payments/start.js';
@@ -209,6 +214,19 @@ export async function buildApp(
   });
   const receipts = createReceiptIssuer({ tenancy, jobs, calendar, clock, log: app.log });
   await workReceiptRetries(jobs, receipts);
+  const reconcile = createReconciler({ receipts, clock, log: app.log });
+  await scheduleCheckoutExpiry(
+    jobs,
+    createCheckoutExpiry({
+      systemDb,
+      tenancy,
+      gateways,
+      reconcile,
+      clock,
+      log: app.log,
+      ttlMinutes: config.checkoutTtlMinutes,
+    }),
+  );
 
   healthRoutes(app, systemDb);
   authRoutes(app, { auth, reset, config, protectedRoute });
@@ -216,7 +234,7 @@ export async function buildApp(
   accountRoutes(app, { account: createAccountService({ calendar }), protectedRoute });
   paymentRoutes(app, {
     start: createPaymentStart({ config, gateways, clock }),
-    webhook: createWebhookHandler({ tenancy, gateways, receipts, clock, log: app.log }),
+    webhook: createWebhookHandler({ tenancy, gateways, reconcile, log: app.log }),
     lifecycle: createPaymentLifecycle({ gateways, clock, log: app.log }),
     history: createPaymentHistory({ calendar }),
     protectedRoute,

@@ -4,6 +4,11 @@ import type { FastifyBaseLogger } from 'fastify';
 export interface JobQueue {
   send(name: string, data: object, options?: PgBoss.SendOptions): Promise<void>;
   work<T extends object>(name: string, handler: (data: T) => Promise<void>): Promise<void>;
+  /**
+   * A job created by cron (UTC) by whichever instance's clock gets there first, once per tick for
+   * the whole deployment; at most one runs at a time and one waits, so slow runs never pile up.
+   */
+  schedule(name: string, cron: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -25,9 +30,9 @@ export async function startJobQueue(
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   await boss.start();
   const queues = new Set<string>();
-  const ensureQueue = async (name: string) => {
+  const ensureQueue = async (name: string, policy?: PgBoss.QueuePolicy) => {
     if (queues.has(name)) return;
-    await boss.createQueue(name);
+    await boss.createQueue(name, { name, ...(policy && { policy }) });
     queues.add(name);
   };
   return {
@@ -59,6 +64,11 @@ export async function startJobQueue(
           }
         },
       );
+    },
+    async schedule(name, cron) {
+      await ensureQueue(name, 'stately');
+      // The next tick runs anyway: a failed run is not retried.
+      await boss.schedule(name, cron, {}, { tz: 'UTC', retryLimit: 0 });
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 5_000 });

@@ -1,8 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../../platform/clock.js';
-import type { PaymentStatus } from '../../platform/db/types.js';
 import { AppError } from '../../platform/errors.js';
-import { centsOf } from '../../platform/money.js';
 import { safeEqual } from '../../platform/security/secrets.js';
 import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { GatewayRegistry } from './gateways/registry.js';
@@ -15,47 +12,15 @@ import {
   type NotificationInput,
   type ParsedNotification,
 } from './gateways/types.js';
-import type { ReceiptIssuer } from './receipt-issuer.js';
+import type { ReconcileOutcome, Reconciler } from './reconcile.js';
 import { readPaymentSettings, type PaymentSettings } from './settings.js';
 
-export type WebhookOutcome =
-  'ignored' | 'unknown_payment' | 'duplicate' | 'unchanged' | 'approved' | 'rejected' | 'cancelled';
-
-/**
- * DECISIONS.md 28: approval is taken from pending or issued, and also from rejected or cancelled
- * (money received is never dropped); rejection only from pending or issued; anything already in
- * its target state is a no-op.
- */
-export function nextStatus(
-  current: PaymentStatus,
-  gateway: GatewayPayment['status'],
-): 'approved' | 'rejected' | 'cancelled' | undefined {
-  switch (gateway) {
-    case 'approved':
-      return ['pending', 'issued', 'rejected', 'cancelled'].includes(current)
-        ? 'approved'
-        : undefined;
-    case 'rejected':
-      return current === 'pending' || current === 'issued' ? 'rejected' : undefined;
-    case 'cancelled':
-      return current === 'pending' || current === 'issued' ? 'cancelled' : undefined;
-    default:
-      // pending at the gateway: nothing to record; refunded there: devolver owns that move.
-      return undefined;
-  }
-}
-
-const STAMP: Record<string, 'approved_at' | 'rejected_at' | 'cancelled_at'> = {
-  approved: 'approved_at',
-  rejected: 'rejected_at',
-  cancelled: 'cancelled_at',
-};
+export type WebhookOutcome = 'ignored' | 'unknown_payment' | ReconcileOutcome;
 
 export interface WebhookDeps {
   tenancy: Tenancy;
   gateways: GatewayRegistry;
-  receipts: ReceiptIssuer;
-  clock: Clock;
+  reconcile: Reconciler;
   log: FastifyBaseLogger;
 }
 
@@ -88,7 +53,7 @@ function candidateAdapters(
 }
 
 export function createWebhookHandler(deps: WebhookDeps) {
-  const { tenancy, gateways, receipts, clock, log } = deps;
+  const { tenancy, gateways, reconcile, log } = deps;
 
   async function parse(adapters: GatewayAdapter[], input: NotificationInput) {
     let lastError: Error | undefined;
@@ -164,76 +129,12 @@ export function createWebhookHandler(deps: WebhookDeps) {
       return 'unknown_payment';
     }
 
-    const requestId = input.headers['x-request-id'] ?? `${adapter.id}:${truth.id}:${truth.status}`;
-    const now = clock.now();
-    // TX1: the state change, under the row lock, recorded once per notification id.
-    const outcome = await tenant.db.transaction().execute(async (trx) => {
-      const current = await trx
-        .withSchema('public')
-        .selectFrom('portal_payments')
-        .select(['id', 'status', 'sucursal_id'])
-        .where('id', '=', row.id)
-        .forUpdate()
-        .executeTakeFirstOrThrow();
-      const recorded = await trx
-        .withSchema('public')
-        .insertInto('portal_webhook_events')
-        .values({
-          request_id: requestId.slice(0, 255),
-          tenant_id: tenant.tenantId,
-          sucursal_id: current.sucursal_id,
-          gateway: adapter.id,
-          payment_id: current.id,
-        })
-        .onConflict((oc) => oc.column('request_id').doNothing())
-        .returning('request_id')
-        .executeTakeFirst();
-      if (!recorded) return { kind: 'duplicate' as const };
-      const next = nextStatus(current.status, truth.status);
-      if (!next) return { kind: 'unchanged' as const };
-      await trx
-        .withSchema('public')
-        .updateTable('portal_payments')
-        .set({
-          status: next,
-          [STAMP[next] ?? 'approved_at']: now,
-          updated_at: now,
-          gateway_payment_id: truth.id,
-          gateway_response: JSON.stringify(truth.raw),
-        })
-        .where('id', '=', current.id)
-        .execute();
-      if (next === 'approved' && current.status !== 'pending' && current.status !== 'issued') {
-        log.warn(
-          { paymentId: current.id, from: current.status },
-          'approval after the payment was closed: money received, payment approved',
-        );
-      }
-      return { kind: next };
+    return reconcile(tenant, {
+      paymentId: row.id,
+      gateway: adapter.id,
+      truth,
+      eventId: input.headers['x-request-id'] ?? `${adapter.id}:${truth.id}:${truth.status}`,
     });
-
-    if (outcome.kind === 'approved') {
-      const monto = await payments
-        .selectFrom('portal_payments')
-        .select(['monto', 'currency'])
-        .where('id', '=', row.id)
-        .executeTakeFirstOrThrow();
-      const expected = monto.monto === null ? undefined : centsOf(monto.monto);
-      if (
-        expected !== centsOf(truth.amount) ||
-        (truth.currency && truth.currency !== (monto.currency ?? 'ARS'))
-      ) {
-        // DECISIONS.md 30: no receipt for an amount that is not what the customer owed.
-        await receipts.recordError(
-          tenant,
-          row.id,
-          `Importe aprobado ${truth.amount} ${truth.currency} distinto del monto del pago ${monto.monto ?? '?'}`,
-        );
-      } else {
-        await receipts.issue(tenant, row.id);
-      }
-    }
-    return outcome.kind;
   };
 }
 

@@ -8,10 +8,23 @@ import pg from 'pg';
  */
 const DATE_OID = 1082;
 const INT8_OID = 20;
+const TIMESTAMP_OID = 1114;
+
+/**
+ * `timestamp` columns (portal_payments.created_at) hold UTC: sessions run with TimeZone=UTC, and
+ * Dates cross the wire as UTC both ways, so the process's own zone never shifts them.
+ */
+pg.defaults.parseInputDatesAsUTC = true;
+
+function parseUtcTimestamp(value: string): Date | string {
+  const date = new Date(`${value.replace(' ', 'T')}Z`);
+  return Number.isNaN(date.getTime()) ? value : date;
+}
 
 const typeParsers: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
     if (oid === DATE_OID) return (value: string) => value;
+    if (oid === TIMESTAMP_OID) return parseUtcTimestamp;
     if (oid === INT8_OID) {
       return (value: string) => {
         const parsed = Number(value);
@@ -38,7 +51,6 @@ export function createPool(connectionString: string, options: PoolOptions): pg.P
     idleTimeoutMillis: options.idleTimeoutMillis ?? 30_000,
     connectionTimeoutMillis: 5_000,
     application_name: options.applicationName ?? 'portal',
-    // `timestamp` columns (portal_payments.created_at) then hold UTC, whatever the server's zone.
     options: '-c TimeZone=UTC',
     types: typeParsers,
   });

@@ -23,6 +23,8 @@ export interface Tenancy {
   resolve(tenantId: number, sucursalId: number): Promise<TenantContext>;
   /** Same lookup, but undefined instead of an error (the JWT guard answers 401 itself). */
   tryResolve(tenantId: number, sucursalId: number): Promise<TenantContext | undefined>;
+  /** An active tenant's database, for work that spans its sucursales (background jobs). */
+  database(tenantId: number): Promise<Kysely<TenantDatabase> | undefined>;
 }
 
 interface SucursalRecord {
@@ -96,6 +98,10 @@ export function createTenancy(deps: {
 
   return {
     tryResolve,
+    async database(tenantId) {
+      const tenant = await registry.find(tenantId);
+      return tenant?.activo ? pools.get(tenant.databaseUrl) : undefined;
+    },
     async resolve(tenantId, sucursalId) {
       const context = await tryResolve(tenantId, sucursalId);
       // Unknown tenant, inactive tenant and foreign sucursal answer alike: never reveal which.

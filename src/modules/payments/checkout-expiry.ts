@@ -1,0 +1,202 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../platform/clock.js';
+import type { SystemDatabase, TenantDatabase } from '../../platform/db/types.js';
+import type { JobQueue } from '../../platform/jobs.js';
+import type { Tenancy } from '../../platform/tenancy/tenancy.js';
+import type { GatewayRegistry } from './gateways/registry.js';
+import {
+  GATEWAY_IDS,
+  GatewayError,
+  type GatewayId,
+  type GatewayPayment,
+} from './gateways/types.js';
+import type { Reconciler } from './reconcile.js';
+import { readPaymentSettings } from './settings.js';
+
+export const CHECKOUT_EXPIRY_JOB = 'payments.checkout-expiry';
+/** Every minute: a checkout's life is counted in minutes (PORTAL_CHECKOUT_TTL_MINUTES). */
+const CHECKOUT_EXPIRY_CRON = '* * * * *';
+/** Payments looked at per tenant and run; the rest wait for the next minute. */
+const BATCH = 100;
+
+export type ExpiryResult = 'approved' | 'rejected' | 'cancelled' | 'unchanged' | 'failed';
+export type ExpirySummary = Record<ExpiryResult, number>;
+
+interface InFlight {
+  id: number;
+  sucursal_id: number;
+  gateway: string | null;
+  reference: string | null;
+  gateway_payment_id: string | null;
+  gateway_response: unknown;
+}
+
+function isGatewayId(value: string | null): value is GatewayId {
+  return value !== null && (GATEWAY_IDS as readonly string[]).includes(value);
+}
+
+function checkoutIdOf(response: unknown): string | null {
+  const id = (response as { checkout_id?: unknown } | null)?.checkout_id;
+  return typeof id === 'string' ? id : null;
+}
+
+/**
+ * DECISIONS.md 26: a checkout lives PORTAL_CHECKOUT_TTL_MINUTES. After that the gateway is asked
+ * what became of it: a payment it approved, rejected or cancelled is recorded exactly as its
+ * webhook would have been (the notification may have been lost); a checkout nobody paid is
+ * cancelled at the gateway and here, which frees its debts. Rows still `pending` (the process died
+ * between the insert and the checkout) are looked at the same way.
+ */
+export function createCheckoutExpiry(deps: {
+  systemDb: Kysely<SystemDatabase>;
+  tenancy: Tenancy;
+  gateways: GatewayRegistry;
+  reconcile: Reconciler;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  ttlMinutes: number;
+}) {
+  const { systemDb, tenancy, gateways, reconcile, clock, log } = deps;
+
+  async function askGateway(
+    adapter: ReturnType<GatewayRegistry['adapterFor']>,
+    payment: InFlight,
+  ): Promise<GatewayPayment | undefined> {
+    if (payment.gateway_payment_id !== null) {
+      try {
+        return await adapter.fetchPayment(payment.gateway_payment_id);
+      } catch (error) {
+        if (error instanceof GatewayError && error.details.status === 404) return undefined;
+        throw error;
+      }
+    }
+    return payment.reference === null
+      ? undefined
+      : adapter.findPaymentByReference(payment.reference);
+  }
+
+  async function expire(
+    tenantId: number,
+    db: Kysely<TenantDatabase>,
+    payment: InFlight,
+  ): Promise<ExpiryResult> {
+    const tenant = await tenancy.tryResolve(tenantId, payment.sucursal_id);
+    if (!tenant || !isGatewayId(payment.gateway)) {
+      log.error(
+        { tenantId, paymentId: payment.id },
+        'expired checkout of an unknown sucursal or gateway',
+      );
+      return 'failed';
+    }
+    const settings = await readPaymentSettings(tenant);
+    const adapter = gateways.adapterFor(tenant, settings, payment.gateway);
+    const truth = await askGateway(adapter, payment);
+    if (truth && truth.status !== 'pending' && truth.status !== 'refunded') {
+      const outcome = await reconcile(tenant, {
+        paymentId: payment.id,
+        gateway: adapter.id,
+        truth,
+      });
+      return outcome === 'duplicate' ? 'unchanged' : outcome;
+    }
+    if (truth?.status !== 'refunded') {
+      // Nobody paid, or a payment is still waiting (a cash voucher): stop it before letting go.
+      await adapter.cancel({
+        checkoutId: checkoutIdOf(payment.gateway_response),
+        gatewayPaymentId: truth?.id ?? payment.gateway_payment_id,
+        idempotencyKey: `expire-${payment.reference ?? payment.id}`,
+      });
+    }
+    const now = clock.now();
+    // A notification approving it meanwhile wins (the row lock orders the two updates), and one
+    // arriving later still approves it: DECISIONS.md 28.
+    const cancelled = await db
+      .withSchema('public')
+      .updateTable('portal_payments')
+      .set({ status: 'cancelled', cancelled_at: now, updated_at: now })
+      .where('id', '=', payment.id)
+      .where('status', 'in', ['pending', 'issued'])
+      .returning('id')
+      .executeTakeFirst();
+    return cancelled ? 'cancelled' : 'unchanged';
+  }
+
+  async function sweepTenant(tenantId: number, summary: ExpirySummary): Promise<void> {
+    const db = await tenancy.database(tenantId);
+    if (!db) return;
+    const cutoff = new Date(clock.now().getTime() - deps.ttlMinutes * 60_000);
+    const expired = await db
+      .withSchema('public')
+      .selectFrom('portal_payments')
+      .select([
+        'id',
+        'sucursal_id',
+        'gateway',
+        'reference',
+        'gateway_payment_id',
+        'gateway_response',
+      ])
+      .where('status', 'in', ['pending', 'issued'])
+      .where('created_at', '<', cutoff)
+      .where('tenant_id', '=', tenantId)
+      .orderBy('created_at')
+      .limit(BATCH)
+      .execute();
+    for (const payment of expired) {
+      let result: ExpiryResult;
+      try {
+        result = await expire(tenantId, db, payment);
+      } catch (error) {
+        // The gateway did not answer or refused: the payment stays in flight until the next run.
+        log.warn(
+          { err: error, tenantId, paymentId: payment.id },
+          'expired checkout not resolved yet',
+        );
+        result = 'failed';
+      }
+      summary[result] += 1;
+    }
+  }
+
+  return {
+    /** One pass over every active tenant; a tenant that fails does not stop the others. */
+    async sweep(): Promise<ExpirySummary> {
+      const summary: ExpirySummary = {
+        approved: 0,
+        rejected: 0,
+        cancelled: 0,
+        unchanged: 0,
+        failed: 0,
+      };
+      const tenants = await systemDb
+        .selectFrom('tenants')
+        .select('id')
+        .where('activo', '=', true)
+        .execute();
+      for (const { id } of tenants) {
+        try {
+          await sweepTenant(id, summary);
+        } catch (error) {
+          log.error({ err: error, tenantId: id }, 'checkout expiry could not read this tenant');
+        }
+      }
+      if (Object.values(summary).some((count) => count > 0)) {
+        log.info({ ...summary }, 'expired checkouts resolved');
+      }
+      return summary;
+    },
+  };
+}
+
+export type CheckoutExpiry = ReturnType<typeof createCheckoutExpiry>;
+
+export async function scheduleCheckoutExpiry(
+  jobs: JobQueue,
+  expiry: CheckoutExpiry,
+): Promise<void> {
+  await jobs.schedule(CHECKOUT_EXPIRY_JOB, CHECKOUT_EXPIRY_CRON);
+  await jobs.work(CHECKOUT_EXPIRY_JOB, async () => {
+    await expiry.sweep();
+  });
+}

@@ -1,0 +1,134 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../platform/clock.js';
+import type { PaymentStatus } from '../../platform/db/types.js';
+import { centsOf } from '../../platform/money.js';
+import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import type { GatewayId, GatewayPayment } from './gateways/types.js';
+import type { ReceiptIssuer } from './receipt-issuer.js';
+
+export type ReconcileOutcome = 'duplicate' | 'unchanged' | 'approved' | 'rejected' | 'cancelled';
+
+/**
+ * DECISIONS.md 28: approval is taken from pending or issued, and also from rejected or cancelled
+ * (money received is never dropped); rejection only from pending or issued; anything already in
+ * its target state is a no-op.
+ */
+export function nextStatus(
+  current: PaymentStatus,
+  gateway: GatewayPayment['status'],
+): 'approved' | 'rejected' | 'cancelled' | undefined {
+  switch (gateway) {
+    case 'approved':
+      return ['pending', 'issued', 'rejected', 'cancelled'].includes(current)
+        ? 'approved'
+        : undefined;
+    case 'rejected':
+      return current === 'pending' || current === 'issued' ? 'rejected' : undefined;
+    case 'cancelled':
+      return current === 'pending' || current === 'issued' ? 'cancelled' : undefined;
+    default:
+      // pending at the gateway: nothing to record; refunded there: devolver owns that move.
+      return undefined;
+  }
+}
+
+const STAMP = {
+  approved: 'approved_at',
+  rejected: 'rejected_at',
+  cancelled: 'cancelled_at',
+} as const;
+
+export interface Reconciliation {
+  paymentId: number;
+  gateway: GatewayId;
+  /** What the gateway itself says about the payment (never a notification body). */
+  truth: GatewayPayment;
+  /** A notification's id, recorded once (DECISIONS.md 29); absent when nobody notified us. */
+  eventId?: string;
+}
+
+/**
+ * Applies the gateway's truth to one payment: TX1 moves the status under the row lock, then an
+ * approval gets its receipt (TX2). Shared by the webhook and the checkout-expiry job, so both
+ * follow the same state rules and both are safe against each other and against duplicates.
+ */
+export function createReconciler(deps: {
+  receipts: ReceiptIssuer;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}) {
+  const { receipts, clock, log } = deps;
+
+  return async function reconcile(
+    tenant: TenantContext,
+    { paymentId, gateway, truth, eventId }: Reconciliation,
+  ): Promise<ReconcileOutcome> {
+    const now = clock.now();
+    const moved = await tenant.db.transaction().execute(async (trx) => {
+      const current = await trx
+        .withSchema('public')
+        .selectFrom('portal_payments')
+        .select(['id', 'status', 'sucursal_id', 'monto', 'currency'])
+        .where('id', '=', paymentId)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
+      if (eventId !== undefined) {
+        const recorded = await trx
+          .withSchema('public')
+          .insertInto('portal_webhook_events')
+          .values({
+            request_id: eventId.slice(0, 255),
+            tenant_id: tenant.tenantId,
+            sucursal_id: current.sucursal_id,
+            gateway,
+            payment_id: current.id,
+          })
+          .onConflict((oc) => oc.column('request_id').doNothing())
+          .returning('request_id')
+          .executeTakeFirst();
+        if (!recorded) return { kind: 'duplicate' as const };
+      }
+      const next = nextStatus(current.status, truth.status);
+      if (!next) return { kind: 'unchanged' as const };
+      await trx
+        .withSchema('public')
+        .updateTable('portal_payments')
+        .set({
+          status: next,
+          [STAMP[next]]: now,
+          updated_at: now,
+          gateway_payment_id: truth.id,
+          gateway_response: JSON.stringify(truth.raw),
+        })
+        .where('id', '=', current.id)
+        .execute();
+      if (next === 'approved' && current.status !== 'pending' && current.status !== 'issued') {
+        log.warn(
+          { paymentId: current.id, from: current.status },
+          'approval after the payment was closed: money received, payment approved',
+        );
+      }
+      return { kind: next, monto: current.monto, currency: current.currency };
+    });
+
+    if (moved.kind === 'approved') {
+      const expected = moved.monto === null ? undefined : centsOf(moved.monto);
+      if (
+        expected !== centsOf(truth.amount) ||
+        (truth.currency && truth.currency !== (moved.currency ?? 'ARS'))
+      ) {
+        // DECISIONS.md 30: no receipt for an amount that is not what the customer owed.
+        await receipts.recordError(
+          tenant,
+          paymentId,
+          `Importe aprobado ${truth.amount} ${truth.currency} distinto del monto del pago ${moved.monto ?? '?'}`,
+        );
+      } else {
+        await receipts.issue(tenant, paymentId);
+      }
+    }
+    return moved.kind;
+  };
+}
+
+export type Reconciler = ReturnType<typeof createReconciler>;
