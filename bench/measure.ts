@@ -16,6 +16,8 @@ export interface LoadOptions {
   body?: string;
   connections?: number;
   durationSeconds?: number;
+  /** A fixed number of requests instead of a duration (each one consumes prepared data). */
+  amount?: number;
   /** Requests per second across all connections (a probe, not a load), unlimited when unset. */
   overallRate?: number;
   setupRequest?: (request: autocannon.Request) => autocannon.Request;
@@ -23,10 +25,13 @@ export interface LoadOptions {
 
 /** Drives one endpoint with autocannon (loopback only, bounded in time) and summarises it. */
 export async function measure(name: string, options: LoadOptions): Promise<Measurement> {
+  const started = performance.now();
   const result = await autocannon({
     url: options.url,
     connections: options.connections ?? 50,
-    duration: options.durationSeconds ?? 5,
+    ...(options.amount === undefined
+      ? { duration: options.durationSeconds ?? 5 }
+      : { amount: options.amount }),
     ...(options.overallRate !== undefined && { overallRate: options.overallRate }),
     requests: [
       {
@@ -37,9 +42,12 @@ export async function measure(name: string, options: LoadOptions): Promise<Measu
       },
     ],
   });
+  const seconds = (performance.now() - started) / 1000;
   return {
     name,
-    requestsPerSecond: result.requests.average,
+    // Per-second samples round a fixed amount of requests to whole seconds: time it instead.
+    requestsPerSecond:
+      options.amount === undefined ? result.requests.average : result.requests.total / seconds,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors,

@@ -16,6 +16,7 @@ import {
   type BenchEnvironment,
 } from './environment.js';
 import { measure, printComparison, printTable } from './measure.js';
+import { webhookThroughput } from './webhook.js';
 
 /**
  * `npm run bench`: each scenario runs the portal and a baseline that stands for the machine's
@@ -193,6 +194,7 @@ async function main(): Promise<void> {
     if (!only || only === 'platform') await platformOverhead(environment, url);
     if (!only || only === 'deudas') await debtsList(environment, url);
     if (!only || only === 'login') await loginThroughput(url);
+    if (!only || only === 'webhook') await webhookThroughput(environment, url);
   } finally {
     await app.close();
     await environment.close();

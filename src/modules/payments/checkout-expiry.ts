@@ -94,11 +94,12 @@ export function createCheckoutExpiry(deps: {
     const truth = await askGateway(adapter, payment);
     if (truth && truth.status !== 'pending' && truth.status !== 'refunded') {
       const outcome = await reconcile(tenant, {
-        paymentId: payment.id,
+        payment: { id: payment.id },
         gateway: adapter.id,
         truth,
+        settings,
       });
-      return outcome === 'duplicate' ? 'unchanged' : outcome;
+      return outcome === 'duplicate' || outcome === 'unknown_payment' ? 'unchanged' : outcome;
     }
     if (truth?.status !== 'refunded') {
       // Nobody paid, or a payment is still waiting (a cash voucher): stop it before letting go.

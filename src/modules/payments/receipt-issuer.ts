@@ -4,7 +4,7 @@ import type { JobQueue } from '../../platform/jobs.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
 import { createReceipt, type ReceiptOutcome } from '../../ledger/receipts.js';
-import { readPaymentSettings } from './settings.js';
+import { readPaymentSettings, type PaymentSettings } from './settings.js';
 
 export const RECEIPT_RETRY_JOB = 'payments.receipt-retry';
 
@@ -18,11 +18,19 @@ export interface ReceiptAttempts {
   recordError(tenant: TenantContext, paymentId: number, message: string): Promise<void>;
   /** One TX2 attempt; a failure is recorded in recibo_error and rethrown. */
   attempt(tenantId: number, sucursalId: number, paymentId: number): Promise<ReceiptOutcome>;
+  attemptFor(
+    tenant: TenantContext,
+    paymentId: number,
+    settings?: PaymentSettings,
+  ): Promise<ReceiptOutcome>;
 }
 
 export interface ReceiptIssuer extends ReceiptAttempts {
-  /** TX2 for an approved payment; a failure is recorded and retried by a job. */
-  issue(tenant: TenantContext, paymentId: number): Promise<void>;
+  /**
+   * TX2 for an approved payment; a failure is recorded and retried by a job. The caller's
+   * settings, read moments ago, save reading them again.
+   */
+  issue(tenant: TenantContext, paymentId: number, settings?: PaymentSettings): Promise<void>;
 }
 
 interface ReceiptDeps {
@@ -47,34 +55,37 @@ export function createReceiptAttempts(deps: ReceiptDeps): ReceiptAttempts {
       .execute();
   }
 
+  async function attemptFor(
+    tenant: TenantContext,
+    paymentId: number,
+    known?: PaymentSettings,
+  ): Promise<ReceiptOutcome> {
+    try {
+      const settings = known ?? (await readPaymentSettings(tenant));
+      if (!settings.cuentaBancaria || !settings.cajaSchema) {
+        throw new Error('Falta portal.recibo.cuenta_bancaria o portal.recibo.caja_schema');
+      }
+      return await createReceipt(
+        tenant,
+        paymentId,
+        {
+          cuentaBancaria: settings.cuentaBancaria,
+          cajaSchema: settings.cajaSchema,
+          puntoVenta: settings.puntoVenta,
+        },
+        { clock, today: await calendar.today(tenant) },
+      );
+    } catch (error) {
+      await recordError(tenant, paymentId, error instanceof Error ? error.message : String(error));
+      throw error;
+    }
+  }
+
   return {
     recordError,
-    async attempt(tenantId, sucursalId, paymentId) {
-      const tenant = await tenancy.resolve(tenantId, sucursalId);
-      try {
-        const settings = await readPaymentSettings(tenant);
-        if (!settings.cuentaBancaria || !settings.cajaSchema) {
-          throw new Error('Falta portal.recibo.cuenta_bancaria o portal.recibo.caja_schema');
-        }
-        return await createReceipt(
-          tenant,
-          paymentId,
-          {
-            cuentaBancaria: settings.cuentaBancaria,
-            cajaSchema: settings.cajaSchema,
-            puntoVenta: settings.puntoVenta,
-          },
-          { clock, today: await calendar.today(tenant) },
-        );
-      } catch (error) {
-        await recordError(
-          tenant,
-          paymentId,
-          error instanceof Error ? error.message : String(error),
-        );
-        throw error;
-      }
-    },
+    attempt: async (tenantId, sucursalId, paymentId) =>
+      attemptFor(await tenancy.resolve(tenantId, sucursalId), paymentId),
+    attemptFor,
   };
 }
 
@@ -83,9 +94,9 @@ export function createReceiptIssuer(deps: ReceiptDeps & { jobs: JobQueue }): Rec
   const attempts = createReceiptAttempts(deps);
   return {
     ...attempts,
-    async issue(tenant, paymentId) {
+    async issue(tenant, paymentId, settings) {
       try {
-        await attempts.attempt(tenant.tenantId, tenant.sucursalId, paymentId);
+        await attempts.attemptFor(tenant, paymentId, settings);
       } catch {
         // attempt() recorded why in recibo_error; the job tries again with backoff.
         await deps.jobs.send(RECEIPT_RETRY_JOB, {

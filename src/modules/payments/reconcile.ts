@@ -5,8 +5,10 @@ import { centsOf } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { GatewayId, GatewayPayment } from './gateways/types.js';
 import type { ReceiptIssuer } from './receipt-issuer.js';
+import type { PaymentSettings } from './settings.js';
 
-export type ReconcileOutcome = 'duplicate' | 'unchanged' | 'approved' | 'rejected' | 'cancelled';
+export type ReconcileOutcome =
+  'unknown_payment' | 'duplicate' | 'unchanged' | 'approved' | 'rejected' | 'cancelled';
 
 /**
  * DECISIONS.md 28: approval is taken from pending or issued, and also from rejected or cancelled
@@ -39,12 +41,15 @@ const STAMP = {
 } as const;
 
 export interface Reconciliation {
-  paymentId: number;
+  /** Which of our payments: by id, or as the gateway names it (our reference, else its id). */
+  payment: { id: number } | { reference: string } | { gatewayPaymentId: string };
   gateway: GatewayId;
   /** What the gateway itself says about the payment (never a notification body). */
   truth: GatewayPayment;
   /** A notification's id, recorded once (DECISIONS.md 29); absent when nobody notified us. */
   eventId?: string;
+  /** The tenant's payment settings, already read by the caller. */
+  settings: PaymentSettings;
 }
 
 /**
@@ -61,17 +66,26 @@ export function createReconciler(deps: {
 
   return async function reconcile(
     tenant: TenantContext,
-    { paymentId, gateway, truth, eventId }: Reconciliation,
+    { payment, gateway, truth, eventId, settings }: Reconciliation,
   ): Promise<ReconcileOutcome> {
     const now = clock.now();
     const moved = await tenant.db.transaction().execute(async (trx) => {
+      // Found and locked in one round trip.
       const current = await trx
         .withSchema('public')
         .selectFrom('portal_payments')
         .select(['id', 'status', 'sucursal_id', 'monto', 'currency'])
-        .where('id', '=', paymentId)
+        .where('gateway', '=', gateway)
+        .where((eb) =>
+          'id' in payment
+            ? eb('id', '=', payment.id)
+            : 'reference' in payment
+              ? eb('reference', '=', payment.reference)
+              : eb('gateway_payment_id', '=', payment.gatewayPaymentId),
+        )
         .forUpdate()
-        .executeTakeFirstOrThrow();
+        .executeTakeFirst();
+      if (!current) return { kind: 'unknown_payment' as const };
       if (eventId !== undefined) {
         const recorded = await trx
           .withSchema('public')
@@ -108,7 +122,7 @@ export function createReconciler(deps: {
           'approval after the payment was closed: money received, payment approved',
         );
       }
-      return { kind: next, monto: current.monto, currency: current.currency };
+      return { kind: next, id: current.id, monto: current.monto, currency: current.currency };
     });
 
     if (moved.kind === 'approved') {
@@ -120,11 +134,11 @@ export function createReconciler(deps: {
         // DECISIONS.md 30: no receipt for an amount that is not what the customer owed.
         await receipts.recordError(
           tenant,
-          paymentId,
+          moved.id,
           `Importe aprobado ${truth.amount} ${truth.currency} distinto del monto del pago ${moved.monto ?? '?'}`,
         );
       } else {
-        await receipts.issue(tenant, paymentId);
+        await receipts.issue(tenant, moved.id, settings);
       }
     }
     return moved.kind;

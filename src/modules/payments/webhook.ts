@@ -15,7 +15,7 @@ import {
 import type { ReconcileOutcome, Reconciler } from './reconcile.js';
 import { readPaymentSettings, type PaymentSettings } from './settings.js';
 
-export type WebhookOutcome = 'ignored' | 'unknown_payment' | ReconcileOutcome;
+export type WebhookOutcome = 'ignored' | ReconcileOutcome;
 
 export interface WebhookDeps {
   tenancy: Tenancy;
@@ -110,31 +110,20 @@ export function createWebhookHandler(deps: WebhookDeps) {
       throw error;
     }
 
-    const payments = tenant.db.withSchema('public');
-    const row = await payments
-      .selectFrom('portal_payments')
-      .select(['id'])
-      .where('gateway', '=', adapter.id)
-      .where((eb) =>
-        truth.reference
-          ? eb('reference', '=', truth.reference)
-          : eb('gateway_payment_id', '=', truth.id),
-      )
-      .executeTakeFirst();
-    if (!row) {
+    const outcome = await reconcile(tenant, {
+      payment: truth.reference ? { reference: truth.reference } : { gatewayPaymentId: truth.id },
+      gateway: adapter.id,
+      truth,
+      settings,
+      eventId: input.headers['x-request-id'] ?? `${adapter.id}:${truth.id}:${truth.status}`,
+    });
+    if (outcome === 'unknown_payment') {
       log.warn(
         { gateway: adapter.id, gatewayPaymentId: truth.id },
         'notification for an unknown payment',
       );
-      return 'unknown_payment';
     }
-
-    return reconcile(tenant, {
-      paymentId: row.id,
-      gateway: adapter.id,
-      truth,
-      eventId: input.headers['x-request-id'] ?? `${adapter.id}:${truth.id}:${truth.status}`,
-    });
+    return outcome;
   };
 }
 
