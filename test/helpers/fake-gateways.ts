@@ -403,4 +403,3 @@ export class FakeUala {
     };
   }
 }
-
