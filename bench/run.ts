@@ -16,6 +16,7 @@ import {
   type BenchEnvironment,
 } from './environment.js';
 import { measure, printComparison, printTable } from './measure.js';
+import { qzBenchKeys, qzSigning } from './qz.js';
 import { webhookThroughput } from './webhook.js';
 
 /**
@@ -36,6 +37,7 @@ async function startPortal(environment: BenchEnvironment) {
       // per request, which only counts because the proxy is trusted here.
       TRUST_PROXY: 'true',
       LOG_LEVEL: 'silent',
+      ...(await qzBenchKeys()),
     }),
     // One benchmark user makes thousands of requests a minute; the limit is still counted.
     { protectedRoutesMax: 1_000_000_000 },
@@ -195,6 +197,7 @@ async function main(): Promise<void> {
     if (!only || only === 'deudas') await debtsList(environment, url);
     if (!only || only === 'login') await loginThroughput(url);
     if (!only || only === 'webhook') await webhookThroughput(environment, url);
+    if (!only || only === 'qz') await qzSigning(url, await loginToken(url));
   } finally {
     await app.close();
     await environment.close();

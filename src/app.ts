@@ -10,8 +10,11 @@ import Fastify, {
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Config, TrustProxy } from './config.js';
+import { createCouponLedger } from './ledger/coupons/service.js';
 import { accountRoutes } from './modules/account/routes.js';
 import { createAccountService } from './modules/account/service.js';
+import { couponRoutes } from './modules/coupons/routes.js';
+import { createCouponService } from './modules/coupons/service.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { createAuthService } from './modules/auth/service.js';
 import { createPasswordReset, RESET_EMAIL_JOB } from './modules/auth/password-reset.js';
@@ -25,10 +28,14 @@ import { createPaymentHistory } from './modules/payments/history.js';
 import { createPaymentLifecycle } from './modules/payments/lifecycle.js';
 import { createReceiptIssuer, workReceiptRetries } from './modules/payments/receipt-issuer.js';
 import { createReconciler } from './modules/payments/reconcile.js';
+import { createReceiptDownload } from './modules/payments/receipt-pdf.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { sandboxRoutes } from './modules/payments/sandbox-routes.js';
 import { createPaymentStart } from './modules/payments/start.js';
 import { createWebhookHandler } from './modules/payments/webhook.js';
+import { createPrintConfigService } from './modules/print/config-service.js';
+import { printRoutes } from './modules/print/routes.js';
+import { printSignerFor } from './modules/print/signer.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { createProfileService } from './modules/profile/service.js';
 import { createAudit } from './platform/audit.js';
@@ -53,6 +60,7 @@ import { createTenantPools } from './platform/tenancy/pools.js';
 import { createTenantRegistry } from './platform/tenancy/registry.js';
 import { createTenancy, type Tenancy } from './platform/tenancy/tenancy.js';
 import { createTenantCalendar } from './platform/tenancy/today.js';
+import { createReportsClient } from './reports/client.js';
 import { packageVersion } from './platform/version.js';
 
 declare module 'fastify' {
@@ -137,6 +145,9 @@ export async function buildApp(
     }),
   });
 
+  // Read once, before anything opens (DECISIONS.md 39): a bad key stops the start, naming it.
+  const printSigner = await printSignerFor(config, (message) => app.log.warn(message));
+
   const systemPool = createPool(config.databaseUrl, { max: 5, applicationName: 'portal-system' });
   const systemDb = createKysely<SystemDatabase>(systemPool);
   const pools = createTenantPools(config.tenantPools);
@@ -214,6 +225,11 @@ export async function buildApp(
   });
   const receipts = createReceiptIssuer({ tenancy, jobs, calendar, clock, log: app.log });
   await workReceiptRetries(jobs, receipts);
+  const reports = createReportsClient({
+    url: config.reportsUrl,
+    secret: config.reportsServiceSecret,
+    timeoutMs: config.reportsTimeoutMs,
+  });
   const reconcile = createReconciler({ receipts, clock, log: app.log });
   await scheduleCheckoutExpiry(
     jobs,
@@ -232,14 +248,24 @@ export async function buildApp(
   authRoutes(app, { auth, reset, config, protectedRoute });
   profileRoutes(app, { profile: createProfileService({ clock }), protectedRoute });
   accountRoutes(app, { account: createAccountService({ calendar }), protectedRoute });
+  // The ledger's coupon services (DECISIONS.md 36): the coupon routes and the coupon PDF use them.
+  const couponLedger = createCouponLedger({ calendar, clock });
+  const coupons = createCouponService({ ledger: couponLedger });
+  couponRoutes(app, { coupons, reports, protectedRoute });
   paymentRoutes(app, {
     start: createPaymentStart({ config, gateways, clock }),
     webhook: createWebhookHandler({ tenancy, gateways, reconcile, log: app.log }),
     lifecycle: createPaymentLifecycle({ gateways, clock, log: app.log }),
     history: createPaymentHistory({ calendar }),
+    receiptPdf: createReceiptDownload({ reports }),
     protectedRoute,
   });
   await sandboxRoutes(app, { tenancy, enabled: config.sandboxEnabled });
+  printRoutes(app, {
+    signer: printSigner,
+    printConfigs: createPrintConfigService({ clock }),
+    protectedRoute,
+  });
 
   return app;
 }

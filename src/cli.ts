@@ -1,7 +1,10 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bootConfig } from './boot.js';
 import { startEmbeddedRuntime } from './dev/embedded-runtime.js';
 import { retryReceipts } from './modules/payments/retry-receipts.js';
+import { qzKeygen } from './modules/print/keygen-command.js';
+import { loadEnvFile } from './platform/env-file.js';
 import { migrateEverything, registerTenant } from './platform/tenancy/registration.js';
 
 const USAGE = `Usage: npm run cli -- <command>
@@ -12,6 +15,8 @@ const USAGE = `Usage: npm run cli -- <command>
       Register a tenant (or update it) and run the portal migrations in its database.
   payments retry-receipts [--tenant <id>] [--payment <id>]
       Create the missing receipts of approved payments (TX2 again; never a second receipt).
+  qz keygen [--out <dir>] [--cn <name>] [--force]
+      Write a self-signed RSA-2048 key and certificate for QZ Tray (default dir: <data dir>/qz).
 
 Without DATABASE_URL the commands act on the embedded development database.`;
 
@@ -90,6 +95,20 @@ async function run(argv: string[]): Promise<void> {
       say(`tenant ${result.tenantId} payment ${result.paymentId}: ${result.outcome}`);
     }
     if (results.some((result) => result.outcome.startsWith('failed'))) process.exitCode = 1;
+    return;
+  }
+  if (command === 'qz' && subcommand === 'keygen') {
+    const { values } = parseArgs({
+      args: argv.slice(2),
+      options: {
+        out: { type: 'string' },
+        cn: { type: 'string' },
+        force: { type: 'boolean', default: false },
+      },
+    });
+    await loadEnvFile();
+    const out = values.out ?? path.join(process.env.PORTAL_DATA_DIR ?? '.data', 'qz');
+    await qzKeygen({ out, commonName: values.cn, force: values.force }, say);
     return;
   }
   throw new UsageError(

@@ -28,6 +28,8 @@ export interface Config {
   readonly backendUrl: string | undefined;
   readonly reportsUrl: string;
   readonly reportsServiceSecret: string;
+  /** Whole call to the reports service, PDF included; past it the API answers 502. */
+  readonly reportsTimeoutMs: number;
   readonly redisUrl: string | undefined;
   readonly qzPrivateKeyPath: string | undefined;
   readonly qzCertificatePath: string | undefined;
@@ -56,7 +58,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Collects every problem instead of stopping at the first, so one boot shows them all. */
-class EnvReader {
+export class EnvReader {
   readonly problems: string[] = [];
   constructor(private readonly env: Env) {}
 
@@ -191,6 +193,10 @@ export function loadConfig(env: Env): Config {
   if ((certPath === undefined) !== (keyPath === undefined)) {
     reader.problems.push('TLS_CERT_PATH and TLS_KEY_PATH must be set together');
   }
+  const qzKeyPath = reader.raw('QZ_PRIVATE_KEY_PATH');
+  if ((qzKeyPath === undefined) !== (reader.raw('QZ_CERTIFICATE_PATH') === undefined)) {
+    reader.problems.push('QZ_PRIVATE_KEY_PATH and QZ_CERTIFICATE_PATH must be set together');
+  }
 
   const reportsServiceSecret = reader.raw('REPORTS_SERVICE_SECRET');
   if (reportsServiceSecret === undefined) {
@@ -222,6 +228,7 @@ export function loadConfig(env: Env): Config {
       reader.url('BACKEND_URL', ['http:', 'https:']) ?? (isProduction ? undefined : ownOrigin),
     reportsUrl: reader.url('REPORTS_URL', ['http:', 'https:']) ?? 'http://127.0.0.1:9999',
     reportsServiceSecret: reportsServiceSecret ?? '',
+    reportsTimeoutMs: reader.integer('REPORTS_TIMEOUT_MS', 10_000, 100, 120_000),
     redisUrl: reader.url('REDIS_URL', ['redis:', 'rediss:']),
     qzPrivateKeyPath: reader.raw('QZ_PRIVATE_KEY_PATH'),
     qzCertificatePath: reader.raw('QZ_CERTIFICATE_PATH'),

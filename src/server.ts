@@ -5,6 +5,7 @@ import { DEMO_LOGIN, DEMO_TENANT } from '../db/seed/demo.js';
 import { startEmbeddedRuntime, type EmbeddedRuntime } from './dev/embedded-runtime.js';
 import { migrateSystemDatabase } from './platform/db/migrator.js';
 import { DOCS_PATH } from './platform/http/openapi.js';
+import { startReportsProcess, type ReportsProcess } from './reports/supervisor.js';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
@@ -12,13 +13,18 @@ function say(message: string): void {
   process.stdout.write(`${message}\n`);
 }
 
-function banner(url: string, embedded: EmbeddedRuntime | undefined): string {
+function banner(
+  url: string,
+  embedded: EmbeddedRuntime | undefined,
+  reportsUrl: string | undefined,
+): string {
   const lines = [
     '',
     `  Portal API        ${url}`,
     `  API reference     ${url}${DOCS_PATH}`,
     `  Health            ${url}/healthz`,
   ];
+  if (reportsUrl) lines.push(`  Reports service   ${reportsUrl} (child process, internal only)`);
   if (embedded) {
     lines.push(
       `  Database          embedded PostgreSQL on 127.0.0.1:${embedded.database.port} (${embedded.database.dataDir})`,
@@ -47,6 +53,21 @@ async function main(): Promise<void> {
     key: await readFile(config.tls.keyPath),
   };
   const app = await buildApp({ ...config, databaseUrl }, { tls });
+  // Production runs the reports service as its own process (`npm run reports`).
+  const reports: ReportsProcess | undefined = config.isProduction
+    ? undefined
+    : await startReportsProcess({
+        url: config.reportsUrl,
+        env: {
+          ...process.env,
+          NODE_ENV: config.nodeEnv,
+          REPORTS_URL: config.reportsUrl,
+          REPORTS_SERVICE_SECRET: config.reportsServiceSecret,
+          DATABASE_URL: databaseUrl,
+          LOG_LEVEL: config.logLevel,
+        },
+        log: app.log,
+      });
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) {
@@ -62,6 +83,7 @@ async function main(): Promise<void> {
     timer.unref();
     try {
       await app.close();
+      await reports?.stop();
       await embedded?.database.stop();
     } finally {
       clearTimeout(timer);
@@ -72,7 +94,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', (signal) => void shutdown(signal));
 
   const listenUrl = await app.listen({ port: config.port, host: config.host });
-  say(banner(listenUrl, embedded));
+  say(banner(listenUrl, embedded, reports && config.reportsUrl));
 }
 
 main().catch((error: unknown) => {

@@ -178,7 +178,7 @@ describe('migrations', () => {
 
   it('concurrent runs on a fresh tenant apply each migration once', async () => {
     const fresh = await env.addTenant({ id: 2, sucursales: [{ id: 3 }] });
-    await fresh.query('DROP TABLE suc0003.portal_users');
+    await fresh.query('DROP TABLE suc0003.portal_print_config, suc0003.portal_users');
     await fresh.query(`DELETE FROM suc0003.portal_migrations WHERE name LIKE 'customer/%'`);
     const results = await Promise.all(
       [1, 2, 3].map(() => migrateTenantDatabase(fresh.databaseUrl)),

@@ -40,9 +40,11 @@ describe('npm start on embedded defaults', () => {
   it('starts PostgreSQL, seeds the demo tenant once, prints URLs and credentials, shuts down cleanly', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-start-'));
     const pgPort = await freePort();
+    const reportsUrl = `http://127.0.0.1:${await freePort()}`;
     const processEnv = childEnv({
       PORTAL_DATA_DIR: dataDir,
       EMBEDDED_PG_PORT: String(pgPort),
+      REPORTS_URL: reportsUrl,
       PORT: '0',
       LOG_LEVEL: 'warn',
     });
@@ -54,6 +56,12 @@ describe('npm start on embedded defaults', () => {
       expect(first.output()).toContain('"password":"Portal2026"');
       expect((await fetch(`${url}/readyz`)).status).toBe(200);
       expect((await fetch(`${url}/docs/json`)).status).toBe(200);
+      // The reports service runs beside it, as its own process, and stops with it.
+      expect(first.output()).toContain(`Reports service   ${reportsUrl}`);
+      expect((await fetch(`${reportsUrl}/healthz`)).status).toBe(200);
+      expect((await fetch(`${reportsUrl}/reports/portal-recibo`, { method: 'POST' })).status).toBe(
+        401,
+      );
 
       const secrets = JSON.parse(await readFile(path.join(dataDir, 'secrets.json'), 'utf8')) as {
         EMBEDDED_PG_PASSWORD: string;
@@ -83,6 +91,7 @@ describe('npm start on embedded defaults', () => {
       first.child.kill('SIGTERM');
       expect(await first.exited()).toBe(0);
       expect(await exists(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+      await expect(fetch(`${reportsUrl}/healthz`)).rejects.toThrow();
 
       // A restart keeps the data and does not seed again.
       const second = startTsx('src/server.ts', [], processEnv);
@@ -112,6 +121,7 @@ describe('npm start with DATABASE_URL', () => {
       [],
       childEnv({
         DATABASE_URL: databaseUrlFor(env.serverUrl, name),
+        REPORTS_URL: `http://127.0.0.1:${await freePort()}`,
         PORT: '0',
         LOG_LEVEL: 'warn',
         PORTAL_DATA_DIR: await mkdtemp(path.join(tmpdir(), 'portal-srv-')),

@@ -1,13 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf, type ProtectedRoute } from '../../platform/auth/guard.js';
-import { errorResponses } from '../../platform/http/schemas.js';
+import { errorResponses, PdfResponse } from '../../platform/http/schemas.js';
 import type { PaymentHistory } from './history.js';
 import type { PaymentLifecycle } from './lifecycle.js';
+import type { ReceiptDownload } from './receipt-pdf.js';
 import {
   HistoryQuery,
   HistoryResponse,
   PaymentIdBody,
+  ReceiptParams,
   StartBody,
   StartResponse,
   StatusResponse,
@@ -24,6 +26,7 @@ export interface PaymentRouteDeps {
   webhook: WebhookHandler;
   lifecycle: PaymentLifecycle;
   history: PaymentHistory;
+  receiptPdf: ReceiptDownload;
   protectedRoute: ProtectedRoute;
 }
 
@@ -156,6 +159,29 @@ export function paymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): voi
         Number(request.body.payment_id),
       );
       return { success: true as const, data };
+    },
+  );
+
+  routes.get(
+    '/portal/pagos/:id/recibo',
+    {
+      ...deps.protectedRoute,
+      schema: {
+        tags,
+        security,
+        summary: 'The receipt of an approved payment, as a PDF',
+        params: ReceiptParams,
+        response: { 200: PdfResponse, ...errorResponses(401, 404, 409, 422, 429, 502) },
+      },
+    },
+    async (request, reply) => {
+      const { tenant, portalUserId } = principalOf(request);
+      const { filename, pdf } = await deps.receiptPdf(tenant, portalUserId, request.params.id);
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `inline; filename="${filename}"`)
+        .header('cache-control', 'no-store')
+        .send(pdf);
     },
   );
 }

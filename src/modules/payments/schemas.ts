@@ -62,3 +62,8 @@ export const HistoryResponse = Envelope(
 );
 
 export const WebhookResponse = Type.Object({ success: Type.Literal(true) });
+
+/** DECISIONS.md 4: the integer portal_payments.id. */
+export const ReceiptParams = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+});

@@ -64,6 +64,32 @@ export interface TenantDatabase {
     ordcta_id: string | null;
     cnro: number | null;
   };
+  // Account-ledger coupons (src/ledger/coupons), customer-data schema
+  ledger_cupones: {
+    id: Generated<string>;
+    codigo_barras: string;
+    cnro: number;
+    secuencia: number;
+    sucursal_id: number;
+    monto: Numeric;
+    estado: Generated<StoredCouponEstado>;
+    fecha_generacion: DateString;
+    fecha_vencimiento: DateString;
+    used_at: Timestamp | null;
+    cancelled_at: Timestamp | null;
+    created_at: CreatedAt;
+    updated_at: Timestamp | null;
+  };
+  ledger_cupon_facturas: {
+    cupon_id: string;
+    factura_id: string;
+    orden: number;
+    tipo: string;
+    numero: string;
+    monto: Numeric;
+  };
+  // Account-ledger coupons, tenant public schema: the per-customer coupon sequence
+  ledger_cupon_secuencias: { cnro: number; ultimo: number };
   // Portal, customer-data schema
   portal_users: {
     id: Generated<string>;
@@ -80,6 +106,17 @@ export interface TenantDatabase {
     reset_code_hash: string | null;
     reset_code_expires: Timestamp | null;
     reset_code_attempts: Generated<number>;
+    created_at: CreatedAt;
+    updated_at: Timestamp | null;
+  };
+  portal_print_config: {
+    id: Generated<string>;
+    portal_user_id: string;
+    documento: PrintDocumento;
+    impresora: string;
+    papel: PrintPapel;
+    copias: Generated<number>;
+    predeterminada: Generated<boolean>;
     created_at: CreatedAt;
     updated_at: Timestamp | null;
   };
@@ -147,6 +184,13 @@ export interface TenantDatabase {
   };
   portal_migrations: MigrationsTable;
 }
+
+/** DECISIONS.md 40: the documents and papers a print configuration names. */
+export type PrintDocumento = 'recibo' | 'cupon';
+export type PrintPapel = 'A4' | 'carta' | '80mm';
+
+/** A coupon's stored state; `expired` is never stored, it is computed on read. */
+export type StoredCouponEstado = 'pending' | 'used' | 'cancelled';
 
 export type PaymentStatus =
   'pending' | 'issued' | 'approved' | 'rejected' | 'refunded' | 'cancelled';

@@ -25,3 +25,9 @@ export const TenantIdsBody = {
 export function errorResponses(...statuses: number[]): Record<number, typeof ErrorResponse> {
   return Object.fromEntries(statuses.map((status) => [status, ErrorResponse]));
 }
+
+/** A PDF body, for the OpenAPI document (Fastify sends Buffers as they are). */
+export const PdfResponse = {
+  description: 'The PDF document',
+  content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+};

@@ -1,4 +1,4 @@
-import { createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, hkdfSync, timingSafeEqual, webcrypto } from 'node:crypto';
 
 /**
  * Keys for separate purposes derived from one configured secret (HKDF), so a reset-code hash
@@ -21,4 +21,15 @@ export function safeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** An HS256 key for jose, imported once by its owner (JWTs between the API and its services). */
+export function importHmacKey(secret: string): Promise<webcrypto.CryptoKey> {
+  return webcrypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
 }

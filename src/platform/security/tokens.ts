@@ -1,7 +1,7 @@
-import { webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock.js';
+import { importHmacKey } from './secrets.js';
 
 /** SPEC.md "Access token": HS256, `exp = iat + 3600`, ids only. */
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
@@ -31,13 +31,7 @@ function isId(value: unknown): value is number {
  * token is remembered (exact string -> claims) until its `exp`, which is checked on every use.
  */
 export function createAccessTokens(secret: string, clock: Clock): AccessTokens {
-  const key = webcrypto.subtle.importKey(
-    'raw',
-    new TextEncoder().encode(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign', 'verify'],
-  );
+  const key = importHmacKey(secret);
   const verified = new LRUCache<string, AccessClaims & { exp: number }>({ max: 50_000 });
 
   return {

@@ -1,0 +1,193 @@
+import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
+import type { StoredCouponEstado, TenantDatabase } from '../../platform/db/types.js';
+import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import { isPendingDebt } from '../pending-debts.js';
+import type { CouponEstado } from './types.js';
+
+type Executor = Kysely<TenantDatabase> | Transaction<TenantDatabase>;
+
+export interface StoredCoupon {
+  id: string;
+  codigo_barras: string;
+  cnro: number;
+  secuencia: number;
+  sucursal_id: number;
+  monto: string;
+  estado: StoredCouponEstado;
+  fecha_generacion: string;
+  fecha_vencimiento: string;
+  used_at: Date | null;
+  cancelled_at: Date | null;
+}
+
+const COUPON_COLUMNS = [
+  'c.id',
+  'c.codigo_barras',
+  'c.cnro',
+  'c.secuencia',
+  'c.sucursal_id',
+  'c.monto',
+  'c.estado',
+  'c.fecha_generacion',
+  'c.fecha_vencimiento',
+  'c.used_at',
+  'c.cancelled_at',
+] as const;
+
+function coupons(db: Executor, schema: string) {
+  return db.withSchema(schema).selectFrom('ledger_cupones as c');
+}
+
+export function findCouponBy(
+  db: Executor,
+  schema: string,
+  by: { id: string } | { codigoBarras: string },
+): Promise<StoredCoupon | undefined> {
+  const query = coupons(db, schema).select(COUPON_COLUMNS);
+  return 'id' in by
+    ? query.where('c.id', '=', by.id).executeTakeFirst()
+    : query.where('c.codigo_barras', '=', by.codigoBarras).executeTakeFirst();
+}
+
+export function findCouponFacturas(db: Executor, schema: string, cuponId: string) {
+  return db
+    .withSchema(schema)
+    .selectFrom('ledger_cupon_facturas')
+    .select(['factura_id as id', 'tipo', 'numero', 'monto'])
+    .where('cupon_id', '=', cuponId)
+    .orderBy('orden')
+    .execute();
+}
+
+/**
+ * The SQL side of a listing filter: `expired` and `pending` are both stored `pending`, told apart
+ * by fecha_vencimiento against the tenant's today (expired once the due date is before today).
+ */
+function withEstado<O>(
+  query: SelectQueryBuilder<TenantDatabase & { c: TenantDatabase['ledger_cupones'] }, 'c', O>,
+  estado: CouponEstado | undefined,
+  today: string,
+) {
+  switch (estado) {
+    case undefined:
+      return query;
+    case 'pending':
+      return query.where('c.estado', '=', 'pending').where('c.fecha_vencimiento', '>=', today);
+    case 'expired':
+      return query.where('c.estado', '=', 'pending').where('c.fecha_vencimiento', '<', today);
+    case 'used':
+    case 'cancelled':
+      return query.where('c.estado', '=', estado);
+  }
+}
+
+/** One page of a customer's coupons, newest first, and how many match in all. */
+export async function listCustomerCoupons(
+  tenant: TenantContext,
+  cnro: number,
+  filter: { estado: CouponEstado | undefined; limit: number; offset: number; today: string },
+): Promise<{ rows: StoredCoupon[]; total: number }> {
+  const base = coupons(tenant.db, tenant.customerSchema).where('c.cnro', '=', cnro);
+  const [rows, count] = await Promise.all([
+    withEstado(base.select(COUPON_COLUMNS), filter.estado, filter.today)
+      // The sequence grows with every coupon of the customer: newest first, stable across pages.
+      .orderBy('c.secuencia', 'desc')
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute(),
+    withEstado(
+      base.select((eb) => eb.fn.countAll<number>().as('total')),
+      filter.estado,
+      filter.today,
+    ).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+/** The given ledger rows that are pending debts of the customer (the one definition). */
+export function findPendingDebtsById(tenant: TenantContext, cnro: number, ids: readonly string[]) {
+  return tenant.db
+    .withSchema(tenant.customerSchema)
+    .selectFrom('ordcta as o')
+    .select(['o.id', 'o.comprobante', 'o.nrocomp', 'o.saldo'])
+    .where('o.cnro', '=', cnro)
+    .where('o.id', 'in', ids)
+    .where((eb) => isPendingDebt(eb))
+    .execute();
+}
+
+/**
+ * The customer's next coupon sequence. The counter row is created or bumped in one statement and
+ * stays locked until the transaction ends, so concurrent generations for one customer take
+ * 1, 2, 3... in turn, and a generation that rolls back gives its number back.
+ */
+export async function nextCouponSequence(
+  trx: Transaction<TenantDatabase>,
+  cnro: number,
+): Promise<number> {
+  const row = await trx
+    .withSchema('public')
+    .insertInto('ledger_cupon_secuencias')
+    .values({ cnro, ultimo: 1 })
+    .onConflict((oc) =>
+      oc.column('cnro').doUpdateSet({ ultimo: sql<number>`ledger_cupon_secuencias.ultimo + 1` }),
+    )
+    .returning('ultimo')
+    .executeTakeFirstOrThrow();
+  return row.ultimo;
+}
+
+export async function insertCoupon(
+  trx: Transaction<TenantDatabase>,
+  schema: string,
+  coupon: {
+    codigo_barras: string;
+    cnro: number;
+    secuencia: number;
+    sucursal_id: number;
+    monto: string;
+    fecha_generacion: string;
+    fecha_vencimiento: string;
+    created_at: Date;
+  },
+  facturas: { factura_id: string; tipo: string; numero: string; monto: string }[],
+): Promise<string> {
+  const { id } = await trx
+    .withSchema(schema)
+    .insertInto('ledger_cupones')
+    .values(coupon)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await trx
+    .withSchema(schema)
+    .insertInto('ledger_cupon_facturas')
+    .values(facturas.map((factura, orden) => ({ ...factura, cupon_id: id, orden })))
+    .execute();
+  return id;
+}
+
+/**
+ * Moves a coupon to `to` when its stored state is one of `from`; answers whether it moved. One
+ * UPDATE: two concurrent transitions cannot both succeed from the same state.
+ */
+export async function moveCoupon(
+  tenant: TenantContext,
+  id: string,
+  from: readonly StoredCouponEstado[],
+  to: 'used' | 'cancelled',
+  now: Date,
+): Promise<boolean> {
+  const moved = await tenant.db
+    .withSchema(tenant.customerSchema)
+    .updateTable('ledger_cupones')
+    .set({
+      estado: to,
+      updated_at: now,
+      ...(to === 'used' ? { used_at: now } : { cancelled_at: now }),
+    })
+    .where('id', '=', id)
+    .where('estado', 'in', from)
+    .returning('id')
+    .executeTakeFirst();
+  return moved !== undefined;
+}

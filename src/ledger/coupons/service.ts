@@ -1,0 +1,235 @@
+import type { Clock } from '../../platform/clock.js';
+import { addDays } from '../../platform/dates.js';
+import type { StoredCouponEstado } from '../../platform/db/types.js';
+import { AppError } from '../../platform/errors.js';
+import { centsToDecimal } from '../../platform/money.js';
+import type { TenantCalendar } from '../../platform/tenancy/today.js';
+import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import { BARCODE_LIMITS, buildBarcode, parseBarcode, unencodable } from './barcode.js';
+import {
+  findCouponBy,
+  findCouponFacturas,
+  findPendingDebtsById,
+  insertCoupon,
+  listCustomerCoupons,
+  moveCoupon,
+  nextCouponSequence,
+  type StoredCoupon,
+} from './queries.js';
+import { isUuid, matchPendingDebts, parseSelection } from './selection.js';
+import type {
+  Coupon,
+  CouponEstado,
+  CouponListFilter,
+  CouponPage,
+  CouponSummary,
+  GenerateCouponRequest,
+} from './types.js';
+
+/** DECISIONS.md 36: a pending coupon is expired once fecha_vencimiento is before today. */
+export function estadoOn(
+  stored: StoredCouponEstado,
+  fechaVencimiento: string,
+  today: string,
+): CouponEstado {
+  return stored === 'pending' && fechaVencimiento < today ? 'expired' : stored;
+}
+
+function summaryOf(row: StoredCoupon, today: string): CouponSummary {
+  return {
+    id: row.id,
+    codigoBarras: row.codigo_barras,
+    cnro: row.cnro,
+    secuencia: row.secuencia,
+    sucursalId: row.sucursal_id,
+    monto: row.monto,
+    estado: estadoOn(row.estado, row.fecha_vencimiento, today),
+    fechaGeneracion: row.fecha_generacion,
+    fechaVencimiento: row.fecha_vencimiento,
+    usedAt: row.used_at,
+    cancelledAt: row.cancelled_at,
+  };
+}
+
+const NOT_ENCODABLE: Record<'tenantId' | 'cnro', string> = {
+  tenantId: `el número de empresa supera ${BARCODE_LIMITS.tenantId}`,
+  cnro: `el número de cliente supera ${BARCODE_LIMITS.cnro}`,
+};
+
+/**
+ * The account-ledger module's coupon services (SPEC.md capability 6, DECISIONS.md 36 and 38):
+ * generation, barcode validation, reads, and the ledger-side transitions to `used` and
+ * `cancelled`. Every function takes the tenant context (database + customer-data schema), so the
+ * portal routes, a PDF route or the reports service reach coupons the same way.
+ */
+export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Clock }) {
+  const { calendar, clock } = deps;
+
+  async function withFacturas(
+    tenant: TenantContext,
+    row: StoredCoupon | undefined,
+  ): Promise<Coupon | undefined> {
+    if (!row) return undefined;
+    const [today, facturas] = await Promise.all([
+      calendar.today(tenant),
+      findCouponFacturas(tenant.db, tenant.customerSchema, row.id),
+    ]);
+    return { ...summaryOf(row, today), facturas };
+  }
+
+  /** The coupon validation service: 19 digits, right check digit. */
+  function validateBarcode(codigoBarras: string) {
+    const parsed = parseBarcode(codigoBarras);
+    if (!parsed.ok) {
+      throw new AppError(
+        'INVALID_REQUEST',
+        parsed.problem === 'format'
+          ? 'El código de barras debe tener 19 dígitos'
+          : 'El código de barras no es válido (dígito verificador incorrecto)',
+      );
+    }
+    return { codigoBarras: parsed.codigoBarras, parts: parsed.parts };
+  }
+
+  async function findById(tenant: TenantContext, id: string): Promise<Coupon | undefined> {
+    // Not a uuid: no such coupon (and no query PostgreSQL would refuse).
+    if (!isUuid(id)) return undefined;
+    return withFacturas(
+      tenant,
+      await findCouponBy(tenant.db, tenant.customerSchema, { id: id.toLowerCase() }),
+    );
+  }
+
+  async function transition(
+    tenant: TenantContext,
+    id: string,
+    to: 'used' | 'cancelled',
+    from: readonly StoredCouponEstado[],
+  ): Promise<Coupon> {
+    const moved = isUuid(id) && (await moveCoupon(tenant, id, from, to, clock.now()));
+    const coupon = await findById(tenant, id);
+    if (!coupon) throw new AppError('CUPON_NOT_FOUND', 'Cupón no encontrado');
+    // Already in the target state: a repeated report is a no-op, answered with the coupon.
+    if (!moved && coupon.estado !== to) {
+      // Only cancel gets here: a used coupon was paid and stays paid.
+      throw new AppError(
+        'INVALID_STATUS',
+        `El cupón ${coupon.codigoBarras} ya fue pagado: no se puede anular`,
+      );
+    }
+    return coupon;
+  }
+
+  return {
+    /**
+     * The coupon generation service. Checks the request (parseSelection), that tenant and
+     * customer fit the barcode, that each debt is the customer's pending debt with saldo for its
+     * amount, then allocates the customer's next sequence and stores the coupon, in one
+     * transaction. fecha_generacion is the tenant's today; fecha_vencimiento today + dias.
+     * Errors: 400 INVALID_REQUEST (the request), 422 CUPON_NO_DISPONIBLE (cannot be encoded).
+     */
+    async generate(tenant: TenantContext, request: GenerateCouponRequest): Promise<Coupon> {
+      const selection = parseSelection(request);
+      const field = unencodable({ tenantId: tenant.tenantId, cnro: request.cnro, sequence: 0 });
+      if (field === 'tenantId' || field === 'cnro') {
+        throw new AppError(
+          'CUPON_NO_DISPONIBLE',
+          `No se pueden emitir cupones para este cliente: ${NOT_ENCODABLE[field]}`,
+        );
+      }
+      const debts = await findPendingDebtsById(
+        tenant,
+        request.cnro,
+        selection.facturas.map((factura) => factura.id),
+      );
+      const selected = matchPendingDebts(selection, debts);
+      const today = await calendar.today(tenant);
+      const id = await tenant.db.transaction().execute(async (trx) => {
+        const secuencia = await nextCouponSequence(trx, request.cnro);
+        if (secuencia > BARCODE_LIMITS.sequence) {
+          // Thrown inside the transaction: the counter stays at its last usable value.
+          throw new AppError(
+            'CUPON_NO_DISPONIBLE',
+            `No se pueden emitir más cupones para este cliente: se usaron los ${BARCODE_LIMITS.sequence} números`,
+          );
+        }
+        return insertCoupon(
+          trx,
+          tenant.customerSchema,
+          {
+            codigo_barras: buildBarcode({
+              tenantId: tenant.tenantId,
+              cnro: request.cnro,
+              sequence: secuencia,
+            }),
+            cnro: request.cnro,
+            secuencia,
+            sucursal_id: tenant.sucursalId,
+            monto: centsToDecimal(selection.totalCents),
+            fecha_generacion: today,
+            fecha_vencimiento: addDays(today, selection.diasVencimiento),
+            created_at: clock.now(),
+          },
+          selected.map(({ debt, cents }) => ({
+            factura_id: debt.id,
+            tipo: debt.comprobante,
+            numero: debt.nrocomp,
+            monto: centsToDecimal(cents),
+          })),
+        );
+      });
+      const coupon = await findById(tenant, id);
+      if (!coupon) throw new Error(`coupon ${id} vanished right after its insert`);
+      return coupon;
+    },
+
+    validateBarcode,
+
+    /** A coupon by its barcode (19 digits); validates first. */
+    async findByBarcode(tenant: TenantContext, codigoBarras: string): Promise<Coupon | undefined> {
+      const { codigoBarras: code } = validateBarcode(codigoBarras);
+      return withFacturas(
+        tenant,
+        await findCouponBy(tenant.db, tenant.customerSchema, { codigoBarras: code }),
+      );
+    },
+
+    /** A coupon by its id (`cupon_id`); undefined when absent or not a uuid. */
+    findById,
+
+    /** A customer's coupons, newest first, filtered by estado as of the tenant's today. */
+    async listByCustomer(
+      tenant: TenantContext,
+      cnro: number,
+      filter: CouponListFilter,
+    ): Promise<CouponPage> {
+      const today = await calendar.today(tenant);
+      const { rows, total } = await listCustomerCoupons(tenant, cnro, {
+        estado: filter.estado,
+        limit: filter.limit,
+        offset: filter.offset,
+        today,
+      });
+      return { cupones: rows.map((row) => summaryOf(row, today)), total };
+    },
+
+    /**
+     * The collection network reports the coupon paid. From pending (expired too: the network
+     * took the money) and from cancelled (money received is never dropped, as DECISIONS.md 28
+     * says of payments); already used is a no-op. 404 CUPON_NOT_FOUND.
+     */
+    markUsed(tenant: TenantContext, id: string): Promise<Coupon> {
+      return transition(tenant, id, 'used', ['pending', 'cancelled']);
+    },
+
+    /**
+     * The ledger voids a coupon not paid yet (expired ones too); already cancelled is a no-op;
+     * a used coupon cannot be cancelled: 409 INVALID_STATUS. 404 CUPON_NOT_FOUND.
+     */
+    cancel(tenant: TenantContext, id: string): Promise<Coupon> {
+      return transition(tenant, id, 'cancelled', ['pending']);
+    },
+  };
+}
+
+export type CouponLedger = ReturnType<typeof createCouponLedger>;

@@ -1,0 +1,55 @@
+/** SPEC.md's coupon states; `expired` is computed on read, never stored (DECISIONS.md 36). */
+export const COUPON_ESTADOS = ['pending', 'used', 'expired', 'cancelled'] as const;
+export type CouponEstado = (typeof COUPON_ESTADOS)[number];
+
+/** One debt a coupon pays: the ledger row's id, voucher name and number, and the amount. */
+export interface CouponFactura {
+  id: string;
+  tipo: string;
+  numero: string;
+  /** Exact decimal, as numeric(15,2) reads: `"1250.50"`. */
+  monto: string;
+}
+
+/** A coupon as the ledger answers it: amounts exact, dates `YYYY-MM-DD`, estado as of today. */
+export interface CouponSummary {
+  id: string;
+  codigoBarras: string;
+  cnro: number;
+  secuencia: number;
+  /** The sucursal whose portal (or ERP user) generated it. */
+  sucursalId: number;
+  monto: string;
+  estado: CouponEstado;
+  fechaGeneracion: string;
+  fechaVencimiento: string;
+  usedAt: Date | null;
+  cancelledAt: Date | null;
+}
+
+export interface Coupon extends CouponSummary {
+  /** In the order they were given at generation. */
+  facturas: CouponFactura[];
+}
+
+export interface GenerateCouponRequest {
+  /** The customer (ordcon.cnro) the coupon is for; the debts must be theirs. */
+  cnro: number;
+  /** Debts and amounts: JSON numbers or numeric strings, at most 2 decimals (DECISIONS.md 5). */
+  facturas: readonly { id: string; monto: unknown }[];
+  total: unknown;
+  /** Days from the tenant's today to fecha_vencimiento; 30 when absent (SPEC.md), 1..365. */
+  diasVencimiento?: number;
+}
+
+export interface CouponListFilter {
+  estado?: CouponEstado;
+  limit: number;
+  offset: number;
+}
+
+export interface CouponPage {
+  cupones: CouponSummary[];
+  /** How many coupons match the filter, all pages together. */
+  total: number;
+}

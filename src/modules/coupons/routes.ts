@@ -1,0 +1,135 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { principalOf, type ProtectedRoute } from '../../platform/auth/guard.js';
+import { AppError } from '../../platform/errors.js';
+import { errorResponses, PdfResponse } from '../../platform/http/schemas.js';
+import { ReportsError, type ReportsClient } from '../../reports/client.js';
+import {
+  BarcodeParams,
+  CouponIdParams,
+  CouponResponse,
+  GenerateBody,
+  GenerateResponse,
+  ListQuery,
+  ListResponse,
+} from './schemas.js';
+import type { CouponService } from './service.js';
+
+const tags = ['cupones'];
+const security = [{ bearerAuth: [] }];
+
+/**
+ * The coupon routes. The router tells `GET /portal/cupones/{id}/pdf` apart from
+ * `GET /portal/cupones/{codigo_barras}` by its `/pdf` segment, and `mis-cupones` is a static
+ * segment, which wins over the barcode parameter.
+ */
+export function couponRoutes(
+  app: FastifyInstance,
+  deps: { coupons: CouponService; reports: ReportsClient; protectedRoute: ProtectedRoute },
+): void {
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  // SPEC.md: invalid coupon parameters are 400 INVALID_REQUEST, not the default 422.
+  const config = { validationCode: 'INVALID_REQUEST' as const };
+
+  routes.post(
+    '/portal/cupones/generar',
+    {
+      ...deps.protectedRoute,
+      config: { ...config, expectedFields: ['facturas', 'total', 'dias_vencimiento'] },
+      schema: {
+        tags,
+        security,
+        summary: 'Generate a payment coupon (19-digit ITF barcode) for some pending debts',
+        body: GenerateBody,
+        response: { 200: GenerateResponse, ...errorResponses(400, 401, 404, 422, 429, 500) },
+      },
+    },
+    async (request) => {
+      const { tenant, portalUserId } = principalOf(request);
+      const data = await deps.coupons.generate(tenant, portalUserId, request.body);
+      return { success: true as const, data };
+    },
+  );
+
+  routes.get(
+    '/portal/cupones/mis-cupones',
+    {
+      ...deps.protectedRoute,
+      config,
+      schema: {
+        tags,
+        security,
+        summary: 'The customer’s coupons, newest first',
+        querystring: ListQuery,
+        response: { 200: ListResponse, ...errorResponses(400, 401, 404, 429, 500) },
+      },
+    },
+    async (request) => {
+      const { tenant, portalUserId } = principalOf(request);
+      const data = await deps.coupons.list(tenant, portalUserId, {
+        estado: request.query.estado,
+        limit: request.query.limit ?? 50,
+        offset: request.query.offset ?? 0,
+      });
+      return { success: true as const, data };
+    },
+  );
+
+  routes.get(
+    '/portal/cupones/:codigo_barras',
+    {
+      ...deps.protectedRoute,
+      config,
+      schema: {
+        tags,
+        security,
+        summary: 'One of the customer’s coupons, by its barcode',
+        params: BarcodeParams,
+        response: { 200: CouponResponse, ...errorResponses(400, 401, 403, 404, 429, 500) },
+      },
+    },
+    async (request) => {
+      const { tenant, portalUserId } = principalOf(request);
+      const data = await deps.coupons.byBarcode(tenant, portalUserId, request.params.codigo_barras);
+      return { success: true as const, data };
+    },
+  );
+
+  routes.get(
+    '/portal/cupones/:id/pdf',
+    {
+      ...deps.protectedRoute,
+      config,
+      schema: {
+        tags,
+        security,
+        summary: 'One of the customer’s coupons as a PDF with its ITF barcode, rendered fresh',
+        params: CouponIdParams,
+        response: { 200: PdfResponse, ...errorResponses(400, 401, 403, 404, 429, 502) },
+      },
+    },
+    async (request, reply) => {
+      const { tenant, portalUserId } = principalOf(request);
+      const coupon = await deps.coupons.ownedCoupon(tenant, portalUserId, request.params.id);
+      let pdf: Buffer;
+      try {
+        pdf = await deps.reports.coupon(
+          { tenant_id: tenant.tenantId, sucursal_id: tenant.sucursalId },
+          coupon.id,
+        );
+      } catch (error) {
+        if (!(error instanceof ReportsError)) throw error;
+        throw new AppError(
+          'INFORMES_SERVICE_ERROR',
+          'El servicio de informes no pudo generar el cupón',
+          { cause: error },
+        );
+      }
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="cupon-${coupon.id}.pdf"`)
+        .header('cache-control', 'no-store')
+        .send(pdf);
+    },
+  );
+}

@@ -1,0 +1,97 @@
+import { Type } from 'typebox';
+import { Envelope } from '../../platform/http/schemas.js';
+
+const DateString = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
+const Amount = Type.Number({ description: 'Amount with 2 decimals' });
+/** DECISIONS.md 5: a JSON number or a numeric string; exactness is checked by the ledger. */
+const AmountInput = Type.Union([Type.Number(), Type.String({ maxLength: 20 })]);
+const Estado = Type.Union(
+  [
+    Type.Literal('pending'),
+    Type.Literal('used'),
+    Type.Literal('expired'),
+    Type.Literal('cancelled'),
+  ],
+  { description: '`expired`: still unpaid and fecha_vencimiento before today' },
+);
+
+export const GenerateBody = Type.Object(
+  {
+    facturas: Type.Array(
+      Type.Object(
+        {
+          id: Type.String({ maxLength: 64, description: 'Debt id (ordcta.id, uuid)' }),
+          tipo: Type.Optional(
+            Type.String({ maxLength: 100, description: 'Informative; the ledger’s is answered' }),
+          ),
+          numero: Type.Optional(
+            Type.Union([Type.Integer(), Type.String({ maxLength: 50 })], {
+              description: 'Informative; the ledger’s voucher number is answered',
+            }),
+          ),
+          monto: AmountInput,
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 500 },
+    ),
+    total: AmountInput,
+    dias_vencimiento: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 365, description: 'Days until due; 30 when absent' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const Factura = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  tipo: Type.String(),
+  numero: Type.String(),
+  monto: Amount,
+});
+
+const CouponFields = {
+  cupon_id: Type.String({ format: 'uuid' }),
+  codigo_barras: Type.String({ pattern: '^[0-9]{19}$' }),
+  monto: Amount,
+  estado: Estado,
+  fecha_generacion: DateString,
+  fecha_vencimiento: DateString,
+};
+
+export const GenerateResponse = Envelope(
+  Type.Object({
+    cupon_id: CouponFields.cupon_id,
+    codigo_barras: CouponFields.codigo_barras,
+    monto: Amount,
+    fecha_vencimiento: DateString,
+    facturas: Type.Array(Factura),
+  }),
+);
+
+export const ListQuery = Type.Object({
+  estado: Type.Optional(Estado),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 })),
+});
+
+export const ListResponse = Envelope(
+  Type.Object({
+    cupones: Type.Array(Type.Object(CouponFields)),
+    total: Type.Integer(),
+    has_more: Type.Boolean(),
+  }),
+);
+
+/** The barcode is checked by the ledger's validation service, not here (SPEC.md). */
+export const BarcodeParams = Type.Object({
+  codigo_barras: Type.String({ description: '19 digits, the last one a check digit' }),
+});
+
+export const CouponResponse = Envelope(
+  Type.Object({ ...CouponFields, facturas: Type.Array(Factura) }),
+);
+
+export const CouponIdParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64, description: 'cupon_id' }),
+});

@@ -1,0 +1,116 @@
+import type { CouponLedger } from '../../ledger/coupons/service.js';
+import type { Coupon, CouponEstado, CouponFactura } from '../../ledger/coupons/types.js';
+import { AppError } from '../../platform/errors.js';
+import { toAmount } from '../../platform/money.js';
+import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import { findCustomerNumber } from './queries.js';
+
+export interface GenerateInput {
+  facturas: readonly { id: string; monto: unknown }[];
+  total: unknown;
+  dias_vencimiento?: number | undefined;
+}
+
+function facturaBody(factura: CouponFactura) {
+  return {
+    id: factura.id,
+    tipo: factura.tipo,
+    numero: factura.numero,
+    monto: toAmount(factura.monto),
+  };
+}
+
+/**
+ * The portal side of coupons (SPEC.md capability 6): the customer comes from the token's portal
+ * user (-> ordcon), everything else is the ledger's coupon services (DECISIONS.md 36).
+ */
+export function createCouponService(deps: { ledger: CouponLedger }) {
+  const { ledger } = deps;
+
+  async function customerOf(tenant: TenantContext, portalUserId: string): Promise<number> {
+    const cnro = await findCustomerNumber(tenant, portalUserId);
+    if (cnro === undefined) throw new AppError('USER_NOT_FOUND', 'Usuario no encontrado');
+    return cnro;
+  }
+
+  /** 404 CUPON_NOT_FOUND when absent, 403 FORBIDDEN when it is another customer's (SPEC.md). */
+  function ensureOwned(coupon: Coupon | undefined, cnro: number): Coupon {
+    if (!coupon) throw new AppError('CUPON_NOT_FOUND', 'Cupón no encontrado');
+    if (coupon.cnro !== cnro) throw new AppError('FORBIDDEN', 'El cupón es de otro cliente');
+    return coupon;
+  }
+
+  return {
+    /** POST /portal/cupones/generar. */
+    async generate(tenant: TenantContext, portalUserId: string, input: GenerateInput) {
+      const cnro = await customerOf(tenant, portalUserId);
+      const coupon = await ledger.generate(tenant, {
+        cnro,
+        facturas: input.facturas,
+        total: input.total,
+        ...(input.dias_vencimiento !== undefined && { diasVencimiento: input.dias_vencimiento }),
+      });
+      return {
+        cupon_id: coupon.id,
+        codigo_barras: coupon.codigoBarras,
+        monto: toAmount(coupon.monto),
+        fecha_vencimiento: coupon.fechaVencimiento,
+        facturas: coupon.facturas.map(facturaBody),
+      };
+    },
+
+    /** GET /portal/cupones/mis-cupones. */
+    async list(
+      tenant: TenantContext,
+      portalUserId: string,
+      query: { estado?: CouponEstado | undefined; limit: number; offset: number },
+    ) {
+      const cnro = await customerOf(tenant, portalUserId);
+      const page = await ledger.listByCustomer(tenant, cnro, {
+        ...(query.estado !== undefined && { estado: query.estado }),
+        limit: query.limit,
+        offset: query.offset,
+      });
+      return {
+        cupones: page.cupones.map((coupon) => ({
+          cupon_id: coupon.id,
+          codigo_barras: coupon.codigoBarras,
+          monto: toAmount(coupon.monto),
+          estado: coupon.estado,
+          fecha_generacion: coupon.fechaGeneracion,
+          fecha_vencimiento: coupon.fechaVencimiento,
+        })),
+        total: page.total,
+        has_more: query.offset + page.cupones.length < page.total,
+      };
+    },
+
+    /** GET /portal/cupones/{codigo_barras}: validated by the ledger's validation service first. */
+    async byBarcode(tenant: TenantContext, portalUserId: string, codigoBarras: string) {
+      const { codigoBarras: code } = ledger.validateBarcode(codigoBarras);
+      const cnro = await customerOf(tenant, portalUserId);
+      const coupon = ensureOwned(await ledger.findByBarcode(tenant, code), cnro);
+      return {
+        cupon_id: coupon.id,
+        codigo_barras: coupon.codigoBarras,
+        monto: toAmount(coupon.monto),
+        estado: coupon.estado,
+        fecha_generacion: coupon.fechaGeneracion,
+        fecha_vencimiento: coupon.fechaVencimiento,
+        facturas: coupon.facturas.map(facturaBody),
+      };
+    },
+
+    /**
+     * The user's coupon by id, for GET /portal/cupones/{id}/pdf: the ledger's coupon (exact
+     * amounts, facturas) after the existence and ownership checks (404 CUPON_NOT_FOUND,
+     * 403 FORBIDDEN).
+     */
+    async ownedCoupon(tenant: TenantContext, portalUserId: string, id: string): Promise<Coupon> {
+      const cnro = await customerOf(tenant, portalUserId);
+      return ensureOwned(await ledger.findById(tenant, id), cnro);
+    },
+  };
+}
+
+export type CouponService = ReturnType<typeof createCouponService>;

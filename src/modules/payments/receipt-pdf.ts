@@ -1,0 +1,87 @@
+import { sql } from 'kysely';
+import { AppError } from '../../platform/errors.js';
+import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import type { PaymentStatus } from '../../platform/db/types.js';
+import { findReceipt } from '../../ledger/receipt-view.js';
+import { ReportsError, type ReportsClient } from '../../reports/client.js';
+
+interface PaymentRow {
+  id: number;
+  status: PaymentStatus;
+  recibo_id: string | null;
+  ordcon_id: number;
+  gateway: string | null;
+  gateway_payment_id: string | null;
+}
+
+/**
+ * GET /portal/pagos/{id}/recibo in SPEC.md's order: the customer's payment (404, DECISIONS.md 33
+ * for another customer's), approved (422), with a receipt (409); then the ledger's receipt goes
+ * to the reports service (`portal-recibo`), whose failure of any kind is 502 INFORMES_ERROR.
+ */
+export function createReceiptDownload(deps: { reports: ReportsClient }) {
+  return async function receiptPdf(
+    tenant: TenantContext,
+    portalUserId: string,
+    paymentId: number,
+  ): Promise<{ filename: string; pdf: Buffer }> {
+    // The customer comes from the token's user, in the same round trip as the payment.
+    const { rows } = await sql<PaymentRow>`
+      SELECT p.id, p.status, p.recibo_id, p.ordcon_id, p.gateway, p.gateway_payment_id
+        FROM public.portal_payments p
+       WHERE p.id = ${paymentId}
+         AND p.tenant_id = ${tenant.tenantId}
+         AND p.sucursal_id = ${tenant.sucursalId}
+         AND p.ordcon_id = (SELECT u.cnro FROM ${sql.table(`${tenant.customerSchema}.portal_users`)} u
+                             WHERE u.id = ${portalUserId})
+    `.execute(tenant.db);
+    const payment = rows[0];
+    if (!payment) throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
+    if (payment.status !== 'approved') {
+      throw new AppError(
+        'RECIBO_NO_DISPONIBLE',
+        `El pago está en estado ${payment.status}: no tiene recibo disponible`,
+      );
+    }
+    if (!payment.recibo_id) {
+      throw new AppError('RECIBO_PENDIENTE', 'El recibo del pago todavía se está generando');
+    }
+    const receipt = await findReceipt(tenant, payment.recibo_id, payment.ordcon_id);
+    if (!receipt) {
+      // Deleted from the ERP after it was created: there is nothing left to print.
+      throw new AppError('RECIBO_NO_DISPONIBLE', 'El recibo ya no existe en el sistema');
+    }
+    try {
+      const pdf = await deps.reports.receipt(
+        { tenant_id: tenant.tenantId, sucursal_id: tenant.sucursalId },
+        {
+          empresa: { nombre: tenant.tenantName },
+          sucursal: { id: tenant.sucursalId, nombre: tenant.sucursalName },
+          cliente: {
+            nombre: receipt.cliente.nombre,
+            documento: receipt.cliente.documento,
+            numero: receipt.cliente.cnro,
+          },
+          recibo: { numero: receipt.numero, fecha: receipt.fecha, anulado: receipt.anulado },
+          pago: {
+            payment_id: payment.id,
+            metodo: payment.gateway ?? 'desconocido',
+            gateway_payment_id: payment.gateway_payment_id,
+          },
+          facturas: receipt.facturas,
+          total: receipt.total,
+        },
+      );
+      return { filename: `recibo-${receipt.numero}.pdf`, pdf };
+    } catch (error) {
+      if (error instanceof ReportsError) {
+        throw new AppError('INFORMES_ERROR', 'El servicio de informes no pudo generar el recibo', {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+  };
+}
+
+export type ReceiptDownload = ReturnType<typeof createReceiptDownload>;

@@ -1,0 +1,129 @@
+import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { PrintDocumento, TenantDatabase } from '../../platform/db/types.js';
+import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+
+type Executor = Kysely<TenantDatabase> | Transaction<TenantDatabase>;
+type PrintConfigTable = TenantDatabase['portal_print_config'];
+
+const COLUMNS = ['id', 'documento', 'impresora', 'papel', 'copias', 'predeterminada'] as const;
+
+/** portal_print_config lives beside portal_users, in the sucursal's customer-data schema. */
+function inSchema(db: Executor, tenant: TenantContext) {
+  return db.withSchema(tenant.customerSchema);
+}
+
+export function listPrintConfigs(
+  tenant: TenantContext,
+  portalUserId: string,
+  documento: PrintDocumento | undefined,
+) {
+  let query = inSchema(tenant.db, tenant)
+    .selectFrom('portal_print_config')
+    .select(COLUMNS)
+    .where('portal_user_id', '=', portalUserId);
+  if (documento !== undefined) query = query.where('documento', '=', documento);
+  return query
+    .orderBy('documento')
+    .orderBy('predeterminada', 'desc')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export function findPrintConfig(
+  db: Executor,
+  tenant: TenantContext,
+  portalUserId: string,
+  id: string,
+) {
+  return inSchema(db, tenant)
+    .selectFrom('portal_print_config')
+    .select(COLUMNS)
+    .where('id', '=', id)
+    .where('portal_user_id', '=', portalUserId)
+    .executeTakeFirst();
+}
+
+/**
+ * Locks the portal user's row for the rest of the transaction: every change to that user's
+ * print configurations queues here, so "one default per documento" is decided one at a time.
+ * Answers how many configurations the user has, or undefined when the user no longer exists.
+ */
+export async function lockUserPrintConfigs(
+  trx: Transaction<TenantDatabase>,
+  tenant: TenantContext,
+  portalUserId: string,
+): Promise<number | undefined> {
+  const user = await inSchema(trx, tenant)
+    .selectFrom('portal_users')
+    .select('id')
+    .where('id', '=', portalUserId)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
+  if (!user) return undefined;
+  const { count } = await inSchema(trx, tenant)
+    .selectFrom('portal_print_config')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('portal_user_id', '=', portalUserId)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+/** Takes the default away from the user's other configuration of that documento, if any. */
+export async function clearDefault(
+  trx: Transaction<TenantDatabase>,
+  tenant: TenantContext,
+  change: { portalUserId: string; documento: PrintDocumento; exceptId?: string; now: Date },
+): Promise<void> {
+  let query = inSchema(trx, tenant)
+    .updateTable('portal_print_config')
+    .set({ predeterminada: false, updated_at: change.now })
+    .where('portal_user_id', '=', change.portalUserId)
+    .where('documento', '=', change.documento)
+    .where('predeterminada', '=', true);
+  if (change.exceptId !== undefined) query = query.where('id', '<>', change.exceptId);
+  await query.execute();
+}
+
+export function insertPrintConfig(
+  trx: Transaction<TenantDatabase>,
+  tenant: TenantContext,
+  values: {
+    portal_user_id: string;
+    documento: PrintDocumento;
+    impresora: string;
+    papel: PrintConfigTable['papel'];
+    copias: number;
+    predeterminada: boolean;
+    created_at: Date;
+  },
+) {
+  return inSchema(trx, tenant)
+    .insertInto('portal_print_config')
+    .values(values)
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+export function updatePrintConfig(
+  trx: Transaction<TenantDatabase>,
+  tenant: TenantContext,
+  id: string,
+  changes: Updateable<PrintConfigTable>,
+) {
+  return inSchema(trx, tenant)
+    .updateTable('portal_print_config')
+    .set(changes)
+    .where('id', '=', id)
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+export function deletePrintConfig(tenant: TenantContext, portalUserId: string, id: string) {
+  return inSchema(tenant.db, tenant)
+    .deleteFrom('portal_print_config')
+    .where('id', '=', id)
+    .where('portal_user_id', '=', portalUserId)
+    .returning(COLUMNS)
+    .executeTakeFirst();
+}

@@ -1,0 +1,109 @@
+import type { Clock } from '../../platform/clock.js';
+import { AppError, assertThat } from '../../platform/errors.js';
+import type { PrintDocumento, PrintPapel } from '../../platform/db/types.js';
+import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import {
+  clearDefault,
+  deletePrintConfig,
+  findPrintConfig,
+  insertPrintConfig,
+  listPrintConfigs,
+  lockUserPrintConfigs,
+  updatePrintConfig,
+} from './config-queries.js';
+
+/** Not in the spec: enough for every printer a user could have, a bound on what one user stores. */
+export const MAX_PRINT_CONFIGS_PER_USER = 50;
+
+export interface PrintConfigInput {
+  documento: PrintDocumento;
+  impresora: string;
+  papel: PrintPapel;
+  copias?: number | undefined;
+  predeterminada?: boolean | undefined;
+}
+
+export type PrintConfigChanges = {
+  [K in keyof PrintConfigInput]?: PrintConfigInput[K] | undefined;
+};
+
+const NOT_FOUND_MESSAGE = 'Configuración de impresión inexistente';
+
+/**
+ * DECISIONS.md 40: print configurations per portal user, at most one default per documento.
+ * Every change that may set a default locks the user's row first and clears the previous
+ * default in the same transaction; a partial unique index backs the rule up.
+ */
+export function createPrintConfigService(deps: { clock: Clock }) {
+  return {
+    list(tenant: TenantContext, portalUserId: string, documento?: PrintDocumento) {
+      return listPrintConfigs(tenant, portalUserId, documento);
+    },
+
+    async get(tenant: TenantContext, portalUserId: string, id: string) {
+      const config = await findPrintConfig(tenant.db, tenant, portalUserId, id);
+      // Another user's id answers like an unknown one: ids are not disclosed (DECISIONS.md 33).
+      assertThat(config, 'PRINT_CONFIG_NOT_FOUND', NOT_FOUND_MESSAGE);
+      return config;
+    },
+
+    create(tenant: TenantContext, portalUserId: string, input: PrintConfigInput) {
+      const now = deps.clock.now();
+      return tenant.db.transaction().execute(async (trx) => {
+        const count = await lockUserPrintConfigs(trx, tenant, portalUserId);
+        assertThat(count !== undefined, 'USER_NOT_FOUND', 'Usuario no encontrado');
+        if (count >= MAX_PRINT_CONFIGS_PER_USER) {
+          throw new AppError(
+            'CONFLICT',
+            `Se alcanzó el máximo de ${MAX_PRINT_CONFIGS_PER_USER} configuraciones de impresión`,
+          );
+        }
+        const predeterminada = input.predeterminada ?? false;
+        if (predeterminada) {
+          await clearDefault(trx, tenant, { portalUserId, documento: input.documento, now });
+        }
+        return insertPrintConfig(trx, tenant, {
+          portal_user_id: portalUserId,
+          documento: input.documento,
+          impresora: input.impresora,
+          papel: input.papel,
+          copias: input.copias ?? 1,
+          predeterminada,
+          created_at: now,
+        });
+      });
+    },
+
+    update(tenant: TenantContext, portalUserId: string, id: string, changes: PrintConfigChanges) {
+      const now = deps.clock.now();
+      return tenant.db.transaction().execute(async (trx) => {
+        const count = await lockUserPrintConfigs(trx, tenant, portalUserId);
+        const current =
+          count === undefined ? undefined : await findPrintConfig(trx, tenant, portalUserId, id);
+        assertThat(current, 'PRINT_CONFIG_NOT_FOUND', NOT_FOUND_MESSAGE);
+        const documento = changes.documento ?? current.documento;
+        // A default moved to another documento becomes that documento's default.
+        if (changes.predeterminada ?? current.predeterminada) {
+          await clearDefault(trx, tenant, { portalUserId, documento, exceptId: id, now });
+        }
+        return updatePrintConfig(trx, tenant, id, {
+          ...(changes.documento !== undefined && { documento: changes.documento }),
+          ...(changes.impresora !== undefined && { impresora: changes.impresora }),
+          ...(changes.papel !== undefined && { papel: changes.papel }),
+          ...(changes.copias !== undefined && { copias: changes.copias }),
+          ...(changes.predeterminada !== undefined && { predeterminada: changes.predeterminada }),
+          updated_at: now,
+        });
+      });
+    },
+
+    /** Deleting the default leaves that documento without one; none is promoted. */
+    async remove(tenant: TenantContext, portalUserId: string, id: string) {
+      const deleted = await deletePrintConfig(tenant, portalUserId, id);
+      assertThat(deleted, 'PRINT_CONFIG_NOT_FOUND', NOT_FOUND_MESSAGE);
+      return deleted;
+    },
+  };
+}
+
+export type PrintConfigService = ReturnType<typeof createPrintConfigService>;

@@ -1,0 +1,35 @@
+import { X509Certificate } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CERTIFICATE_FILE, findKeyFiles, KEY_FILE, writePrintAgentKeyPair } from './keys.js';
+
+/**
+ * `npm run cli -- qz keygen`: a self-signed RSA-2048 pair for QZ Tray in `out`. An existing
+ * pair is kept unless `force`: QZ Tray installations trust that certificate, and replacing it
+ * silently would break printing on every machine that has it.
+ */
+export async function qzKeygen(
+  options: { out: string; commonName?: string | undefined; force: boolean },
+  say: (line: string) => void,
+): Promise<void> {
+  const dir = path.resolve(options.out);
+  if (!options.force && (await findKeyFiles(dir))) {
+    throw new Error(
+      `${dir} already holds ${KEY_FILE} and ${CERTIFICATE_FILE}; pass --force to replace them`,
+    );
+  }
+  const files = await writePrintAgentKeyPair(dir, {
+    ...(options.commonName !== undefined && { commonName: options.commonName }),
+  });
+  const certificate = new X509Certificate(await readFile(files.certificatePath));
+  say(`private key   ${files.privateKeyPath} (mode 600, keep it secret)`);
+  say(`certificate   ${files.certificatePath}`);
+  say(`subject       ${certificate.subject.replaceAll('\n', ', ')}`);
+  say(`valid until   ${new Date(certificate.validTo).toISOString()}`);
+  say(`sha256        ${certificate.fingerprint256}`);
+  say('');
+  say('Configure the API with:');
+  say(`  QZ_PRIVATE_KEY_PATH=${files.privateKeyPath}`);
+  say(`  QZ_CERTIFICATE_PATH=${files.certificatePath}`);
+  say('and install the certificate in QZ Tray (README, "Print agent (QZ Tray)").');
+}

@@ -1,0 +1,76 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { ProtectedRoute } from '../../platform/auth/guard.js';
+import { errorResponses } from '../../platform/http/schemas.js';
+import { printConfigRoutes } from './config-routes.js';
+import type { PrintConfigService } from './config-service.js';
+import { PlainText, SignBody } from './schemas.js';
+import type { PrintSigner } from './signer.js';
+
+const tags = ['impresion'];
+const TEXT = 'text/plain; charset=utf-8';
+
+/** If-None-Match lists ETags (weak ones compare equal for GET, RFC 9110 13.1.2) or says `*`. */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  return ifNoneMatch
+    .split(',')
+    .map((candidate) => candidate.trim().replace(/^W\//, ''))
+    .some((candidate) => candidate === '*' || candidate === etag);
+}
+
+/**
+ * The QZ Tray print agent (DECISIONS.md 39, 40): the certificate it trusts, the signature of
+ * each of its requests, and the user's print configurations. Under /qz and /backend/qz.
+ */
+export function printRoutes(
+  app: FastifyInstance,
+  deps: { signer: PrintSigner; printConfigs: PrintConfigService; protectedRoute: ProtectedRoute },
+): void {
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  routes.get(
+    '/qz/certificate',
+    {
+      schema: {
+        tags,
+        summary: 'The PEM certificate for qz.security.setCertificatePromise (public, cacheable)',
+        response: {
+          200: PlainText('PEM X.509 certificate (RSA 2048, self-signed unless QZ issued it)'),
+          304: { description: 'Not modified (If-None-Match)', type: 'null' },
+          ...errorResponses(503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { pem, etag } = deps.signer.certificate();
+      void reply.header('cache-control', 'public, max-age=3600').header('etag', etag);
+      if (matches(request.headers['if-none-match'], etag)) return reply.status(304).send(null);
+      return reply.type(TEXT).send(pem);
+    },
+  );
+
+  routes.post(
+    '/qz/sign',
+    {
+      ...deps.protectedRoute,
+      config: { expectedFields: ['data'] },
+      schema: {
+        tags,
+        security: [{ bearerAuth: [] }],
+        summary: 'Sign a QZ Tray request: base64 SHA512withRSA, for setSignaturePromise',
+        body: SignBody,
+        response: {
+          200: PlainText('Base64 signature of the UTF-8 bytes of data (SHA512withRSA)'),
+          ...errorResponses(400, 401, 413, 415, 422, 429, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const signature = await deps.signer.sign(request.body.data);
+      return reply.type(TEXT).header('cache-control', 'no-store').send(signature);
+    },
+  );
+
+  printConfigRoutes(app, deps);
+}

@@ -1,0 +1,76 @@
+import { Type } from 'typebox';
+import { Envelope } from '../../platform/http/schemas.js';
+import { MAX_SIGN_BYTES } from './signer.js';
+
+/** A text/plain answer, documented as such in the OpenAPI document. */
+export function PlainText(description: string) {
+  return { description, content: { 'text/plain': { schema: Type.String() } } };
+}
+
+export const SignBody = Type.Object(
+  {
+    data: Type.String({
+      minLength: 1,
+      // Characters here; the signer also refuses more than 64 KB of UTF-8.
+      maxLength: MAX_SIGN_BYTES,
+      description: 'The text QZ Tray hands to setSignaturePromise, signed as its UTF-8 bytes',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+/** DECISIONS.md 40. */
+const Documento = Type.Enum(['recibo', 'cupon']);
+const Papel = Type.Enum(['A4', 'carta', '80mm']);
+const Copias = Type.Integer({ minimum: 1, maximum: 5 });
+const Impresora = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  // Kept exactly as sent (QZ Tray matches printer names exactly): not blank, no control characters.
+  pattern: '^(?=.*\\S)[^\\u0000-\\u001f\\u007f]+$',
+  description: 'Printer name as QZ Tray reports it (qz.printers.find)',
+});
+
+export const PrintConfig = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  documento: Documento,
+  impresora: Type.String(),
+  papel: Papel,
+  copias: Type.Integer(),
+  predeterminada: Type.Boolean(),
+});
+
+export const PrintConfigResponse = Envelope(PrintConfig);
+export const PrintConfigListResponse = Envelope(Type.Array(PrintConfig));
+
+export const PrintConfigCreateBody = Type.Object(
+  {
+    documento: Documento,
+    impresora: Impresora,
+    papel: Papel,
+    copias: Type.Optional({ ...Copias, default: 1 }),
+    predeterminada: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'true makes it the default for its documento (the previous one stops being)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** Any of the fields, at least one; the others keep their values. */
+export const PrintConfigUpdateBody = Type.Object(
+  {
+    documento: Type.Optional(Documento),
+    impresora: Type.Optional(Impresora),
+    papel: Type.Optional(Papel),
+    copias: Type.Optional(Copias),
+    predeterminada: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const PrintConfigParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+
+export const PrintConfigQuery = Type.Object({ documento: Type.Optional(Documento) });

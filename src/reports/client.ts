@@ -1,0 +1,89 @@
+import { request } from 'undici';
+import type { ReceiptReport } from './receipt-report.js';
+import { createServiceTokens, type ServiceClaims } from './token.js';
+
+/** The reports service did not give a PDF: refused, timed out, answered 4xx/5xx or not a PDF. */
+export class ReportsError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ReportsError';
+  }
+}
+
+export interface ReportsClient {
+  /** Report code `portal-recibo`. */
+  receipt(claims: ServiceClaims, data: ReceiptReport): Promise<Buffer>;
+  coupon(claims: ServiceClaims, couponId: string): Promise<Buffer>;
+}
+
+/** A PDF bigger than this is not a receipt: stop reading instead of holding it in memory. */
+const MAX_PDF_BYTES = 20 * 1024 * 1024;
+
+/**
+ * The API's side of the reports service. The whole PDF is read, under one deadline, before the
+ * caller answers: a slow or broken service gives a quick 502, never a hang or a half-sent 200.
+ */
+export function createReportsClient(options: {
+  url: string;
+  secret: string;
+  timeoutMs: number;
+}): ReportsClient {
+  const tokens = createServiceTokens(options.secret);
+
+  async function fetchPdf(
+    claims: ServiceClaims,
+    path: string,
+    init: { method: 'GET' | 'POST'; body?: unknown },
+  ): Promise<Buffer> {
+    const signal = AbortSignal.timeout(options.timeoutMs);
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${await tokens.issue(claims)}`,
+      accept: 'application/pdf',
+    };
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    try {
+      const answer = await request(`${options.url}${path}`, {
+        method: init.method,
+        headers,
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        signal,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+      });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of answer.body) {
+        const bytes = chunk as Buffer;
+        size += bytes.length;
+        if (size > MAX_PDF_BYTES) {
+          answer.body.destroy();
+          throw new ReportsError(`reports ${path}: answer larger than ${MAX_PDF_BYTES} bytes`);
+        }
+        chunks.push(bytes);
+      }
+      const pdf = Buffer.concat(chunks);
+      if (answer.statusCode !== 200) {
+        throw new ReportsError(`reports ${path}: answered ${answer.statusCode}`);
+      }
+      if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') {
+        throw new ReportsError(`reports ${path}: answered 200 without a PDF`);
+      }
+      return pdf;
+    } catch (error) {
+      if (error instanceof ReportsError) throw error;
+      throw new ReportsError(
+        signal.aborted
+          ? `reports ${path}: no answer within ${options.timeoutMs} ms`
+          : `reports ${path}: request failed`,
+        { cause: error },
+      );
+    }
+  }
+
+  return {
+    receipt: (claims, data) =>
+      fetchPdf(claims, '/reports/portal-recibo', { method: 'POST', body: data }),
+    coupon: (claims, couponId) =>
+      fetchPdf(claims, `/reports/cupones/${encodeURIComponent(couponId)}`, { method: 'GET' }),
+  };
+}

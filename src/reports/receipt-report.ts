@@ -1,0 +1,90 @@
+import { Type, type Static } from 'typebox';
+import { formatDate, formatMoney } from './format.js';
+import { createReport } from './pdf/layout.js';
+
+const Amount = Type.String({ pattern: '^-?\\d{1,13}\\.\\d{2}$', description: 'e.g. "1234.56"' });
+const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
+
+/** What the API sends to render a receipt (report code `portal-recibo`): data only, no ids to look up. */
+export const ReceiptReportBody = Type.Object(
+  {
+    empresa: Type.Object({ nombre: Text(500) }, { additionalProperties: false }),
+    sucursal: Type.Object(
+      { id: Type.Integer({ minimum: 1 }), nombre: Text(500) },
+      { additionalProperties: false },
+    ),
+    cliente: Type.Object(
+      { nombre: Text(500), documento: Text(50), numero: Type.Integer({ minimum: 1 }) },
+      { additionalProperties: false },
+    ),
+    recibo: Type.Object(
+      {
+        numero: Text(30),
+        fecha: Type.String({ format: 'date' }),
+        anulado: Type.Boolean(),
+      },
+      { additionalProperties: false },
+    ),
+    pago: Type.Object(
+      {
+        payment_id: Type.Integer({ minimum: 1 }),
+        metodo: Text(50),
+        gateway_payment_id: Type.Union([Text(255), Type.Null()]),
+      },
+      { additionalProperties: false },
+    ),
+    facturas: Type.Array(
+      Type.Object(
+        { tipo: Text(50), numero: Text(50), monto: Amount },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 1000 },
+    ),
+    total: Amount,
+  },
+  { additionalProperties: false },
+);
+
+export type ReceiptReport = Static<typeof ReceiptReportBody>;
+
+const METHODS: Record<string, string> = {
+  mercadopago: 'Mercado Pago',
+  ualabis: 'Ualá Bis',
+  sandbox: 'Pasarela de prueba (sandbox)',
+};
+
+/** A receipt as a business hands it over: who paid, what for, how, and the total. */
+export function renderReceipt(data: ReceiptReport): Promise<Buffer> {
+  const report = createReport({
+    title: `Recibo ${data.recibo.numero}`,
+    author: data.empresa.nombre,
+  });
+  report.header(
+    data.empresa.nombre,
+    `Recibo ${data.recibo.numero}${data.recibo.anulado ? ' (ANULADO)' : ''}`,
+    `Sucursal ${data.sucursal.nombre}`,
+  );
+  report.fields([
+    ['Fecha', formatDate(data.recibo.fecha)],
+    ['Cliente', `${data.cliente.nombre} (N.º ${data.cliente.numero})`],
+    ['DNI/CUIT', data.cliente.documento],
+    ['Medio de pago', METHODS[data.pago.metodo] ?? data.pago.metodo],
+    ['Operación', data.pago.gateway_payment_id ?? '-'],
+    ['Pago del portal', String(data.pago.payment_id)],
+  ]);
+  report.table(
+    [
+      { header: 'Comprobante', width: 0.4 },
+      { header: 'Número', width: 0.3 },
+      { header: 'Importe aplicado', width: 0.3, align: 'right' },
+    ],
+    data.facturas.map((factura) => [factura.tipo, factura.numero, formatMoney(factura.monto)]),
+  );
+  report.total('Total recibido', formatMoney(data.total));
+  report.note(
+    data.recibo.anulado
+      ? 'Este recibo fue anulado: el pago fue devuelto o el comprobante se anuló en el sistema.'
+      : 'Recibimos el importe indicado en pago de los comprobantes detallados. Pago en línea acreditado por la pasarela indicada.',
+  );
+  return report.finish();
+}

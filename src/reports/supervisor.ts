@@ -1,0 +1,90 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyBaseLogger } from 'fastify';
+import { request } from 'undici';
+import { fromRoot } from '../platform/paths.js';
+
+const ENTRY = fromRoot('src', 'reports', 'main.ts');
+const READY_TIMEOUT_MS = 20_000;
+const MAX_RESTART_DELAY_MS = 30_000;
+
+export interface ReportsProcess {
+  stop(): Promise<void>;
+}
+
+async function isReady(url: string): Promise<boolean> {
+  try {
+    const answer = await request(`${url}/healthz`, { headersTimeout: 1_000, bodyTimeout: 1_000 });
+    await answer.body.dump();
+    return answer.statusCode === 200;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Development's `npm start` runs the reports service as a child process (a real separate process,
+ * as in production), restarts it with backoff if it dies, and stops it with the API. The child
+ * runs with the same Node flags, so it is loaded the same way (tsx) as the API.
+ */
+export async function startReportsProcess(options: {
+  url: string;
+  env: NodeJS.ProcessEnv;
+  log: FastifyBaseLogger;
+}): Promise<ReportsProcess> {
+  const { url, env, log } = options;
+  let child: ChildProcess | undefined;
+  let stopping = false;
+  let restarts = 0;
+
+  const launch = () => {
+    const started = Date.now();
+    const launched = spawn(process.execPath, [...process.execArgv, ENTRY], {
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    child = launched;
+    launched.on('exit', (code, signal) => {
+      if (stopping) return;
+      // A child that ran a while had a real crash, not a start-up loop: start counting again.
+      if (Date.now() - started > MAX_RESTART_DELAY_MS) restarts = 0;
+      const delay = Math.min(1_000 * 2 ** restarts, MAX_RESTART_DELAY_MS);
+      restarts += 1;
+      log.error({ code, signal, retryInMs: delay }, 'reports service exited; restarting it');
+      setTimeout(() => {
+        if (!stopping) launch();
+      }, delay).unref();
+    });
+  };
+
+  // However the API ends (a failed start included), the child must not outlive it.
+  process.once('exit', () => {
+    stopping = true;
+    child?.kill('SIGTERM');
+  });
+
+  if (await isReady(url)) {
+    log.warn({ url }, 'a reports service already answers at REPORTS_URL; using it');
+  } else {
+    launch();
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    while (!(await isReady(url))) {
+      if (Date.now() > deadline) {
+        log.error({ url }, 'reports service did not start: receipts and coupon PDFs answer 502');
+        break;
+      }
+      await sleep(200);
+    }
+  }
+
+  return {
+    async stop() {
+      stopping = true;
+      const running = child;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+      running.kill('SIGTERM');
+      await Promise.race([exited, sleep(5_000).then(() => running.kill('SIGKILL'))]);
+    },
+  };
+}

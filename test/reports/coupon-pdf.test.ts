@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { PDFParse } from 'pdf-parse';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServiceTokens } from '../../src/reports/token.js';
+import { generateOk, get, seedDebts } from '../coupons/helpers.js';
+import { addAuthTenant, login, register } from '../helpers/auth.js';
+import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { decodeItf, decodePng } from '../helpers/itf.js';
+import { freePort } from '../helpers/ports.js';
+import { startReportsService, type ReportsService } from '../helpers/reports.js';
+
+/*
+ * GET /portal/cupones/{id}/pdf: the API checks the coupon, the reports service (its own process)
+ * reads it through the ledger's coupon module and renders it with its ITF barcode.
+ */
+
+const SECRET = 'coupon-reports-secret-0123456789abcdef';
+
+let env: TestEnvironment;
+let reports: ReportsService;
+let app: FastifyInstance;
+let ana: string;
+let textil: string;
+let debts: string[];
+
+beforeAll(async () => {
+  env = await createTestEnvironment();
+  reports = await startReportsService({
+    REPORTS_SERVICE_SECRET: SECRET,
+    DATABASE_URL: env.systemUrl,
+  });
+  const tenant = await addAuthTenant(env, 1);
+  debts = await seedDebts(tenant, 'suc0001', 1, [
+    { nrocomp: '0001-00000771', saldo: '1000.50', comprobante: 'Factura A' },
+    { nrocomp: '0001-00000772', saldo: '250.25' },
+  ]);
+  app = await env.app({ REPORTS_SERVICE_SECRET: SECRET, REPORTS_URL: reports.url });
+  await register(app);
+  ana = (await login(app)).accessToken;
+  const cuit = { identifier: '20-30111333-5', identifier_type: 'cuit' };
+  await register(app, { ...cuit, email: 'textil@example.com' });
+  textil = (await login(app, cuit)).accessToken;
+});
+
+afterAll(async () => {
+  await env.close();
+  await reports.stop();
+});
+
+async function newCoupon() {
+  return generateOk(app, ana, {
+    facturas: [
+      { id: debts[0], monto: 1000.5 },
+      { id: debts[1], monto: 250.25 },
+    ],
+    total: 1250.75,
+    dias_vencimiento: 10,
+  });
+}
+
+describe('GET /portal/cupones/{id}/pdf', () => {
+  it('renders the coupon: data, invoices, the 19 digits and an ITF symbol that decodes to them', async () => {
+    const coupon = await newCoupon();
+    const response = await get(app, ana, `/backend/portal/cupones/${coupon.cupon_id}/pdf`);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toBe('application/pdf');
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="cupon-${coupon.cupon_id}.pdf"`,
+    );
+    const parser = new PDFParse({ data: new Uint8Array(response.rawPayload) });
+    try {
+      const text = (await parser.getText()).text;
+      for (const expected of [
+        'Empresa 1',
+        'Ana Gómez',
+        '30111222',
+        '$ 1.250,75',
+        '0001-00000771',
+        '0001-00000772',
+        coupon.codigo_barras,
+        coupon.fecha_vencimiento.split('-').reverse().join('/'),
+      ]) {
+        expect(text).toContain(expected);
+      }
+      const images = (await parser.getImage({ imageThreshold: 0 })).pages.flatMap(
+        (page) => page.images,
+      );
+      expect(images).toHaveLength(1);
+      const [barcode] = images;
+      // ITF encodes digit pairs: a leading 0, then the code (DECISIONS.md 38).
+      expect(decodeItf(decodePng(barcode?.data ?? new Uint8Array()))).toBe(
+        `0${coupon.codigo_barras}`,
+      );
+    } finally {
+      await parser.destroy();
+    }
+  });
+
+  it('renders fresh each time: the state printed follows the ledger', async () => {
+    const coupon = await newCoupon();
+    const first = await get(app, ana, `/portal/cupones/${coupon.cupon_id}/pdf`);
+    const context = await app.tenancy.resolve(1, 1);
+    await context.db
+      .withSchema('suc0001')
+      .updateTable('ledger_cupones')
+      .set({ estado: 'cancelled' })
+      .where('id', '=', coupon.cupon_id)
+      .execute();
+    const second = await get(app, ana, `/portal/cupones/${coupon.cupon_id}/pdf`);
+    const textOf = async (pdf: Buffer) => {
+      const parser = new PDFParse({ data: new Uint8Array(pdf) });
+      try {
+        return (await parser.getText()).text;
+      } finally {
+        await parser.destroy();
+      }
+    };
+    expect(await textOf(first.rawPayload)).toContain('Pendiente de pago');
+    expect(await textOf(second.rawPayload)).toContain('Anulado');
+  });
+
+  it('an unknown coupon is 404 CUPON_NOT_FOUND; another customer’s is 403 FORBIDDEN', async () => {
+    const coupon = await newCoupon();
+    const unknown = await get(app, ana, `/portal/cupones/${randomUUID()}/pdf`);
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ success: false, code: 'CUPON_NOT_FOUND' });
+    const foreign = await get(app, textil, `/portal/cupones/${coupon.cupon_id}/pdf`);
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json()).toMatchObject({ success: false, code: 'FORBIDDEN' });
+  });
+
+  it('a reports service that is down is 502 INFORMES_SERVICE_ERROR', async () => {
+    const coupon = await newCoupon();
+    const down = await env.app({
+      REPORTS_SERVICE_SECRET: SECRET,
+      REPORTS_URL: `http://127.0.0.1:${await freePort()}`,
+    });
+    const response = await get(down, ana, `/portal/cupones/${coupon.cupon_id}/pdf`);
+    expect(response.statusCode).toBe(502);
+    expect(response.json()).toMatchObject({ success: false, code: 'INFORMES_SERVICE_ERROR' });
+  });
+});
+
+describe('the reports service’s coupon route', () => {
+  async function fetchCoupon(id: string, token?: string) {
+    const answer = await request(`${reports.url}/reports/cupones/${id}`, {
+      headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+    });
+    return { status: answer.statusCode, body: Buffer.from(await answer.body.arrayBuffer()) };
+  }
+
+  it('reads the coupon in the token’s tenant and sucursal; no token is 401; unknown is 404', async () => {
+    const coupon = await newCoupon();
+    const tokens = createServiceTokens(SECRET);
+    const ok = await fetchCoupon(
+      coupon.cupon_id,
+      await tokens.issue({ tenant_id: 1, sucursal_id: 1 }),
+    );
+    expect(ok.status).toBe(200);
+    expect(ok.body.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect((await fetchCoupon(coupon.cupon_id)).status).toBe(401);
+    const missing = await fetchCoupon(
+      randomUUID(),
+      await tokens.issue({ tenant_id: 1, sucursal_id: 1 }),
+    );
+    expect(missing.status).toBe(404);
+    // Sucursal 2 keeps its customers in another schema: the coupon is not there.
+    const elsewhere = await fetchCoupon(
+      coupon.cupon_id,
+      await tokens.issue({ tenant_id: 1, sucursal_id: 2 }),
+    );
+    expect(elsewhere.status).toBe(404);
+  });
+});
