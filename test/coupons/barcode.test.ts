@@ -135,20 +135,20 @@ describe('coupon barcode (DECISIONS.md 38)', () => {
     expect(detected / swaps).toBeGreaterThan(0.75);
   });
 
-  it('the ITF symbol encodes 0 + the 19 digits; those 20 digits are not a code', () => {
+  it('accepts 20 digits starting with 0 (a scan of the ITF symbol) as the 19 after it', () => {
     fc.assert(
       fc.property(code, (valid) => {
         expect(itfDigits(valid)).toBe(`0${valid}`);
-        expect(parseBarcode(itfDigits(valid))).toEqual({ ok: false, problem: 'format' });
+        expect(parseBarcode(itfDigits(valid))).toMatchObject({ ok: true, codigoBarras: valid });
         expect(parseBarcode(`1${valid}`)).toEqual({ ok: false, problem: 'format' });
       }),
     );
   });
 
-  it('anything but 19 digits is a format problem', () => {
+  it('anything but 19 digits (or 0 + 19) is a format problem', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 30 }), (input) => {
-        fc.pre(!/^[0-9]{19}$/.test(input));
+        fc.pre(!/^0?[0-9]{19}$/.test(input));
         expect(parseBarcode(input)).toEqual({ ok: false, problem: 'format' });
       }),
     );

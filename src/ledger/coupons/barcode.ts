@@ -60,10 +60,13 @@ export type ParsedBarcode =
   { ok: true; codigoBarras: string; parts: BarcodeParts } | { ok: false; problem: BarcodeProblem };
 
 /**
- * Validation (DECISIONS.md 38): exactly 19 digits with a right check digit. Nothing is forgiven
- * (spaces, the ITF symbol's leading 0): a path parameter is either a code or not.
+ * Validation (DECISIONS.md 38): 19 digits, or 20 starting with `0` (what a scanner reads from
+ * the ITF symbol), with a right check digit. Surrounding spaces are not forgiven: a path
+ * parameter is either a code or not.
  */
-export function parseBarcode(digits: string): ParsedBarcode {
+export function parseBarcode(input: string): ParsedBarcode {
+  const digits =
+    input.length === BARCODE_LENGTH + 1 && input.startsWith('0') ? input.slice(1) : input;
   if (!/^[0-9]{19}$/.test(digits)) return { ok: false, problem: 'format' };
   if (checkDigit(digits.slice(0, 18)) !== Number(digits[18])) {
     return { ok: false, problem: 'check_digit' };

@@ -77,7 +77,7 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
     return { ...summaryOf(row, today), facturas };
   }
 
-  /** The coupon validation service: 19 digits, right check digit. */
+  /** The coupon validation service: 19 digits (or 20 with a leading 0), right check digit. */
   function validateBarcode(codigoBarras: string) {
     const parsed = parseBarcode(codigoBarras);
     if (!parsed.ok) {
@@ -185,7 +185,7 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
 
     validateBarcode,
 
-    /** A coupon by its barcode (19 digits); validates first. */
+    /** A coupon by its barcode (19 digits, or 20 with the scanner's leading 0); validates first. */
     async findByBarcode(tenant: TenantContext, codigoBarras: string): Promise<Coupon | undefined> {
       const { codigoBarras: code } = validateBarcode(codigoBarras);
       return withFacturas(

@@ -85,7 +85,7 @@ export const ListResponse = Envelope(
 
 /** The barcode is checked by the ledger's validation service, not here (SPEC.md). */
 export const BarcodeParams = Type.Object({
-  codigo_barras: Type.String({ description: '19 digits, the last one a check digit' }),
+  codigo_barras: Type.String({ description: '19 digits (or 20 with a leading 0, as scanned)' }),
 });
 
 export const CouponResponse = Envelope(
