@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -5,6 +6,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/setup/global-setup.ts'],
     pool: 'forks',
+    // Most test time is waiting on PostgreSQL, job polling and child processes, not CPU: more
+    // files in flight than cores keeps both cores busy. Each file has its own databases.
+    maxWorkers: Math.max(4, availableParallelism()),
     testTimeout: 30_000,
     hookTimeout: 90_000,
     reporters: ['default'],
