@@ -79,3 +79,28 @@ export function printComparison(title: string, subject: Measurement, baseline: M
   const ratio = subject.requestsPerSecond / baseline.requestsPerSecond;
   process.stdout.write(`ratio ${subject.name} / ${baseline.name}: ${(ratio * 100).toFixed(1)}%\n`);
 }
+
+/**
+ * A light probe (100 req/s on /healthz) while `load` keeps every core busy, then the same probe
+ * idle: the first latency is the event loop's under that load, the second its floor.
+ */
+export async function eventLoopUnder(
+  portalUrl: string,
+  label: string,
+  load: () => Promise<Measurement>,
+): Promise<[underLoad: Measurement, idle: Measurement]> {
+  const probe = (name: string) =>
+    measure(name, {
+      url: `${portalUrl}/healthz`,
+      connections: 2,
+      overallRate: 100,
+      durationSeconds: 8,
+    });
+  const [, underLoad] = await Promise.all([load(), probe(`GET /healthz during ${label}`)]);
+  return [underLoad, await probe('GET /healthz idle')];
+}
+
+/** A row for a rate measured without HTTP (raw bcrypt, raw signatures), to compare against. */
+export function rawRate(name: string, requestsPerSecond: number): Measurement {
+  return { name, requestsPerSecond, p50: 0, p99: 0, errors: 0, non2xx: 0 };
+}

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import { writePrintAgentKeyPair } from '../src/modules/print/keys.js';
-import { measure, printComparison, printTable } from './measure.js';
+import { eventLoopUnder, measure, printComparison, printTable, rawRate } from './measure.js';
 
 /**
  * QZ Tray signing: POST /qz/sign (JWT, JSON body, SHA512withRSA on libuv's pool) against a bare
@@ -107,28 +107,10 @@ export async function qzSigning(portalUrl: string, token: string): Promise<void>
   if (signs.non2xx > 0 || signs.errors > 0) {
     throw new Error(`POST /qz/sign: ${signs.non2xx} non-2xx answers, ${signs.errors} errors`);
   }
-  // A light probe (100 req/s) while signatures keep every core busy: its latency is the loop's.
-  const probe = (name: string) =>
-    measure(name, {
-      url: `${portalUrl}/healthz`,
-      connections: 2,
-      overallRate: 100,
-      durationSeconds: 8,
-    });
-  const [, healthUnderLoad] = await Promise.all([
+  const [healthUnderLoad, idleHealth] = await eventLoopUnder(portalUrl, 'signing', () =>
     signLoad('signatures (background)'),
-    probe('GET /healthz during signing'),
-  ]);
-  const idleHealth = await probe('GET /healthz idle');
-  const rawRow = {
-    ...signs,
-    name: 'raw crypto.sign sha512 RSA-2048 (pool)',
-    requestsPerSecond: raw,
-    p50: 0,
-    p99: 0,
-    errors: 0,
-    non2xx: 0,
-  };
+  );
+  const rawRow = rawRate('raw crypto.sign sha512 RSA-2048 (pool)', raw);
   printComparison('QZ Tray signatures (16 connections) against a bare route', signs, bare);
   printComparison('QZ Tray signatures against the machine’s RSA signing rate', signs, rawRow);
   printTable('Event loop while signatures saturate the CPU', [healthUnderLoad, idleHealth]);

@@ -15,7 +15,7 @@ import {
   PENDING_DEBTS,
   type BenchEnvironment,
 } from './environment.js';
-import { measure, printComparison, printTable } from './measure.js';
+import { eventLoopUnder, measure, printComparison, printTable, rawRate } from './measure.js';
 import { qzBenchKeys, qzSigning } from './qz.js';
 import { webhookThroughput } from './webhook.js';
 
@@ -105,28 +105,10 @@ async function loginThroughput(portalUrl: string) {
       },
     });
   const logins = await loginLoad('portal POST /portal/auth/login');
-  // A light probe (100 req/s) while logins keep every core busy: its latency is the event loop's.
-  const probe = (name: string) =>
-    measure(name, {
-      url: `${portalUrl}/healthz`,
-      connections: 2,
-      overallRate: 100,
-      durationSeconds: 8,
-    });
-  const [, healthUnderLoad] = await Promise.all([
+  const [healthUnderLoad, idleHealth] = await eventLoopUnder(portalUrl, 'logins', () =>
     loginLoad('logins (background)'),
-    probe('GET /healthz during logins'),
-  ]);
-  const idleHealth = await probe('GET /healthz idle');
-  const rawRow = {
-    ...logins,
-    name: `raw bcrypt-${BCRYPT_COST} compare`,
-    requestsPerSecond: raw,
-    p50: 0,
-    p99: 0,
-    errors: 0,
-    non2xx: 0,
-  };
+  );
+  const rawRow = rawRate(`raw bcrypt-${BCRYPT_COST} compare`, raw);
   printComparison('Logins against the machine’s bcrypt rate', logins, rawRow);
   printTable('Event loop while logins saturate the CPU', [healthUnderLoad, idleHealth]);
 }

@@ -11,7 +11,7 @@ import {
   type GatewayId,
   type GatewayPayment,
 } from './gateways/types.js';
-import type { Reconciler } from './reconcile.js';
+import { cancelInFlight, type Reconciler } from './reconcile.js';
 import { readPaymentSettings } from './settings.js';
 
 export const CHECKOUT_EXPIRY_JOB = 'payments.checkout-expiry';
@@ -109,18 +109,7 @@ export function createCheckoutExpiry(deps: {
         idempotencyKey: `expire-${payment.reference ?? payment.id}`,
       });
     }
-    const now = clock.now();
-    // A notification approving it meanwhile wins (the row lock orders the two updates), and one
-    // arriving later still approves it: DECISIONS.md 28.
-    const cancelled = await db
-      .withSchema('public')
-      .updateTable('portal_payments')
-      .set({ status: 'cancelled', cancelled_at: now, updated_at: now })
-      .where('id', '=', payment.id)
-      .where('status', 'in', ['pending', 'issued'])
-      .returning('id')
-      .executeTakeFirst();
-    return cancelled ? 'cancelled' : 'unchanged';
+    return (await cancelInFlight(db, payment.id, clock.now())) ? 'cancelled' : 'unchanged';
   }
 
   async function sweepTenant(tenantId: number, summary: ExpirySummary): Promise<void> {

@@ -5,6 +5,7 @@ import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { reverseReceipt } from '../../ledger/receipts.js';
 import type { GatewayRegistry } from './gateways/registry.js';
 import { GATEWAY_IDS, type GatewayAdapter, type GatewayId } from './gateways/types.js';
+import { cancelInFlight } from './reconcile.js';
 import { readPaymentSettings, type PaymentSettings } from './settings.js';
 
 const NOT_FOUND = 'Pago no encontrado';
@@ -83,17 +84,8 @@ export function createPaymentLifecycle(deps: {
       } catch (error) {
         throw gatewayError(error);
       }
-      const now = clock.now();
-      const updated = await tenant.db
-        .withSchema('public')
-        .updateTable('portal_payments')
-        .set({ status: 'cancelled', cancelled_at: now, updated_at: now })
-        .where('id', '=', payment.id)
-        .where('status', 'in', ['pending', 'issued'])
-        .returning('id')
-        .executeTakeFirst();
       // The gateway's notification may have approved it meanwhile: money received wins.
-      if (!updated)
+      if (!(await cancelInFlight(tenant.db, payment.id, clock.now())))
         throw new AppError('INVALID_STATUS', 'El pago cambió de estado mientras se cancelaba');
       return { payment_id: payment.id, status: 'cancelled' as const };
     },

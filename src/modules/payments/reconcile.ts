@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
-import type { PaymentStatus } from '../../platform/db/types.js';
+import type { PaymentStatus, TenantDatabase } from '../../platform/db/types.js';
 import { centsOf } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { GatewayId, GatewayPayment } from './gateways/types.js';
@@ -146,3 +147,24 @@ export function createReconciler(deps: {
 }
 
 export type Reconciler = ReturnType<typeof createReconciler>;
+
+/**
+ * Cancels a payment still in flight (pending or issued); false when it has moved on. An approval
+ * holding the row lock wins (the update waits, then finds it approved), and one arriving later
+ * still approves it (DECISIONS.md 28): money received is never dropped.
+ */
+export async function cancelInFlight(
+  db: Kysely<TenantDatabase>,
+  paymentId: number,
+  now: Date,
+): Promise<boolean> {
+  const cancelled = await db
+    .withSchema('public')
+    .updateTable('portal_payments')
+    .set({ status: 'cancelled', cancelled_at: now, updated_at: now })
+    .where('id', '=', paymentId)
+    .where('status', 'in', ['pending', 'issued'])
+    .returning('id')
+    .executeTakeFirst();
+  return cancelled !== undefined;
+}
