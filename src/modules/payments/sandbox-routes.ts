@@ -14,6 +14,15 @@ const Params = Type.Object({
   sucursalId: Type.Integer({ minimum: 1 }),
   id: Type.String({ format: 'uuid' }),
 });
+const ResultQuery = Type.Object({
+  payment_id: Type.Optional(Type.String({ maxLength: 20 })),
+  estado: Type.Optional(Type.String({ maxLength: 20 })),
+});
+const RESULTS: Record<string, string> = {
+  aprobado: 'Pago aprobado: el recibo se genera en segundos (GET /portal/pagos/{id}/recibo).',
+  rechazado: 'Pago rechazado: las facturas siguen pendientes.',
+  pendiente: 'Pago pendiente de acreditación.',
+};
 const ActionParams = Type.Object({
   ...Params.properties,
   action: Type.Union([Type.Literal('approve'), Type.Literal('reject')]),
@@ -137,6 +146,26 @@ ${actions}<p class="note">Pasarela de prueba: ningún dinero se mueve.</p>`);
         }
         const back = status === 'approved' ? row.back_urls.success : row.back_urls.failure;
         return reply.redirect(back, 303);
+      },
+    );
+
+    // Development's allowed origin is the API itself, so the payer returns here: a page saying
+    // how it went stands in for the portal's own result page.
+    routes.get(
+      '/pagos/resultado',
+      { schema: { hide: true, querystring: ResultQuery } },
+      (request, reply) => {
+        if (!deps.enabled)
+          throw new AppError('NOT_FOUND', 'El sandbox de pagos está deshabilitado');
+        const { payment_id: paymentId = '', estado = '' } = request.query;
+        void reply.type('text/html; charset=utf-8');
+        void reply.header(
+          'content-security-policy',
+          "default-src 'none'; style-src 'unsafe-inline'",
+        );
+        return page(`<h1>Pago ${escapeHtml(paymentId)}</h1>
+<p>${escapeHtml(RESULTS[estado] ?? `Estado: ${estado}`)}</p>
+<p class="note">Página de desarrollo: en producción el navegador vuelve al portal.</p>`);
       },
     );
     ready();
