@@ -273,11 +273,25 @@ describe('POST /portal/pagos/iniciar', () => {
       'INVALID_FACTURAS',
     ],
     [
-      'three decimals',
+      'an amount 0.005 above the balance (beyond the 0.001 tolerance)',
       () => ({ facturas: [{ id: debts[0], monto: 100.105 }], total: 100.105 }),
-      422,
-      'VALIDATION_ERROR',
+      400,
+      'INVALID_FACTURAS',
     ],
+    [
+      'a negative amount',
+      () => ({ facturas: [{ id: debts[0], monto: -100.1 }], total: -100.1 }),
+      400,
+      'INVALID_FACTURAS',
+    ],
+    [
+      'an amount that is not a number',
+      () => ({ facturas: [{ id: debts[0], monto: 'abc' }], total: 100.1 }),
+      400,
+      'INVALID_FACTURAS',
+    ],
+    ['no total', () => ({ facturas: [{ id: debts[0], monto: 100.1 }] }), 400, 'INVALID_FACTURAS'],
+    ['facturas that is not a list', () => ({ facturas: 'x', total: 1 }), 400, 'INVALID_FACTURAS'],
   ])('%s is refused: %s %s', async (_name, body, status, code) => {
     const payload = typeof body === 'function' ? body() : body;
     const before = await tenant.query('SELECT count(*)::int AS n FROM public.portal_payments');
@@ -287,6 +301,59 @@ describe('POST /portal/pagos/iniciar', () => {
     expect(await tenant.query('SELECT count(*)::int AS n FROM public.portal_payments')).toEqual(
       before,
     );
+  });
+
+  it('amounts within 0.001 pass: a client’s float sum, a monto a hair off its debe', async () => {
+    // 100.1 + 200.2 in binary floating point is 300.29999999999995.
+    const floatSum = 100.1 + 200.2;
+    expect(floatSum).not.toBe(300.3);
+    for (const body of [
+      {
+        facturas: [
+          { id: debts[0], monto: 100.1 },
+          { id: debts[1], monto: 200.2 },
+        ],
+        total: floatSum,
+      },
+      {
+        facturas: [
+          { id: debts[0], monto: 100.1004 },
+          { id: debts[1], monto: '200.1996' },
+        ],
+        total: 300.3,
+      },
+    ]) {
+      const response = await start(body);
+      expect(response.statusCode, response.body).toBe(200);
+      const { payment_id } = response.json<{ data: Started }>().data;
+      // What is charged is the debts' amounts to the cent.
+      expect(await paymentRow(payment_id)).toMatchObject({ monto: '300.30' });
+      await app.inject({
+        method: 'POST',
+        url: '/portal/pagos/cancelar',
+        headers: bearer(token),
+        payload: { payment_id },
+      });
+    }
+  });
+
+  it('fields the client has no say in (gateway, customer, a debt’s tipo) are ignored', async () => {
+    const response = await start({
+      facturas: [{ id: debts[0], monto: 100.1, tipo: 'FAC', numero: 1 }],
+      total: 100.1,
+      gateway: 'mercadopago',
+      cliente_id: 2,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const { payment_id, payment_method } = response.json<{ data: Started }>().data;
+    expect(payment_method).toBe('sandbox');
+    expect(await paymentRow(payment_id)).toMatchObject({ gateway: 'sandbox', ordcon_id: 1 });
+    await app.inject({
+      method: 'POST',
+      url: '/portal/pagos/cancelar',
+      headers: bearer(token),
+      payload: { payment_id },
+    });
   });
 
   it('a debt of another customer is INVALID_FACTURAS', async () => {
@@ -456,6 +523,49 @@ describe('POST /portal/pagos/webhook', () => {
     expect(await paymentRow(started.payment_id)).toMatchObject({ status: 'approved' });
   });
 
+  it('the body never decides: empty, malformed or not JSON, the token is still checked', async () => {
+    const started = await startOk(1);
+    const sandboxId = await gatewaySays(started.payment_id, 'approved');
+    const send = (query: string, headers: Record<string, string>, payload: string) => {
+      const requestId = randomUUID();
+      return app.inject({
+        method: 'POST',
+        url: `/portal/pagos/webhook?${query}&data.id=${sandboxId}&type=payment`,
+        headers: {
+          'x-request-id': requestId,
+          'x-signature': signNotification(SECRET, {
+            dataId: sandboxId,
+            requestId,
+            ts: String(Date.now()),
+          }),
+          ...headers,
+        },
+        payload,
+      });
+    };
+    const json = { 'content-type': 'application/json' };
+    const wrong = 'tenant_id=1&sucursal_id=1&token=wrong';
+    expect((await send(wrong, json, '')).statusCode).toBe(401);
+    expect((await send(wrong, json, '{"data": ')).statusCode).toBe(401);
+    expect((await send(wrong, { 'content-type': 'text/plain' }, 'hola')).statusCode).toBe(401);
+    expect(await paymentRow(started.payment_id)).toMatchObject({ status: 'issued' });
+    // Signed, with data.id in the query: an empty body is enough.
+    const right = `tenant_id=1&sucursal_id=1&token=${TOKEN}`;
+    const answer = await send(right, json, '');
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(await paymentRow(started.payment_id)).toMatchObject({ status: 'approved' });
+  });
+
+  it('a signed notification naming a payment the sandbox never made (not even a uuid) is 200', async () => {
+    const before = await tenant.query('SELECT id, status FROM public.portal_payments ORDER BY id');
+    const response = await notify('123');
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({ success: true });
+    expect(await tenant.query('SELECT id, status FROM public.portal_payments ORDER BY id')).toEqual(
+      before,
+    );
+  });
+
   it('30 concurrent identical notifications, and the same one to two instances, make one receipt', async () => {
     const before = await ledgerCounts();
     const started = await startOk(1);
@@ -596,6 +706,17 @@ describe('historial, cancelar, devolver', () => {
     });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'INVALID_STATUS' });
+    // Well-formed ids that no integer column holds name nothing: 404, like any absent payment.
+    for (const payment_id of ['9999999999', 99_999_999_999]) {
+      const absent = await app.inject({
+        method: 'POST',
+        url: '/portal/pagos/cancelar',
+        headers: bearer(token),
+        payload: { payment_id },
+      });
+      expect(absent.statusCode, absent.body).toBe(404);
+      expect(absent.json()).toMatchObject({ code: 'PAYMENT_NOT_FOUND' });
+    }
     await register(app, {
       identifier: '20-30111333-5',
       identifier_type: 'cuit',

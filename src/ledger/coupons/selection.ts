@@ -1,5 +1,5 @@
 import { AppError } from '../../platform/errors.js';
-import { centsOf, centsToDecimal, parseCents } from '../../platform/money.js';
+import { centsOf, centsToDecimal, requestCents } from '../../platform/money.js';
 import type { GenerateCouponRequest } from './types.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -27,7 +27,8 @@ export interface ParsedSelection {
 /**
  * The request's own rules, before any debt is read (DECISIONS.md 36: like a payment's, without
  * FIFO or full amounts; every failure is 400 INVALID_REQUEST): at least one debt, each once, each
- * amount an exact 2-decimal figure above zero, `total` positive and equal to the sum in cents.
+ * amount a cent figure (within SPEC.md's 0.001) above zero, `total` positive and equal to the sum
+ * in cents.
  */
 export function parseSelection(request: GenerateCouponRequest): ParsedSelection {
   const dias = request.diasVencimiento ?? DEFAULT_DIAS_VENCIMIENTO;
@@ -43,7 +44,7 @@ export function parseSelection(request: GenerateCouponRequest): ParsedSelection 
       throw invalid(`La factura ${factura.id} no es una deuda pendiente del cliente`);
     if (seen.has(id)) throw invalid(`La factura ${factura.id} está repetida`);
     seen.add(id);
-    const cents = parseCents(factura.monto);
+    const cents = requestCents(factura.monto);
     if (cents === undefined) {
       throw invalid(
         `El importe de la factura ${factura.id} no es un importe con hasta 2 decimales`,
@@ -52,7 +53,7 @@ export function parseSelection(request: GenerateCouponRequest): ParsedSelection 
     if (cents <= 0) throw invalid(`El importe de la factura ${factura.id} debe ser mayor que cero`);
     facturas.push({ id, cents });
   }
-  const totalCents = parseCents(request.total);
+  const totalCents = requestCents(request.total);
   if (totalCents === undefined || totalCents <= 0) {
     throw invalid('total debe ser un importe positivo con hasta 2 decimales');
   }

@@ -15,33 +15,27 @@ const Estado = Type.Union(
   { description: '`expired`: still unpaid and fecha_vencimiento before today' },
 );
 
-export const GenerateBody = Type.Object(
-  {
-    facturas: Type.Array(
-      Type.Object(
-        {
-          id: Type.String({ maxLength: 64, description: 'Debt id (ordcta.id, uuid)' }),
-          tipo: Type.Optional(
-            Type.String({ maxLength: 100, description: 'Informative; the ledger’s is answered' }),
-          ),
-          numero: Type.Optional(
-            Type.Union([Type.Integer(), Type.String({ maxLength: 50 })], {
-              description: 'Informative; the ledger’s voucher number is answered',
-            }),
-          ),
-          monto: AmountInput,
-        },
-        { additionalProperties: false },
+export const GenerateBody = Type.Object({
+  facturas: Type.Array(
+    Type.Object({
+      id: Type.String({ maxLength: 64, description: 'Debt id (ordcta.id, uuid)' }),
+      tipo: Type.Optional(
+        Type.String({ maxLength: 100, description: 'Informative; the ledger’s is answered' }),
       ),
-      { minItems: 1, maxItems: 500 },
-    ),
-    total: AmountInput,
-    dias_vencimiento: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 365, description: 'Days until due; 30 when absent' }),
-    ),
-  },
-  { additionalProperties: false },
-);
+      numero: Type.Optional(
+        Type.Union([Type.Integer(), Type.String({ maxLength: 50 })], {
+          description: 'Informative; the ledger’s voucher number is answered',
+        }),
+      ),
+      monto: AmountInput,
+    }),
+    { minItems: 1, maxItems: 500 },
+  ),
+  total: AmountInput,
+  dias_vencimiento: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 365, description: 'Days until due; 30 when absent' }),
+  ),
+});
 
 const Factura = Type.Object({
   id: Type.String({ format: 'uuid' }),

@@ -40,6 +40,15 @@ function textRecord(value: unknown): Record<string, string | undefined> {
   return record;
 }
 
+function parseLenientJson(text: string): unknown {
+  if (text.trim() === '') return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
 function headersOf(request: FastifyRequest): Record<string, string | undefined> {
   return textRecord(request.headers);
 }
@@ -51,7 +60,8 @@ export function paymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): voi
     '/portal/pagos/iniciar',
     {
       ...deps.protectedRoute,
-      config: { expectedFields: ['facturas', 'total'] },
+      // SPEC.md's codes for iniciar are 400s: a malformed selection is an invalid one.
+      config: { expectedFields: ['facturas', 'total'], validationCode: 'INVALID_FACTURAS' },
       schema: {
         tags,
         security,
@@ -71,26 +81,36 @@ export function paymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): voi
     },
   );
 
-  routes.post(
-    '/portal/pagos/webhook',
-    {
-      schema: {
-        tags,
-        summary:
-          'Gateway notifications (all gateways); authenticated by the URL token and the signature',
-        response: { 200: WebhookResponse, ...errorResponses(400, 401, 503) },
+  // The token, the ids and the signature decide a notification's fate (DECISIONS.md 32), never
+  // its body: an empty, malformed or non-JSON body reaches the handler as null instead of
+  // answering 400/415 first, and the token is still checked.
+  void app.register((scope, _options, done) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, parsed) => {
+      parsed(null, parseLenientJson(String(body)));
+    });
+    scope.withTypeProvider<TypeBoxTypeProvider>().post(
+      '/portal/pagos/webhook',
+      {
+        schema: {
+          tags,
+          summary:
+            'Gateway notifications (all gateways); authenticated by the URL token and the signature',
+          response: { 200: WebhookResponse, ...errorResponses(400, 401, 503) },
+        },
       },
-    },
-    async (request) => {
-      const outcome = await deps.webhook({
-        headers: headersOf(request),
-        query: textRecord(request.query),
-        body: request.body ?? null,
-      });
-      request.log.info({ outcome }, 'payment notification');
-      return { success: true as const };
-    },
-  );
+      async (request) => {
+        const outcome = await deps.webhook({
+          headers: headersOf(request),
+          query: textRecord(request.query),
+          body: request.body ?? null,
+        });
+        request.log.info({ outcome }, 'payment notification');
+        return { success: true as const };
+      },
+    );
+    done();
+  });
 
   routes.get(
     '/portal/pagos/historial',

@@ -3,25 +3,25 @@ import { Envelope } from '../../platform/http/schemas.js';
 
 /** DECISIONS.md 5: a JSON number or a numeric string; exactness is checked by the service. */
 const AmountInput = Type.Union([Type.Number(), Type.String({ maxLength: 20 })]);
-/** DECISIONS.md 4: the integer portal_payments.id, as a number or a numeric string. */
+/**
+ * DECISIONS.md 4: the integer portal_payments.id, as a number or a numeric string. A well-formed
+ * id beyond the column's range is simply one that does not exist (404), not a malformed one.
+ */
 const PaymentIdInput = Type.Union([
-  Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
-  Type.String({ pattern: '^[1-9][0-9]{0,9}$' }),
+  Type.Integer({ minimum: 1 }),
+  Type.String({ pattern: '^[1-9][0-9]{0,17}$' }),
 ]);
 
-export const StartBody = Type.Object(
-  {
-    facturas: Type.Array(
-      Type.Object(
-        { id: Type.String({ maxLength: 64 }), monto: AmountInput },
-        { additionalProperties: false },
-      ),
-      { maxItems: 500 },
-    ),
-    total: AmountInput,
-  },
-  { additionalProperties: false },
-);
+/**
+ * Fields beyond these (a debt's `tipo` or `numero`, a client-sent `gateway` or customer id) are
+ * ignored, never used: the gateway and the customer come from the tenant and the token only.
+ */
+export const StartBody = Type.Object({
+  facturas: Type.Array(Type.Object({ id: Type.String({ maxLength: 64 }), monto: AmountInput }), {
+    maxItems: 500,
+  }),
+  total: AmountInput,
+});
 
 export const StartResponse = Envelope(
   Type.Object({
@@ -65,5 +65,5 @@ export const WebhookResponse = Type.Object({ success: Type.Literal(true) });
 
 /** DECISIONS.md 4: the integer portal_payments.id. */
 export const ReceiptParams = Type.Object({
-  id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+  id: Type.Integer({ minimum: 1 }),
 });

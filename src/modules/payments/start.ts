@@ -1,9 +1,17 @@
+import { Decimal } from 'decimal.js';
 import { CompiledQuery } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
-import { centsOf, centsToAmount, centsToDecimal, parseCents } from '../../platform/money.js';
+import {
+  amountOfCents,
+  centsOf,
+  centsToAmount,
+  centsToDecimal,
+  parseAmount,
+  sameAmount,
+} from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { findPendingDebts } from '../account/queries.js';
 import type { GatewayRegistry } from './gateways/registry.js';
@@ -64,7 +72,7 @@ export function validateSelection(
   if (request.facturas.length === 0) throw invalid('Seleccione al menos una factura');
   const byId = new Map(debts.map((debt) => [debt.id.toLowerCase(), debt]));
   const seen = new Set<string>();
-  const selected: { debt: Debt; cents: number }[] = [];
+  const selected: { debt: Debt; amount: Decimal }[] = [];
   // 1. Each debt exists and is the customer's (pending debts only: paid ones are not payable).
   for (const factura of request.facturas) {
     const id = factura.id.toLowerCase();
@@ -72,37 +80,35 @@ export function validateSelection(
     if (!debt) throw invalid(`La factura ${factura.id} no es una deuda pendiente del cliente`);
     if (seen.has(id)) throw invalid(`La factura ${factura.id} está repetida`);
     seen.add(id);
-    const cents = parseCents(factura.monto);
-    if (cents === undefined) {
-      throw new AppError(
-        'VALIDATION_ERROR',
-        `facturas[].monto: importe inválido para ${factura.id}`,
-      );
+    const amount = parseAmount(factura.monto);
+    if (amount === undefined) throw invalid(`El importe de ${debt.nrocomp} no es un número`);
+    selected.push({ debt, amount });
+  }
+  // 2. Each amount > 0 and not above the balance (SPEC.md's 0.001 tolerance applies here too).
+  for (const { debt, amount } of selected) {
+    if (amount.lte(0)) throw invalid(`El importe de ${debt.nrocomp} debe ser mayor que cero`);
+    const saldo = amountOfCents(debt.saldoCents);
+    if (amount.gt(saldo) && !sameAmount(amount, saldo)) {
+      throw invalid(`El importe de ${debt.nrocomp} supera su saldo`);
     }
-    selected.push({ debt, cents });
   }
-  // 2. Each amount > 0 and not above the balance.
-  for (const { debt, cents } of selected) {
-    if (cents <= 0) throw invalid(`El importe de ${debt.nrocomp} debe ser mayor que cero`);
-    if (cents > debt.saldoCents) throw invalid(`El importe de ${debt.nrocomp} supera su saldo`);
-  }
-  // 3. Full amounts only: SPEC.md's 0.001 tolerance, with both sides in whole cents, is equality.
-  for (const { debt, cents } of selected) {
-    if (cents !== debt.debeCents) {
+  // 3. Full amounts only: equal to debe within 0.001.
+  for (const { debt, amount } of selected) {
+    if (!sameAmount(amount, amountOfCents(debt.debeCents))) {
       throw new AppError(
         'PARTIAL_PAYMENT_NOT_ALLOWED',
         `La factura ${debt.nrocomp} debe pagarse completa (${centsToDecimal(debt.debeCents)})`,
       );
     }
   }
-  // 4. The total is the sum.
-  const total = parseCents(request.total);
-  if (total === undefined) throw new AppError('VALIDATION_ERROR', 'total: importe inválido');
-  const sum = selected.reduce((acc, item) => acc + item.cents, 0);
-  if (total !== sum) {
+  // 4. The total is the sum of the amounts as sent (exact decimals), within 0.001.
+  const total = parseAmount(request.total);
+  if (total === undefined) throw new AppError('MONTO_MISMATCH', 'El total no es un número');
+  const sum = selected.reduce((acc, item) => acc.plus(item.amount), new Decimal(0));
+  if (!sameAmount(total, sum)) {
     throw new AppError(
       'MONTO_MISMATCH',
-      `El total (${centsToDecimal(total)}) no es la suma de los importes (${centsToDecimal(sum)})`,
+      `El total (${total.toString()}) no es la suma de los importes (${sum.toString()})`,
     );
   }
   // 5. FIFO: exactly the first K pending debts; the order inside the payload does not matter.
@@ -113,7 +119,8 @@ export function validateSelection(
       'Las facturas deben pagarse en orden de vencimiento: seleccione las más antiguas primero',
     );
   }
-  return selected;
+  // What is paid is each debt's pending amount to the cent, whatever float noise came with it.
+  return selected.map(({ debt }) => ({ debt, cents: debt.debeCents }));
 }
 
 export function createPaymentStart(deps: {

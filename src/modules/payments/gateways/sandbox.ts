@@ -17,6 +17,8 @@ import {
  * `portal.gateway.sandbox.webhook_secret`. Its "gateway side" records are a table of the tenant
  * database, so every instance sees the same checkouts.
  */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export function createSandboxAdapter(
   settings: GatewaySettings,
   deps: { db: Kysely<TenantDatabase>; tenantId: number; sucursalId: number; publicUrl: string },
@@ -77,6 +79,10 @@ export function createSandboxAdapter(
     },
 
     async fetchPayment(gatewayPaymentId) {
+      // Its ids are uuids: anything else is a payment it never made, not a query to run.
+      if (!UUID.test(gatewayPaymentId)) {
+        throw new GatewayError('sandbox payment not found', { status: 404 });
+      }
       const row = await table()
         .selectFrom('portal_sandbox_payments')
         .select(['id', 'status', 'amount', 'reference'])
