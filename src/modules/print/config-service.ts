@@ -28,6 +28,12 @@ export type PrintConfigChanges = {
 };
 
 const NOT_FOUND_MESSAGE = 'Configuración de impresión inexistente';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids are uuids: any other text names no configuration (404, not a malformed request). */
+function assertKnownShape(id: string): void {
+  assertThat(UUID.test(id), 'PRINT_CONFIG_NOT_FOUND', NOT_FOUND_MESSAGE);
+}
 
 /**
  * DECISIONS.md 40: print configurations per portal user, at most one default per documento.
@@ -41,6 +47,7 @@ export function createPrintConfigService(deps: { clock: Clock }) {
     },
 
     async get(tenant: TenantContext, portalUserId: string, id: string) {
+      assertKnownShape(id);
       const config = await findPrintConfig(tenant.db, tenant, portalUserId, id);
       // Another user's id answers like an unknown one: ids are not disclosed (DECISIONS.md 33).
       assertThat(config, 'PRINT_CONFIG_NOT_FOUND', NOT_FOUND_MESSAGE);
@@ -75,6 +82,7 @@ export function createPrintConfigService(deps: { clock: Clock }) {
     },
 
     update(tenant: TenantContext, portalUserId: string, id: string, changes: PrintConfigChanges) {
+      assertKnownShape(id);
       const now = deps.clock.now();
       return tenant.db.transaction().execute(async (trx) => {
         const count = await lockUserPrintConfigs(trx, tenant, portalUserId);
@@ -99,6 +107,7 @@ export function createPrintConfigService(deps: { clock: Clock }) {
 
     /** Deleting the default leaves that documento without one; none is promoted. */
     async remove(tenant: TenantContext, portalUserId: string, id: string) {
+      assertKnownShape(id);
       const deleted = await deletePrintConfig(tenant, portalUserId, id);
       assertThat(deleted, 'PRINT_CONFIG_NOT_FOUND', NOT_FOUND_MESSAGE);
       return deleted;

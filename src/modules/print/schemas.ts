@@ -71,6 +71,7 @@ export const PrintConfigUpdateBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-export const PrintConfigParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+/** Any text: an id that is not one of ours (not even a uuid) is simply not found. */
+export const PrintConfigParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 export const PrintConfigQuery = Type.Object({ documento: Type.Optional(Documento) });
