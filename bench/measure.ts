@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 
 export interface Measurement {
@@ -103,4 +104,23 @@ export async function eventLoopUnder(
 /** A row for a rate measured without HTTP (raw bcrypt, raw signatures), to compare against. */
 export function rawRate(name: string, requestsPerSecond: number): Measurement {
   return { name, requestsPerSecond, p50: 0, p99: 0, errors: 0, non2xx: 0 };
+}
+
+/**
+ * Operations per second of `work` (bcrypt, RSA signing) with libuv's pool kept full, as a busy
+ * route keeps it: the machine's own limit, without HTTP.
+ */
+export async function poolRate(seconds: number, work: () => Promise<unknown>): Promise<number> {
+  const deadline = Date.now() + seconds * 1000;
+  let done = 0;
+  const lanes = Math.max(4, availableParallelism());
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      while (Date.now() < deadline) {
+        await work();
+        done += 1;
+      }
+    }),
+  );
+  return done / seconds;
 }

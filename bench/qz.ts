@@ -1,12 +1,19 @@
 import { generateKeyPair, sign, verify, X509Certificate, type KeyObject } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import { writePrintAgentKeyPair } from '../src/modules/print/keys.js';
-import { eventLoopUnder, measure, printComparison, printTable, rawRate } from './measure.js';
+import {
+  eventLoopUnder,
+  measure,
+  poolRate,
+  printComparison,
+  printTable,
+  rawRate,
+} from './measure.js';
 
 /**
  * QZ Tray signing: POST /qz/sign (JWT, JSON body, SHA512withRSA on libuv's pool) against a bare
@@ -44,18 +51,7 @@ const newRsaKey = async () =>
 async function rawSignRate(seconds: number): Promise<number> {
   const privateKey = await newRsaKey();
   const data = Buffer.from(TO_SIGN);
-  const deadline = Date.now() + seconds * 1000;
-  let done = 0;
-  const lanes = Math.max(4, availableParallelism());
-  await Promise.all(
-    Array.from({ length: lanes }, async () => {
-      while (Date.now() < deadline) {
-        await signAsync(data, privateKey);
-        done += 1;
-      }
-    }),
-  );
-  return done / seconds;
+  return poolRate(seconds, () => signAsync(data, privateKey));
 }
 
 /** One signature checked against the served certificate: the load below measures real work. */

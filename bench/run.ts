@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { availableParallelism } from 'node:os';
 import bcrypt from 'bcrypt';
 import Fastify from 'fastify';
 import { buildApp } from '../src/app.js';
@@ -15,7 +14,14 @@ import {
   PENDING_DEBTS,
   type BenchEnvironment,
 } from './environment.js';
-import { eventLoopUnder, measure, printComparison, printTable, rawRate } from './measure.js';
+import {
+  eventLoopUnder,
+  measure,
+  poolRate,
+  printComparison,
+  printTable,
+  rawRate,
+} from './measure.js';
 import { qzBenchKeys, qzSigning } from './qz.js';
 import { webhookThroughput } from './webhook.js';
 
@@ -63,25 +69,9 @@ async function platformOverhead(environment: BenchEnvironment, portalUrl: string
   }
 }
 
-/** bcrypt-12 comparisons per second with the libuv pool kept full, as logins would keep it. */
-async function rawBcryptRate(hash: string, seconds: number): Promise<number> {
-  const deadline = Date.now() + seconds * 1000;
-  let done = 0;
-  const lanes = Math.max(4, availableParallelism());
-  await Promise.all(
-    Array.from({ length: lanes }, async () => {
-      while (Date.now() < deadline) {
-        await bcrypt.compare(BENCH_PASSWORD, hash);
-        done += 1;
-      }
-    }),
-  );
-  return done / seconds;
-}
-
 async function loginThroughput(portalUrl: string) {
   const hash = await bcrypt.hash(BENCH_PASSWORD, BCRYPT_COST);
-  const raw = await rawBcryptRate(hash, 5);
+  const raw = await poolRate(5, () => bcrypt.compare(BENCH_PASSWORD, hash));
   let counter = 0;
   const body = JSON.stringify({
     identifier: BENCH_DNI,

@@ -1,5 +1,10 @@
 import type { CouponLedger } from '../../ledger/coupons/service.js';
-import type { Coupon, CouponEstado, CouponFactura } from '../../ledger/coupons/types.js';
+import type {
+  Coupon,
+  CouponEstado,
+  CouponFactura,
+  CouponSummary,
+} from '../../ledger/coupons/types.js';
 import { AppError } from '../../platform/errors.js';
 import { toAmount } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
@@ -17,6 +22,17 @@ function facturaBody(factura: CouponFactura) {
     tipo: factura.tipo,
     numero: factura.numero,
     monto: toAmount(factura.monto),
+  };
+}
+
+function summaryBody(coupon: CouponSummary) {
+  return {
+    cupon_id: coupon.id,
+    codigo_barras: coupon.codigoBarras,
+    monto: toAmount(coupon.monto),
+    estado: coupon.estado,
+    fecha_generacion: coupon.fechaGeneracion,
+    fecha_vencimiento: coupon.fechaVencimiento,
   };
 }
 
@@ -72,14 +88,7 @@ export function createCouponService(deps: { ledger: CouponLedger }) {
         offset: query.offset,
       });
       return {
-        cupones: page.cupones.map((coupon) => ({
-          cupon_id: coupon.id,
-          codigo_barras: coupon.codigoBarras,
-          monto: toAmount(coupon.monto),
-          estado: coupon.estado,
-          fecha_generacion: coupon.fechaGeneracion,
-          fecha_vencimiento: coupon.fechaVencimiento,
-        })),
+        cupones: page.cupones.map(summaryBody),
         total: page.total,
         has_more: query.offset + page.cupones.length < page.total,
       };
@@ -91,12 +100,7 @@ export function createCouponService(deps: { ledger: CouponLedger }) {
       const cnro = await customerOf(tenant, portalUserId);
       const coupon = ensureOwned(await ledger.findByBarcode(tenant, code), cnro);
       return {
-        cupon_id: coupon.id,
-        codigo_barras: coupon.codigoBarras,
-        monto: toAmount(coupon.monto),
-        estado: coupon.estado,
-        fecha_generacion: coupon.fechaGeneracion,
-        fecha_vencimiento: coupon.fechaVencimiento,
+        ...summaryBody(coupon),
         facturas: coupon.facturas.map(facturaBody),
       };
     },
