@@ -13,10 +13,15 @@ function say(message: string): void {
   process.stdout.write(`${message}\n`);
 }
 
+function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host === '::1';
+}
+
 function banner(
   url: string,
   embedded: EmbeddedRuntime | undefined,
-  reportsUrl: string | undefined,
+  reports: { url: string; child: boolean } | undefined,
 ): string {
   const lines = [
     '',
@@ -24,7 +29,10 @@ function banner(
     `  API reference     ${url}${DOCS_PATH}`,
     `  Health            ${url}/healthz`,
   ];
-  if (reportsUrl) lines.push(`  Reports service   ${reportsUrl} (child process, internal only)`);
+  if (reports) {
+    const how = reports.child ? 'child process, internal only' : 'already running';
+    lines.push(`  Reports service   ${reports.url} (${how})`);
+  }
   if (embedded) {
     lines.push(
       `  Database          embedded PostgreSQL on 127.0.0.1:${embedded.database.port} (${embedded.database.dataDir})`,
@@ -53,8 +61,9 @@ async function main(): Promise<void> {
     key: await readFile(config.tls.keyPath),
   };
   const app = await buildApp({ ...config, databaseUrl }, { tls });
-  // Production runs the reports service as its own process (`npm run reports`).
-  const reports: ReportsProcess | undefined = config.isProduction
+  // The reports service runs beside the API whenever REPORTS_URL is on this machine and nothing
+  // answers there yet; a remote one, or one already running (`npm run reports`), is used as is.
+  const reports: ReportsProcess | undefined = !isLoopbackUrl(config.reportsUrl)
     ? undefined
     : await startReportsProcess({
         url: config.reportsUrl,
@@ -94,7 +103,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', (signal) => void shutdown(signal));
 
   const listenUrl = await app.listen({ port: config.port, host: config.host });
-  say(banner(listenUrl, embedded, reports && config.reportsUrl));
+  say(banner(listenUrl, embedded, reports && { url: config.reportsUrl, child: reports.child }));
 }
 
 main().catch((error: unknown) => {

@@ -9,6 +9,8 @@ const READY_TIMEOUT_MS = 20_000;
 const MAX_RESTART_DELAY_MS = 30_000;
 
 export interface ReportsProcess {
+  /** False when a reports service already answered at REPORTS_URL and is used as it is. */
+  child: boolean;
   stop(): Promise<void>;
 }
 
@@ -23,9 +25,9 @@ async function isReady(url: string): Promise<boolean> {
 }
 
 /**
- * Development's `npm start` runs the reports service as a child process (a real separate process,
- * as in production), restarts it with backoff if it dies, and stops it with the API. The child
- * runs with the same Node flags, so it is loaded the same way (tsx) as the API.
+ * `npm start` runs the reports service as a child process (a real separate process, the same
+ * entry point as `npm run reports`), restarts it with backoff if it dies, and stops it with the
+ * API. The child runs with the same Node flags, so it is loaded the same way (tsx) as the API.
  */
 export async function startReportsProcess(options: {
   url: string;
@@ -78,6 +80,7 @@ export async function startReportsProcess(options: {
   }
 
   return {
+    child: child !== undefined,
     async stop() {
       stopping = true;
       const running = child;

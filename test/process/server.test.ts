@@ -113,15 +113,20 @@ describe('npm start on embedded defaults', () => {
 });
 
 describe('npm start with DATABASE_URL', () => {
-  it('migrates the registry, serves, and exits 0 on SIGTERM', async () => {
+  it('in production: migrates the registry, serves with its reports service, exits 0 on SIGTERM', async () => {
     const name = `${new URL(env.systemUrl).pathname.slice(1)}_srv`;
     await ensureDatabase(env.serverUrl, name);
+    const reportsUrl = `http://127.0.0.1:${await freePort()}`;
     const server = startTsx(
       'src/server.ts',
       [],
       childEnv({
+        NODE_ENV: 'production',
         DATABASE_URL: databaseUrlFor(env.serverUrl, name),
-        REPORTS_URL: `http://127.0.0.1:${await freePort()}`,
+        PORTAL_JWT_SECRET: 'production-jwt-secret-of-at-least-32-bytes',
+        PORTAL_ALLOWED_ORIGIN: 'https://portal.example.com',
+        REPORTS_SERVICE_SECRET: 'production-reports-secret-of-32-bytes-or-more',
+        REPORTS_URL: reportsUrl,
         PORT: '0',
         LOG_LEVEL: 'warn',
         PORTAL_DATA_DIR: await mkdtemp(path.join(tmpdir(), 'portal-srv-')),
@@ -129,12 +134,16 @@ describe('npm start with DATABASE_URL', () => {
     );
     const [, url] = await server.waitFor(/Portal API\s+(http:\/\/\S+)/);
     expect(server.output()).not.toContain('Demo login');
+    expect(server.output()).toContain(`Reports service   ${reportsUrl} (child process`);
+    // Health answers over plain HTTP for internal probes, HTTPS required or not.
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    expect((await fetch(`${reportsUrl}/healthz`)).status).toBe(200);
     expect(
       await query(databaseUrlFor(env.serverUrl, name), 'SELECT count(*)::int AS n FROM tenants'),
     ).toEqual([{ n: 0 }]);
     server.child.kill('SIGTERM');
     expect(await server.exited()).toBe(0);
+    await expect(fetch(`${reportsUrl}/healthz`)).rejects.toThrow();
   }, 60_000);
 
   it('production refuses to start without its required settings, naming them', async () => {
