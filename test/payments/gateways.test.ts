@@ -457,6 +457,14 @@ describe('Mercado Pago adapter', () => {
       });
     });
 
+    it('gives undefined when the search itself is not found (404)', async () => {
+      server.fault = (seen) =>
+        seen.path === '/mp/v1/payments/search'
+          ? { status: 404, json: { message: 'not found' } }
+          : undefined;
+      await expect(mp.findPaymentByReference('PP-7-42-abc123')).resolves.toBeUndefined();
+    });
+
     it('gives undefined when nobody paid', async () => {
       fake.addPayment({ external_reference: 'PP-other' });
       await expect(mp.findPaymentByReference('PP-7-42-abc123')).resolves.toBeUndefined();
@@ -527,6 +535,29 @@ describe('Mercado Pago adapter', () => {
         mp.cancel({ checkoutId: null, gatewayPaymentId: id, idempotencyKey: 'cancel-1' }),
       );
       expect(error.details.status).toBe(400);
+    });
+
+    it('a preference or payment the gateway does not have (404) leaves nothing to stop', async () => {
+      await expect(
+        mp.cancel({
+          checkoutId: '123456789-unknown',
+          gatewayPaymentId: '999',
+          idempotencyKey: 'cancel-absent',
+        }),
+      ).resolves.toBe('cancelled');
+      expect(server.seen.map((seen) => `${seen.method} ${seen.path}`)).toEqual([
+        'PUT /mp/checkout/preferences/123456789-unknown',
+        'PUT /mp/v1/payments/999',
+      ]);
+    });
+
+    it('a failure that is not a 404 still fails the cancel', async () => {
+      const checkout = await mp.createCheckout(checkoutRequest());
+      server.fault = () => ({ status: 500, json: { message: 'boom' } });
+      const error = await gatewayError(
+        mp.cancel({ checkoutId: checkout.checkoutId, gatewayPaymentId: null, idempotencyKey: 'k' }),
+      );
+      expect(error.details.status).toBe(500);
     });
 
     it('has nothing to cancel at the gateway without ids', async () => {

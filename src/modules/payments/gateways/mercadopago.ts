@@ -135,7 +135,14 @@ export function createMercadoPagoAdapter(
         sort: 'date_created',
         criteria: 'desc',
       });
-      const body = await call('GET', `/v1/payments/search?${query.toString()}`);
+      let body: unknown;
+      try {
+        body = await call('GET', `/v1/payments/search?${query.toString()}`);
+      } catch (error) {
+        // A search that finds no resource found no payment.
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }
       const results = isRecord(body) ? body.results : undefined;
       if (!Array.isArray(results)) {
         throw new GatewayError('mercadopago: payment search answer without results', { body });
@@ -152,21 +159,30 @@ export function createMercadoPagoAdapter(
 
     async cancel(target) {
       if (target.checkoutId === null && target.gatewayPaymentId === null) return 'not_supported';
+      // Something the gateway does not have (404) cannot be paid through: nothing to stop there.
+      const unlessAbsent = (request: Promise<unknown>) =>
+        request.catch((error: unknown) => {
+          if (!isNotFound(error)) throw error;
+        });
       if (target.checkoutId !== null) {
         // Expiring the preference now stops any further payment attempt through it.
-        await call('PUT', `/checkout/preferences/${encodeURIComponent(target.checkoutId)}`, {
-          idempotencyKey:
-            target.gatewayPaymentId === null
-              ? target.idempotencyKey
-              : `${target.idempotencyKey}:preference`,
-          body: { expires: true, expiration_date_to: new Date().toISOString() },
-        });
+        await unlessAbsent(
+          call('PUT', `/checkout/preferences/${encodeURIComponent(target.checkoutId)}`, {
+            idempotencyKey:
+              target.gatewayPaymentId === null
+                ? target.idempotencyKey
+                : `${target.idempotencyKey}:preference`,
+            body: { expires: true, expiration_date_to: new Date().toISOString() },
+          }),
+        );
       }
       if (target.gatewayPaymentId !== null) {
-        await call('PUT', `/v1/payments/${encodeURIComponent(target.gatewayPaymentId)}`, {
-          idempotencyKey: target.idempotencyKey,
-          body: { status: 'cancelled' },
-        });
+        await unlessAbsent(
+          call('PUT', `/v1/payments/${encodeURIComponent(target.gatewayPaymentId)}`, {
+            idempotencyKey: target.idempotencyKey,
+            body: { status: 'cancelled' },
+          }),
+        );
       }
       return 'cancelled';
     },
@@ -216,4 +232,8 @@ function createdAt(body: unknown): number {
   const value = isRecord(body) ? stringField(body, 'date_created') : undefined;
   const time = value === undefined ? Number.NaN : Date.parse(value);
   return Number.isNaN(time) ? 0 : time;
+}
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof GatewayError && error.details.status === 404;
 }
