@@ -414,6 +414,17 @@ describe('Mercado Pago adapter', () => {
       expect(record(error.details.body).error).toBe('not_found');
     });
 
+    it('reads an answer without currency_id as pesos', async () => {
+      server.fault = () => ({
+        status: 200,
+        json: { id: 6, status: 'approved', transaction_amount: 10 },
+      });
+      await expect(mp.fetchPayment('6')).resolves.toMatchObject({
+        amount: '10.00',
+        currency: 'ARS',
+      });
+    });
+
     it('turns an answer without transaction_amount into a GatewayError', async () => {
       server.fault = () => ({
         status: 200,

@@ -211,11 +211,10 @@ function toPayment(body: unknown): GatewayPayment {
   const id = stringField(record, 'id');
   const status = stringField(record, 'status');
   const amount = decimalAmount(record.transaction_amount);
-  const currency = stringField(record, 'currency_id');
-  if (!id || !status || amount === undefined || !currency) {
-    throw new GatewayError('mercadopago: payment answer without id, status, amount or currency', {
-      body,
-    });
+  // Mercado Pago Argentina settles in pesos: an answer that omits the currency means ARS.
+  const currency = stringField(record, 'currency_id') ?? 'ARS';
+  if (!id || !status || amount === undefined) {
+    throw new GatewayError('mercadopago: payment answer without id, status or amount', { body });
   }
   return {
     id,
