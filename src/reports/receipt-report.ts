@@ -3,23 +3,24 @@ import { formatDate, formatMoney } from './format.js';
 import { createReport } from './pdf/layout.js';
 
 const Amount = Type.String({ pattern: '^-?\\d{1,13}\\.\\d{2}$', description: 'e.g. "1234.56"' });
-const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
+/** ERP text as it is: possibly empty, bounded only so a body stays a receipt's size. */
+const Text = (maxLength: number) => Type.String({ maxLength });
 
 /** What the API sends to render a receipt (report code `portal-recibo`): data only, no ids to look up. */
 export const ReceiptReportBody = Type.Object(
   {
-    empresa: Type.Object({ nombre: Text(500) }, { additionalProperties: false }),
+    empresa: Type.Object({ nombre: Text(1000) }, { additionalProperties: false }),
     sucursal: Type.Object(
-      { id: Type.Integer({ minimum: 1 }), nombre: Text(500) },
+      { id: Type.Integer({ minimum: 1 }), nombre: Text(1000) },
       { additionalProperties: false },
     ),
     cliente: Type.Object(
-      { nombre: Text(500), documento: Text(50), numero: Type.Integer({ minimum: 1 }) },
+      { nombre: Text(1000), documento: Text(100), numero: Type.Integer() },
       { additionalProperties: false },
     ),
     recibo: Type.Object(
       {
-        numero: Text(30),
+        numero: Text(100),
         fecha: Type.String({ format: 'date' }),
         anulado: Type.Boolean(),
       },
@@ -35,10 +36,10 @@ export const ReceiptReportBody = Type.Object(
     ),
     facturas: Type.Array(
       Type.Object(
-        { tipo: Text(50), numero: Text(50), monto: Amount },
+        { tipo: Text(200), numero: Text(100), monto: Amount },
         { additionalProperties: false },
       ),
-      { minItems: 1, maxItems: 1000 },
+      { maxItems: 10_000 },
     ),
     total: Amount,
   },
