@@ -23,6 +23,8 @@ import {
   rawRate,
 } from './measure.js';
 import { qzBenchKeys, qzSigning } from './qz.js';
+import { receiptDownloads } from './recibo.js';
+import { freePort } from '../test/helpers/ports.js';
 import { webhookThroughput } from './webhook.js';
 
 /**
@@ -31,13 +33,16 @@ import { webhookThroughput } from './webhook.js';
  * BENCH_DATABASE_URL points at a PostgreSQL server; otherwise a disposable embedded one is used.
  */
 async function startPortal(environment: BenchEnvironment) {
+  const reportsUrl = `http://127.0.0.1:${await freePort()}`;
+  const reportsSecret = randomBytes(32).toString('hex');
   const app = await buildApp(
     loadConfig({
       NODE_ENV: 'production',
       DATABASE_URL: environment.systemUrl,
       PORTAL_JWT_SECRET: randomBytes(32).toString('hex'),
       PORTAL_ALLOWED_ORIGIN: 'https://portal.example.com',
-      REPORTS_SERVICE_SECRET: randomBytes(32).toString('hex'),
+      REPORTS_SERVICE_SECRET: reportsSecret,
+      REPORTS_URL: reportsUrl,
       PORTAL_REQUIRE_HTTPS: 'false',
       // The login limit is per client IP: the load generator sends a different X-Forwarded-For
       // per request, which only counts because the proxy is trusted here.
@@ -48,7 +53,7 @@ async function startPortal(environment: BenchEnvironment) {
     // One benchmark user makes thousands of requests a minute; the limit is still counted.
     { protectedRoutesMax: 1_000_000_000 },
   );
-  return { app, url: await app.listen({ port: 0, host: '127.0.0.1' }) };
+  return { app, url: await app.listen({ port: 0, host: '127.0.0.1' }), reportsUrl, reportsSecret };
 }
 
 async function platformOverhead(environment: BenchEnvironment, portalUrl: string) {
@@ -162,7 +167,7 @@ async function loginToken(portalUrl: string): Promise<string> {
 
 async function main(): Promise<void> {
   const environment = await createBenchEnvironment();
-  const { app, url } = await startPortal(environment);
+  const { app, url, reportsUrl, reportsSecret } = await startPortal(environment);
   try {
     const only = process.argv[2];
     if (!only || only === 'platform') await platformOverhead(environment, url);
@@ -170,6 +175,10 @@ async function main(): Promise<void> {
     if (!only || only === 'login') await loginThroughput(url);
     if (!only || only === 'webhook') await webhookThroughput(environment, url);
     if (!only || only === 'qz') await qzSigning(url, await loginToken(url));
+    if (!only || only === 'recibo') {
+      const token = await loginToken(url);
+      await receiptDownloads(environment, { url, token, reportsUrl, reportsSecret }, app.log);
+    }
   } finally {
     await app.close();
     await environment.close();

@@ -1,0 +1,133 @@
+import type { FastifyBaseLogger } from 'fastify';
+import pg from 'pg';
+import { findReceipt } from '../src/ledger/receipt-view.js';
+import { createKysely, createPool } from '../src/platform/db/connect.js';
+import type { TenantDatabase } from '../src/platform/db/types.js';
+import type { ReceiptReport } from '../src/reports/receipt-report.js';
+import { startReportsProcess } from '../src/reports/supervisor.js';
+import { createServiceTokens } from '../src/reports/token.js';
+import type { BenchEnvironment } from './environment.js';
+import { measure, printComparison } from './measure.js';
+
+/**
+ * Receipt downloads end to end: the API's checks and receipt query, the service token, the HTTP
+ * hop to the reports process and pdfkit there, against the same receipt rendered by calling the
+ * reports process directly. The difference is what the API adds to a PDF.
+ */
+
+const LINKS = 3;
+
+/** An approved payment of the bench customer with a receipt paying its first debts. */
+async function prepareReceipt(tenantUrl: string, portalUserId: string): Promise<number> {
+  const client = new pg.Client({ connectionString: tenantUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: number }>(
+      `WITH rec AS (
+         INSERT INTO suc0001.ordcta (cnro, tipo, comprobante, nrocomp, fecha, debe, haber, saldo)
+         VALUES (1, 'REC', 'Recibo', 'RC0001-99999999', current_date, 0, $2::numeric * 100, 0)
+         RETURNING id
+       ), links AS (
+         INSERT INTO suc0001.recfac (recibo_id, factura_id, monto)
+         SELECT rec.id, f.id, 100
+           FROM rec, (SELECT id FROM suc0001.ordcta WHERE cnro = 1 AND tipo = 'FAC' LIMIT $2) f
+         RETURNING recibo_id
+       )
+       INSERT INTO public.portal_payments
+         (portal_user_id, ordcon_id, tenant_id, sucursal_id, gateway, monto, status, facturas_json,
+          reference, recibo_id, approved_at)
+       SELECT $1, 1, 1, 1, 'sandbox', $2::numeric * 100, 'approved', '[]', gen_random_uuid()::text,
+              rec.id::text, now()
+         FROM rec
+       RETURNING id`,
+      [portalUserId, LINKS],
+    );
+    return rows[0]?.id ?? 0;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The body the API sends for that receipt, built the way the API builds it. */
+async function receiptBody(tenantUrl: string, paymentId: number): Promise<ReceiptReport> {
+  const db = createKysely<TenantDatabase>(createPool(tenantUrl, { max: 1 }));
+  try {
+    const tenant = {
+      tenantId: 1,
+      tenantName: 'Bench',
+      sucursalId: 1,
+      sucursalName: 'Casa Central',
+      customerSchema: 'suc0001',
+      db,
+    };
+    const payment = await db
+      .withSchema('public')
+      .selectFrom('portal_payments')
+      .select(['recibo_id'])
+      .where('id', '=', paymentId)
+      .executeTakeFirstOrThrow();
+    const receipt = await findReceipt(tenant, payment.recibo_id ?? '', 1);
+    if (!receipt) throw new Error('bench receipt not found');
+    return {
+      empresa: { nombre: tenant.tenantName },
+      sucursal: { id: 1, nombre: tenant.sucursalName },
+      cliente: {
+        nombre: receipt.cliente.nombre,
+        documento: receipt.cliente.documento,
+        numero: receipt.cliente.cnro,
+      },
+      recibo: { numero: receipt.numero, fecha: receipt.fecha, anulado: receipt.anulado },
+      pago: { payment_id: paymentId, metodo: 'sandbox', gateway_payment_id: null },
+      facturas: receipt.facturas,
+      total: receipt.total,
+    };
+  } finally {
+    await db.destroy();
+  }
+}
+
+export async function receiptDownloads(
+  environment: BenchEnvironment,
+  portal: { url: string; token: string; reportsUrl: string; reportsSecret: string },
+  log: FastifyBaseLogger,
+): Promise<void> {
+  const reports = await startReportsProcess({
+    url: portal.reportsUrl,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      REPORTS_URL: portal.reportsUrl,
+      REPORTS_SERVICE_SECRET: portal.reportsSecret,
+      LOG_LEVEL: 'silent',
+    },
+    log,
+  });
+  try {
+    const paymentId = await prepareReceipt(environment.tenantUrl, environment.portalUserId);
+    const body = JSON.stringify(await receiptBody(environment.tenantUrl, paymentId));
+    const serviceToken = await createServiceTokens(portal.reportsSecret).issue({
+      tenant_id: 1,
+      sucursal_id: 1,
+    });
+    const through = await measure('portal GET /portal/pagos/{id}/recibo', {
+      url: `${portal.url}/portal/pagos/${paymentId}/recibo`,
+      headers: { authorization: `Bearer ${portal.token}` },
+      connections: 10,
+      durationSeconds: 8,
+    });
+    const direct = await measure('reports service alone, same receipt', {
+      url: `${portal.reportsUrl}/reports/portal-recibo`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${serviceToken}` },
+      body,
+      connections: 10,
+      durationSeconds: 8,
+    });
+    for (const run of [through, direct]) {
+      if (run.non2xx + run.errors > 0) throw new Error(`${run.name}: failed requests`);
+    }
+    printComparison(`Receipt PDFs (${LINKS} invoices, 10 connections)`, through, direct);
+  } finally {
+    await reports.stop();
+  }
+}
