@@ -2,7 +2,7 @@ import { toBuffer } from 'bwip-js';
 import { itfDigits } from '../ledger/coupons/barcode.js';
 import type { Coupon } from '../ledger/coupons/types.js';
 import { formatDate, formatMoney } from './format.js';
-import { createReport } from './pdf/layout.js';
+import { createReport, invoiceTable } from './pdf/layout.js';
 
 export interface CouponReport {
   empresa: string;
@@ -53,14 +53,7 @@ export async function renderCoupon(data: CouponReport): Promise<Buffer> {
     ['Generado', formatDate(coupon.fechaGeneracion)],
     ['Estado', ESTADOS[coupon.estado]],
   ]);
-  report.table(
-    [
-      { header: 'Comprobante', width: 0.4 },
-      { header: 'Número', width: 0.3 },
-      { header: 'Importe', width: 0.3, align: 'right' },
-    ],
-    coupon.facturas.map((factura) => [factura.tipo, factura.numero, formatMoney(factura.monto)]),
-  );
+  invoiceTable(report, 'Importe', coupon.facturas);
   report.total('Total a pagar', formatMoney(coupon.monto));
   report.figure(await couponBarcodePng(coupon.codigoBarras), coupon.codigoBarras, 0.75);
   report.note(

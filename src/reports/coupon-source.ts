@@ -1,12 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { createCouponLedger } from '../ledger/coupons/service.js';
 import { systemClock } from '../platform/clock.js';
-import { createKysely, createPool } from '../platform/db/connect.js';
-import type { SystemDatabase } from '../platform/db/types.js';
 import { AppError } from '../platform/errors.js';
-import { createTenantPools } from '../platform/tenancy/pools.js';
-import { createTenantRegistry } from '../platform/tenancy/registry.js';
-import { createTenancy } from '../platform/tenancy/tenancy.js';
+import { createStandaloneTenancy } from '../platform/tenancy/standalone.js';
 import { createTenantCalendar } from '../platform/tenancy/today.js';
 import type { CouponRenderer } from './app.js';
 import { renderCoupon } from './coupon-report.js';
@@ -17,15 +13,13 @@ import { renderCoupon } from './coupon-report.js';
  * it renders one document at a time per request and holds no state.
  */
 export function createCouponSource(systemUrl: string, log: FastifyBaseLogger) {
-  const systemDb = createKysely<SystemDatabase>(
-    createPool(systemUrl, { max: 2, applicationName: 'portal-reports' }),
-  );
-  const pools = createTenantPools({ maxPools: 20, maxConnections: 40, idleSeconds: 300 });
-  const tenancy = createTenancy({
-    registry: createTenantRegistry(systemDb, { ttlMs: 30_000 }),
-    pools,
+  const standalone = createStandaloneTenancy(systemUrl, {
+    applicationName: 'portal-reports',
+    maxPools: 20,
+    maxConnections: 40,
     ttlMs: 30_000,
   });
+  const { tenancy } = standalone;
   const ledger = createCouponLedger({
     calendar: createTenantCalendar(systemClock),
     clock: systemClock,
@@ -56,9 +50,6 @@ export function createCouponSource(systemUrl: string, log: FastifyBaseLogger) {
 
   return {
     render,
-    async close() {
-      await pools.close();
-      await systemDb.destroy();
-    },
+    close: () => standalone.close(),
   };
 }

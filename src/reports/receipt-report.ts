@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { formatDate, formatMoney } from './format.js';
-import { createReport } from './pdf/layout.js';
+import { createReport, invoiceTable } from './pdf/layout.js';
 
 const Amount = Type.String({ pattern: '^-?\\d{1,13}\\.\\d{2}$', description: 'e.g. "1234.56"' });
 /** ERP text as it is: possibly empty, bounded only so a body stays a receipt's size. */
@@ -73,14 +73,7 @@ export function renderReceipt(data: ReceiptReport): Promise<Buffer> {
     ['Operación', data.pago.gateway_payment_id ?? '-'],
     ['Pago del portal', String(data.pago.payment_id)],
   ]);
-  report.table(
-    [
-      { header: 'Comprobante', width: 0.4 },
-      { header: 'Número', width: 0.3 },
-      { header: 'Importe aplicado', width: 0.3, align: 'right' },
-    ],
-    data.facturas.map((factura) => [factura.tipo, factura.numero, formatMoney(factura.monto)]),
-  );
+  invoiceTable(report, 'Importe aplicado', data.facturas);
   report.total('Total recibido', formatMoney(data.total));
   report.note(
     data.recibo.anulado

@@ -1,10 +1,6 @@
 import pino from 'pino';
-import { createKysely, createPool } from '../../platform/db/connect.js';
-import type { SystemDatabase } from '../../platform/db/types.js';
 import { systemClock } from '../../platform/clock.js';
-import { createTenantPools } from '../../platform/tenancy/pools.js';
-import { createTenantRegistry } from '../../platform/tenancy/registry.js';
-import { createTenancy } from '../../platform/tenancy/tenancy.js';
+import { createStandaloneTenancy } from '../../platform/tenancy/standalone.js';
 import { createTenantCalendar } from '../../platform/tenancy/today.js';
 import { createReceiptAttempts } from './receipt-issuer.js';
 
@@ -23,13 +19,13 @@ export async function retryReceipts(
   systemUrl: string,
   filter: { tenantId?: number | undefined; paymentId?: number | undefined },
 ): Promise<RetryResult[]> {
-  const systemDb = createKysely<SystemDatabase>(createPool(systemUrl, { max: 2 }));
-  const pools = createTenantPools({ maxPools: 4, maxConnections: 8, idleSeconds: 60 });
-  const tenancy = createTenancy({
-    registry: createTenantRegistry(systemDb, { ttlMs: 60_000 }),
-    pools,
+  const standalone = createStandaloneTenancy(systemUrl, {
+    applicationName: 'portal-cli',
+    maxPools: 4,
+    maxConnections: 8,
     ttlMs: 60_000,
   });
+  const { systemDb, pools, tenancy } = standalone;
   const attempts = createReceiptAttempts({
     tenancy,
     calendar: createTenantCalendar(systemClock),
@@ -71,8 +67,7 @@ export async function retryReceipts(
       }
     }
   } finally {
-    await pools.close();
-    await systemDb.destroy();
+    await standalone.close();
   }
   return results;
 }

@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { formatMoney } from '../format.js';
 
 /**
  * The house style of every report: A4, a header with the business's name, label/value blocks, a
@@ -178,4 +179,20 @@ export function createReport(meta: { title: string; author: string }): Report {
       return done;
     },
   };
+}
+
+/** The invoices a receipt or coupon covers: voucher, number and the amount it takes of each. */
+export function invoiceTable(
+  report: Report,
+  amountHeader: string,
+  facturas: readonly { tipo: string; numero: string; monto: string }[],
+): void {
+  report.table(
+    [
+      { header: 'Comprobante', width: 0.4 },
+      { header: 'Número', width: 0.3 },
+      { header: amountHeader, width: 0.3, align: 'right' },
+    ],
+    facturas.map((factura) => [factura.tipo, factura.numero, formatMoney(factura.monto)]),
+  );
 }
