@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../src/dev/embedded-postgres.js';
 import {
@@ -11,6 +12,8 @@ import {
 } from '../src/dev/erp-fixture.js';
 import { databaseUrlFor, dropDatabase, ensureDatabase } from '../src/platform/db/admin.js';
 import { migrateSystemDatabase } from '../src/platform/db/migrator.js';
+import type { TenantDatabase } from '../src/platform/db/types.js';
+import type { TenantContext } from '../src/platform/tenancy/tenancy.js';
 import { hashPassword } from '../src/platform/security/passwords.js';
 import { registerTenant } from '../src/platform/tenancy/registration.js';
 import { freePort } from '../test/helpers/ports.js';
@@ -91,5 +94,17 @@ export async function createBenchEnvironment(): Promise<BenchEnvironment> {
         for (const name of names) await dropDatabase(serverUrl, name);
       }
     },
+  };
+}
+
+/** Tenant 1's sucursal 1 as a request would resolve it, over a pool the scenario owns. */
+export function benchTenant(db: Kysely<TenantDatabase>): TenantContext {
+  return {
+    tenantId: 1,
+    tenantName: 'Bench',
+    sucursalId: 1,
+    sucursalName: 'Casa Central',
+    customerSchema: 'suc0001',
+    db,
   };
 }

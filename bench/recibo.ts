@@ -1,12 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { findReceipt } from '../src/ledger/receipt-view.js';
+import { receiptReport } from '../src/modules/payments/receipt-pdf.js';
 import { createKysely, createPool } from '../src/platform/db/connect.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';
 import type { ReceiptReport } from '../src/reports/receipt-report.js';
 import { startReportsProcess } from '../src/reports/supervisor.js';
 import { createServiceTokens } from '../src/reports/token.js';
-import type { BenchEnvironment } from './environment.js';
+import { benchTenant, type BenchEnvironment } from './environment.js';
 import { measure, printComparison } from './measure.js';
 
 /**
@@ -48,39 +49,20 @@ async function prepareReceipt(tenantUrl: string, portalUserId: string): Promise<
   }
 }
 
-/** The body the API sends for that receipt, built the way the API builds it. */
+/** The body the API sends for that receipt, built by the API's own mapping. */
 async function receiptBody(tenantUrl: string, paymentId: number): Promise<ReceiptReport> {
   const db = createKysely<TenantDatabase>(createPool(tenantUrl, { max: 1 }));
   try {
-    const tenant = {
-      tenantId: 1,
-      tenantName: 'Bench',
-      sucursalId: 1,
-      sucursalName: 'Casa Central',
-      customerSchema: 'suc0001',
-      db,
-    };
+    const tenant = benchTenant(db);
     const payment = await db
       .withSchema('public')
       .selectFrom('portal_payments')
-      .select(['recibo_id'])
+      .select(['id', 'gateway', 'gateway_payment_id', 'recibo_id'])
       .where('id', '=', paymentId)
       .executeTakeFirstOrThrow();
     const receipt = await findReceipt(tenant, payment.recibo_id ?? '', 1);
     if (!receipt) throw new Error('bench receipt not found');
-    return {
-      empresa: { nombre: tenant.tenantName },
-      sucursal: { id: 1, nombre: tenant.sucursalName },
-      cliente: {
-        nombre: receipt.cliente.nombre,
-        documento: receipt.cliente.documento,
-        numero: receipt.cliente.cnro,
-      },
-      recibo: { numero: receipt.numero, fecha: receipt.fecha, anulado: receipt.anulado },
-      pago: { payment_id: paymentId, metodo: 'sandbox', gateway_payment_id: null },
-      facturas: receipt.facturas,
-      total: receipt.total,
-    };
+    return receiptReport(tenant, payment, receipt);
   } finally {
     await db.destroy();
   }

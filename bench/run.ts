@@ -10,6 +10,7 @@ import { BCRYPT_COST } from '../src/platform/security/passwords.js';
 import {
   BENCH_DNI,
   BENCH_PASSWORD,
+  benchTenant,
   createBenchEnvironment,
   PENDING_DEBTS,
   type BenchEnvironment,
@@ -114,14 +115,7 @@ async function debtsList(environment: BenchEnvironment, portalUrl: string) {
   const pool = createPool(environment.tenantUrl, { max: 5 });
   const db = createKysely<TenantDatabase>(pool);
   const { sql, parameters } = pendingDebtsQuery(
-    {
-      tenantId: 1,
-      tenantName: 'Bench',
-      sucursalId: 1,
-      sucursalName: 'Casa Central',
-      customerSchema: 'suc0001',
-      db,
-    },
+    benchTenant(db),
     environment.portalUserId,
   ).compile();
   const baseline = Fastify();

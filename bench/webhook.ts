@@ -8,7 +8,7 @@ import type { TenantDatabase } from '../src/platform/db/types.js';
 import { systemClock } from '../src/platform/clock.js';
 import { createReceipt } from '../src/ledger/receipts.js';
 import { signNotification } from '../src/modules/payments/gateways/signature.js';
-import type { BenchEnvironment } from './environment.js';
+import { benchTenant, type BenchEnvironment } from './environment.js';
 import { measure, printComparison } from './measure.js';
 
 /**
@@ -105,14 +105,7 @@ async function receiptsOf(client: pg.Client, first: number, count: number): Prom
 async function startBaseline(tenantUrl: string) {
   const pool = createPool(tenantUrl, { max: 5 });
   const db = createKysely<TenantDatabase>(pool);
-  const tenant = {
-    tenantId: 1,
-    tenantName: 'Bench',
-    sucursalId: 1,
-    sucursalName: 'Casa Central',
-    customerSchema: CUSTOMER_SCHEMA,
-    db,
-  };
+  const tenant = benchTenant(db);
   const settings = { cuentaBancaria: 'Banco Bench CC 1', cajaSchema: 'caja', puntoVenta: 1 };
   const today = new Date().toISOString().slice(0, 10);
   const app = Fastify();

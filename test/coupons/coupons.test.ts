@@ -9,12 +9,18 @@ import {
   type TestEnvironment,
   type TestTenant,
 } from '../helpers/harness.js';
-import { addAuthTenant, bearer, fakeClock, login, register } from '../helpers/auth.js';
+import {
+  addAuthTenant,
+  bearer,
+  fakeClock,
+  login,
+  register,
+  twoCustomers,
+} from '../helpers/auth.js';
 import { generate, generateOk, get, seedDebts } from './helpers.js';
 
 const clock = fakeClock(new Date('2026-11-21T12:00:00Z')); // 09:00 in Buenos Aires
 const ledger = createCouponLedger({ calendar: createTenantCalendar(clock), clock });
-const TEXTIL = { identifier: '20-30111333-5', identifier_type: 'cuit' };
 
 let env: TestEnvironment;
 let app: FastifyInstance;
@@ -48,10 +54,7 @@ beforeAll(async () => {
     textil: textilDebt ?? '',
   };
   app = await env.app({}, { clock, protectedRoutesMax: 10_000 });
-  await register(app);
-  await register(app, { ...TEXTIL, email: 'textil@example.com' });
-  ana = (await login(app)).accessToken;
-  textil = (await login(app, TEXTIL)).accessToken;
+  ({ ana, textil } = await twoCustomers(app));
 });
 
 afterAll(async () => {

@@ -148,3 +148,16 @@ export async function auditEvents(tenant: TestTenant, portalUserId?: string) {
   );
   return rows.map((row) => row.event);
 }
+
+/** Textil Sur SRL, addAuthTenant's customer 2 (CUIT stored with dashes) in sucursal 1. */
+export const TEXTIL = { identifier: '20-30111333-5', identifier_type: 'cuit' } as const;
+
+/**
+ * Registers and logs in addAuthTenant's two customers of sucursal 1: Ana Gómez (the default
+ * body) and Textil Sur, the "another customer" of ownership tests.
+ */
+export async function twoCustomers(app: FastifyInstance): Promise<{ ana: string; textil: string }> {
+  await register(app);
+  await register(app, { ...TEXTIL, email: 'textil@example.com' });
+  return { ana: (await login(app)).accessToken, textil: (await login(app, TEXTIL)).accessToken };
+}

@@ -5,7 +5,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceTokens } from '../../src/reports/token.js';
 import { generateOk, get, seedDebts } from '../coupons/helpers.js';
-import { addAuthTenant, login, register } from '../helpers/auth.js';
+import { addAuthTenant, twoCustomers } from '../helpers/auth.js';
 import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
 import { decodeItf, decodePng } from '../helpers/itf.js';
 import { freePort } from '../helpers/ports.js';
@@ -37,11 +37,7 @@ beforeAll(async () => {
     { nrocomp: '0001-00000772', saldo: '250.25' },
   ]);
   app = await env.app({ REPORTS_SERVICE_SECRET: SECRET, REPORTS_URL: reports.url });
-  await register(app);
-  ana = (await login(app)).accessToken;
-  const cuit = { identifier: '20-30111333-5', identifier_type: 'cuit' };
-  await register(app, { ...cuit, email: 'textil@example.com' });
-  textil = (await login(app, cuit)).accessToken;
+  ({ ana, textil } = await twoCustomers(app));
 });
 
 afterAll(async () => {

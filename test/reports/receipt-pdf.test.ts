@@ -8,7 +8,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signNotification } from '../../src/modules/payments/gateways/signature.js';
 import { createServiceTokens } from '../../src/reports/token.js';
-import { addAuthTenant, bearer, login, ORIGIN, register } from '../helpers/auth.js';
+import { addAuthTenant, bearer, ORIGIN, twoCustomers } from '../helpers/auth.js';
 import {
   createTestEnvironment,
   type TestEnvironment,
@@ -56,11 +56,7 @@ beforeAll(async () => {
             (1, 'FAC', 'Factura B', '0001-00000103', '2026-03-05', '2026-04-05', 99.99, 99.99)`,
   );
   app = await appWith({});
-  await register(app);
-  ana = (await login(app)).accessToken;
-  const cuit = { identifier: '20-30111333-5', identifier_type: 'cuit' };
-  await register(app, { ...cuit, email: 'textil@example.com' });
-  textil = (await login(app, cuit)).accessToken;
+  ({ ana, textil } = await twoCustomers(app));
 });
 
 afterAll(async () => {

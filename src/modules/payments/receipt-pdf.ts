@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { AppError } from '../../platform/errors.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { PaymentStatus } from '../../platform/db/types.js';
-import { findReceipt } from '../../ledger/receipt-view.js';
+import { findReceipt, type ReceiptView } from '../../ledger/receipt-view.js';
+import type { ReceiptReport } from '../../reports/receipt-report.js';
 import { ReportsError, type ReportsClient } from '../../reports/client.js';
 import { isPaymentId } from './lifecycle.js';
 
@@ -13,6 +14,31 @@ interface PaymentRow {
   ordcon_id: number;
   gateway: string | null;
   gateway_payment_id: string | null;
+}
+
+/** What the reports service needs to draw a receipt (`portal-recibo`): data only, no ids to resolve. */
+export function receiptReport(
+  tenant: TenantContext,
+  payment: Pick<PaymentRow, 'id' | 'gateway' | 'gateway_payment_id'>,
+  receipt: ReceiptView,
+): ReceiptReport {
+  return {
+    empresa: { nombre: tenant.tenantName },
+    sucursal: { id: tenant.sucursalId, nombre: tenant.sucursalName },
+    cliente: {
+      nombre: receipt.cliente.nombre,
+      documento: receipt.cliente.documento,
+      numero: receipt.cliente.cnro,
+    },
+    recibo: { numero: receipt.numero, fecha: receipt.fecha, anulado: receipt.anulado },
+    pago: {
+      payment_id: payment.id,
+      metodo: payment.gateway ?? 'desconocido',
+      gateway_payment_id: payment.gateway_payment_id,
+    },
+    facturas: receipt.facturas,
+    total: receipt.total,
+  };
 }
 
 /**
@@ -56,23 +82,7 @@ export function createReceiptDownload(deps: { reports: ReportsClient }) {
     try {
       const pdf = await deps.reports.receipt(
         { tenant_id: tenant.tenantId, sucursal_id: tenant.sucursalId },
-        {
-          empresa: { nombre: tenant.tenantName },
-          sucursal: { id: tenant.sucursalId, nombre: tenant.sucursalName },
-          cliente: {
-            nombre: receipt.cliente.nombre,
-            documento: receipt.cliente.documento,
-            numero: receipt.cliente.cnro,
-          },
-          recibo: { numero: receipt.numero, fecha: receipt.fecha, anulado: receipt.anulado },
-          pago: {
-            payment_id: payment.id,
-            metodo: payment.gateway ?? 'desconocido',
-            gateway_payment_id: payment.gateway_payment_id,
-          },
-          facturas: receipt.facturas,
-          total: receipt.total,
-        },
+        receiptReport(tenant, payment, receipt),
       );
       return { filename: `recibo-${receipt.numero}.pdf`, pdf };
     } catch (error) {
