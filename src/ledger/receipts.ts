@@ -85,23 +85,26 @@ export async function createReceipt(
     const reciboId = randomUUID();
     const now = deps.clock.now();
 
-    for (const factura of facturas) {
-      const pago = centsToDecimal(Math.round(Number(factura.pago) * 100));
-      const updated = await trx
-        .withSchema(schema)
-        .updateTable('ordcta')
-        .set({ saldo: sql`saldo - ${pago}::numeric`, debe: sql`debe - ${pago}::numeric` })
-        .where('id', '=', factura.id)
-        .where('cnro', '=', cnro)
-        .where('anulado', '=', false)
-        .where('saldo', '>=', pago)
-        .returning('id')
-        .executeTakeFirst();
-      if (!updated) {
-        throw new LedgerConflictError(
-          `La factura ${factura.numero} cambió en el ERP (anulada o con saldo menor a ${pago})`,
-        );
-      }
+    const paid = facturas.map((factura) => ({
+      factura,
+      pago: centsToDecimal(Math.round(Number(factura.pago) * 100)),
+    }));
+    // Every debt in one statement; one it could not reduce (voided, or less saldo than paid in
+    // the ERP meanwhile) is missing from the answer and stops the whole receipt.
+    const { rows: reduced } = await sql<{ id: string }>`
+      UPDATE ${sql.table(`${schema}.ordcta`)} o
+         SET saldo = o.saldo - v.pago, debe = o.debe - v.pago
+        FROM (VALUES ${sql.join(paid.map(({ factura, pago }) => sql`(${factura.id}::uuid, ${pago}::numeric)`))})
+             AS v(id, pago)
+       WHERE o.id = v.id AND o.cnro = ${cnro} AND NOT o.anulado AND o.saldo >= v.pago
+      RETURNING o.id
+    `.execute(trx);
+    const done = new Set(reduced.map((row) => row.id));
+    const changed = paid.find(({ factura }) => !done.has(factura.id.toLowerCase()));
+    if (changed) {
+      throw new LedgerConflictError(
+        `La factura ${changed.factura.numero} cambió en el ERP (anulada o con saldo menor a ${changed.pago})`,
+      );
     }
     await trx
       .withSchema(schema)
@@ -123,10 +126,10 @@ export async function createReceipt(
       .withSchema(schema)
       .insertInto('recfac')
       .values(
-        facturas.map((factura) => ({
+        paid.map(({ factura, pago }) => ({
           recibo_id: reciboId,
           factura_id: factura.id,
-          monto: centsToDecimal(Math.round(Number(factura.pago) * 100)),
+          monto: pago,
         })),
       )
       .execute();
@@ -175,20 +178,13 @@ export async function reverseReceipt(
     .returning(['cnro', 'haber', 'nrocomp'])
     .executeTakeFirst();
   if (!receipt) throw new LedgerConflictError(`El recibo ${reciboId} no existe o ya está anulado`);
-  const links = await trx
-    .withSchema(schema)
-    .selectFrom('recfac')
-    .select(['factura_id', 'monto'])
-    .where('recibo_id', '=', reciboId)
-    .execute();
-  for (const link of links) {
-    await trx
-      .withSchema(schema)
-      .updateTable('ordcta')
-      .set({ saldo: sql`saldo + ${link.monto}::numeric`, debe: sql`debe + ${link.monto}::numeric` })
-      .where('id', '=', link.factura_id)
-      .execute();
-  }
+  // Each paid debt gets back what this receipt applied to it, in one statement.
+  await sql`
+    UPDATE ${sql.table(`${schema}.ordcta`)} o
+       SET saldo = o.saldo + l.monto, debe = o.debe + l.monto
+      FROM ${sql.table(`${schema}.recfac`)} l
+     WHERE l.recibo_id = ${reciboId}::uuid AND o.id = l.factura_id
+  `.execute(trx);
   await trx
     .withSchema(settings.cajaSchema)
     .insertInto('movimi')
