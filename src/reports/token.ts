@@ -1,4 +1,5 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
+import { isPositiveInt4 } from '../platform/ids.js';
 import { importHmacKey } from '../platform/security/secrets.js';
 
 /** SPEC.md: the API calls the reports service with a service-to-service token it issues. */
@@ -17,10 +18,6 @@ export interface ServiceTokens {
   issue(claims: ServiceClaims): Promise<string>;
   /** The claims of a valid token (HS256, audience `reports`, unexpired), else undefined. */
   verify(token: string): Promise<ServiceClaims | undefined>;
-}
-
-function isId(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 }
 
 /** HS256 with REPORTS_SERVICE_SECRET, shared by the API (issuer) and the reports service. */
@@ -53,7 +50,7 @@ export function createServiceTokens(
         // A token living longer than a minute was not issued by the API.
         if (typeof iat !== 'number' || typeof exp !== 'number') return undefined;
         if (exp - iat > SERVICE_TOKEN_TTL_SECONDS) return undefined;
-        if (!isId(tenant_id) || !isId(sucursal_id)) return undefined;
+        if (!isPositiveInt4(tenant_id) || !isPositiveInt4(sucursal_id)) return undefined;
         return { tenant_id, sucursal_id };
       } catch (error) {
         if (error instanceof errors.JOSEError || error instanceof TypeError) return undefined;

@@ -1,17 +1,13 @@
 import { AppError } from '../../platform/errors.js';
+import { isUuid } from '../../platform/ids.js';
 import { centsOf, centsToDecimal, requestCents } from '../../platform/money.js';
 import type { GenerateCouponRequest } from './types.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** numeric(15,2): 13 integer digits and 2 decimals, in cents. */
 const MAX_CENTS = 999_999_999_999_999;
 
 export const DEFAULT_DIAS_VENCIMIENTO = 30;
 export const MAX_DIAS_VENCIMIENTO = 365;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
 
 function invalid(message: string): AppError {
   return new AppError('INVALID_REQUEST', message);

@@ -16,7 +16,8 @@ import {
   nextCouponSequence,
   type StoredCoupon,
 } from './queries.js';
-import { isUuid, matchPendingDebts, parseSelection } from './selection.js';
+import { matchPendingDebts, parseSelection } from './selection.js';
+import { isUuid } from '../../platform/ids.js';
 import type {
   Coupon,
   CouponEstado,

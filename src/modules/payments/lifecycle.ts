@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
+import { isPositiveInt4 } from '../../platform/ids.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { reverseReceipt } from '../../ledger/receipts.js';
 import type { GatewayRegistry } from './gateways/registry.js';
@@ -10,18 +11,13 @@ import { readPaymentSettings, type PaymentSettings } from './settings.js';
 
 const NOT_FOUND = 'Pago no encontrado';
 
-/** portal_payments.id is a PostgreSQL integer: a larger id cannot name a payment. */
-export function isPaymentId(id: number): boolean {
-  return Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647;
-}
-
 function isGatewayId(value: string | null): value is GatewayId {
   return value !== null && (GATEWAY_IDS as readonly string[]).includes(value);
 }
 
 /** DECISIONS.md 4/33: a payment of another customer is as absent as a missing one. */
 async function ownPayment(tenant: TenantContext, portalUserId: string, paymentId: number) {
-  if (!isPaymentId(paymentId)) throw new AppError('PAYMENT_NOT_FOUND', NOT_FOUND);
+  if (!isPositiveInt4(paymentId)) throw new AppError('PAYMENT_NOT_FOUND', NOT_FOUND);
   const row = await tenant.db
     .withSchema('public')
     .selectFrom('portal_payments')

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { AppError } from '../../platform/errors.js';
+import { isPositiveInt4 } from '../../platform/ids.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { PaymentStatus } from '../../platform/db/types.js';
 import { findReceipt, type ReceiptView } from '../../ledger/receipt-view.js';
 import type { ReceiptReport } from '../../reports/receipt-report.js';
 import { ReportsError, type ReportsClient } from '../../reports/client.js';
-import { isPaymentId } from './lifecycle.js';
 
 interface PaymentRow {
   id: number;
@@ -52,7 +52,7 @@ export function createReceiptDownload(deps: { reports: ReportsClient }) {
     portalUserId: string,
     paymentId: number,
   ): Promise<{ filename: string; pdf: Buffer }> {
-    if (!isPaymentId(paymentId)) throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
+    if (!isPositiveInt4(paymentId)) throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
     // The customer comes from the token's user, in the same round trip as the payment.
     const { rows } = await sql<PaymentRow>`
       SELECT p.id, p.status, p.recibo_id, p.ordcon_id, p.gateway, p.gateway_payment_id

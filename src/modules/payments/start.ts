@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
+import { isUuid } from '../../platform/ids.js';
 import {
   amountOfCents,
   centsOf,
@@ -25,7 +26,6 @@ export interface StartRequest {
   origin: string | undefined;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const OPEN_STATUSES = ['pending', 'issued'] as const;
 
 interface Debt {
@@ -76,7 +76,7 @@ export function validateSelection(
   // 1. Each debt exists and is the customer's (pending debts only: paid ones are not payable).
   for (const factura of request.facturas) {
     const id = factura.id.toLowerCase();
-    const debt = UUID.test(id) ? byId.get(id) : undefined;
+    const debt = isUuid(id) ? byId.get(id) : undefined;
     if (!debt) throw invalid(`La factura ${factura.id} no es una deuda pendiente del cliente`);
     if (seen.has(id)) throw invalid(`La factura ${factura.id} está repetida`);
     seen.add(id);

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../platform/errors.js';
+import { parsePositiveInt4 } from '../../platform/ids.js';
 import { safeEqual } from '../../platform/security/secrets.js';
 import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { GatewayRegistry } from './gateways/registry.js';
@@ -22,12 +23,6 @@ export interface WebhookDeps {
   gateways: GatewayRegistry;
   reconcile: Reconciler;
   log: FastifyBaseLogger;
-}
-
-function parseId(value: string | undefined): number | undefined {
-  return value !== undefined && /^[1-9]\d{0,9}$/.test(value) && Number(value) <= 2_147_483_647
-    ? Number(value)
-    : undefined;
 }
 
 /** The tenant's gateway first, then any other adapter it has settings for (a gateway switch). */
@@ -73,8 +68,8 @@ export function createWebhookHandler(deps: WebhookDeps) {
 
   return async function handleNotification(input: NotificationInput): Promise<WebhookOutcome> {
     // Rule 2 of SPEC.md before rule 1: the ids are needed to know which token to compare.
-    const tenantId = parseId(input.query.tenant_id);
-    const sucursalId = parseId(input.query.sucursal_id);
+    const tenantId = parsePositiveInt4(input.query.tenant_id);
+    const sucursalId = parsePositiveInt4(input.query.sucursal_id);
     if (tenantId === undefined || sucursalId === undefined) {
       throw new AppError('INVALID_REQUEST', 'tenant_id y sucursal_id deben ser enteros positivos');
     }

@@ -1,4 +1,5 @@
 import type { Clock } from '../../platform/clock.js';
+import { isUuid } from '../../platform/ids.js';
 import { AppError, assertThat } from '../../platform/errors.js';
 import type { PrintDocumento, PrintPapel } from '../../platform/db/types.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
@@ -28,11 +29,10 @@ export type PrintConfigChanges = {
 };
 
 const NOT_FOUND_MESSAGE = 'Configuración de impresión inexistente';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Ids are uuids: any other text names no configuration (404, not a malformed request). */
 function assertKnownShape(id: string): void {
-  assertThat(UUID.test(id), 'PRINT_CONFIG_NOT_FOUND', NOT_FOUND_MESSAGE);
+  assertThat(isUuid(id), 'PRINT_CONFIG_NOT_FOUND', NOT_FOUND_MESSAGE);
 }
 
 /**

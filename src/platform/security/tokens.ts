@@ -1,6 +1,7 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock.js';
+import { isPositiveInt4, isUuid } from '../ids.js';
 import { importHmacKey } from './secrets.js';
 
 /** SPEC.md "Access token": HS256, `exp = iat + 3600`, ids only. */
@@ -16,12 +17,6 @@ export interface AccessTokens {
   sign(claims: AccessClaims): Promise<string>;
   /** The claims of a valid token, or undefined for anything else (never throws). */
   verify(token: string): Promise<AccessClaims | undefined>;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function isId(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 }
 
 /**
@@ -58,8 +53,9 @@ export function createAccessTokens(secret: string, clock: Clock): AccessTokens {
           requiredClaims: ['iat', 'exp'],
         });
         const { portal_user_id, tenant_id, sucursal_id, exp } = payload;
-        if (typeof portal_user_id !== 'string' || !UUID.test(portal_user_id)) return undefined;
-        if (!isId(tenant_id) || !isId(sucursal_id) || typeof exp !== 'number') return undefined;
+        if (typeof portal_user_id !== 'string' || !isUuid(portal_user_id)) return undefined;
+        if (!isPositiveInt4(tenant_id) || !isPositiveInt4(sucursal_id) || typeof exp !== 'number')
+          return undefined;
         const claims = { portal_user_id, tenant_id, sucursal_id };
         verified.set(token, { ...claims, exp });
         return claims;

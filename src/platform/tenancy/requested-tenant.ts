@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
-
-const MAX_ID = 2_147_483_647; // PostgreSQL integer
+import { parsePositiveInt4 } from '../ids.js';
 
 export interface RequestedTenant {
   tenantId: number;
@@ -12,10 +11,10 @@ function fromHeader(request: FastifyRequest, header: string, field: string): num
   const raw = request.headers[header];
   if (raw === undefined) return undefined;
   const value = Array.isArray(raw) ? raw[0] : raw;
-  if (value === undefined || !/^[1-9]\d{0,9}$/.test(value.trim()) || Number(value) > MAX_ID) {
+  const id = parsePositiveInt4(value?.trim());
+  if (id === undefined)
     throw new AppError('VALIDATION_ERROR', `${field} debe ser un entero positivo`);
-  }
-  return Number(value);
+  return id;
 }
 
 function pick(

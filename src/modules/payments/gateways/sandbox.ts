@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { TenantDatabase } from '../../../platform/db/types.js';
+import { isUuid } from '../../../platform/ids.js';
 import { centsOf, centsToDecimal } from '../../../platform/money.js';
 import { verifyNotificationSignature } from './signature.js';
 import {
@@ -17,8 +18,6 @@ import {
  * `portal.gateway.sandbox.webhook_secret`. Its "gateway side" records are a table of the tenant
  * database, so every instance sees the same checkouts.
  */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function createSandboxAdapter(
   settings: GatewaySettings,
   deps: { db: Kysely<TenantDatabase>; tenantId: number; sucursalId: number; publicUrl: string },
@@ -80,7 +79,7 @@ export function createSandboxAdapter(
 
     async fetchPayment(gatewayPaymentId) {
       // Its ids are uuids: anything else is a payment it never made, not a query to run.
-      if (!UUID.test(gatewayPaymentId)) {
+      if (!isUuid(gatewayPaymentId)) {
         throw new GatewayError('sandbox payment not found', { status: 404 });
       }
       const row = await table()
