@@ -230,7 +230,7 @@ export async function buildApp(
     secret: config.reportsServiceSecret,
     timeoutMs: config.reportsTimeoutMs,
   });
-  const reconcile = createReconciler({ receipts, clock, log: app.log });
+  const reconcile = createReconciler({ receipts, audit, clock, log: app.log });
   await scheduleCheckoutExpiry(
     jobs,
     createCheckoutExpiry({

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { TenantContext } from './tenancy/tenancy.js';
 
-/** SPEC.md "Audit logging" events, plus DECISIONS.md 17's. */
+/** SPEC.md "Audit logging" events, plus DECISIONS.md 17's and 28's. */
 export type AuditEvent =
   | 'login_success'
   | 'login_failed'
@@ -12,7 +12,9 @@ export type AuditEvent =
   | 'password_change'
   | 'logout'
   | 'token_refresh'
-  | 'refresh_reuse';
+  | 'refresh_reuse'
+  /** DECISIONS.md 28: a rejected or cancelled payment approved by the gateway after all. */
+  | 'payment_approved_after_close';
 
 export interface RequestOrigin {
   ip: string;

@@ -133,7 +133,14 @@ interface Started {
 
 /** Pays all of the customer's debts (1250.75), as a client reading /portal/deudas would. */
 async function startPayment(session: Session): Promise<Started> {
-  const response = await app.inject({
+  const response = await iniciar(session);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ data: Started }>().data;
+}
+
+/** POST /portal/pagos/iniciar for all of the customer's debts (1250.75). */
+async function iniciar(session: Session) {
+  return app.inject({
     method: 'POST',
     url: '/portal/pagos/iniciar',
     headers: { ...bearer(session.token), origin: ORIGIN },
@@ -148,8 +155,6 @@ async function startPayment(session: Session): Promise<Started> {
       total: 1250.75,
     },
   });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json<{ data: Started }>().data;
 }
 
 async function paymentRow(tenant: TestTenant, id: number) {
@@ -322,6 +327,76 @@ describe('Mercado Pago end to end', () => {
     const preference = mp.preferences.get(String(preferenceId));
     expect(preference?.expires).toBe(true);
     expect(Date.parse(String(preference?.expiration_date_to))).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('a checkout the gateway refuses: 422 GATEWAY_ERROR, the row cancelled with the answer, debts free (DECISIONS.md 25)', async () => {
+    server.fault = (seen) =>
+      seen.method === 'POST' && seen.path === '/mp/checkout/preferences'
+        ? { status: 500, json: { message: 'preference service down' } }
+        : undefined;
+    let refused;
+    try {
+      refused = await iniciar(ana);
+    } finally {
+      server.fault = undefined;
+    }
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({ success: false, code: 'GATEWAY_ERROR' });
+    const [row] = await mpTenant.query<{ status: string; gateway_response: unknown }>(
+      `SELECT status, gateway_response FROM public.portal_payments ORDER BY id DESC LIMIT 1`,
+    );
+    expect(row).toMatchObject({
+      status: 'cancelled',
+      gateway_response: { status: 500, body: { message: 'preference service down' } },
+    });
+    // The debts are not held by the failed attempt.
+    const retried = await startPayment(ana);
+    expect((await cancelar(ana, retried.payment_id)).statusCode).toBe(200);
+  });
+
+  it('a refund the gateway refuses: 422 GATEWAY_ERROR, payment still approved, ledger untouched', async () => {
+    const started = await startPayment(ana);
+    const paymentId = mp.addPayment({
+      status: 'approved',
+      transaction_amount: 1250.75,
+      external_reference: (await paymentRow(mpTenant, started.payment_id)).reference,
+    });
+    expect((await notifyMercadoPago(ana, paymentId)).statusCode).toBe(200);
+    const approved = await paymentRow(mpTenant, started.payment_id);
+    const [cash] = await mpTenant.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM caja.movimi',
+    );
+    server.fault = (seen) =>
+      seen.path.endsWith('/refunds')
+        ? { status: 400, json: { message: 'refund window closed' } }
+        : undefined;
+    try {
+      const refused = await devolver(ana, started.payment_id);
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json()).toMatchObject({ success: false, code: 'GATEWAY_ERROR' });
+    } finally {
+      server.fault = undefined;
+    }
+    expect(await paymentRow(mpTenant, started.payment_id)).toEqual(approved);
+    expect(await saldoOf(ana)).toBe('0.00');
+    expect(await mpTenant.query('SELECT count(*)::int AS n FROM caja.movimi')).toEqual([cash]);
+    // Clean-up: the refund goes through once the gateway accepts it.
+    expect((await devolver(ana, started.payment_id)).statusCode).toBe(200);
+  });
+
+  it('an approval in another currency creates no receipt and says why (DECISIONS.md 30)', async () => {
+    const started = await startPayment(ana);
+    const paymentId = mp.addPayment({
+      status: 'approved',
+      transaction_amount: 1250.75,
+      currency_id: 'USD',
+      external_reference: (await paymentRow(mpTenant, started.payment_id)).reference,
+    });
+    expect((await notifyMercadoPago(ana, paymentId)).statusCode).toBe(200);
+    const row = await paymentRow(mpTenant, started.payment_id);
+    expect(row).toMatchObject({ status: 'approved', recibo_id: null });
+    expect(row.recibo_error).toMatch(/USD/);
+    expect(await saldoOf(ana)).toBe('1250.75');
   });
 });
 

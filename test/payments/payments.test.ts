@@ -69,7 +69,7 @@ beforeAll(async () => {
   env = await createTestEnvironment();
   tenant = await addAuthTenant(env, 1, CONFIG);
   debts = await seedDebts(tenant, 1);
-  for (let batch = 1; batch < 6; batch += 1) await seedDebts(tenant, 1, batch);
+  for (let batch = 1; batch < 10; batch += 1) await seedDebts(tenant, 1, batch);
   await seedDebts(tenant, 2);
   app = await env.app({}, { jobRetryDelaySeconds: 1 });
   await register(app);
@@ -103,6 +103,21 @@ async function startOk(count: number, on = app): Promise<Started> {
   );
   expect(response.statusCode, response.body).toBe(200);
   return response.json<{ data: Started }>().data;
+}
+
+/** Cancels one of the user's payments (a test's clean-up), which must succeed. */
+async function cancelOk(paymentId: number | string) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/portal/pagos/cancelar',
+    headers: bearer(token),
+    payload: { payment_id: paymentId },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  expect(response.json()).toEqual({
+    success: true,
+    data: { payment_id: Number(paymentId), status: 'cancelled' },
+  });
 }
 
 async function paymentRow(id: number) {
@@ -208,12 +223,7 @@ describe('POST /portal/pagos/iniciar', () => {
     );
     expect(checkout?.back_urls.success.startsWith(`${ORIGIN}/`)).toBe(true);
     // Leave the debts free for the next tests.
-    await app.inject({
-      method: 'POST',
-      url: '/portal/pagos/cancelar',
-      headers: bearer(token),
-      payload: { payment_id: started.payment_id },
-    });
+    await cancelOk(started.payment_id);
   });
 
   it.each([
@@ -328,12 +338,7 @@ describe('POST /portal/pagos/iniciar', () => {
       const { payment_id } = response.json<{ data: Started }>().data;
       // What is charged is the debts' amounts to the cent.
       expect(await paymentRow(payment_id)).toMatchObject({ monto: '300.30' });
-      await app.inject({
-        method: 'POST',
-        url: '/portal/pagos/cancelar',
-        headers: bearer(token),
-        payload: { payment_id },
-      });
+      await cancelOk(payment_id);
     }
   });
 
@@ -348,12 +353,7 @@ describe('POST /portal/pagos/iniciar', () => {
     const { payment_id, payment_method } = response.json<{ data: Started }>().data;
     expect(payment_method).toBe('sandbox');
     expect(await paymentRow(payment_id)).toMatchObject({ gateway: 'sandbox', ordcon_id: 1 });
-    await app.inject({
-      method: 'POST',
-      url: '/portal/pagos/cancelar',
-      headers: bearer(token),
-      payload: { payment_id },
-    });
+    await cancelOk(payment_id);
   });
 
   it('a debt of another customer is INVALID_FACTURAS', async () => {
@@ -374,12 +374,7 @@ describe('POST /portal/pagos/iniciar', () => {
     });
     expect(response.statusCode, response.body).toBe(200);
     const { payment_id } = response.json<{ data: Started }>().data;
-    await app.inject({
-      method: 'POST',
-      url: '/portal/pagos/cancelar',
-      headers: bearer(token),
-      payload: { payment_id: String(payment_id) },
-    });
+    await cancelOk(String(payment_id));
   });
 
   it('Origin is required and must be allowed: 400 MISSING_ORIGIN', async () => {
@@ -402,12 +397,7 @@ describe('POST /portal/pagos/iniciar', () => {
       code: 'PAYMENT_IN_PROGRESS',
       error: expect.stringContaining(String(first.payment_id)),
     });
-    await app.inject({
-      method: 'POST',
-      url: '/portal/pagos/cancelar',
-      headers: bearer(token),
-      payload: { payment_id: first.payment_id },
-    });
+    await cancelOk(first.payment_id);
   });
 
   it('configuration gaps: GATEWAY_NOT_CONFIGURED, RECIBO_NOT_CONFIGURED, MISCONFIGURED', async () => {
@@ -636,13 +626,88 @@ describe('POST /portal/pagos/webhook', () => {
   it('a notification for an unknown payment is answered 200 and changes nothing', async () => {
     const before = await tenant.query('SELECT id, status FROM public.portal_payments ORDER BY id');
     expect((await notify(randomUUID())).statusCode).toBe(200);
+    // The gateway knows this one, but its reference is none of ours.
+    const stranger = randomUUID();
+    await tenant.query(
+      `INSERT INTO public.portal_sandbox_payments
+         (id, reference, amount, description, notification_url, back_urls, expires_at, status)
+       VALUES ($1, $2, 10, 'ajeno', 'http://x', '{}', now() + interval '1 hour', 'approved')`,
+      [stranger, randomUUID()],
+    );
+    expect((await notify(stranger)).statusCode).toBe(200);
     expect(await tenant.query('SELECT id, status FROM public.portal_payments ORDER BY id')).toEqual(
       before,
     );
   });
+
+  it('a rejection never overrides an approval: status, receipt and ledger stay (DECISIONS.md 28)', async () => {
+    const started = await startOk(1);
+    await notify(await gatewaySays(started.payment_id, 'approved'));
+    const approved = await paymentRow(started.payment_id);
+    const before = await ledgerCounts();
+    await notify(await gatewaySays(started.payment_id, 'rejected'));
+    expect(await paymentRow(started.payment_id)).toMatchObject({
+      status: 'approved',
+      recibo_id: approved.recibo_id,
+    });
+    expect(await ledgerCounts()).toEqual(before);
+  });
+
+  it('an approval of a cancelled payment approves it with its receipt, and is audited (DECISIONS.md 28)', async () => {
+    const started = await startOk(1);
+    await cancelOk(started.payment_id);
+    const response = await notify(await gatewaySays(started.payment_id, 'approved'));
+    expect(response.statusCode).toBe(200);
+    const row = await paymentRow(started.payment_id);
+    expect(row).toMatchObject({ status: 'approved', recibo_error: null });
+    expect(row.recibo_id).toEqual(expect.any(String));
+    const audits = await tenant.query<{ portal_user_id: string; details: unknown }>(
+      `SELECT portal_user_id, details FROM public.portal_audit_log
+        WHERE event = 'payment_approved_after_close' AND (details->>'payment_id')::int = $1`,
+      [started.payment_id],
+    );
+    expect(audits).toEqual([
+      {
+        portal_user_id: row.portal_user_id,
+        details: { payment_id: started.payment_id, from: 'cancelled' },
+      },
+    ]);
+  });
+});
+
+describe('one payment in flight per debt (DECISIONS.md 26)', () => {
+  it('two concurrent iniciar for the same debts: one 200, one 409 PAYMENT_IN_PROGRESS', async () => {
+    const list = await app.inject({ method: 'GET', url: '/portal/deudas', headers: bearer(token) });
+    const [first] = list.json<{ data: { items: { id: string; debe: number }[] } }>().data.items;
+    const body = { facturas: [{ id: first?.id, monto: first?.debe }], total: first?.debe };
+    const answers = await Promise.all([start(body), start(body)]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+    const started = answers.find((answer) => answer.statusCode === 200);
+    await cancelOk(started?.json<{ data: Started }>().data.payment_id ?? 0);
+  });
 });
 
 describe('historial, cancelar, devolver', () => {
+  it('historial: limit beyond 100 is 422; a payment without a receipt has recibo_numero null', async () => {
+    const tooMany = await app.inject({
+      method: 'GET',
+      url: '/portal/pagos/historial?limit=101',
+      headers: bearer(token),
+    });
+    expect(tooMany.statusCode).toBe(422);
+    expect(tooMany.json()).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
+    const page = await app.inject({
+      method: 'GET',
+      url: '/portal/pagos/historial',
+      headers: bearer(token),
+    });
+    const items = page.json<{ data: { estado: string; recibo_numero: string | null }[] }>().data;
+    expect(items.length).toBeLessThanOrEqual(50);
+    const cancelled = items.filter((item) => item.estado === 'cancelled');
+    expect(cancelled.length).toBeGreaterThan(0);
+    for (const item of cancelled) expect(item.recibo_numero).toBeNull();
+  });
+
   it('historial: newest first, with method, amount, status, paid invoices and receipt number', async () => {
     const response = await app.inject({
       method: 'GET',
@@ -741,6 +806,28 @@ describe('historial, cancelar, devolver', () => {
     expect(bad.statusCode).toBe(422);
   });
 
+  it('devolver of a payment whose receipt was never created changes only the payment (DECISIONS.md 37)', async () => {
+    const [row] = await tenant.query<{ id: number }>(
+      `INSERT INTO public.portal_payments
+         (portal_user_id, ordcon_id, tenant_id, sucursal_id, gateway, monto, status, facturas_json,
+          reference, gateway_payment_id, approved_at, recibo_error)
+       SELECT id, cnro, 1, 1, 'sandbox', 10, 'approved', '[]', $1, $2, now(), 'TX2 falló'
+         FROM suc0001.portal_users WHERE cnro = 1
+       RETURNING id`,
+      [randomUUID(), randomUUID()],
+    );
+    const before = await ledgerCounts();
+    const response = await app.inject({
+      method: 'POST',
+      url: '/portal/pagos/devolver',
+      headers: bearer(token),
+      payload: { payment_id: row?.id },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await paymentRow(row?.id ?? 0)).toMatchObject({ status: 'refunded', recibo_id: null });
+    expect(await ledgerCounts()).toEqual(before);
+  });
+
   it('devolver: refunds at the gateway, voids the receipt, reopens the debts, writes an EGRESO', async () => {
     const [approved] = await tenant.query<{ id: number; recibo_id: string }>(
       `SELECT id, recibo_id FROM public.portal_payments WHERE status = 'approved' AND recibo_id IS NOT NULL ORDER BY id LIMIT 1`,
@@ -770,6 +857,15 @@ describe('historial, cancelar, devolver', () => {
     expect(egreso).toEqual({ tipo: 'EGRESO', monto: '300.30' });
     const after = await ledgerCounts();
     expect(Number(after?.saldo) - Number(before?.saldo)).toBeCloseTo(300.3, 2);
+    // Each debt gets back, in debe and in saldo, exactly what the receipt applied to it.
+    const reopened = await tenant.query<{ debe: string; saldo: string; monto: string }>(
+      `SELECT o.debe::text, o.saldo::text, l.monto::text FROM suc0001.recfac l
+         JOIN suc0001.ordcta o ON o.id = l.factura_id WHERE l.recibo_id = $1`,
+      [approved?.recibo_id],
+    );
+    expect(reopened.length).toBeGreaterThan(0);
+    for (const debt of reopened)
+      expect(debt).toEqual({ debe: debt.monto, saldo: debt.monto, monto: debt.monto });
     const again = await app.inject({
       method: 'POST',
       url: '/portal/pagos/devolver',

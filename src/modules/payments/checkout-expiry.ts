@@ -5,18 +5,15 @@ import type { SystemDatabase, TenantDatabase } from '../../platform/db/types.js'
 import type { JobQueue } from '../../platform/jobs.js';
 import type { Tenancy } from '../../platform/tenancy/tenancy.js';
 import type { GatewayRegistry } from './gateways/registry.js';
-import {
-  GATEWAY_IDS,
-  GatewayError,
-  type GatewayId,
-  type GatewayPayment,
-} from './gateways/types.js';
+import { isGatewayId, isNotFound, type GatewayPayment } from './gateways/types.js';
 import { cancelInFlight, type Reconciler } from './reconcile.js';
-import { readPaymentSettings } from './settings.js';
+import { readPaymentSettings, type PaymentSettings } from './settings.js';
 
 export const CHECKOUT_EXPIRY_JOB = 'payments.checkout-expiry';
 /** Every minute: a checkout's life is counted in minutes (PORTAL_CHECKOUT_TTL_MINUTES). */
 const CHECKOUT_EXPIRY_CRON = '* * * * *';
+/** What the audit log records as the source of a move the job makes. */
+const EXPIRY_ORIGIN = { ip: 'job:checkout-expiry', userAgent: undefined };
 /** Payments looked at per tenant and run; the rest wait for the next minute. */
 const BATCH = 100;
 
@@ -30,10 +27,6 @@ interface InFlight {
   reference: string | null;
   gateway_payment_id: string | null;
   gateway_response: unknown;
-}
-
-function isGatewayId(value: string | null): value is GatewayId {
-  return value !== null && (GATEWAY_IDS as readonly string[]).includes(value);
 }
 
 function checkoutIdOf(response: unknown): string | null {
@@ -67,7 +60,7 @@ export function createCheckoutExpiry(deps: {
       try {
         return await adapter.fetchPayment(payment.gateway_payment_id);
       } catch (error) {
-        if (error instanceof GatewayError && error.details.status === 404) return undefined;
+        if (isNotFound(error)) return undefined;
         throw error;
       }
     }
@@ -79,6 +72,7 @@ export function createCheckoutExpiry(deps: {
   async function expire(
     tenantId: number,
     db: Kysely<TenantDatabase>,
+    settings: PaymentSettings,
     payment: InFlight,
   ): Promise<ExpiryResult> {
     const tenant = await tenancy.tryResolve(tenantId, payment.sucursal_id);
@@ -89,7 +83,6 @@ export function createCheckoutExpiry(deps: {
       );
       return 'failed';
     }
-    const settings = await readPaymentSettings(tenant);
     const adapter = gateways.adapterFor(tenant, settings, payment.gateway);
     const truth = await askGateway(adapter, payment);
     if (truth && truth.status !== 'pending' && truth.status !== 'refunded') {
@@ -98,8 +91,10 @@ export function createCheckoutExpiry(deps: {
         gateway: adapter.id,
         truth,
         settings,
+        origin: EXPIRY_ORIGIN,
       });
-      return outcome === 'duplicate' || outcome === 'unknown_payment' ? 'unchanged' : outcome;
+      // No notification id is given here, so never 'duplicate'; a payment deleted meanwhile is gone.
+      return outcome === 'unknown_payment' || outcome === 'duplicate' ? 'unchanged' : outcome;
     }
     if (truth?.status !== 'refunded') {
       // Nobody paid, or a payment is still waiting (a cash voucher): stop it before letting go.
@@ -133,10 +128,13 @@ export function createCheckoutExpiry(deps: {
       .orderBy('created_at')
       .limit(BATCH)
       .execute();
+    if (expired.length === 0) return;
+    // The tenant's ini serves all its sucursales: read once for the whole batch.
+    const settings = await readPaymentSettings({ db });
     for (const payment of expired) {
       let result: ExpiryResult;
       try {
-        result = await expire(tenantId, db, payment);
+        result = await expire(tenantId, db, settings, payment);
       } catch (error) {
         // The gateway did not answer or refused: the payment stays in flight until the next run.
         log.warn(

@@ -5,15 +5,11 @@ import { isPositiveInt4 } from '../../platform/ids.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { reverseReceipt } from '../../ledger/receipts.js';
 import type { GatewayRegistry } from './gateways/registry.js';
-import { GATEWAY_IDS, type GatewayAdapter, type GatewayId } from './gateways/types.js';
+import { isGatewayId, type GatewayAdapter } from './gateways/types.js';
 import { cancelInFlight } from './reconcile.js';
 import { readPaymentSettings, type PaymentSettings } from './settings.js';
 
 const NOT_FOUND = 'Pago no encontrado';
-
-function isGatewayId(value: string | null): value is GatewayId {
-  return value !== null && (GATEWAY_IDS as readonly string[]).includes(value);
-}
 
 /** DECISIONS.md 4/33: a payment of another customer is as absent as a missing one. */
 async function ownPayment(tenant: TenantContext, portalUserId: string, paymentId: number) {

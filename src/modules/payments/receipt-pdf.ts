@@ -59,7 +59,11 @@ export function createReceiptDownload(deps: { reports: ReportsClient }) {
         FROM public.portal_payments p
        WHERE p.id = ${paymentId}
          AND p.tenant_id = ${tenant.tenantId}
-         AND p.sucursal_id = ${tenant.sucursalId}
+         -- Made through any sucursal keeping its customers in this schema: centralized
+         -- sucursales share their customers, and a customer's receipts with them.
+         AND p.sucursal_id IN (SELECT s.id FROM public.sucursales s
+                                WHERE s.id = ${tenant.sucursalId}
+                                   OR (s.clientes_centralizados AND ${tenant.customerSchema} = 'public'))
          AND p.ordcon_id = (SELECT u.cnro FROM ${sql.table(`${tenant.customerSchema}.portal_users`)} u
                              WHERE u.id = ${portalUserId})
     `.execute(tenant.db);

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Audit, RequestOrigin } from '../../platform/audit.js';
 import type { Clock } from '../../platform/clock.js';
 import type { PaymentStatus, TenantDatabase } from '../../platform/db/types.js';
 import { centsOf } from '../../platform/money.js';
@@ -51,6 +52,8 @@ export interface Reconciliation {
   eventId?: string;
   /** The tenant's payment settings, already read by the caller. */
   settings: PaymentSettings;
+  /** Who brought the news (the notifying gateway's address, or a background job), for the audit. */
+  origin: RequestOrigin;
 }
 
 /**
@@ -60,14 +63,15 @@ export interface Reconciliation {
  */
 export function createReconciler(deps: {
   receipts: ReceiptIssuer;
+  audit: Audit;
   clock: Clock;
   log: FastifyBaseLogger;
 }) {
-  const { receipts, clock, log } = deps;
+  const { receipts, audit, clock, log } = deps;
 
   return async function reconcile(
     tenant: TenantContext,
-    { payment, gateway, truth, eventId, settings }: Reconciliation,
+    { payment, gateway, truth, eventId, settings, origin }: Reconciliation,
   ): Promise<ReconcileOutcome> {
     const now = clock.now();
     const moved = await tenant.db.transaction().execute(async (trx) => {
@@ -75,7 +79,7 @@ export function createReconciler(deps: {
       const current = await trx
         .withSchema('public')
         .selectFrom('portal_payments')
-        .select(['id', 'status', 'sucursal_id', 'monto', 'currency'])
+        .select(['id', 'status', 'sucursal_id', 'monto', 'currency', 'portal_user_id'])
         .where('gateway', '=', gateway)
         .where((eb) =>
           'id' in payment
@@ -92,7 +96,7 @@ export function createReconciler(deps: {
           .withSchema('public')
           .insertInto('portal_webhook_events')
           .values({
-            request_id: eventId.slice(0, 255),
+            request_id: eventId,
             tenant_id: tenant.tenantId,
             sucursal_id: current.sucursal_id,
             gateway,
@@ -118,10 +122,16 @@ export function createReconciler(deps: {
         .where('id', '=', current.id)
         .execute();
       if (next === 'approved' && current.status !== 'pending' && current.status !== 'issued') {
+        // DECISIONS.md 28: the move is audited, in the transaction that makes it.
         log.warn(
           { paymentId: current.id, from: current.status },
           'approval after the payment was closed: money received, payment approved',
         );
+        await audit.record({ ...tenant, db: trx }, origin, {
+          event: 'payment_approved_after_close',
+          portalUserId: current.portal_user_id,
+          details: { payment_id: current.id, from: current.status },
+        });
       }
       return { kind: next, id: current.id, monto: current.monto, currency: current.currency };
     });

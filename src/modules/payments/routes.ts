@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { principalOf, type ProtectedRoute } from '../../platform/auth/guard.js';
 import { errorResponses, PdfResponse } from '../../platform/http/schemas.js';
 import type { PaymentHistory } from './history.js';
@@ -49,10 +49,6 @@ function parseLenientJson(text: string): unknown {
   }
 }
 
-function headersOf(request: FastifyRequest): Record<string, string | undefined> {
-  return textRecord(request.headers);
-}
-
 export function paymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): void {
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -100,11 +96,14 @@ export function paymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): voi
         },
       },
       async (request) => {
-        const outcome = await deps.webhook({
-          headers: headersOf(request),
-          query: textRecord(request.query),
-          body: request.body ?? null,
-        });
+        const outcome = await deps.webhook(
+          {
+            headers: textRecord(request.headers),
+            query: textRecord(request.query),
+            body: request.body ?? null,
+          },
+          { ip: request.ip, userAgent: request.headers['user-agent'] },
+        );
         request.log.info({ outcome }, 'payment notification');
         return { success: true as const };
       },

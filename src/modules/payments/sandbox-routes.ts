@@ -5,7 +5,6 @@ import { Type } from 'typebox';
 import { request as httpRequest } from 'undici';
 import { AppError } from '../../platform/errors.js';
 import type { Tenancy } from '../../platform/tenancy/tenancy.js';
-import { centsOf, centsToDecimal } from '../../platform/money.js';
 import { signNotification } from './gateways/signature.js';
 import { readPaymentSettings } from './settings.js';
 
@@ -88,7 +87,7 @@ export async function sandboxRoutes(
           "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
         );
         return page(`<h1>Sandbox de pagos</h1><p>${escapeHtml(tenant.tenantName)}</p>
-<p>${escapeHtml(row.description)}</p><p class="total">$ ${escapeHtml(centsToDecimal(centsOf(row.amount)))}</p>
+<p>${escapeHtml(row.description)}</p><p class="total">$ ${escapeHtml(row.amount)}</p>
 ${actions}<p class="note">Pasarela de prueba: ningún dinero se mueve.</p>`);
       },
     );

@@ -1,12 +1,10 @@
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { isSchemaName } from '../../platform/db/identifiers.js';
-import { GATEWAY_IDS, type GatewayId } from './gateways/types.js';
+import { isGatewayId, type GatewayId } from './gateways/types.js';
 
 /** The tenant's payment configuration (`public.ini`), read in one query. */
 export interface PaymentSettings {
   gateway: GatewayId | undefined;
-  /** The configured value when it names no adapter we have (reported, not guessed). */
-  unknownGateway: string | undefined;
   webhookToken: string | undefined;
   cuentaBancaria: string | undefined;
   /** Schema of movimi; only a valid schema name is returned. */
@@ -24,11 +22,10 @@ const KEYS = [
   'portal.recibo.punto_venta',
 ];
 
-function isGatewayId(value: string): value is GatewayId {
-  return (GATEWAY_IDS as readonly string[]).includes(value);
-}
-
-export async function readPaymentSettings(tenant: TenantContext): Promise<PaymentSettings> {
+/** Only the tenant database is needed: `ini` is the tenant's, whatever the sucursal. */
+export async function readPaymentSettings(
+  tenant: Pick<TenantContext, 'db'>,
+): Promise<PaymentSettings> {
   const rows = await tenant.db
     .withSchema('public')
     .selectFrom('ini')
@@ -53,7 +50,6 @@ export async function readPaymentSettings(tenant: TenantContext): Promise<Paymen
   const puntoVenta = Number(values.get('portal.recibo.punto_venta') ?? '1');
   return {
     gateway: configured && isGatewayId(configured) ? configured : undefined,
-    unknownGateway: configured && !isGatewayId(configured) ? configured : undefined,
     webhookToken: values.get('portal.webhook_token'),
     cuentaBancaria: values.get('portal.recibo.cuenta_bancaria'),
     cajaSchema: caja && isSchemaName(caja) ? caja : undefined,

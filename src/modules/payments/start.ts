@@ -30,7 +30,6 @@ const OPEN_STATUSES = ['pending', 'issued'] as const;
 
 interface Debt {
   id: string;
-  tipo: string;
   comprobante: string;
   nrocomp: string;
   debeCents: number;
@@ -47,7 +46,6 @@ async function pendingDebtsOf(tenant: TenantContext, portalUserId: string) {
     if (row.id === null || row.debe === null || row.saldo === null) continue;
     debts.push({
       id: row.id,
-      tipo: row.tipo ?? '',
       comprobante: row.comprobante ?? '',
       nrocomp: row.nrocomp ?? '',
       debeCents: centsOf(row.debe),
@@ -63,12 +61,12 @@ function invalid(message: string): AppError {
 
 /**
  * SPEC.md's validation rules of POST /portal/pagos/iniciar, in its order, against the customer's
- * pending debts. Answers the selected debts with the paid cents.
+ * pending debts. Answers the selected debts: each is paid its `debe`, to the cent.
  */
 export function validateSelection(
   request: Pick<StartRequest, 'facturas' | 'total'>,
   debts: Debt[],
-): { debt: Debt; cents: number }[] {
+): Debt[] {
   if (request.facturas.length === 0) throw invalid('Seleccione al menos una factura');
   const byId = new Map(debts.map((debt) => [debt.id.toLowerCase(), debt]));
   const seen = new Set<string>();
@@ -120,7 +118,7 @@ export function validateSelection(
     );
   }
   // What is paid is each debt's pending amount to the cent, whatever float noise came with it.
-  return selected.map(({ debt }) => ({ debt, cents: debt.debeCents }));
+  return selected.map(({ debt }) => debt);
 }
 
 export function createPaymentStart(deps: {
@@ -168,15 +166,15 @@ export function createPaymentStart(deps: {
       );
     }
 
-    const totalCents = selected.reduce((acc, item) => acc + item.cents, 0);
+    const totalCents = selected.reduce((acc, debt) => acc + debt.debeCents, 0);
     const reference = randomUUID();
-    const facturas = selected.map(({ debt, cents }) => ({
+    const facturas = selected.map((debt) => ({
       id: debt.id,
       tipo: debt.comprobante,
       numero: debt.nrocomp,
       monto: centsToAmount(debt.debeCents),
-      pago: centsToAmount(cents),
-      saldo: centsToAmount(debt.saldoCents - cents),
+      pago: centsToAmount(debt.debeCents),
+      saldo: centsToAmount(debt.saldoCents - debt.debeCents),
     }));
 
     // DECISIONS.md 26: one payment in flight per debt. The check and the insert share a
@@ -187,7 +185,9 @@ export function createPaymentStart(deps: {
         .withSchema('public')
         .selectFrom('portal_payments')
         .select(['id', 'facturas_json'])
-        .where('sucursal_id', '=', tenant.sucursalId)
+        // Every sucursal of the tenant: centralized sucursales share their customers (and debt
+        // ids are unique), so a customer logged in through two of them still pays a debt once.
+        .where('tenant_id', '=', tenant.tenantId)
         .where('ordcon_id', '=', cnro)
         .where('status', 'in', OPEN_STATUSES)
         .execute();
@@ -229,10 +229,10 @@ export function createPaymentStart(deps: {
         amount: centsToDecimal(totalCents),
         currency: 'ARS',
         description: `${tenant.tenantName}: pago de ${facturas.length} comprobante(s)`,
-        items: facturas.map((factura) => ({
-          id: factura.id,
-          title: `${factura.tipo} ${factura.numero}`,
-          amount: centsToDecimal(Math.round(factura.pago * 100)),
+        items: selected.map((debt) => ({
+          id: debt.id,
+          title: `${debt.comprobante} ${debt.nrocomp}`,
+          amount: centsToDecimal(debt.debeCents),
         })),
         notificationUrl: webhookUrl(config.backendUrl, tenant, settings.webhookToken),
         backUrls: {
@@ -292,10 +292,14 @@ export function createPaymentStart(deps: {
   };
 }
 
-/** A transaction-scoped advisory lock per customer of a sucursal of this tenant database. */
+/**
+ * A transaction-scoped advisory lock per customer of this tenant database. A customer is a cnro
+ * in a customer-data schema, which centralized sucursales share: the schema, not the sucursal,
+ * names them.
+ */
 function lockCustomer(tenant: TenantContext, cnro: number) {
   return CompiledQuery.raw('SELECT pg_advisory_xact_lock(hashtext($1))', [
-    `portal_payment:${tenant.sucursalId}:${cnro}`,
+    `portal_payment:${tenant.customerSchema}:${cnro}`,
   ]);
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { RequestOrigin } from '../../platform/audit.js';
 import { AppError } from '../../platform/errors.js';
 import { parsePositiveInt4 } from '../../platform/ids.js';
 import { safeEqual } from '../../platform/security/secrets.js';
@@ -8,6 +9,7 @@ import {
   GATEWAY_IDS,
   GatewayError,
   InvalidSignatureError,
+  isNotFound,
   type GatewayAdapter,
   type GatewayPayment,
   type NotificationInput,
@@ -66,7 +68,10 @@ export function createWebhookHandler(deps: WebhookDeps) {
     throw lastError;
   }
 
-  return async function handleNotification(input: NotificationInput): Promise<WebhookOutcome> {
+  return async function handleNotification(
+    input: NotificationInput,
+    origin: RequestOrigin,
+  ): Promise<WebhookOutcome> {
     // Rule 2 of SPEC.md before rule 1: the ids are needed to know which token to compare.
     const tenantId = parsePositiveInt4(input.query.tenant_id);
     const sucursalId = parsePositiveInt4(input.query.sucursal_id);
@@ -88,7 +93,7 @@ export function createWebhookHandler(deps: WebhookDeps) {
     try {
       truth = await adapter.fetchPayment(parsed.gatewayPaymentId);
     } catch (error) {
-      if (error instanceof GatewayError && error.details.status === 404) {
+      if (isNotFound(error)) {
         // The gateway does not know it either: answering 200 stops endless retries (DECISIONS.md 32).
         log.warn(
           { gateway: adapter.id, gatewayPaymentId: parsed.gatewayPaymentId },
@@ -110,6 +115,7 @@ export function createWebhookHandler(deps: WebhookDeps) {
       gateway: adapter.id,
       truth,
       settings,
+      origin,
       eventId: input.headers['x-request-id'] ?? `${adapter.id}:${truth.id}:${truth.status}`,
     });
     if (outcome === 'unknown_payment') {

@@ -3,6 +3,7 @@ import {
   isRecord,
   joinUrl,
   requestJson,
+  requiredSetting,
   stringField,
   type HttpMethod,
 } from './http.js';
@@ -10,6 +11,7 @@ import { verifyNotificationSignature } from './signature.js';
 import {
   GatewayError,
   InvalidSignatureError,
+  isNotFound,
   type GatewayAdapter,
   type GatewayHttpOptions,
   type GatewayPayment,
@@ -41,8 +43,8 @@ export function createMercadoPagoAdapter(
   settings: GatewaySettings,
   options: GatewayHttpOptions,
 ): GatewayAdapter {
-  const accessToken = required(settings, 'access_token');
-  const webhookSecret = required(settings, 'webhook_secret');
+  const accessToken = requiredSetting(settings, 'mercadopago', 'access_token');
+  const webhookSecret = requiredSetting(settings, 'mercadopago', 'webhook_secret');
   const baseUrl = settings.get('base_url')?.trim() || DEFAULT_BASE_URL;
 
   const call = async (
@@ -200,12 +202,6 @@ export function createMercadoPagoAdapter(
   };
 }
 
-function required(settings: GatewaySettings, key: string): string {
-  const value = settings.get(key)?.trim();
-  if (!value) throw new Error(`portal.gateway.mercadopago.${key} is not set`);
-  return value;
-}
-
 function toPayment(body: unknown): GatewayPayment {
   const record = isRecord(body) ? body : {};
   const id = stringField(record, 'id');
@@ -231,8 +227,4 @@ function createdAt(body: unknown): number {
   const value = isRecord(body) ? stringField(body, 'date_created') : undefined;
   const time = value === undefined ? Number.NaN : Date.parse(value);
   return Number.isNaN(time) ? 0 : time;
-}
-
-function isNotFound(error: unknown): boolean {
-  return error instanceof GatewayError && error.details.status === 404;
 }

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { TenantDatabase } from '../../../platform/db/types.js';
 import { isUuid } from '../../../platform/ids.js';
-import { centsOf, centsToDecimal } from '../../../platform/money.js';
 import { verifyNotificationSignature } from './signature.js';
 import {
   GatewayError,
@@ -34,7 +33,7 @@ export function createSandboxAdapter(
   }) => ({
     id: row.id,
     status: row.status,
-    amount: centsToDecimal(centsOf(row.amount)),
+    amount: row.amount,
     currency: 'ARS',
     reference: row.reference,
     raw: row,

@@ -8,6 +8,11 @@ export type GatewayId = 'mercadopago' | 'ualabis' | 'sandbox';
 
 export const GATEWAY_IDS: readonly GatewayId[] = ['mercadopago', 'ualabis', 'sandbox'];
 
+/** A stored or configured gateway name that names an adapter we have. */
+export function isGatewayId(value: string | null | undefined): value is GatewayId {
+  return value != null && (GATEWAY_IDS as readonly string[]).includes(value);
+}
+
 export interface CheckoutItem {
   /** The debt's id (ordcta.id). */
   id: string;
@@ -78,6 +83,11 @@ export class GatewayError extends Error {
     super(message, { cause: details.cause });
     this.name = 'GatewayError';
   }
+}
+
+/** The gateway answered that it has no such thing (404): a fact, not a failure to retry. */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof GatewayError && error.details.status === 404;
 }
 
 /** The gateway's own view of a payment: the webhook trusts this, never the notification body. */

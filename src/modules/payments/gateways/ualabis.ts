@@ -3,6 +3,7 @@ import {
   isRecord,
   joinUrl,
   requestJson,
+  requiredSetting,
   stringField,
   type HttpMethod,
 } from './http.js';
@@ -38,11 +39,11 @@ export function createUalaBisAdapter(
   settings: GatewaySettings,
   options: GatewayHttpOptions,
 ): GatewayAdapter {
-  const username = required(settings, 'username');
-  const clientId = required(settings, 'client_id');
-  const clientSecret = required(settings, 'client_secret');
-  const authUrl = required(settings, 'auth_url');
-  const checkoutUrl = required(settings, 'checkout_url');
+  const username = requiredSetting(settings, 'ualabis', 'username');
+  const clientId = requiredSetting(settings, 'ualabis', 'client_id');
+  const clientSecret = requiredSetting(settings, 'ualabis', 'client_secret');
+  const authUrl = requiredSetting(settings, 'ualabis', 'auth_url');
+  const checkoutUrl = requiredSetting(settings, 'ualabis', 'checkout_url');
 
   let cached: { token: string; renewAt: number } | undefined;
   let inFlight: Promise<string> | undefined;
@@ -179,10 +180,4 @@ export function createUalaBisAdapter(
       return { refundId, raw: body };
     },
   };
-}
-
-function required(settings: GatewaySettings, key: string): string {
-  const value = settings.get(key)?.trim();
-  if (!value) throw new Error(`portal.gateway.ualabis.${key} is not set`);
-  return value;
 }
