@@ -41,7 +41,6 @@ import { createProfileService } from './modules/profile/service.js';
 import { createAudit } from './platform/audit.js';
 import { createJwtGuard } from './platform/auth/guard.js';
 import { systemClock, type Clock } from './platform/clock.js';
-import { createKysely, createPool } from './platform/db/connect.js';
 import type { SystemDatabase } from './platform/db/types.js';
 import { installErrorHandling } from './platform/http/error-handler.js';
 import { healthRoutes } from './platform/http/health.js';
@@ -56,9 +55,8 @@ import { installRateLimits } from './platform/rate-limit.js';
 import { bcryptPasswords, type PasswordHasher } from './platform/security/passwords.js';
 import { deriveKey } from './platform/security/secrets.js';
 import { createAccessTokens } from './platform/security/tokens.js';
-import { createTenantPools } from './platform/tenancy/pools.js';
-import { createTenantRegistry } from './platform/tenancy/registry.js';
-import { createTenancy, type Tenancy } from './platform/tenancy/tenancy.js';
+import { createStandaloneTenancy } from './platform/tenancy/standalone.js';
+import type { Tenancy } from './platform/tenancy/tenancy.js';
 import { createTenantCalendar } from './platform/tenancy/today.js';
 import { createReportsClient } from './reports/client.js';
 import { packageVersion } from './platform/version.js';
@@ -148,11 +146,13 @@ export async function buildApp(
   // Read once, before anything opens (DECISIONS.md 39): a bad key stops the start, naming it.
   const printSigner = await printSignerFor(config, (message) => app.log.warn(message));
 
-  const systemPool = createPool(config.databaseUrl, { max: 5, applicationName: 'portal-system' });
-  const systemDb = createKysely<SystemDatabase>(systemPool);
-  const pools = createTenantPools(config.tenantPools);
-  const registry = createTenantRegistry(systemDb, { ttlMs: 30_000 });
-  const tenancy = createTenancy({ registry, pools, ttlMs: 30_000 });
+  const standalone = createStandaloneTenancy(config.databaseUrl, {
+    applicationName: 'portal-system',
+    systemPoolSize: 5,
+    ...config.tenantPools,
+    ttlMs: 30_000,
+  });
+  const { systemDb, tenancy } = standalone;
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : undefined;
   const jobs = await startJobQueue(config.databaseUrl, app.log, {
     pollingIntervalSeconds: options.jobPollingSeconds ?? 2,
@@ -171,8 +171,7 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     await jobs.stop().catch((error: unknown) => app.log.warn({ err: error }, 'job queue stop'));
     redis?.disconnect();
-    await pools.close();
-    await systemDb.destroy();
+    await standalone.close();
   });
 
   // DECISIONS.md 23: JSON only. Fastify also parses text/plain by default; that answers 415 here.
@@ -185,6 +184,7 @@ export async function buildApp(
   const limits = await installRateLimits(app, {
     redis,
     namespace: options.rateLimitNamespace ?? 'portal-rl:',
+    clock,
     ...(options.protectedRoutesMax !== undefined && {
       protectedRoutesMax: options.protectedRoutesMax,
     }),

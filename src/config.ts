@@ -38,7 +38,7 @@ export interface Config {
   readonly sandboxEnabled: boolean;
   /** Per outbound gateway call. */
   readonly gatewayTimeoutMs: number;
-  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly logLevel: LogLevel;
   readonly tenantPools: {
     readonly maxPools: number;
     readonly maxConnections: number;
@@ -55,7 +55,13 @@ export class ConfigError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const NODE_ENVS = ['development', 'production', 'test'] as const;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+/** Where the API calls the reports service, and where that service listens (SPEC.md: port 9999). */
+export const DEFAULT_REPORTS_URL = 'http://127.0.0.1:9999';
+/** HS256 keys shorter than the hash output (32 bytes) are within reach of an offline guess. */
+const MIN_SECRET_BYTES = 32;
 
 /** Collects every problem instead of stopping at the first, so one boot shows them all. */
 export class EnvReader {
@@ -104,6 +110,23 @@ export class EnvReader {
       );
       return undefined;
     }
+  }
+
+  /**
+   * A shared secret: 32+ bytes in production. Outside production only its absence is a problem
+   * (development generates one under .data/). The API and the reports service it starts read
+   * REPORTS_SERVICE_SECRET through this one rule, so a secret one accepts the other accepts too.
+   */
+  secret(name: string, isProduction: boolean): string {
+    const value = this.raw(name);
+    if (isProduction && (value === undefined || Buffer.byteLength(value) < MIN_SECRET_BYTES)) {
+      this.problems.push(
+        `${name} is required in production and must be ${MIN_SECRET_BYTES}+ bytes`,
+      );
+    } else if (value === undefined) {
+      this.problems.push(`${name} is missing (development generates one under .data/)`);
+    }
+    return value ?? '';
   }
 
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
@@ -161,31 +184,23 @@ function parseTrustProxy(reader: EnvReader): TrustProxy {
 
 export function loadConfig(env: Env): Config {
   const reader = new EnvReader(env);
-  const nodeEnv = reader.oneOf('NODE_ENV', ['development', 'production', 'test'], 'development');
+  const nodeEnv = reader.oneOf('NODE_ENV', NODE_ENVS, 'development');
   const isProduction = nodeEnv === 'production';
   const port = reader.integer('PORT', 3000, 0, 65535);
   const host = reader.string('HOST', '127.0.0.1');
   const ownOrigin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   const databaseUrl = reader.url('DATABASE_URL', ['postgres:', 'postgresql:']);
-  const jwtSecret = reader.raw('PORTAL_JWT_SECRET');
   const allowedOrigins = parseOrigins(
     reader,
     isProduction ? [] : [ownOrigin, `http://localhost:${port}`],
   );
-
-  if (isProduction) {
-    if (reader.raw('DATABASE_URL') === undefined) {
-      reader.problems.push('DATABASE_URL is required in production');
-    }
-    if (jwtSecret === undefined || Buffer.byteLength(jwtSecret) < 32) {
-      reader.problems.push('PORTAL_JWT_SECRET is required in production and must be 32+ bytes');
-    }
-    if (reader.raw('PORTAL_ALLOWED_ORIGIN') === undefined) {
-      reader.problems.push('PORTAL_ALLOWED_ORIGIN is required in production');
-    }
-  } else if (jwtSecret === undefined) {
-    reader.problems.push('PORTAL_JWT_SECRET is missing (development generates one under .data/)');
+  if (isProduction && reader.raw('DATABASE_URL') === undefined) {
+    reader.problems.push('DATABASE_URL is required in production');
+  }
+  const jwtSecret = reader.secret('PORTAL_JWT_SECRET', isProduction);
+  if (isProduction && reader.raw('PORTAL_ALLOWED_ORIGIN') === undefined) {
+    reader.problems.push('PORTAL_ALLOWED_ORIGIN is required in production');
   }
 
   const certPath = reader.raw('TLS_CERT_PATH');
@@ -197,15 +212,7 @@ export function loadConfig(env: Env): Config {
   if ((qzKeyPath === undefined) !== (reader.raw('QZ_CERTIFICATE_PATH') === undefined)) {
     reader.problems.push('QZ_PRIVATE_KEY_PATH and QZ_CERTIFICATE_PATH must be set together');
   }
-
-  const reportsServiceSecret = reader.raw('REPORTS_SERVICE_SECRET');
-  if (reportsServiceSecret === undefined) {
-    reader.problems.push(
-      isProduction
-        ? 'REPORTS_SERVICE_SECRET is required in production'
-        : 'REPORTS_SERVICE_SECRET is missing (development generates one under .data/)',
-    );
-  }
+  const reportsServiceSecret = reader.secret('REPORTS_SERVICE_SECRET', isProduction);
 
   const config: Config = {
     nodeEnv,
@@ -216,7 +223,7 @@ export function loadConfig(env: Env): Config {
     dataDir: reader.string('PORTAL_DATA_DIR', '.data'),
     embeddedPgPort: reader.integer('EMBEDDED_PG_PORT', 54329, 1024, 65535),
     embeddedPgPassword: reader.string('EMBEDDED_PG_PASSWORD', 'portal-dev'),
-    jwtSecret: jwtSecret ?? '',
+    jwtSecret,
     allowedOrigins,
     publicPrefix: reader.oneOf('PORTAL_PUBLIC_PREFIX', ['', '/backend'], ''),
     requireHttps: reader.boolean('PORTAL_REQUIRE_HTTPS', isProduction),
@@ -226,8 +233,8 @@ export function loadConfig(env: Env): Config {
     checkoutTtlMinutes: reader.integer('PORTAL_CHECKOUT_TTL_MINUTES', 30, 1, 7 * 24 * 60),
     backendUrl:
       reader.url('BACKEND_URL', ['http:', 'https:']) ?? (isProduction ? undefined : ownOrigin),
-    reportsUrl: reader.url('REPORTS_URL', ['http:', 'https:']) ?? 'http://127.0.0.1:9999',
-    reportsServiceSecret: reportsServiceSecret ?? '',
+    reportsUrl: reader.url('REPORTS_URL', ['http:', 'https:']) ?? DEFAULT_REPORTS_URL,
+    reportsServiceSecret,
     reportsTimeoutMs: reader.integer('REPORTS_TIMEOUT_MS', 10_000, 100, 120_000),
     redisUrl: reader.url('REDIS_URL', ['redis:', 'rediss:']),
     qzPrivateKeyPath: reader.raw('QZ_PRIVATE_KEY_PATH'),

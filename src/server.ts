@@ -13,9 +13,11 @@ function say(message: string): void {
   process.stdout.write(`${message}\n`);
 }
 
+/** A reports address this machine can serve itself: plain HTTP (what the service listens on) on loopback. */
 function isLoopbackUrl(url: string): boolean {
-  const host = new URL(url).hostname;
-  return host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host === '::1';
+  const { protocol, hostname } = new URL(url);
+  const loopback = ['localhost', '127.0.0.1', '[::1]', '::1'].includes(hostname);
+  return protocol === 'http:' && loopback;
 }
 
 function banner(
@@ -48,7 +50,8 @@ function banner(
 }
 
 async function main(): Promise<void> {
-  const config = await bootConfig();
+  // The API serves the print routes: outside production it brings its development QZ pair.
+  const config = await bootConfig({ printAgentKeys: true });
   const embedded =
     config.databaseUrl === undefined ? await startEmbeddedRuntime(config, say) : undefined;
   const databaseUrl = embedded?.systemUrl ?? config.databaseUrl;

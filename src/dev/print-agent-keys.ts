@@ -8,6 +8,7 @@ type Env = Record<string, string | undefined>;
  * them at a development pair under `<dataDir>/qz`, generated on first run and kept afterwards
  * (QZ Tray trusts one certificate: a new one on every start would need installing every time).
  * Production never gets one: there the print routes answer 503 until the paths are configured.
+ * Only `npm start` asks for it (bootConfig's `printAgentKeys`): the CLI never writes keys.
  */
 export async function withDevPrintAgentKeys(env: Env, dataDir: string): Promise<Env> {
   if (env.NODE_ENV === 'production') return env;

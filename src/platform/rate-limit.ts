@@ -1,7 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import type { Clock } from './clock.js';
 import { AppError } from './errors.js';
 
 /** SPEC.md "Limits". */
@@ -24,11 +25,14 @@ export interface Counter {
   hit(key: string, windowMs: number): Promise<number>;
 }
 
-function memoryCounter(): Counter {
+/** A Redis failure is logged at most once in this interval: a Redis outage must not flood the log. */
+const REDIS_ERROR_LOG_INTERVAL_MS = 30_000;
+
+function memoryCounter(clock: Clock): Counter {
   const windows = new LRUCache<string, { count: number; resetAt: number }>({ max: 100_000 });
   return {
     hit(key, windowMs) {
-      const now = Date.now();
+      const now = clock.now().getTime();
       const current = windows.get(key);
       if (!current || current.resetAt <= now) {
         windows.set(key, { count: 1, resetAt: now + windowMs }, { ttl: windowMs });
@@ -40,18 +44,50 @@ function memoryCounter(): Counter {
   };
 }
 
-function redisCounter(redis: Redis, namespace: string): Counter {
+function redisCounter(
+  redis: Redis,
+  namespace: string,
+  clock: Clock,
+  log: FastifyBaseLogger,
+): Counter {
+  let lastLogged: number | undefined;
   return {
     async hit(key, windowMs) {
       const name = `${namespace}counter:${key}`;
-      // INCR and the first PEXPIRE in one round trip; NX keeps the window fixed from its first hit.
-      const results = (await redis.multi().incr(name).pexpire(name, windowMs, 'NX').exec()) ?? [];
-      const failure = results.find(([error]) => error !== null)?.[0];
-      if (failure) throw failure;
-      const count = results[0]?.[1];
-      return Number(count);
+      try {
+        // INCR and the first PEXPIRE in one round trip; NX keeps the window fixed from its first hit.
+        const results = (await redis.multi().incr(name).pexpire(name, windowMs, 'NX').exec()) ?? [];
+        const failure = results.find(([error]) => error !== null)?.[0];
+        if (failure) throw failure;
+        const count = Number(results[0]?.[1]);
+        return Number.isFinite(count) ? count : 0;
+      } catch (error) {
+        // Like the route limits (skipOnError): while Redis fails, the request goes through.
+        const now = clock.now().getTime();
+        if (lastLogged === undefined || now - lastLogged >= REDIS_ERROR_LOG_INTERVAL_MS) {
+          lastLogged = now;
+          // The message only: the key holds e-mails and identifiers, and Redis errors carry it.
+          log.error(
+            { reason: error instanceof Error ? error.message : String(error) },
+            'Redis unavailable: rate-limit counter not enforced',
+          );
+        }
+        return 0;
+      }
     },
   };
+}
+
+/** The counter of the service's own limits: Redis when configured (shared), memory otherwise. */
+export function createCounter(options: {
+  redis: Redis | undefined;
+  namespace: string;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}): Counter {
+  return options.redis
+    ? redisCounter(options.redis, options.namespace, options.clock, options.log)
+    : memoryCounter(options.clock);
 }
 
 export interface RateLimits {
@@ -70,6 +106,7 @@ export async function installRateLimits(
   options: {
     redis: Redis | undefined;
     namespace: string;
+    clock: Clock;
     /** Benchmarks raise it to load one user; the counting itself still runs. */
     protectedRoutesMax?: number;
   },
@@ -107,6 +144,11 @@ export async function installRateLimits(
 
   return {
     protectedRoutes,
-    counter: options.redis ? redisCounter(options.redis, options.namespace) : memoryCounter(),
+    counter: createCounter({
+      redis: options.redis,
+      namespace: options.namespace,
+      clock: options.clock,
+      log: app.log,
+    }),
   };
 }

@@ -1,25 +1,28 @@
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+} from 'fastify';
 import { AppError } from '../platform/errors.js';
 import { installErrorHandling } from '../platform/http/error-handler.js';
 import { loggerOptions } from '../platform/http/logger.js';
 import { installValidation } from '../platform/http/validation.js';
+import type { LogLevel } from '../config.js';
 import { ReceiptReportBody, renderReceipt, type ReceiptReport } from './receipt-report.js';
 import { createServiceTokens, type ServiceClaims } from './token.js';
 
 /** Renders one coupon of the tenant and sucursal named by the service token. */
-export type CouponRenderer = (claims: ServiceClaims, couponId: string) => Promise<Buffer>;
+export type CouponRenderer = (
+  claims: ServiceClaims,
+  couponId: string,
+  log: FastifyBaseLogger,
+) => Promise<Buffer>;
 
-export interface ReportsAppOptions {
+interface ReportsAppOptions {
   secret: string;
-  logLevel: Parameters<typeof loggerOptions>[0]['logLevel'];
+  logLevel: LogLevel;
   /** Absent when the service has no database (the coupon route then answers 503). */
   coupons?: CouponRenderer | undefined;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    service?: ServiceClaims;
-  }
 }
 
 const PDF_HEADERS = { 'content-type': 'application/pdf', 'cache-control': 'no-store' };
@@ -35,26 +38,32 @@ export async function buildReportsApp(options: ReportsAppOptions): Promise<Fasti
   installErrorHandling(app);
   const tokens = createServiceTokens(options.secret);
 
-  const authenticate = async (request: FastifyRequest) => {
+  /** The claims of the request's service token; 401 UNAUTHORIZED without a valid one. */
+  const authenticate = async (request: FastifyRequest): Promise<ServiceClaims> => {
     const header = request.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : undefined;
     const claims = token === undefined ? undefined : await tokens.verify(token);
     if (!claims) throw new AppError('UNAUTHORIZED', 'Token de servicio inválido o vencido');
-    request.service = claims;
+    return claims;
   };
 
   app.get('/healthz', () => ({ success: true, data: { status: 'ok' } }));
 
   app.post<{ Body: ReceiptReport }>(
     '/reports/portal-recibo',
-    { onRequest: authenticate, schema: { body: ReceiptReportBody } },
+    {
+      // Before the body is parsed: an unauthenticated caller gets no work done.
+      onRequest: async (request) => {
+        await authenticate(request);
+      },
+      schema: { body: ReceiptReportBody },
+    },
     async (request, reply) => reply.headers(PDF_HEADERS).send(await renderReceipt(request.body)),
   );
 
   app.get<{ Params: { id: string } }>(
     '/reports/cupones/:id',
     {
-      onRequest: authenticate,
       schema: {
         params: {
           type: 'object',
@@ -64,12 +73,16 @@ export async function buildReportsApp(options: ReportsAppOptions): Promise<Fasti
       },
     },
     async (request, reply) => {
+      // No body to spare here: authenticating in the handler hands the claims to the renderer.
+      const claims = await authenticate(request);
       if (!options.coupons) {
-        throw new AppError('SERVICE_UNAVAILABLE', 'El servicio de informes no tiene base de datos');
+        throw new AppError(
+          'SERVICE_UNAVAILABLE',
+          'El servicio de informes no tiene DATABASE_URL: no puede leer cupones',
+        );
       }
-      const claims = request.service;
-      if (!claims) throw new AppError('UNAUTHORIZED', 'Token de servicio inválido o vencido');
-      return reply.headers(PDF_HEADERS).send(await options.coupons(claims, request.params.id));
+      const pdf = await options.coupons(claims, request.params.id, request.log);
+      return reply.headers(PDF_HEADERS).send(pdf);
     },
   );
 

@@ -46,10 +46,14 @@ export function createReportsClient(options: {
         method: init.method,
         headers,
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        // One deadline for connecting, the headers and the whole body.
         signal,
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
       });
+      if (answer.statusCode !== 200) {
+        // Its error body says nothing the caller can use: drop it without holding it in memory.
+        await answer.body.dump();
+        throw new ReportsError(`reports ${path}: answered ${answer.statusCode}`);
+      }
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of answer.body) {
@@ -62,9 +66,6 @@ export function createReportsClient(options: {
         chunks.push(bytes);
       }
       const pdf = Buffer.concat(chunks);
-      if (answer.statusCode !== 200) {
-        throw new ReportsError(`reports ${path}: answered ${answer.statusCode}`);
-      }
       if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') {
         throw new ReportsError(`reports ${path}: answered 200 without a PDF`);
       }

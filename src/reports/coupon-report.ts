@@ -4,7 +4,7 @@ import type { Coupon } from '../ledger/coupons/types.js';
 import { formatDate, formatMoney } from './format.js';
 import { createReport, invoiceTable } from './pdf/layout.js';
 
-export interface CouponReport {
+interface CouponReport {
   empresa: string;
   sucursal: string;
   cliente: { nombre: string; documento: string; numero: number };
@@ -23,7 +23,7 @@ const ESTADOS: Record<Coupon['estado'], string> = {
  * library's own check digit off (the code carries its own, DECISIONS.md 38), quiet zones of ten
  * modules either side, as scanners at the collection networks' counters expect.
  */
-export function couponBarcodePng(codigoBarras: string): Promise<Buffer> {
+function couponBarcodePng(codigoBarras: string): Promise<Buffer> {
   return toBuffer({
     bcid: 'interleaved2of5',
     text: itfDigits(codigoBarras),

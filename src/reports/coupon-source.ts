@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { createCouponLedger } from '../ledger/coupons/service.js';
 import { systemClock } from '../platform/clock.js';
 import { AppError } from '../platform/errors.js';
@@ -12,7 +11,7 @@ import { renderCoupon } from './coupon-report.js';
  * and sucursal its service token names (SPEC.md: the API sends only the id). Its own small pools:
  * it renders one document at a time per request and holds no state.
  */
-export function createCouponSource(systemUrl: string, log: FastifyBaseLogger) {
+export function createCouponSource(systemUrl: string) {
   const standalone = createStandaloneTenancy(systemUrl, {
     applicationName: 'portal-reports',
     maxPools: 20,
@@ -25,7 +24,7 @@ export function createCouponSource(systemUrl: string, log: FastifyBaseLogger) {
     clock: systemClock,
   });
 
-  const render: CouponRenderer = async (claims, couponId) => {
+  const render: CouponRenderer = async (claims, couponId, log) => {
     const tenant = await tenancy.resolve(claims.tenant_id, claims.sucursal_id);
     const coupon = await ledger.findById(tenant, couponId);
     if (!coupon) throw new AppError('CUPON_NOT_FOUND', 'Cupón no encontrado');

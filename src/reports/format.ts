@@ -1,12 +1,14 @@
-import { centsOf } from '../platform/money.js';
+import { centsOf, centsToDecimal } from '../platform/money.js';
+
+const THOUSANDS = /\B(?=(\d{3})+(?!\d))/g;
 
 /** `$ 1.234,56` from a 2-decimal amount ("1234.56"), the way Argentine documents print money. */
 export function formatMoney(amount: string): string {
-  const cents = centsOf(amount);
-  const abs = Math.abs(cents);
-  const units = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  const text = `$ ${units},${String(abs % 100).padStart(2, '0')}`;
-  return cents < 0 ? `-${text}` : text;
+  // centsToDecimal writes the sign, the units and both cent digits ("-1234.56"); this only regroups.
+  const [units = '', cents = ''] = centsToDecimal(centsOf(amount)).split('.');
+  const negative = units.startsWith('-');
+  const grouped = (negative ? units.slice(1) : units).replace(THOUSANDS, '.');
+  return `${negative ? '-' : ''}$ ${grouped},${cents}`;
 }
 
 /** `21/11/2026` from `2026-11-21`. */

@@ -2,14 +2,12 @@ import path from 'node:path';
 import { ConfigError } from '../config.js';
 import { withDevDefaults } from '../dev/dev-defaults.js';
 import { loadEnvFile } from '../platform/env-file.js';
-import { AppError } from '../platform/errors.js';
 import { buildReportsApp } from './app.js';
 import { loadReportsConfig } from './config.js';
 import { createCouponSource } from './coupon-source.js';
 import { renderReceipt } from './receipt-report.js';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
-const NO_DATABASE = 'El servicio de informes no tiene DATABASE_URL: no puede leer cupones';
 
 /** `npm run reports`: the reports service on its own (production runs it as its own process). */
 async function main(): Promise<void> {
@@ -30,15 +28,13 @@ async function main(): Promise<void> {
   }
 
   // The coupon route reads the ledger: without a database it answers 503 (receipts still work).
-  let coupons: ReturnType<typeof createCouponSource> | undefined;
+  // Its pools connect on the first coupon, not here.
+  const coupons =
+    config.databaseUrl === undefined ? undefined : createCouponSource(config.databaseUrl);
   const app = await buildReportsApp({
     secret: config.secret,
     logLevel: config.logLevel,
-    coupons: (claims, id) => {
-      coupons ??= config.databaseUrl ? createCouponSource(config.databaseUrl, app.log) : undefined;
-      if (!coupons) return Promise.reject(new AppError('SERVICE_UNAVAILABLE', NO_DATABASE));
-      return coupons.render(claims, id);
-    },
+    coupons: coupons?.render,
   });
   app.addHook('onClose', async () => {
     await coupons?.close();

@@ -3,10 +3,10 @@ import { isPositiveInt4 } from '../platform/ids.js';
 import { importHmacKey } from '../platform/security/secrets.js';
 
 /** SPEC.md: the API calls the reports service with a service-to-service token it issues. */
-export const REPORTS_AUDIENCE = 'reports';
+const REPORTS_AUDIENCE = 'reports';
 const ISSUER = 'portal-api';
 /** A token serves one call: a minute covers the call and any clock difference between hosts. */
-export const SERVICE_TOKEN_TTL_SECONDS = 60;
+const SERVICE_TOKEN_TTL_SECONDS = 60;
 
 /** Whose data a report is about: the coupon route reads the coupon in this tenant and sucursal. */
 export interface ServiceClaims {
@@ -14,7 +14,7 @@ export interface ServiceClaims {
   sucursal_id: number;
 }
 
-export interface ServiceTokens {
+interface ServiceTokens {
   issue(claims: ServiceClaims): Promise<string>;
   /** The claims of a valid token (HS256, audience `reports`, unexpired), else undefined. */
   verify(token: string): Promise<ServiceClaims | undefined>;

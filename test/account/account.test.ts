@@ -365,6 +365,48 @@ describe('GET /portal/mi-cuenta', () => {
   });
 });
 
+describe('a partly paid invoice (DECISIONS.md 35)', () => {
+  it('deudas answers its debe as stored; mi-cuenta sums saldo, not debe', async () => {
+    await acme.query(`INSERT INTO suc0001.ordcon VALUES (33, 'Pago Parcial', '35000444')`);
+    await ledger(acme, 'suc0001', [
+      {
+        cnro: 33,
+        tipo: 'FAC',
+        nrocomp: '0001-00000501',
+        fecha: '2026-02-01',
+        vencimiento: '2026-02-20',
+        debe: '1000.00',
+        saldo: '400.25',
+      },
+      {
+        cnro: 33,
+        tipo: 'ND',
+        nrocomp: '0001-00000502',
+        fecha: '2026-02-05',
+        vencimiento: '2026-04-05',
+        debe: '80.10',
+        saldo: '80.10',
+      },
+    ]);
+    await register(app, { identifier: '35000444', email: 'pp@example.com' });
+    const token = (await login(app, { identifier: '35000444' })).accessToken;
+
+    const { items } = await get<{ items: Debt[] }>('/portal/deudas', token);
+    expect(items.map((debt) => [debt.nrocomp, debt.debe, debt.vencido])).toEqual([
+      ['0001-00000501', 1000, true],
+      ['0001-00000502', 80.1, false],
+    ]);
+    expect(await get('/portal/mi-cuenta', token)).toEqual({
+      nombre: 'Pago Parcial',
+      // 400.25 + 80.10: the saldo of each, not its debe (1080.10).
+      saldo_total: 480.35,
+      facturas_vencidas: 1,
+      facturas_pendientes: 2,
+      ultimo_pago: null,
+    });
+  });
+});
+
 describe('protected-route limit', () => {
   it('100 requests a minute per user across routes, then 429 RATE_LIMITED', async () => {
     await acme.query(`INSERT INTO suc0001.ordcon VALUES (32, 'Muy Activo', '35000333')`);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,11 +10,15 @@ import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../helpers/smtp
 import {
   addAuthTenant,
   auditEvents,
+  countingPasswords,
   fakeClock,
   loginBody,
   PASSWORD,
   registerBody,
+  uniqueAddress,
 } from '../helpers/auth.js';
+import { bcryptPasswords, type PasswordHasher } from '../../src/platform/security/passwords.js';
+import { sha256Hex } from '../../src/platform/security/secrets.js';
 
 interface Scenario {
   tenantId: number;
@@ -75,14 +78,12 @@ function codeIn(mail: ReceivedMail): string {
 // HTTP: every request from its own address, so per-IP limits never mix tests up.
 // ---------------------------------------------------------------------------------------------
 
-let address = 0;
 function post(url: string, payload: object): Promise<LightMyRequestResponse> {
-  address += 1;
   return app.inject({
     method: 'POST',
     url,
     payload,
-    remoteAddress: `10.7.${Math.floor(address / 250)}.${(address % 250) + 1}`,
+    remoteAddress: uniqueAddress(),
     headers: { 'user-agent': 'vitest-password-reset' },
   });
 }
@@ -135,10 +136,6 @@ async function requestCode(scenario: Scenario): Promise<string> {
 /** A different 6-digit code than `code`. */
 function wrongCode(code: string, offset = 1): string {
   return String((Number(code) + offset) % 1_000_000).padStart(6, '0');
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
 
 interface UserRow {
@@ -256,7 +253,7 @@ describe('POST /portal/auth/forgot-password', () => {
     expect(row.reset_code_hash).toEqual(expect.any(String));
     expect(row.reset_code_hash).not.toBe(code);
     expect(row.reset_code_hash).not.toContain(code);
-    expect(row.reset_code_hash).not.toBe(sha256(code));
+    expect(row.reset_code_hash).not.toBe(sha256Hex(code));
     expect(row.reset_code_attempts).toBe(0);
     expect(row.reset_code_expires).toBeInstanceOf(Date);
     const expiresIn = (row.reset_code_expires?.getTime() ?? 0) - requestedAt;
@@ -415,6 +412,67 @@ describe('POST /portal/auth/reset-password', () => {
     expectInvalidCode(again);
     expect((await loginAs(scenario, NEW_PASSWORD)).statusCode).toBe(200);
     expect((await loginAs(scenario, 'OtraClave789')).statusCode).toBe(401);
+  });
+
+  it('hashes the new password before it locks the user row: bcrypt never runs under the lock', async () => {
+    const scenario = await newScenario();
+    const code = await requestCode(scenario);
+    // While hashing, try to take the row lock ourselves: NOWAIT fails if the reset holds it.
+    const rowLockedWhileHashing: boolean[] = [];
+    const probe: PasswordHasher = {
+      async hash(plain) {
+        try {
+          await scenario.tenant.query(
+            'SELECT 1 FROM suc0001.portal_users WHERE id = $1 FOR UPDATE NOWAIT',
+            [scenario.userId],
+          );
+          rowLockedWhileHashing.push(false);
+        } catch (error) {
+          if ((error as { code?: string }).code !== '55P03') throw error;
+          rowLockedWhileHashing.push(true);
+        }
+        return bcryptPasswords.hash(plain);
+      },
+      verify: (plain, hash) => bcryptPasswords.verify(plain, hash),
+    };
+    const probed = await env.app({}, { clock, passwords: probe });
+    const response = await probed.inject({
+      method: 'POST',
+      url: '/portal/auth/reset-password',
+      payload: {
+        ...ana(scenario),
+        code,
+        password: NEW_PASSWORD,
+        password_confirmation: NEW_PASSWORD,
+      },
+      remoteAddress: uniqueAddress(),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(rowLockedWhileHashing).toEqual([false]);
+    expect((await loginAs(scenario, NEW_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('a wrong code costs no bcrypt hash: only a code that can succeed pays for one', async () => {
+    const scenario = await newScenario();
+    const code = await requestCode(scenario);
+    const counting = countingPasswords();
+    const counted = await env.app({}, { clock, passwords: counting });
+    const reset = (candidate: string) =>
+      counted.inject({
+        method: 'POST',
+        url: '/portal/auth/reset-password',
+        payload: {
+          ...ana(scenario),
+          code: candidate,
+          password: NEW_PASSWORD,
+          password_confirmation: NEW_PASSWORD,
+        },
+        remoteAddress: uniqueAddress(),
+      });
+    expectInvalidCode(await reset(wrongCode(code)));
+    expect(counting.hashes).toBe(0);
+    expect((await reset(code)).statusCode).toBe(200);
+    expect(counting.hashes).toBe(1);
   });
 
   it('a wrong code is 400 INVALID_CODE and leaves the password as it was', async () => {

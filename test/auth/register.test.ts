@@ -5,7 +5,13 @@ import {
   type TestEnvironment,
   type TestTenant,
 } from '../helpers/harness.js';
-import { addAuthTenant, auditEvents, PASSWORD, registerBody } from '../helpers/auth.js';
+import {
+  addAuthTenant,
+  auditEvents,
+  PASSWORD,
+  registerBody,
+  uniqueAddress,
+} from '../helpers/auth.js';
 
 let env: TestEnvironment;
 let app: FastifyInstance;
@@ -23,14 +29,8 @@ afterAll(async () => {
 });
 
 // Register allows 5 requests a minute per IP: each request here comes from its own address.
-let address = 0;
-function nextAddress(): string {
-  address += 1;
-  return `10.1.${Math.floor(address / 250)}.${address % 250}`;
-}
-
 function post(payload: object, url = '/portal/auth/register') {
-  return app.inject({ method: 'POST', url, payload, remoteAddress: nextAddress() });
+  return app.inject({ method: 'POST', url, payload, remoteAddress: uniqueAddress() });
 }
 
 describe('POST /portal/auth/register', () => {
@@ -179,7 +179,7 @@ describe('POST /portal/auth/register', () => {
       url: '/backend/portal/auth/register',
       payload: body,
       headers: { 'x-tenant-id': '1', 'x-sucursal-id': '1' },
-      remoteAddress: nextAddress(),
+      remoteAddress: uniqueAddress(),
     });
     expect(response.statusCode).toBe(201);
   });

@@ -17,6 +17,8 @@ import {
   PASSWORD,
   register,
 } from '../helpers/auth.js';
+import { invalidRefreshToken } from '../../src/modules/auth/sessions.js';
+import { sha256Hex } from '../../src/platform/security/secrets.js';
 
 let env: TestEnvironment;
 let tenant: TestTenant;
@@ -171,6 +173,48 @@ describe('POST /portal/auth/refresh-token', () => {
     );
     expect((await me(bearer(data.access_token))).statusCode).toBe(200);
     expect((await refresh({ refresh_token: data.refresh_token })).statusCode).toBe(200);
+    const old = await refresh({ refresh_token: refreshToken });
+    expect(old.statusCode).toBe(401);
+    expect(old.json()).toMatchObject({ success: false, code: 'INVALID_REFRESH_TOKEN' });
+  });
+
+  it('a successful refresh is audited as token_refresh (DECISIONS.md 17)', async () => {
+    const { refreshToken } = await login(app);
+    const before = (await auditEvents(tenant, anaId)).filter((e) => e === 'token_refresh');
+    const response = await refresh({ refresh_token: refreshToken });
+    expect(response.statusCode).toBe(200);
+    const after = (await auditEvents(tenant, anaId)).filter((e) => e === 'token_refresh');
+    expect(after).toHaveLength(before.length + 1);
+    expect((await auditEvents(tenant, anaId)).at(-1)).toBe('token_refresh');
+  });
+
+  it('stores refresh tokens only as their SHA-256, in the user row and in the system index (DECISIONS.md 11)', async () => {
+    const { refreshToken } = await login(app);
+    const rotated = (await refresh({ refresh_token: refreshToken })).json<{
+      data: { refresh_token: string };
+    }>().data.refresh_token;
+    const indexed = await env.systemQuery<{ token_hash: string }>(
+      'SELECT token_hash FROM portal_refresh_tokens WHERE portal_user_id = $1',
+      [anaId],
+    );
+    // The rotated-away token stays indexed (reuse detection) beside the live one.
+    expect(indexed.map((row) => row.token_hash).sort()).toEqual(
+      [sha256Hex(refreshToken), sha256Hex(rotated)].sort(),
+    );
+    for (const { token_hash } of indexed) {
+      expect(token_hash).not.toBe(refreshToken);
+      expect(token_hash).not.toBe(rotated);
+      expect(token_hash).not.toContain(refreshToken);
+      expect(token_hash).not.toContain(rotated);
+    }
+    expect(
+      await tenant.query('SELECT refresh_token FROM suc0001.portal_users WHERE id = $1', [anaId]),
+    ).toEqual([{ refresh_token: sha256Hex(rotated) }]);
+  });
+
+  it('every refusal is its own error instance', () => {
+    expect(invalidRefreshToken()).not.toBe(invalidRefreshToken());
+    expect(invalidRefreshToken()).toMatchObject({ code: 'INVALID_REFRESH_TOKEN' });
   });
 
   it('presenting a rotated-away token revokes the session and is audited as refresh_reuse', async () => {
@@ -289,6 +333,46 @@ describe('POST /portal/auth/logout', () => {
       });
       expect(response.statusCode).toBe(200);
     }
+  });
+
+  it('with the refresh cookie, only from an allowed Origin, like the cookie refresh (DECISIONS.md 10)', async () => {
+    const { accessToken, refreshToken } = await login(app);
+    const cookie = `portal_refresh_token=${refreshToken}`;
+    const logout = (headers: Record<string, string>) =>
+      app.inject({
+        method: 'POST',
+        url: '/portal/auth/logout',
+        headers: { ...bearer(accessToken), cookie, ...headers },
+      });
+    const storedToken = async () =>
+      (
+        await tenant.query<{ refresh_token: string | null }>(
+          'SELECT refresh_token FROM suc0001.portal_users WHERE id = $1',
+          [anaId],
+        )
+      )[0]?.refresh_token;
+
+    const foreign = await logout({ origin: 'https://evil.example.com' });
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json()).toEqual({
+      success: false,
+      error: expect.any(String),
+      code: 'FORBIDDEN',
+    });
+    const noOrigin = await logout({});
+    expect(noOrigin.statusCode).toBe(403);
+    expect(noOrigin.json()).toMatchObject({ code: 'FORBIDDEN' });
+    // Neither refused request ended the session.
+    expect(await storedToken()).toBe(sha256Hex(refreshToken));
+    // The refresh route says the same about the same requests.
+    expect((await refresh({}, { cookie, origin: 'https://evil.example.com' })).statusCode).toBe(
+      403,
+    );
+    expect((await refresh({}, { cookie })).statusCode).toBe(403);
+
+    const allowed = await logout({ origin: ORIGIN });
+    expect(allowed.statusCode).toBe(200);
+    expect(await storedToken()).toBeNull();
   });
 
   it('needs an access token', async () => {

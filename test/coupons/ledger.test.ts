@@ -161,6 +161,35 @@ describe('coupon reads (for the portal routes, the PDF route and the reports ser
     );
   });
 
+  it('generate answers what a later read answers, facturas in the order given', async () => {
+    const [a = '', b = ''] = await seedDebts(tenant, 'suc0001', 1, [
+      { nrocomp: '0001-00000010', saldo: '50.00', comprobante: 'Factura A' },
+      { nrocomp: '0001-00000011', saldo: '70.00' },
+    ]);
+    const made = await ledger.generate(suc1, {
+      cnro: 1,
+      facturas: [
+        { id: b, monto: '70' },
+        { id: a, monto: 0.5 },
+      ],
+      total: 70.5,
+    });
+    expect(made).toMatchObject({ cnro: 1, monto: '70.50', estado: 'pending' });
+    expect(made.facturas).toEqual([
+      { id: b, tipo: 'Factura B', numero: '0001-00000011', monto: '70.00' },
+      { id: a, tipo: 'Factura A', numero: '0001-00000010', monto: '0.50' },
+    ]);
+    expect(await ledger.findById(suc1, made.id)).toEqual(made);
+  });
+
+  it('findOwner answers whose coupon an id names, within the context’s schema', async () => {
+    const made = await coupon(suc1, 2, debt2, 1.5);
+    expect(await ledger.findOwner(suc1, made.id)).toEqual({ id: made.id, cnro: 2 });
+    expect(await ledger.findOwner(suc1, made.id.toUpperCase())).toEqual({ id: made.id, cnro: 2 });
+    expect(await ledger.findOwner(suc3, made.id)).toBeUndefined();
+    expect(await ledger.findOwner(suc1, 'not-a-uuid')).toBeUndefined();
+  });
+
   it('validateBarcode normalises a scan and rejects a bad check digit', () => {
     const code = buildBarcode({ tenantId: 7, cnro: 1, sequence: 3 });
     expect(ledger.validateBarcode(`0${code}`)).toEqual({

@@ -76,6 +76,25 @@ describe('config', () => {
     expect(problemsOf({ ...PROD, PORTAL_JWT_SECRET: 'short' })[0]).toMatch(/32\+ bytes/);
   });
 
+  it('production refuses a REPORTS_SERVICE_SECRET shorter than 32 bytes, as the reports service does', () => {
+    expect(problemsOf({ ...PROD, REPORTS_SERVICE_SECRET: 'r'.repeat(31) })).toEqual([
+      'REPORTS_SERVICE_SECRET is required in production and must be 32+ bytes',
+    ]);
+    const { REPORTS_SERVICE_SECRET: _omitted, ...withoutSecret } = PROD;
+    expect(problemsOf(withoutSecret)).toEqual([
+      'REPORTS_SERVICE_SECRET is required in production and must be 32+ bytes',
+    ]);
+    // Bytes, not characters: 16 two-byte characters are 32 bytes.
+    expect(problemsOf({ ...PROD, REPORTS_SERVICE_SECRET: 'ñ'.repeat(16) })).toEqual([]);
+    // Outside production any secret will do; only its absence is a problem.
+    expect(loadConfig({ ...DEV, REPORTS_SERVICE_SECRET: 'short' }).reportsServiceSecret).toBe(
+      'short',
+    );
+    expect(problemsOf({ PORTAL_JWT_SECRET: 'dev-secret' })).toEqual([
+      expect.stringMatching(/^REPORTS_SERVICE_SECRET is missing/),
+    ]);
+  });
+
   it('production defaults: HTTPS required, no BACKEND_URL unless given', () => {
     const config = loadConfig(PROD);
     expect(config.requireHttps).toBe(true);

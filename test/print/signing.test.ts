@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { verify, X509Certificate } from 'node:crypto';
+import { constants, createHash, publicDecrypt, verify, X509Certificate } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,10 +13,29 @@ import { addAuthTenant, bearer, login, register } from '../helpers/auth.js';
 import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
 
 const run = promisify(execFile);
+/*
+ * openssl is a second, independent reader of the certificate and the signatures. Where it is
+ * missing its checks are skipped, but never silently in CI, and the same facts are asserted with
+ * Node's crypto below whether it is there or not.
+ */
 const hasOpenssl = await run('openssl', ['version']).then(
   () => true,
   () => false,
 );
+
+/** DER of the OID sha256WithRSAEncryption (1.2.840.113549.1.1.11). */
+const SHA256_WITH_RSA_OID = Buffer.from('06092a864886f70d01010b', 'hex');
+/** DER prefix of a PKCS#1 v1.5 DigestInfo for SHA-512 (RFC 8017, 9.2 note 1). */
+const SHA512_DIGEST_INFO = Buffer.from('3051300d060960864801650304020305000440', 'hex');
+
+/** How many times `needle` occurs in `haystack`. */
+function occurrences(haystack: Buffer, needle: Buffer): number {
+  let count = 0;
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) {
+    count += 1;
+  }
+  return count;
+}
 
 let env: TestEnvironment;
 let app: FastifyInstance;
@@ -87,6 +106,13 @@ describe('GET /qz/certificate', () => {
     const years =
       (Date.parse(served.validTo) - Date.parse(served.validFrom)) / (365.25 * 86_400_000);
     expect(Math.round(years)).toBe(10);
+    // Signed with SHA-256: the algorithm appears twice in the DER (inside and outside the signed
+    // part), and no other RSA signature algorithm (sha1, sha384, sha512: ...01 05/0c/0d) does.
+    expect(occurrences(served.raw, SHA256_WITH_RSA_OID)).toBe(2);
+    for (const last of ['05', '0c', '0d']) {
+      const other = Buffer.from(`06092a864886f70d0101${last}`, 'hex');
+      expect(occurrences(served.raw, other)).toBe(0);
+    }
     if (hasOpenssl) {
       const file = path.join(keyDir, 'served.pem');
       await writeFile(file, response.body);
@@ -141,6 +167,24 @@ describe('POST /qz/sign', () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+
+  it('openssl is on the PATH in CI, so its checks cannot be skipped there', () => {
+    if (process.env.CI) expect(hasOpenssl, 'openssl not found on the PATH of a CI run').toBe(true);
+  });
+
+  it('the signature is RSA PKCS#1 v1.5 over the SHA-512 of the UTF-8 bytes (what openssl dgst -sha512 -verify checks)', async () => {
+    const data = 'a8f5f167f44f4964e6c998dee827110c|ñandú €|{"printer":"\\\\srv\\HP"}\n';
+    const response = await signRequest({ data });
+    const signature = Buffer.from(response.body, 'base64');
+    const key = { key: certificate.publicKey, padding: constants.RSA_PKCS1_PADDING };
+    expect(verify('sha512', Buffer.from(data, 'utf8'), key, signature)).toBe(true);
+    expect(verify('sha512', Buffer.from(`${data}x`, 'utf8'), key, signature)).toBe(false);
+    expect(verify('sha256', Buffer.from(data, 'utf8'), key, signature)).toBe(false);
+    // Opened with the public key, the signature is the DigestInfo of SHA-512 and the hash.
+    expect(publicDecrypt(key, signature)).toEqual(
+      Buffer.concat([SHA512_DIGEST_INFO, createHash('sha512').update(data, 'utf8').digest()]),
     );
   });
 

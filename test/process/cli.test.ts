@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { childEnv, runTsx } from '../helpers/processes.js';
 let env: TestEnvironment;
 let tenant: TestTenant;
 let processEnv: NodeJS.ProcessEnv;
+let dataDir: string;
 
 beforeAll(async () => {
   env = await createTestEnvironment();
@@ -20,9 +21,12 @@ beforeAll(async () => {
     sucursales: [{ id: 1 }, { id: 2, centralizado: true }],
     register: false,
   });
+  dataDir = await mkdtemp(path.join(tmpdir(), 'portal-cli-'));
   processEnv = childEnv({
     DATABASE_URL: env.systemUrl,
-    PORTAL_DATA_DIR: await mkdtemp(path.join(tmpdir(), 'portal-cli-')),
+    PORTAL_DATA_DIR: dataDir,
+    QZ_PRIVATE_KEY_PATH: undefined,
+    QZ_CERTIFICATE_PATH: undefined,
   });
 });
 
@@ -66,7 +70,13 @@ describe('cli', () => {
     expect(result.output).toMatch(/tenant 41: up to date/);
   }, 60_000);
 
+  it('migrate and tenant add write no print-agent keys (only npm start generates them)', async () => {
+    // The tests above ran both commands with this data directory and no QZ_* set.
+    await expect(stat(path.join(dataDir, 'qz'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('bad usage exits 2 with the usage text and changes nothing', async () => {
+    const tenantsBefore = await env.systemQuery('SELECT * FROM tenants ORDER BY id');
     const result = await runTsx(
       'src/cli.ts',
       ['tenant', 'add', '--id', 'x', '--nombre', 'N', '--database-url', tenant.databaseUrl],
@@ -77,5 +87,6 @@ describe('cli', () => {
     expect(result.output).toContain('Usage: npm run cli');
     const unknown = await runTsx('src/cli.ts', ['frobnicate'], processEnv);
     expect(unknown.code).toBe(2);
+    expect(await env.systemQuery('SELECT * FROM tenants ORDER BY id')).toEqual(tenantsBefore);
   }, 60_000);
 });

@@ -68,6 +68,10 @@ describe('GET /portal/cupones/{id}/pdf', () => {
     const parser = new PDFParse({ data: new Uint8Array(response.rawPayload) });
     try {
       const text = (await parser.getText()).text;
+      // DECISIONS.md 38: the text under the bars shows the 19 digits, not the ITF's leading 0.
+      expect(coupon.codigo_barras).toMatch(/^\d{19}$/);
+      expect(text).toContain(coupon.codigo_barras);
+      expect(text).not.toContain(`0${coupon.codigo_barras}`);
       for (const expected of [
         'Empresa 1',
         'Ana Gómez',
@@ -127,6 +131,23 @@ describe('GET /portal/cupones/{id}/pdf', () => {
     expect(foreign.json()).toMatchObject({ success: false, code: 'FORBIDDEN' });
   });
 
+  it('a reports service that refuses the API’s token (secrets differ) is 502 INFORMES_SERVICE_ERROR', async () => {
+    const coupon = await newCoupon();
+    const mismatched = await env.app({
+      REPORTS_SERVICE_SECRET: 'another-secret-that-the-reports-service-refuses',
+      REPORTS_URL: reports.url,
+    });
+    const response = await get(mismatched, ana, `/portal/cupones/${coupon.cupon_id}/pdf`);
+    expect(response.statusCode).toBe(502);
+    expect(response.json()).toEqual({
+      success: false,
+      error: expect.any(String),
+      code: 'INFORMES_SERVICE_ERROR',
+    });
+    // The same coupon renders with the right secret: it was the token that was refused.
+    expect((await get(app, ana, `/portal/cupones/${coupon.cupon_id}/pdf`)).statusCode).toBe(200);
+  });
+
   it('a reports service that is down is 502 INFORMES_SERVICE_ERROR', async () => {
     const coupon = await newCoupon();
     const down = await env.app({
@@ -168,5 +189,38 @@ describe('the reports service’s coupon route', () => {
       await tokens.issue({ tenant_id: 1, sucursal_id: 2 }),
     );
     expect(elsewhere.status).toBe(404);
+  });
+
+  it('without DATABASE_URL answers 503 SERVICE_UNAVAILABLE to a valid token, and the API 502', async () => {
+    const coupon = await newCoupon();
+    const withoutDatabase = await startReportsService({
+      REPORTS_SERVICE_SECRET: SECRET,
+      DATABASE_URL: undefined,
+    });
+    try {
+      const token = await createServiceTokens(SECRET).issue({ tenant_id: 1, sucursal_id: 1 });
+      const answer = await request(`${withoutDatabase.url}/reports/cupones/${coupon.cupon_id}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(answer.statusCode).toBe(503);
+      expect(await answer.body.json()).toMatchObject({
+        success: false,
+        code: 'SERVICE_UNAVAILABLE',
+      });
+      // Authentication still comes first.
+      const anonymous = await request(`${withoutDatabase.url}/reports/cupones/${coupon.cupon_id}`);
+      expect(anonymous.statusCode).toBe(401);
+      await anonymous.body.dump();
+
+      const api = await env.app({
+        REPORTS_SERVICE_SECRET: SECRET,
+        REPORTS_URL: withoutDatabase.url,
+      });
+      const response = await get(api, ana, `/portal/cupones/${coupon.cupon_id}/pdf`);
+      expect(response.statusCode).toBe(502);
+      expect(response.json()).toMatchObject({ success: false, code: 'INFORMES_SERVICE_ERROR' });
+    } finally {
+      await withoutDatabase.stop();
+    }
   });
 });

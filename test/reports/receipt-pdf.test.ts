@@ -216,6 +216,79 @@ describe('GET /portal/pagos/{id}/recibo', () => {
     expect(response.json()).toMatchObject({ code: 'RECIBO_PENDIENTE' });
   });
 
+  describe('a receipt that changed after it was created', () => {
+    let nextDebt = 200;
+
+    /** A new debt, then an approved payment of the oldest pending one, with its receipt. */
+    async function approvedWithReceipt(): Promise<{ paymentId: number; reciboId: string }> {
+      nextDebt += 1;
+      await tenant.query(
+        `INSERT INTO suc0001.ordcta (cnro, tipo, comprobante, nrocomp, fecha, vencimiento, debe, saldo)
+         VALUES (1, 'FAC', 'Factura B', $1, '2026-05-05', '2026-06-05', 42.10, 42.10)`,
+        [`0001-00000${nextDebt}`],
+      );
+      const paymentId = await startPayment(1);
+      await approve(paymentId);
+      const [row] = await tenant.query<{ status: string; recibo_id: string | null }>(
+        'SELECT status, recibo_id FROM public.portal_payments WHERE id = $1',
+        [paymentId],
+      );
+      expect(row).toMatchObject({ status: 'approved', recibo_id: expect.any(String) });
+      expect((await receipt(paymentId)).statusCode).toBe(200);
+      return { paymentId, reciboId: row?.recibo_id ?? '' };
+    }
+
+    it('a refunded payment (it keeps its recibo_id) is 422 RECIBO_NO_DISPONIBLE', async () => {
+      const { paymentId, reciboId } = await approvedWithReceipt();
+      const refund = await app.inject({
+        method: 'POST',
+        url: '/portal/pagos/devolver',
+        headers: bearer(ana),
+        payload: { payment_id: paymentId },
+      });
+      expect(refund.statusCode, refund.body).toBe(200);
+      const [row] = await tenant.query<{ status: string; recibo_id: string | null }>(
+        'SELECT status, recibo_id FROM public.portal_payments WHERE id = $1',
+        [paymentId],
+      );
+      // The status decides, not recibo_id (SPEC.md: not approved is 422, checked before 409).
+      expect(row).toEqual({ status: 'refunded', recibo_id: reciboId });
+      const response = await receipt(paymentId);
+      expect(response.statusCode).toBe(422);
+      expect(response.json()).toEqual({
+        success: false,
+        error: expect.any(String),
+        code: 'RECIBO_NO_DISPONIBLE',
+      });
+    });
+
+    it('a receipt deleted from the branch’s ledger is 422 RECIBO_NO_DISPONIBLE', async () => {
+      const { paymentId, reciboId } = await approvedWithReceipt();
+      await tenant.query('DELETE FROM suc0001.recfac WHERE recibo_id = $1', [reciboId]);
+      await tenant.query('DELETE FROM suc0001.ordcta WHERE id = $1', [reciboId]);
+      const response = await receipt(paymentId);
+      expect(response.statusCode).toBe(422);
+      expect(response.json()).toEqual({
+        success: false,
+        error: expect.any(String),
+        code: 'RECIBO_NO_DISPONIBLE',
+      });
+    });
+
+    it('a receipt voided in the ERP while the payment stays approved renders marked ANULADO', async () => {
+      const { paymentId, reciboId } = await approvedWithReceipt();
+      const before = await pdfText((await receipt(paymentId)).rawPayload);
+      expect(before).not.toContain('ANULADO');
+      await tenant.query('UPDATE suc0001.ordcta SET anulado = true WHERE id = $1', [reciboId]);
+      const response = await receipt(paymentId);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers['content-type']).toBe('application/pdf');
+      const text = await pdfText(response.rawPayload);
+      expect(text).toContain('ANULADO');
+      expect(text).toContain('Este recibo fue anulado');
+    });
+  });
+
   it('an id that is not an integer is 422 VALIDATION_ERROR; no token is 401', async () => {
     const response = await receipt('abc');
     expect(response.statusCode).toBe(422);

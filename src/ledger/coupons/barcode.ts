@@ -3,12 +3,12 @@
  * that customer's coupon sequence (6) + one check digit. Pure functions: the generation service
  * builds codes with them, the validation service parses with them.
  */
-export const BARCODE_LENGTH = 19;
+const BARCODE_LENGTH = 19;
 
 /** The largest value each field can hold; beyond them a coupon cannot be encoded. */
 export const BARCODE_LIMITS = { tenantId: 9_999, cnro: 99_999_999, sequence: 999_999 } as const;
 
-export interface BarcodeParts {
+interface BarcodeParts {
   tenantId: number;
   cnro: number;
   sequence: number;
@@ -54,9 +54,9 @@ export function buildBarcode(parts: BarcodeParts): string {
   return `${payload}${checkDigit(payload)}`;
 }
 
-export type BarcodeProblem = 'format' | 'check_digit';
+type BarcodeProblem = 'format' | 'check_digit';
 
-export type ParsedBarcode =
+type ParsedBarcode =
   { ok: true; codigoBarras: string; parts: BarcodeParts } | { ok: false; problem: BarcodeProblem };
 
 /**

@@ -2,7 +2,7 @@ import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kys
 import type { StoredCouponEstado, TenantDatabase } from '../../platform/db/types.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { isPendingDebt } from '../pending-debts.js';
-import type { CouponEstado } from './types.js';
+import type { CouponEstado, CouponFactura } from './types.js';
 
 type Executor = Kysely<TenantDatabase> | Transaction<TenantDatabase>;
 
@@ -20,19 +20,21 @@ export interface StoredCoupon {
   cancelled_at: Date | null;
 }
 
-const COUPON_COLUMNS = [
-  'c.id',
-  'c.codigo_barras',
-  'c.cnro',
-  'c.secuencia',
-  'c.sucursal_id',
-  'c.monto',
-  'c.estado',
-  'c.fecha_generacion',
-  'c.fecha_vencimiento',
-  'c.used_at',
-  'c.cancelled_at',
+const STORED_COLUMNS = [
+  'id',
+  'codigo_barras',
+  'cnro',
+  'secuencia',
+  'sucursal_id',
+  'monto',
+  'estado',
+  'fecha_generacion',
+  'fecha_vencimiento',
+  'used_at',
+  'cancelled_at',
 ] as const;
+
+const COUPON_COLUMNS = STORED_COLUMNS.map((column) => `c.${column}` as const);
 
 function coupons(db: Executor, schema: string) {
   return db.withSchema(schema).selectFrom('ledger_cupones as c');
@@ -47,6 +49,15 @@ export function findCouponBy(
   return 'id' in by
     ? query.where('c.id', '=', by.id).executeTakeFirst()
     : query.where('c.codigo_barras', '=', by.codigoBarras).executeTakeFirst();
+}
+
+/** Whose coupon it is, from the coupon row alone (no facturas). */
+export function findCouponOwner(
+  db: Executor,
+  schema: string,
+  id: string,
+): Promise<{ id: string; cnro: number } | undefined> {
+  return coupons(db, schema).select(['c.id', 'c.cnro']).where('c.id', '=', id).executeTakeFirst();
 }
 
 export function findCouponFacturas(db: Executor, schema: string, cuponId: string) {
@@ -137,6 +148,7 @@ export async function nextCouponSequence(
   return row.ultimo;
 }
 
+/** Stores a coupon and its facturas (in the given order); answers the coupon row as stored. */
 export async function insertCoupon(
   trx: Transaction<TenantDatabase>,
   schema: string,
@@ -150,20 +162,29 @@ export async function insertCoupon(
     fecha_vencimiento: string;
     created_at: Date;
   },
-  facturas: { factura_id: string; tipo: string; numero: string; monto: string }[],
-): Promise<string> {
-  const { id } = await trx
+  facturas: readonly CouponFactura[],
+): Promise<StoredCoupon> {
+  const row = await trx
     .withSchema(schema)
     .insertInto('ledger_cupones')
     .values(coupon)
-    .returning('id')
+    .returning(STORED_COLUMNS)
     .executeTakeFirstOrThrow();
   await trx
     .withSchema(schema)
     .insertInto('ledger_cupon_facturas')
-    .values(facturas.map((factura, orden) => ({ ...factura, cupon_id: id, orden })))
+    .values(
+      facturas.map(({ id, tipo, numero, monto }, orden) => ({
+        cupon_id: row.id,
+        factura_id: id,
+        orden,
+        tipo,
+        numero,
+        monto,
+      })),
+    )
     .execute();
-  return id;
+  return row;
 }
 
 /**

@@ -6,14 +6,14 @@ import type { GenerateCouponRequest } from './types.js';
 /** numeric(15,2): 13 integer digits and 2 decimals, in cents. */
 const MAX_CENTS = 999_999_999_999_999;
 
-export const DEFAULT_DIAS_VENCIMIENTO = 30;
-export const MAX_DIAS_VENCIMIENTO = 365;
+const DEFAULT_DIAS_VENCIMIENTO = 30;
+const MAX_DIAS_VENCIMIENTO = 365;
 
 function invalid(message: string): AppError {
   return new AppError('INVALID_REQUEST', message);
 }
 
-export interface ParsedSelection {
+interface ParsedSelection {
   /** Lower-cased debt ids with their cents, in the request's order. */
   facturas: { id: string; cents: number }[];
   totalCents: number;
@@ -63,7 +63,7 @@ export function parseSelection(request: GenerateCouponRequest): ParsedSelection 
   return { facturas, totalCents, diasVencimiento: dias };
 }
 
-export interface PendingDebt {
+interface PendingDebt {
   id: string;
   comprobante: string;
   nrocomp: string;

@@ -9,6 +9,7 @@ import { BARCODE_LIMITS, buildBarcode, parseBarcode, unencodable } from './barco
 import {
   findCouponBy,
   findCouponFacturas,
+  findCouponOwner,
   findPendingDebtsById,
   insertCoupon,
   listCustomerCoupons,
@@ -28,7 +29,7 @@ import type {
 } from './types.js';
 
 /** DECISIONS.md 36: a pending coupon is expired once fecha_vencimiento is before today. */
-export function estadoOn(
+function estadoOn(
   stored: StoredCouponEstado,
   fechaVencimiento: string,
   today: string,
@@ -145,7 +146,13 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
       );
       const selected = matchPendingDebts(selection, debts);
       const today = await calendar.today(tenant);
-      const id = await tenant.db.transaction().execute(async (trx) => {
+      const facturas = selected.map(({ debt, cents }) => ({
+        id: debt.id,
+        tipo: debt.comprobante,
+        numero: debt.nrocomp,
+        monto: centsToDecimal(cents),
+      }));
+      const row = await tenant.db.transaction().execute(async (trx) => {
         const secuencia = await nextCouponSequence(trx, request.cnro);
         if (secuencia > BARCODE_LIMITS.sequence) {
           // Thrown inside the transaction: the counter stays at its last usable value.
@@ -171,22 +178,19 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
             fecha_vencimiento: addDays(today, selection.diasVencimiento),
             created_at: clock.now(),
           },
-          selected.map(({ debt, cents }) => ({
-            factura_id: debt.id,
-            tipo: debt.comprobante,
-            numero: debt.nrocomp,
-            monto: centsToDecimal(cents),
-          })),
+          facturas,
         );
       });
-      const coupon = await findById(tenant, id);
-      if (!coupon) throw new Error(`coupon ${id} vanished right after its insert`);
-      return coupon;
+      // The row as RETURNING gave it and the facturas as written: what a read would answer.
+      return { ...summaryOf(row, today), facturas };
     },
 
     validateBarcode,
 
-    /** A coupon by its barcode (19 digits, or 20 with the scanner's leading 0); validates first. */
+    /**
+     * A coupon by its barcode (19 digits, or 20 with the scanner's leading 0). Runs the
+     * validation service first: 400 INVALID_REQUEST before any query.
+     */
     async findByBarcode(tenant: TenantContext, codigoBarras: string): Promise<Coupon | undefined> {
       const { codigoBarras: code } = validateBarcode(codigoBarras);
       return withFacturas(
@@ -197,6 +201,18 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
 
     /** A coupon by its id (`cupon_id`); undefined when absent or not a uuid. */
     findById,
+
+    /**
+     * Whose coupon an id names, from the coupon row alone: for an ownership check that needs
+     * neither the facturas nor the estado. Undefined when absent or not a uuid.
+     */
+    findOwner(
+      tenant: TenantContext,
+      id: string,
+    ): Promise<{ id: string; cnro: number } | undefined> {
+      if (!isUuid(id)) return Promise.resolve(undefined);
+      return findCouponOwner(tenant.db, tenant.customerSchema, id.toLowerCase());
+    },
 
     /** A customer's coupons, newest first, filtered by estado as of the tenant's today. */
     async listByCustomer(

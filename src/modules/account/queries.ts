@@ -1,6 +1,6 @@
 import { CompiledQuery, sql, type InferResult } from 'kysely';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { DEBT_TYPES, FIFO_ORDER, isPendingDebt } from '../../ledger/pending-debts.js';
+import { FIFO_ORDER, isPendingDebt } from '../../ledger/pending-debts.js';
 
 /**
  * The portal user's pending debts in FIFO order, in one round trip. A user without debts gives
@@ -58,47 +58,63 @@ export async function findPendingDebts(
   return result.rows;
 }
 
-export interface AccountSummaryRow {
-  cnom: string;
-  saldo_total: string;
-  pendientes: number;
-  vencidas: number;
-  ultimo_fecha: string | null;
-  ultimo_monto: string | null;
+/** DECISIONS.md 35 in one round trip: balances of the pending debts and the newest receipt. */
+export function accountSummaryQuery(tenant: TenantContext, portalUserId: string, today: string) {
+  return tenant.db
+    .withSchema(tenant.customerSchema)
+    .selectFrom('portal_users as u')
+    .innerJoin('ordcon as c', 'c.cnro', 'u.cnro')
+    .innerJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('ordcta as o')
+          .whereRef('o.cnro', '=', 'u.cnro')
+          // The one definition of a pending debt, the same the debts list and payments use.
+          .where((debt) => isPendingDebt(debt))
+          .select((agg) => [
+            // Summed in numeric and sent as text: no floating point on the way (DECISIONS.md 5).
+            agg
+              .cast<string>(agg.fn.coalesce(agg.fn.sum('o.saldo'), sql.lit(0)), 'text')
+              .as('saldo_total'),
+            agg.cast<number>(agg.fn.countAll(), 'integer').as('pendientes'),
+            agg
+              .cast<number>(agg.fn.countAll().filterWhere('o.vencimiento', '<', today), 'integer')
+              .as('vencidas'),
+          ])
+          .as('p'),
+      (join) => join.onTrue(),
+    )
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('ordcta as o')
+          .whereRef('o.cnro', '=', 'u.cnro')
+          .where('o.tipo', '=', 'REC')
+          .where('o.anulado', '=', false)
+          .select((receipt) => ['o.fecha', receipt.cast<string>('o.haber', 'text').as('haber')])
+          .orderBy('o.fecha', 'desc')
+          .orderBy('o.nrocomp', 'desc')
+          .limit(1)
+          .as('r'),
+      (join) => join.onTrue(),
+    )
+    .select([
+      'c.cnom',
+      'p.saldo_total',
+      'p.pendientes',
+      'p.vencidas',
+      'r.fecha as ultimo_fecha',
+      'r.haber as ultimo_monto',
+    ])
+    .where('u.id', '=', portalUserId);
 }
 
-/** DECISIONS.md 35 in one round trip: balances of the pending debts and the newest receipt. */
-export async function findAccountSummary(
+export type AccountSummaryRow = InferResult<ReturnType<typeof accountSummaryQuery>>[number];
+
+export function findAccountSummary(
   tenant: TenantContext,
   portalUserId: string,
   today: string,
 ): Promise<AccountSummaryRow | undefined> {
-  const table = (name: string) => sql.table(`${tenant.customerSchema}.${name}`);
-  const debtTypes = sql.join(DEBT_TYPES.map((tipo) => sql.lit(tipo)));
-  const { rows } = await sql<AccountSummaryRow>`
-    SELECT c.cnom,
-           p.saldo_total::text AS saldo_total,
-           p.pendientes::int AS pendientes,
-           p.vencidas::int AS vencidas,
-           r.fecha AS ultimo_fecha,
-           r.haber::text AS ultimo_monto
-      FROM ${table('portal_users')} u
-      JOIN ${table('ordcon')} c ON c.cnro = u.cnro
-      CROSS JOIN LATERAL (
-        SELECT COALESCE(sum(o.saldo), 0) AS saldo_total,
-               count(*) AS pendientes,
-               count(*) FILTER (WHERE o.vencimiento < ${today}::date) AS vencidas
-          FROM ${table('ordcta')} o
-         WHERE o.cnro = u.cnro AND o.tipo IN (${debtTypes}) AND o.saldo > 0 AND NOT o.anulado
-      ) p
-      LEFT JOIN LATERAL (
-        SELECT o.fecha, o.haber
-          FROM ${table('ordcta')} o
-         WHERE o.cnro = u.cnro AND o.tipo = 'REC' AND NOT o.anulado
-         ORDER BY o.fecha DESC, o.nrocomp DESC
-         LIMIT 1
-      ) r ON true
-     WHERE u.id = ${portalUserId}
-  `.execute(tenant.db);
-  return rows[0];
+  return accountSummaryQuery(tenant, portalUserId, today).executeTakeFirst();
 }

@@ -1,6 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes, randomInt } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { Audit, RequestOrigin } from '../../platform/audit.js';
 import type { Clock } from '../../platform/clock.js';
+import type { TenantDatabase } from '../../platform/db/types.js';
 import { AppError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
@@ -58,6 +60,12 @@ function unseal(key: Buffer, sealed: string): string {
   const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
   decipher.setAuthTag(raw.subarray(12, 28));
   return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+}
+
+interface ResetCodeRow {
+  reset_code_hash: string | null;
+  reset_code_expires: Date | null;
+  reset_code_attempts: number;
 }
 
 export function createPasswordReset(deps: PasswordResetDeps) {
@@ -167,21 +175,28 @@ export function createPasswordReset(deps: PasswordResetDeps) {
       if (!user) throw new AppError('INVALID_CODE', INVALID_CODE_MESSAGE);
 
       const now = clock.now();
-      const accepted = await tenant.db.transaction().execute(async (trx) => {
-        const row = await trx
+      const codeRow = (executor: Kysely<TenantDatabase>) =>
+        executor
           .withSchema(tenant.customerSchema)
           .selectFrom('portal_users')
           .select(['reset_code_hash', 'reset_code_expires', 'reset_code_attempts'])
-          .where('id', '=', user.id)
-          .forUpdate()
-          .executeTakeFirstOrThrow();
-        const usable =
-          row.reset_code_hash !== null &&
-          row.reset_code_expires !== null &&
-          row.reset_code_expires > now &&
-          row.reset_code_attempts < RESET_CODE_MAX_ATTEMPTS;
-        if (!usable) return false;
-        if (!safeEqual(row.reset_code_hash ?? '', codeHash(input.code))) {
+          .where('id', '=', user.id);
+      const usable = (row: ResetCodeRow) =>
+        row.reset_code_hash !== null &&
+        row.reset_code_expires !== null &&
+        row.reset_code_expires > now &&
+        row.reset_code_attempts < RESET_CODE_MAX_ATTEMPTS;
+      const matches = (row: ResetCodeRow) =>
+        usable(row) && safeEqual(row.reset_code_hash ?? '', codeHash(input.code));
+      // bcrypt (~250 ms) only for a code that can succeed, and outside the row lock; the lock
+      // below checks again, so a code burned meanwhile still fails.
+      const passwordHash = matches(await codeRow(tenant.db).executeTakeFirstOrThrow())
+        ? await passwords.hash(input.password)
+        : undefined;
+      const accepted = await tenant.db.transaction().execute(async (trx) => {
+        const row = await codeRow(trx).forUpdate().executeTakeFirstOrThrow();
+        if (!usable(row)) return false;
+        if (!matches(row) || passwordHash === undefined) {
           const attempts = row.reset_code_attempts + 1;
           await trx
             .withSchema(tenant.customerSchema)
@@ -201,23 +216,21 @@ export function createPasswordReset(deps: PasswordResetDeps) {
           .withSchema(tenant.customerSchema)
           .updateTable('portal_users')
           .set({
-            password_hash: await passwords.hash(input.password),
+            password_hash: passwordHash,
             reset_code_hash: null,
             reset_code_expires: null,
             reset_code_attempts: 0,
             failed_login_attempts: 0,
             locked_until: null,
-            // Revoked in the same transaction as the new password, so one never lands without the other.
-            refresh_token: null,
-            refresh_token_expires: null,
             updated_at: now,
           })
           .where('id', '=', user.id)
           .execute();
+        // Revoked in the same transaction as the new password, so one never lands without the other.
+        await sessions.revoke(tenant, user.id, trx);
         return true;
       });
       if (!accepted) throw new AppError('INVALID_CODE', INVALID_CODE_MESSAGE);
-      await sessions.revoke(tenant, user.id);
       await audit.record(tenant, origin, {
         event: 'password_reset_complete',
         portalUserId: user.id,

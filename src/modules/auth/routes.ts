@@ -248,11 +248,11 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
       },
     },
     async (request, reply) => {
-      const origin = request.headers.origin;
+      // DECISIONS.md 10, as on refresh: a request carrying the cookie must come from an allowed
+      // Origin, and one without Origin is refused as the cookie-based refresh refuses it.
       if (
         request.cookies[REFRESH_COOKIE] !== undefined &&
-        origin !== undefined &&
-        !isAllowedOrigin(config, origin)
+        !isAllowedOrigin(config, request.headers.origin)
       ) {
         throw new AppError('FORBIDDEN', 'Origen no permitido para usar la cookie de sesión');
       }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
-import type { SystemDatabase } from '../../platform/db/types.js';
+import type { SystemDatabase, TenantDatabase } from '../../platform/db/types.js';
 import { AppError } from '../../platform/errors.js';
 import { safeEqual, sha256Hex } from '../../platform/security/secrets.js';
 import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
@@ -22,14 +22,16 @@ export interface Sessions {
   start(tenant: TenantContext, portalUserId: string): Promise<IssuedSession>;
   /** Refresh: each token works once; a rotated-away token revokes the session (DECISIONS.md 11). */
   rotate(refreshToken: string): Promise<RefreshOutcome>;
-  /** Logout, password reset, reuse: no refresh token works any more. */
-  revoke(tenant: TenantContext, portalUserId: string): Promise<void>;
+  /**
+   * Logout, password reset, reuse: no refresh token works any more. `db` is the tenant executor
+   * to use, e.g. the transaction that also stores a new password.
+   */
+  revoke(tenant: TenantContext, portalUserId: string, db?: Kysely<TenantDatabase>): Promise<void>;
 }
 
-const INVALID = new AppError('INVALID_REFRESH_TOKEN', 'Refresh token inválido o vencido');
-
+/** A new instance each time: an error carries its own stack and may be decorated on its way out. */
 export function invalidRefreshToken(): AppError {
-  return INVALID;
+  return new AppError('INVALID_REFRESH_TOKEN', 'Refresh token inválido o vencido');
 }
 
 /**
@@ -81,8 +83,12 @@ export function createSessions(deps: {
       .execute();
   }
 
-  async function revoke(tenant: TenantContext, portalUserId: string): Promise<void> {
-    await tenant.db
+  async function revoke(
+    tenant: TenantContext,
+    portalUserId: string,
+    db: Kysely<TenantDatabase> = tenant.db,
+  ): Promise<void> {
+    await db
       .withSchema(tenant.customerSchema)
       .updateTable('portal_users')
       .set({ refresh_token: null, refresh_token_expires: null, updated_at: clock.now() })

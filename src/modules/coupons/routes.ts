@@ -66,11 +66,7 @@ export function couponRoutes(
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
-      const data = await deps.coupons.list(tenant, portalUserId, {
-        estado: request.query.estado,
-        limit: request.query.limit ?? 50,
-        offset: request.query.offset ?? 0,
-      });
+      const data = await deps.coupons.list(tenant, portalUserId, request.query);
       return { success: true as const, data };
     },
   );
@@ -110,12 +106,12 @@ export function couponRoutes(
     },
     async (request, reply) => {
       const { tenant, portalUserId } = principalOf(request);
-      const coupon = await deps.coupons.ownedCoupon(tenant, portalUserId, request.params.id);
+      const id = await deps.coupons.ownedCouponId(tenant, portalUserId, request.params.id);
       let pdf: Buffer;
       try {
         pdf = await deps.reports.coupon(
           { tenant_id: tenant.tenantId, sucursal_id: tenant.sucursalId },
-          coupon.id,
+          id,
         );
       } catch (error) {
         if (!(error instanceof ReportsError)) throw error;
@@ -127,7 +123,7 @@ export function couponRoutes(
       }
       return reply
         .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="cupon-${coupon.id}.pdf"`)
+        .header('content-disposition', `attachment; filename="cupon-${id}.pdf"`)
         .header('cache-control', 'no-store')
         .send(pdf);
     },

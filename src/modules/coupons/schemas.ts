@@ -1,19 +1,14 @@
 import { Type } from 'typebox';
+import { COUPON_ESTADOS } from '../../ledger/coupons/types.js';
 import { Envelope } from '../../platform/http/schemas.js';
 
 const DateString = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 const Amount = Type.Number({ description: 'Amount with 2 decimals' });
 /** DECISIONS.md 5: a JSON number or a numeric string; exactness is checked by the ledger. */
 const AmountInput = Type.Union([Type.Number(), Type.String({ maxLength: 20 })]);
-const Estado = Type.Union(
-  [
-    Type.Literal('pending'),
-    Type.Literal('used'),
-    Type.Literal('expired'),
-    Type.Literal('cancelled'),
-  ],
-  { description: '`expired`: still unpaid and fecha_vencimiento before today' },
-);
+const Estado = Type.Enum(COUPON_ESTADOS, {
+  description: '`expired`: still unpaid and fecha_vencimiento before today',
+});
 
 export const GenerateBody = Type.Object({
   facturas: Type.Array(
@@ -63,10 +58,13 @@ export const GenerateResponse = Envelope(
   }),
 );
 
+/** Defaults (SPEC.md: limit 50, offset 0) are the service's; the descriptions document them. */
 export const ListQuery = Type.Object({
   estado: Type.Optional(Estado),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: '50 when absent' })),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: '0 when absent' }),
+  ),
 });
 
 export const ListResponse = Envelope(

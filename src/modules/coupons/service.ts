@@ -1,16 +1,15 @@
 import type { CouponLedger } from '../../ledger/coupons/service.js';
-import type {
-  Coupon,
-  CouponEstado,
-  CouponFactura,
-  CouponSummary,
-} from '../../ledger/coupons/types.js';
+import type { CouponEstado, CouponFactura, CouponSummary } from '../../ledger/coupons/types.js';
 import { AppError } from '../../platform/errors.js';
 import { toAmount } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { findCustomerNumber } from './queries.js';
 
-export interface GenerateInput {
+/** SPEC.md "Limits": the coupon listing's page. */
+const DEFAULT_LIMIT = 50;
+const DEFAULT_OFFSET = 0;
+
+interface GenerateInput {
   facturas: readonly { id: string; monto: unknown }[];
   total: unknown;
   dias_vencimiento?: number | undefined;
@@ -50,7 +49,7 @@ export function createCouponService(deps: { ledger: CouponLedger }) {
   }
 
   /** 404 CUPON_NOT_FOUND when absent, 403 FORBIDDEN when it is another customer's (SPEC.md). */
-  function ensureOwned(coupon: Coupon | undefined, cnro: number): Coupon {
+  function ensureOwned<T extends { cnro: number }>(coupon: T | undefined, cnro: number): T {
     if (!coupon) throw new AppError('CUPON_NOT_FOUND', 'Cupón no encontrado');
     if (coupon.cnro !== cnro) throw new AppError('FORBIDDEN', 'El cupón es de otro cliente');
     return coupon;
@@ -79,26 +78,33 @@ export function createCouponService(deps: { ledger: CouponLedger }) {
     async list(
       tenant: TenantContext,
       portalUserId: string,
-      query: { estado?: CouponEstado | undefined; limit: number; offset: number },
+      query: {
+        estado?: CouponEstado | undefined;
+        limit?: number | undefined;
+        offset?: number | undefined;
+      },
     ) {
+      const { estado, limit = DEFAULT_LIMIT, offset = DEFAULT_OFFSET } = query;
       const cnro = await customerOf(tenant, portalUserId);
       const page = await ledger.listByCustomer(tenant, cnro, {
-        ...(query.estado !== undefined && { estado: query.estado }),
-        limit: query.limit,
-        offset: query.offset,
+        ...(estado !== undefined && { estado }),
+        limit,
+        offset,
       });
       return {
         cupones: page.cupones.map(summaryBody),
         total: page.total,
-        has_more: query.offset + page.cupones.length < page.total,
+        has_more: offset + page.cupones.length < page.total,
       };
     },
 
-    /** GET /portal/cupones/{codigo_barras}: validated by the ledger's validation service first. */
+    /**
+     * GET /portal/cupones/{codigo_barras}. The ledger's lookup runs its validation service first
+     * (400 INVALID_REQUEST before any query).
+     */
     async byBarcode(tenant: TenantContext, portalUserId: string, codigoBarras: string) {
-      const { codigoBarras: code } = ledger.validateBarcode(codigoBarras);
-      const cnro = await customerOf(tenant, portalUserId);
-      const coupon = ensureOwned(await ledger.findByBarcode(tenant, code), cnro);
+      const found = await ledger.findByBarcode(tenant, codigoBarras);
+      const coupon = ensureOwned(found, await customerOf(tenant, portalUserId));
       return {
         ...summaryBody(coupon),
         facturas: coupon.facturas.map(facturaBody),
@@ -106,13 +112,13 @@ export function createCouponService(deps: { ledger: CouponLedger }) {
     },
 
     /**
-     * The user's coupon by id, for GET /portal/cupones/{id}/pdf: the ledger's coupon (exact
-     * amounts, facturas) after the existence and ownership checks (404 CUPON_NOT_FOUND,
-     * 403 FORBIDDEN).
+     * GET /portal/cupones/{id}/pdf's existence and ownership checks (404 CUPON_NOT_FOUND,
+     * 403 FORBIDDEN), on the coupon row alone: the reports service reads the whole coupon itself.
+     * Answers the coupon's id as stored (lower case).
      */
-    async ownedCoupon(tenant: TenantContext, portalUserId: string, id: string): Promise<Coupon> {
+    async ownedCouponId(tenant: TenantContext, portalUserId: string, id: string): Promise<string> {
       const cnro = await customerOf(tenant, portalUserId);
-      return ensureOwned(await ledger.findById(tenant, id), cnro);
+      return ensureOwned(await ledger.findOwner(tenant, id), cnro).id;
     },
   };
 }

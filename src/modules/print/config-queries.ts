@@ -47,20 +47,28 @@ export function findPrintConfig(
 /**
  * Locks the portal user's row for the rest of the transaction: every change to that user's
  * print configurations queues here, so "one default per documento" is decided one at a time.
- * Answers how many configurations the user has, or undefined when the user no longer exists.
+ * Answers false when the user no longer exists.
  */
-export async function lockUserPrintConfigs(
+export async function lockPortalUser(
   trx: Transaction<TenantDatabase>,
   tenant: TenantContext,
   portalUserId: string,
-): Promise<number | undefined> {
+): Promise<boolean> {
   const user = await inSchema(trx, tenant)
     .selectFrom('portal_users')
     .select('id')
     .where('id', '=', portalUserId)
     .forNoKeyUpdate()
     .executeTakeFirst();
-  if (!user) return undefined;
+  return user !== undefined;
+}
+
+/** How many print configurations the user has. */
+export async function countPrintConfigs(
+  trx: Transaction<TenantDatabase>,
+  tenant: TenantContext,
+  portalUserId: string,
+): Promise<number> {
   const { count } = await inSchema(trx, tenant)
     .selectFrom('portal_print_config')
     .select((eb) => eb.fn.countAll<string>().as('count'))

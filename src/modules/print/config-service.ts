@@ -5,18 +5,19 @@ import type { PrintDocumento, PrintPapel } from '../../platform/db/types.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import {
   clearDefault,
+  countPrintConfigs,
   deletePrintConfig,
   findPrintConfig,
   insertPrintConfig,
   listPrintConfigs,
-  lockUserPrintConfigs,
+  lockPortalUser,
   updatePrintConfig,
 } from './config-queries.js';
 
 /** Not in the spec: enough for every printer a user could have, a bound on what one user stores. */
 export const MAX_PRINT_CONFIGS_PER_USER = 50;
 
-export interface PrintConfigInput {
+interface PrintConfigInput {
   documento: PrintDocumento;
   impresora: string;
   papel: PrintPapel;
@@ -24,7 +25,7 @@ export interface PrintConfigInput {
   predeterminada?: boolean | undefined;
 }
 
-export type PrintConfigChanges = {
+type PrintConfigChanges = {
   [K in keyof PrintConfigInput]?: PrintConfigInput[K] | undefined;
 };
 
@@ -57,14 +58,15 @@ export function createPrintConfigService(deps: { clock: Clock }) {
     create(tenant: TenantContext, portalUserId: string, input: PrintConfigInput) {
       const now = deps.clock.now();
       return tenant.db.transaction().execute(async (trx) => {
-        const count = await lockUserPrintConfigs(trx, tenant, portalUserId);
-        assertThat(count !== undefined, 'USER_NOT_FOUND', 'Usuario no encontrado');
-        if (count >= MAX_PRINT_CONFIGS_PER_USER) {
+        const exists = await lockPortalUser(trx, tenant, portalUserId);
+        assertThat(exists, 'USER_NOT_FOUND', 'Usuario no encontrado');
+        if ((await countPrintConfigs(trx, tenant, portalUserId)) >= MAX_PRINT_CONFIGS_PER_USER) {
           throw new AppError(
             'CONFLICT',
             `Se alcanzó el máximo de ${MAX_PRINT_CONFIGS_PER_USER} configuraciones de impresión`,
           );
         }
+        // The optional fields' defaults live here only; the schema documents them.
         const predeterminada = input.predeterminada ?? false;
         if (predeterminada) {
           await clearDefault(trx, tenant, { portalUserId, documento: input.documento, now });
@@ -85,9 +87,9 @@ export function createPrintConfigService(deps: { clock: Clock }) {
       assertKnownShape(id);
       const now = deps.clock.now();
       return tenant.db.transaction().execute(async (trx) => {
-        const count = await lockUserPrintConfigs(trx, tenant, portalUserId);
-        const current =
-          count === undefined ? undefined : await findPrintConfig(trx, tenant, portalUserId, id);
+        const current = (await lockPortalUser(trx, tenant, portalUserId))
+          ? await findPrintConfig(trx, tenant, portalUserId, id)
+          : undefined;
         assertThat(current, 'PRINT_CONFIG_NOT_FOUND', NOT_FOUND_MESSAGE);
         const documento = changes.documento ?? current.documento;
         // A default moved to another documento becomes that documento's default.

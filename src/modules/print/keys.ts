@@ -6,14 +6,14 @@ import forge from 'node-forge';
 
 const generateRsaKeyPair = promisify(generateKeyPair);
 
-export interface PrintAgentKeyPair {
+interface PrintAgentKeyPair {
   /** PKCS#8 PEM, unencrypted: what QZ_PRIVATE_KEY_PATH points at. */
   privateKeyPem: string;
   /** X.509 PEM: what QZ_CERTIFICATE_PATH points at and QZ Tray is told to trust. */
   certificatePem: string;
 }
 
-export interface KeyPairOptions {
+interface KeyPairOptions {
   commonName?: string;
   validityYears?: number;
   now?: Date;
@@ -27,9 +27,7 @@ export const CERTIFICATE_FILE = 'certificate.pem';
  * A self-signed RSA-2048 certificate for QZ Tray (DECISIONS.md 39). Node generates the key on
  * libuv's pool; node-forge only builds and signs the certificate (SHA-256), which Node cannot do.
  */
-export async function generatePrintAgentKeyPair(
-  options: KeyPairOptions = {},
-): Promise<PrintAgentKeyPair> {
+async function generatePrintAgentKeyPair(options: KeyPairOptions = {}): Promise<PrintAgentKeyPair> {
   const { privateKey, publicKey } = await generateRsaKeyPair('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },

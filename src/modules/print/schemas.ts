@@ -48,11 +48,12 @@ export const PrintConfigCreateBody = Type.Object(
     documento: Documento,
     impresora: Impresora,
     papel: Papel,
-    copias: Type.Optional({ ...Copias, default: 1 }),
+    // Their defaults are the service's (one place); the descriptions document them.
+    copias: Type.Optional({ ...Copias, description: '1 when absent' }),
     predeterminada: Type.Optional(
       Type.Boolean({
-        default: false,
-        description: 'true makes it the default for its documento (the previous one stops being)',
+        description:
+          'true makes it the default for its documento (the previous one stops being); false when absent',
       }),
     ),
   },

@@ -13,7 +13,7 @@ export interface PrintSigner {
   sign(data: string): Promise<string>;
 }
 
-export class PrintKeyError extends Error {
+class PrintKeyError extends Error {
   override name = 'PrintKeyError';
 }
 
@@ -46,7 +46,7 @@ async function readPem(variable: string, file: string): Promise<string> {
  * Reads the key and certificate once, at start, and checks that they belong together: a
  * mismatch would only show up as QZ Tray rejecting every print, far from its cause.
  */
-export async function loadPrintSigner(paths: {
+async function loadPrintSigner(paths: {
   privateKeyPath: string;
   certificatePath: string;
 }): Promise<PrintSigner> {
@@ -86,7 +86,7 @@ export async function loadPrintSigner(paths: {
 }
 
 /** Production without QZ_PRIVATE_KEY_PATH starts; only the print agent routes refuse (503). */
-export function unconfiguredPrintSigner(): PrintSigner {
+function unconfiguredPrintSigner(): PrintSigner {
   const refuse = () =>
     new AppError(
       'PRINT_AGENT_NOT_CONFIGURED',

@@ -12,21 +12,39 @@ export interface StandaloneTenancy {
   close(): Promise<void>;
 }
 
+export interface StandaloneTenancyOptions {
+  /** The system pool's `application_name`, so each process shows apart in pg_stat_activity. */
+  applicationName: string;
+  /** Connections of the system pool; 2 unless given (the API, which also indexes sessions there, takes more). */
+  systemPoolSize?: number;
+  /** Tenant pools: how many, and how many connections in all (TenantPoolLimits). */
+  maxPools: number;
+  maxConnections: number;
+  /** Seconds after which an unused tenant pool closes; 300 unless given. */
+  idleSeconds?: number;
+  /** How long a registry entry and a sucursal lookup are cached. */
+  ttlMs: number;
+}
+
 /**
- * Tenancy for a process other than the API (the reports service, the CLI): its own small system
- * pool and tenant pools, the same registry and sucursal rules as the API.
+ * The system database, the tenant pools and the tenancy resolver over them: the API builds them
+ * here, and so does every other process (the reports service, the CLI), with its own pool sizes
+ * and the same registry and sucursal rules.
  */
 export function createStandaloneTenancy(
   systemUrl: string,
-  options: { applicationName: string; maxPools: number; maxConnections: number; ttlMs: number },
+  options: StandaloneTenancyOptions,
 ): StandaloneTenancy {
   const systemDb = createKysely<SystemDatabase>(
-    createPool(systemUrl, { max: 2, applicationName: options.applicationName }),
+    createPool(systemUrl, {
+      max: options.systemPoolSize ?? 2,
+      applicationName: options.applicationName,
+    }),
   );
   const pools = createTenantPools({
     maxPools: options.maxPools,
     maxConnections: options.maxConnections,
-    idleSeconds: 300,
+    idleSeconds: options.idleSeconds ?? 300,
   });
   const tenancy = createTenancy({
     registry: createTenantRegistry(systemDb, { ttlMs: options.ttlMs }),
