@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { signNotification } from '../../src/modules/payments/gateways/signature.js';
 import { bearer, login, ORIGIN, register } from '../helpers/auth.js';
 import {
   createTestEnvironment,
@@ -9,6 +7,7 @@ import {
   type TestTenant,
 } from '../helpers/harness.js';
 import { freePort } from '../helpers/ports.js';
+import { sandboxApproves } from '../helpers/sandbox.js';
 
 /*
  * Sucursales 2 and 3 keep their customers centrally (schema `public`): one customer, one portal
@@ -80,24 +79,11 @@ it('one debt, one payment in flight, whichever sucursal the customer comes throu
   expect(second.json<{ error: string }>().error).toContain(String(paymentId));
 
   // Approved (the sandbox's Approve button), then its receipt asked for through sucursal 3.
-  const [payment] = await tenant.query<{ gateway_payment_id: string }>(
-    'SELECT gateway_payment_id FROM public.portal_payments WHERE id = $1',
-    [paymentId],
-  );
-  const dataId = payment?.gateway_payment_id ?? '';
-  await tenant.query(
-    `UPDATE public.portal_sandbox_payments SET status = 'approved' WHERE id = $1`,
-    [dataId],
-  );
-  const requestId = randomUUID();
-  const notified = await app.inject({
-    method: 'POST',
-    url: `/portal/pagos/webhook?tenant_id=1&sucursal_id=2&token=${TOKEN}&data.id=${dataId}&type=payment`,
-    headers: {
-      'x-request-id': requestId,
-      'x-signature': signNotification(SECRET, { dataId, requestId, ts: String(Date.now()) }),
-    },
-    payload: { type: 'payment', data: { id: dataId } },
+  const notified = await sandboxApproves(app, tenant, {
+    id: paymentId,
+    sucursalId: 2,
+    webhookToken: TOKEN,
+    secret: SECRET,
   });
   expect(notified.statusCode).toBe(200);
   const receipt = await app.inject({

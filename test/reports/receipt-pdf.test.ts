@@ -6,7 +6,6 @@ import { SignJWT } from 'jose';
 import { PDFParse } from 'pdf-parse';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signNotification } from '../../src/modules/payments/gateways/signature.js';
 import { createServiceTokens } from '../../src/reports/token.js';
 import { addAuthTenant, bearer, ORIGIN, twoCustomers } from '../helpers/auth.js';
 import {
@@ -15,6 +14,7 @@ import {
   type TestTenant,
 } from '../helpers/harness.js';
 import { freePort } from '../helpers/ports.js';
+import { sandboxApproves } from '../helpers/sandbox.js';
 import { startReportsService, type ReportsService } from '../helpers/reports.js';
 
 /*
@@ -87,28 +87,11 @@ async function startPayment(count: number): Promise<number> {
 
 /** The sandbox's Approve button: the gateway side approves, then its signed webhook arrives. */
 async function approve(paymentId: number): Promise<void> {
-  const [row] = await tenant.query<{ gateway_payment_id: string }>(
-    'SELECT gateway_payment_id FROM public.portal_payments WHERE id = $1',
-    [paymentId],
-  );
-  const dataId = row?.gateway_payment_id ?? '';
-  await tenant.query(
-    `UPDATE public.portal_sandbox_payments SET status = 'approved' WHERE id = $1`,
-    [dataId],
-  );
-  const requestId = randomUUID();
-  const answer = await app.inject({
-    method: 'POST',
-    url: `/backend/portal/pagos/webhook?tenant_id=1&sucursal_id=1&token=${TOKEN}&data.id=${dataId}&type=payment`,
-    headers: {
-      'x-request-id': requestId,
-      'x-signature': signNotification(SANDBOX_SECRET, {
-        dataId,
-        requestId,
-        ts: String(Date.now()),
-      }),
-    },
-    payload: { type: 'payment', data: { id: dataId } },
+  const answer = await sandboxApproves(app, tenant, {
+    id: paymentId,
+    sucursalId: 1,
+    webhookToken: TOKEN,
+    secret: SANDBOX_SECRET,
   });
   expect(answer.statusCode, answer.body).toBe(200);
 }
