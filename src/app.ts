@@ -40,6 +40,7 @@ import { profileRoutes } from './modules/profile/routes.js';
 import { createProfileService } from './modules/profile/service.js';
 import { createAudit } from './platform/audit.js';
 import { createJwtGuard } from './platform/auth/guard.js';
+import { createSessionVersions } from './platform/auth/session-versions.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import type { SystemDatabase } from './platform/db/types.js';
 import { installErrorHandling } from './platform/http/error-handler.js';
@@ -85,6 +86,8 @@ export interface BuildOptions {
   jobPollingSeconds?: number;
   /** First retry delay of a failed job (doubling after); 15 s unless a test wants it shorter. */
   jobRetryDelaySeconds?: number;
+  /** How long an instance trusts a cached session version; a few seconds unless a test says. */
+  sessionVersionCacheMs?: number;
   /** Where the development outbox prints messages. */
   print?: (text: string) => void;
 }
@@ -194,7 +197,22 @@ export async function buildApp(
   const tokens = createAccessTokens(config.jwtSecret, clock);
   const passwords = options.passwords ?? bcryptPasswords;
   const audit = createAudit(app.log);
-  const sessions = createSessions({ systemDb, tenancy, clock, ttlDays: config.refreshTtlDays });
+  const versions = await createSessionVersions({
+    redis,
+    namespace: options.rateLimitNamespace ?? 'portal-rl:',
+    log: app.log,
+    ...(options.sessionVersionCacheMs !== undefined && {
+      cacheMs: options.sessionVersionCacheMs,
+    }),
+  });
+  app.addHook('onClose', () => versions.close());
+  const sessions = createSessions({
+    systemDb,
+    tenancy,
+    versions,
+    clock,
+    ttlDays: config.refreshTtlDays,
+  });
   const auth = createAuthService({ tenancy, passwords, tokens, sessions, audit, clock });
   const reset = createPasswordReset({
     tenancy,
@@ -213,7 +231,7 @@ export async function buildApp(
   );
 
   const protectedRoute = {
-    onRequest: createJwtGuard(tokens, tenancy),
+    onRequest: createJwtGuard(tokens, tenancy, versions),
     preHandler: limits.protectedRoutes,
   };
   const calendar = createTenantCalendar(clock);

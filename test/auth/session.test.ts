@@ -62,7 +62,7 @@ async function sign(claims: Record<string, unknown>, options: { iat?: number; ex
 }
 
 describe('access token', () => {
-  it('is HS256 with the three ids, iat and exp = iat + 3600', async () => {
+  it('is HS256 with the three ids, the session version, iat and exp = iat + 3600', async () => {
     const { accessToken } = await login(app);
     expect(decodeProtectedHeader(accessToken).alg).toBe('HS256');
     const claims = decodeJwt(accessToken);
@@ -70,6 +70,7 @@ describe('access token', () => {
       portal_user_id: anaId,
       tenant_id: 1,
       sucursal_id: 1,
+      sv: expect.any(Number),
       iat: Math.floor(clock.now().getTime() / 1000),
       exp: Math.floor(clock.now().getTime() / 1000) + 3600,
     });

@@ -82,31 +82,81 @@ export function findUserProfile(tenant: TenantContext, id: string) {
     .executeTakeFirst();
 }
 
-/** Counts a wrong password atomically; the 5th consecutive one sets the lock. */
-export function recordFailedLogin(
+export interface ClaimedAttempt {
+  id: string;
+  cnro: number;
+  email: string;
+  password_hash: string;
+  session_version: number;
+  /** Attempts without a success so far, this one included. */
+  failed_login_attempts: number;
+  /** Set when this attempt was the last one allowed: it locked the account for the others. */
+  locked_until: Date | null;
+}
+
+/**
+ * Claims one login attempt before the password is compared, in one statement under the row
+ * lock: the attempt is counted as failed until it proves otherwise, an expired lock starts the
+ * count again, and the attempt that reaches `maxAttempts` sets the lock itself. So however many
+ * wrong passwords arrive at once, at most `maxAttempts` of them are ever compared. No row: the
+ * account is locked (or there is no such user).
+ */
+export function claimLoginAttempt(
+  tenant: TenantContext,
+  digits: string,
+  options: { maxAttempts: number; lockUntil: Date; now: Date },
+): Promise<ClaimedAttempt | undefined> {
+  const attempts = sql<number>`(CASE WHEN locked_until IS NULL THEN failed_login_attempts ELSE 0 END) + 1`;
+  return users(tenant.db, tenant)
+    .updateTable('portal_users')
+    .set({
+      failed_login_attempts: attempts,
+      locked_until: sql<Date | null>`CASE WHEN ${attempts} >= ${options.maxAttempts}
+        THEN ${options.lockUntil}::timestamptz ELSE NULL END`,
+      updated_at: options.now,
+    })
+    .where('dni_cuit', '=', digits)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', options.now)]))
+    .returning([
+      'id',
+      'cnro',
+      'email',
+      'password_hash',
+      'session_version',
+      'failed_login_attempts',
+      'locked_until',
+    ])
+    .executeTakeFirst();
+}
+
+/**
+ * A matching password ends the count, unless another attempt locked the account while this one
+ * was being compared: the lock this attempt set itself (`ownLock`) is the only one it may lift.
+ * Undefined when the account is locked by another attempt.
+ */
+export function recordSuccessfulLogin(
   tenant: TenantContext,
   id: string,
-  options: { maxAttempts: number; lockUntil: Date; now: Date },
+  options: { ownLock: Date | null; now: Date },
 ) {
   return users(tenant.db, tenant)
     .updateTable('portal_users')
     .set({
-      failed_login_attempts: sql<number>`failed_login_attempts + 1`,
-      locked_until: sql<Date | null>`CASE WHEN failed_login_attempts + 1 >= ${options.maxAttempts}
-        THEN ${options.lockUntil}::timestamptz ELSE NULL END`,
+      failed_login_attempts: 0,
+      locked_until: null,
+      last_login: options.now,
       updated_at: options.now,
     })
     .where('id', '=', id)
-    .returning(['failed_login_attempts', 'locked_until'])
-    .executeTakeFirstOrThrow();
-}
-
-export async function clearLock(tenant: TenantContext, id: string, now: Date): Promise<void> {
-  await users(tenant.db, tenant)
-    .updateTable('portal_users')
-    .set({ failed_login_attempts: 0, locked_until: null, updated_at: now })
-    .where('id', '=', id)
-    .execute();
+    .where((eb) =>
+      eb.or([
+        eb('locked_until', 'is', null),
+        eb('locked_until', '<=', options.now),
+        ...(options.ownLock === null ? [] : [eb('locked_until', '=', options.ownLock)]),
+      ]),
+    )
+    .returning(['id', 'session_version'])
+    .executeTakeFirst();
 }
 
 export async function updatePasswordHash(

@@ -9,14 +9,14 @@ import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
 import { identifierDigits, type IdentifierType } from './identifiers.js';
 import { assertNewPassword, assertPasswordPolicy } from './password-policy.js';
 import {
-  clearLock,
+  claimLoginAttempt,
   findCustomerByIdentifier,
   findUserById,
   findUserForLogin,
   findUserProfile,
   insertPortalUser,
   portalUserExists,
-  recordFailedLogin,
+  recordSuccessfulLogin,
   updatePasswordHash,
 } from './queries.js';
 import { invalidRefreshToken, type IssuedSession, type Sessions } from './sessions.js';
@@ -61,11 +61,16 @@ function lockedError(lockedUntil: Date, now: Date): AppError {
 export function createAuthService(deps: AuthDeps) {
   const { tenancy, passwords, tokens, sessions, audit, clock } = deps;
 
-  async function accessTokenFor(tenant: TenantContext, portalUserId: string): Promise<string> {
+  async function accessTokenFor(
+    tenant: TenantContext,
+    portalUserId: string,
+    sessionVersion: number,
+  ): Promise<string> {
     return tokens.sign({
       portal_user_id: portalUserId,
       tenant_id: tenant.tenantId,
       sucursal_id: tenant.sucursalId,
+      sv: sessionVersion,
     });
   }
 
@@ -112,7 +117,12 @@ export function createAuthService(deps: AuthDeps) {
       return { portal_user_id: created.id, nombre: customer.cnom, email: input.email };
     },
 
-    /** SPEC.md's order: sucursal, user, lock before password, count failures, reset on success. */
+    /**
+     * SPEC.md's order: sucursal, user, lock before password, count failures, reset on success.
+     * The attempt is claimed (counted, and the lock decided) before bcrypt runs, so concurrent
+     * wrong passwords cannot get more than five comparisons, and a right one that arrives once
+     * the account is locked does not log in.
+     */
     async login(
       ids: RequestedTenant,
       input: Credentials & { password: string },
@@ -120,8 +130,22 @@ export function createAuthService(deps: AuthDeps) {
     ): Promise<LoginResult> {
       const tenant = await tenancy.resolve(ids.tenantId, ids.sucursalId);
       const digits = identifierDigits(input.identifier, input.identifierType);
-      const user = await findUserForLogin(tenant, digits);
-      if (!user) {
+      const now = clock.now();
+      const locked = async (portalUserId: string, lockedUntil: Date | null): Promise<never> => {
+        await audit.record(tenant, origin, { event: 'login_locked', portalUserId });
+        // A lock lifted between two reads (it expired, or a right password cleared it) leaves
+        // no time to report: the client may try again at once.
+        throw lockedError(lockedUntil ?? now, now);
+      };
+
+      const claim = await claimLoginAttempt(tenant, digits, {
+        maxAttempts: MAX_FAILED_LOGINS,
+        lockUntil: new Date(now.getTime() + LOCK_MINUTES * 60_000),
+        now,
+      });
+      if (!claim) {
+        const user = await findUserForLogin(tenant, digits);
+        if (user) return locked(user.id, user.locked_until);
         // Same single bcrypt comparison as a wrong password (DECISIONS.md 8).
         await passwords.verify(input.password, DUMMY_PASSWORD_HASH);
         await audit.record(tenant, origin, {
@@ -131,50 +155,35 @@ export function createAuthService(deps: AuthDeps) {
         throw new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
       }
 
-      const now = clock.now();
-      if (user.locked_until !== null) {
-        if (user.locked_until > now) {
-          await audit.record(tenant, origin, { event: 'login_locked', portalUserId: user.id });
-          throw lockedError(user.locked_until, now);
-        }
-        // The lock has expired: counters start again and the login proceeds normally.
-        await clearLock(tenant, user.id, now);
-      }
-
-      if (!(await passwords.verify(input.password, user.password_hash))) {
-        const failed = await recordFailedLogin(tenant, user.id, {
-          maxAttempts: MAX_FAILED_LOGINS,
-          lockUntil: new Date(now.getTime() + LOCK_MINUTES * 60_000),
-          now,
-        });
+      if (!(await passwords.verify(input.password, claim.password_hash))) {
+        // The claim already counted this failure, and set the lock if it was the last one allowed.
         await audit.record(tenant, origin, {
           event: 'login_failed',
-          portalUserId: user.id,
-          details: { reason: 'wrong_password', attempts: failed.failed_login_attempts },
+          portalUserId: claim.id,
+          details: { reason: 'wrong_password', attempts: claim.failed_login_attempts },
         });
-        if (failed.locked_until !== null) {
-          await audit.record(tenant, origin, { event: 'login_locked', portalUserId: user.id });
-          throw lockedError(failed.locked_until, now);
-        }
+        if (claim.locked_until !== null) return locked(claim.id, claim.locked_until);
         throw new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
       }
 
-      await tenant.db
-        .withSchema(tenant.customerSchema)
-        .updateTable('portal_users')
-        .set({ failed_login_attempts: 0, locked_until: null, last_login: now, updated_at: now })
-        .where('id', '=', user.id)
-        .execute();
-      const session = await sessions.start(tenant, user.id);
-      await audit.record(tenant, origin, { event: 'login_success', portalUserId: user.id });
+      const success = await recordSuccessfulLogin(tenant, claim.id, {
+        ownLock: claim.locked_until,
+        now,
+      });
+      if (!success) {
+        // Another attempt locked the account while this password was being compared.
+        return locked(claim.id, (await findUserForLogin(tenant, digits))?.locked_until ?? null);
+      }
+      const session = await sessions.start(tenant, claim.id);
+      await audit.record(tenant, origin, { event: 'login_success', portalUserId: claim.id });
       return {
-        access_token: await accessTokenFor(tenant, user.id),
+        access_token: await accessTokenFor(tenant, claim.id, success.session_version),
         refresh_token: session.refreshToken,
         expires_in: ACCESS_TOKEN_TTL_SECONDS,
         user: {
-          portal_user_id: user.id,
-          nombre: await nombreOf(tenant, user.id),
-          email: user.email,
+          portal_user_id: claim.id,
+          nombre: await nombreOf(tenant, claim.id),
+          email: claim.email,
         },
         session,
       };
@@ -195,7 +204,11 @@ export function createAuthService(deps: AuthDeps) {
         portalUserId: outcome.portalUserId,
       });
       return {
-        access_token: await accessTokenFor(outcome.tenant, outcome.portalUserId),
+        access_token: await accessTokenFor(
+          outcome.tenant,
+          outcome.portalUserId,
+          outcome.sessionVersion,
+        ),
         refresh_token: outcome.session.refreshToken,
         expires_in: ACCESS_TOKEN_TTL_SECONDS,
         session: outcome.session,
@@ -207,7 +220,7 @@ export function createAuthService(deps: AuthDeps) {
       await audit.record(tenant, origin, { event: 'logout', portalUserId });
     },
 
-    /** Verify the current password, then the policy, then store (SPEC.md's order). */
+    /** Verify the current password, then the policy, then store (SPEC.md's order); the session ends. */
     async changePassword(
       tenant: TenantContext,
       portalUserId: string,
@@ -219,13 +232,13 @@ export function createAuthService(deps: AuthDeps) {
       const valid = await passwords.verify(input.currentPassword, user.password_hash);
       assertThat(valid, 'INVALID_PASSWORD', 'La contraseña actual no es correcta');
       assertPasswordPolicy(input.newPassword, 'new_password');
-      await updatePasswordHash(
-        tenant.db,
-        tenant,
-        portalUserId,
-        await passwords.hash(input.newPassword),
-        clock.now(),
-      );
+      const passwordHash = await passwords.hash(input.newPassword);
+      // A new password ends the session it was changed from, access token included: whoever
+      // knew the old one is out, and the client logs in again with the new one.
+      await tenant.db.transaction().execute(async (trx) => {
+        await updatePasswordHash(trx, tenant, portalUserId, passwordHash, clock.now());
+        await sessions.revoke(tenant, portalUserId, trx);
+      });
       await audit.record(tenant, origin, { event: 'password_change', portalUserId });
     },
 

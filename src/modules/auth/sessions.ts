@@ -5,6 +5,7 @@ import type { SystemDatabase, TenantDatabase } from '../../platform/db/types.js'
 import { AppError } from '../../platform/errors.js';
 import { safeEqual, sha256Hex } from '../../platform/security/secrets.js';
 import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
+import { nextSessionVersion, type SessionVersions } from '../../platform/auth/session-versions.js';
 
 export interface IssuedSession {
   refreshToken: string;
@@ -13,7 +14,13 @@ export interface IssuedSession {
 }
 
 export type RefreshOutcome =
-  | { kind: 'rotated'; tenant: TenantContext; portalUserId: string; session: IssuedSession }
+  | {
+      kind: 'rotated';
+      tenant: TenantContext;
+      portalUserId: string;
+      sessionVersion: number;
+      session: IssuedSession;
+    }
   | { kind: 'reused'; tenant: TenantContext; portalUserId: string }
   | { kind: 'invalid'; tenant?: TenantContext; portalUserId?: string };
 
@@ -23,7 +30,8 @@ export interface Sessions {
   /** Refresh: each token works once; a rotated-away token revokes the session (DECISIONS.md 11). */
   rotate(refreshToken: string): Promise<RefreshOutcome>;
   /**
-   * Logout, password reset, reuse: no refresh token works any more. `db` is the tenant executor
+   * Logout, password change or reset, reuse: no refresh token works any more, and the session
+   * version moves on, so no access token issued before works either. `db` is the tenant executor
    * to use, e.g. the transaction that also stores a new password.
    */
   revoke(tenant: TenantContext, portalUserId: string, db?: Kysely<TenantDatabase>): Promise<void>;
@@ -42,10 +50,11 @@ export function invalidRefreshToken(): AppError {
 export function createSessions(deps: {
   systemDb: Kysely<SystemDatabase>;
   tenancy: Tenancy;
+  versions: SessionVersions;
   clock: Clock;
   ttlDays: number;
 }): Sessions {
-  const { systemDb, tenancy, clock } = deps;
+  const { systemDb, tenancy, versions, clock } = deps;
   const ttlSeconds = deps.ttlDays * 86_400;
 
   function newToken(): IssuedSession & { hash: string } {
@@ -88,10 +97,18 @@ export function createSessions(deps: {
     portalUserId: string,
     db: Kysely<TenantDatabase> = tenant.db,
   ): Promise<void> {
+    // Cached versions are dropped first: whatever reads the version until this commits reads it
+    // from the database, so the old value cannot be cached again meanwhile.
+    await versions.ended(tenant, portalUserId);
     await db
       .withSchema(tenant.customerSchema)
       .updateTable('portal_users')
-      .set({ refresh_token: null, refresh_token_expires: null, updated_at: clock.now() })
+      .set({
+        refresh_token: null,
+        refresh_token_expires: null,
+        session_version: nextSessionVersion,
+        updated_at: clock.now(),
+      })
       .where('id', '=', portalUserId)
       .execute();
     await forgetAll(tenant, portalUserId);
@@ -142,7 +159,7 @@ export function createSessions(deps: {
         const user = await trx
           .withSchema(tenant.customerSchema)
           .selectFrom('portal_users')
-          .select(['refresh_token', 'refresh_token_expires', 'locked_until'])
+          .select(['refresh_token', 'refresh_token_expires', 'locked_until', 'session_version'])
           .where('id', '=', portalUserId)
           .forUpdate()
           .executeTakeFirst();
@@ -152,16 +169,16 @@ export function createSessions(deps: {
           user.refresh_token_expires !== null &&
           user.refresh_token_expires > now &&
           !(user.locked_until !== null && user.locked_until > now);
-        if (!valid) return false;
+        if (!valid) return undefined;
         await trx
           .withSchema(tenant.customerSchema)
           .updateTable('portal_users')
           .set({ refresh_token: next.hash, refresh_token_expires: next.expiresAt })
           .where('id', '=', portalUserId)
           .execute();
-        return true;
+        return user.session_version;
       });
-      if (!rotated) return { kind: 'invalid', tenant, portalUserId };
+      if (rotated === undefined) return { kind: 'invalid', tenant, portalUserId };
 
       await systemDb
         .updateTable('portal_refresh_tokens')
@@ -169,7 +186,7 @@ export function createSessions(deps: {
         .where('token_hash', '=', hash)
         .execute();
       await index(tenant, portalUserId, next);
-      return { kind: 'rotated', tenant, portalUserId, session: next };
+      return { kind: 'rotated', tenant, portalUserId, sessionVersion: rotated, session: next };
     },
   };
 }

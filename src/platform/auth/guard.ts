@@ -6,14 +6,24 @@ import type {
 } from 'fastify';
 import { AppError } from '../errors.js';
 import type { AccessTokens } from '../security/tokens.js';
+import type { SessionVersions } from './session-versions.js';
 import type { Tenancy, TenantContext } from '../tenancy/tenancy.js';
 
 export interface Principal {
   portalUserId: string;
   tenant: TenantContext;
+  /** The token's session has ended (only routes with `acceptsEndedSession` see this). */
+  sessionEnded: boolean;
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Logout stays idempotent (DECISIONS.md 15): a token of a session already ended reaches it,
+     * marked `sessionEnded`, and changes nothing. Every other route refuses such a token.
+     */
+    acceptsEndedSession?: boolean;
+  }
   interface FastifyRequest {
     /** Set by the JWT guard on protected routes. */
     principal?: Principal;
@@ -24,9 +34,10 @@ const UNAUTHORIZED_MESSAGE = 'Token de acceso ausente, inválido o vencido';
 
 /**
  * SPEC.md: every protected request verifies signature, expiry and the three id claims; the
- * tenant and sucursal must still resolve. Anything else is 401 UNAUTHORIZED.
+ * tenant and sucursal must still resolve, and the token must belong to the user's current
+ * session (an ended session's tokens are refused at once). Anything else is 401 UNAUTHORIZED.
  */
-export function createJwtGuard(tokens: AccessTokens, tenancy: Tenancy) {
+export function createJwtGuard(tokens: AccessTokens, tenancy: Tenancy, versions: SessionVersions) {
   return async function jwtGuard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const header = request.headers.authorization;
     const match = header === undefined ? null : /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header);
@@ -35,7 +46,13 @@ export function createJwtGuard(tokens: AccessTokens, tenancy: Tenancy) {
     if (!claims) throw new AppError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
     const tenant = await tenancy.tryResolve(claims.tenant_id, claims.sucursal_id);
     if (!tenant) throw new AppError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
-    request.principal = { portalUserId: claims.portal_user_id, tenant };
+    // A user that is gone has no session to compare: the route answers for it (SPEC.md: 404).
+    const version = await versions.current(tenant, claims.portal_user_id);
+    const sessionEnded = version !== undefined && version !== claims.sv;
+    if (sessionEnded && request.routeOptions.config.acceptsEndedSession !== true) {
+      throw new AppError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
+    }
+    request.principal = { portalUserId: claims.portal_user_id, tenant, sessionEnded };
   };
 }
 

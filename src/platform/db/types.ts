@@ -103,6 +103,8 @@ export interface TenantDatabase {
     last_login: Timestamp | null;
     refresh_token: string | null;
     refresh_token_expires: Timestamp | null;
+    /** Bumped when a session ends (logout, password change or reset, refresh reuse). */
+    session_version: Generated<number>;
     reset_code_hash: string | null;
     reset_code_expires: Timestamp | null;
     reset_code_attempts: Generated<number>;

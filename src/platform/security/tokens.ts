@@ -11,6 +11,11 @@ export interface AccessClaims {
   portal_user_id: string;
   tenant_id: number;
   sucursal_id: number;
+  /**
+   * The user's session version when the token was issued: ending the session bumps it, and the
+   * guard refuses tokens of an older version. A token without it is of version 0.
+   */
+  sv: number;
 }
 
 export interface AccessTokens {
@@ -52,11 +57,12 @@ export function createAccessTokens(secret: string, clock: Clock): AccessTokens {
           currentDate: clock.now(),
           requiredClaims: ['iat', 'exp'],
         });
-        const { portal_user_id, tenant_id, sucursal_id, exp } = payload;
+        const { portal_user_id, tenant_id, sucursal_id, exp, sv = 0 } = payload;
         if (typeof portal_user_id !== 'string' || !isUuid(portal_user_id)) return undefined;
         if (!isPositiveInt4(tenant_id) || !isPositiveInt4(sucursal_id) || typeof exp !== 'number')
           return undefined;
-        const claims = { portal_user_id, tenant_id, sucursal_id };
+        if (typeof sv !== 'number' || !Number.isSafeInteger(sv) || sv < 0) return undefined;
+        const claims = { portal_user_id, tenant_id, sucursal_id, sv };
         verified.set(token, { ...claims, exp });
         return claims;
       } catch (error) {
