@@ -14,7 +14,29 @@ export interface ReceiptSettings {
 export type ReceiptOutcome =
   | { kind: 'created'; reciboId: string; nrocomp: string }
   | { kind: 'exists'; reciboId: string }
-  | { kind: 'not_approved' };
+  | { kind: 'not_approved' }
+  /** The gateway approved something else than the payment: no receipt, ever, without a person. */
+  | { kind: 'refused'; reason: string };
+
+/**
+ * DECISIONS.md 30: a receipt is written only for exactly what the customer owed, in its currency.
+ * The reason a payment can never get one automatically, or undefined when it can.
+ */
+export function receiptRefusal(
+  payment: { monto: string | null; currency: string | null },
+  approval: { amount: string; currency: string } | undefined,
+): string | undefined {
+  if (!approval) return 'No se registró el importe que aprobó la pasarela';
+  const currency = payment.currency ?? 'ARS';
+  if (
+    payment.monto === null ||
+    centsOf(approval.amount) !== centsOf(payment.monto) ||
+    approval.currency.toUpperCase() !== currency.toUpperCase()
+  ) {
+    return `Importe aprobado ${approval.amount} ${approval.currency} distinto del monto del pago ${payment.monto ?? '?'} ${currency}`;
+  }
+  return undefined;
+}
 
 /** A ledger that no longer matches the payment: money received, receipt needs a person. */
 export class LedgerConflictError extends Error {
@@ -57,22 +79,40 @@ export async function createReceipt(
   return tenant.db.transaction().execute(async (trx) => {
     const payment = await trx
       .withSchema('public')
-      .selectFrom('portal_payments')
+      .selectFrom('portal_payments as p')
+      .leftJoin('portal_payment_approvals as a', 'a.payment_id', 'p.id')
       .select([
-        'id',
-        'status',
-        'recibo_id',
-        'ordcon_id',
-        'monto',
-        'facturas_json',
-        'gateway',
-        'gateway_payment_id',
+        'p.id',
+        'p.status',
+        'p.sucursal_id',
+        'p.recibo_id',
+        'p.ordcon_id',
+        'p.monto',
+        'p.currency',
+        'p.facturas_json',
+        'p.gateway',
+        'p.gateway_payment_id',
+        'a.amount as approved_amount',
+        'a.currency as approved_currency',
       ])
-      .where('id', '=', paymentId)
-      .forUpdate()
+      .where('p.id', '=', paymentId)
+      .forUpdate('p')
       .executeTakeFirstOrThrow();
     if (payment.recibo_id) return { kind: 'exists', reciboId: payment.recibo_id };
     if (payment.status !== 'approved') return { kind: 'not_approved' };
+    if (payment.sucursal_id !== tenant.sucursalId) {
+      // The debts and the receipt live in the payment's own sucursal's schema, never another's.
+      throw new LedgerConflictError(
+        `El pago es de la sucursal ${payment.sucursal_id}, no de la ${tenant.sucursalId}`,
+      );
+    }
+    const refusal = receiptRefusal(
+      payment,
+      payment.approved_amount === null || payment.approved_currency === null
+        ? undefined
+        : { amount: payment.approved_amount, currency: payment.approved_currency },
+    );
+    if (refusal !== undefined) return { kind: 'refused', reason: refusal };
     if (payment.ordcon_id === null || payment.monto === null) {
       throw new LedgerConflictError('El pago no tiene cliente o monto');
     }

@@ -14,7 +14,9 @@ export type AuditEvent =
   | 'token_refresh'
   | 'refresh_reuse'
   /** DECISIONS.md 28: a rejected or cancelled payment approved by the gateway after all. */
-  | 'payment_approved_after_close';
+  | 'payment_approved_after_close'
+  /** A refund or chargeback made at the gateway, applied to the ledger like devolver. */
+  | 'payment_refunded_at_gateway';
 
 export interface RequestOrigin {
   ip: string;

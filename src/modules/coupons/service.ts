@@ -3,6 +3,7 @@ import type { CouponEstado, CouponFactura, CouponSummary } from '../../ledger/co
 import { AppError } from '../../platform/errors.js';
 import { toAmount } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import { paymentHoldingDebts } from '../payments/debts-in-flight.js';
 import { findCustomerNumber } from './queries.js';
 
 /** SPEC.md "Limits": the coupon listing's page. */
@@ -59,6 +60,19 @@ export function createCouponService(deps: { ledger: CouponLedger }) {
     /** POST /portal/cupones/generar. */
     async generate(tenant: TenantContext, portalUserId: string, input: GenerateInput) {
       const cnro = await customerOf(tenant, portalUserId);
+      // A debt an online payment is settling cannot go on a coupon too: it would be paid twice.
+      const holder = await paymentHoldingDebts(
+        tenant.db,
+        tenant,
+        cnro,
+        new Set(input.facturas.map((factura) => factura.id.toLowerCase())),
+      );
+      if (holder !== undefined) {
+        throw new AppError(
+          'INVALID_REQUEST',
+          `Hay un pago en línea en curso (payment_id ${holder}) para alguna de esas facturas`,
+        );
+      }
       const coupon = await ledger.generate(tenant, {
         cnro,
         facturas: input.facturas,

@@ -6,7 +6,9 @@ import type { JobQueue } from '../../platform/jobs.js';
 import type { Tenancy } from '../../platform/tenancy/tenancy.js';
 import type { GatewayRegistry } from './gateways/registry.js';
 import { isGatewayId, isNotFound, type GatewayPayment } from './gateways/types.js';
-import { cancelInFlight, type Reconciler } from './reconcile.js';
+import { AppError } from '../../platform/errors.js';
+import type { PaymentClaims } from './claims.js';
+import { cancelInFlight, moneyReturned, type Reconciler } from './reconcile.js';
 import { readPaymentSettings, type PaymentSettings } from './settings.js';
 
 export const CHECKOUT_EXPIRY_JOB = 'payments.checkout-expiry';
@@ -46,11 +48,12 @@ export function createCheckoutExpiry(deps: {
   tenancy: Tenancy;
   gateways: GatewayRegistry;
   reconcile: Reconciler;
+  claims: PaymentClaims;
   clock: Clock;
   log: FastifyBaseLogger;
   ttlMinutes: number;
 }) {
-  const { systemDb, tenancy, gateways, reconcile, clock, log } = deps;
+  const { systemDb, tenancy, gateways, reconcile, claims, clock, log } = deps;
 
   async function askGateway(
     adapter: ReturnType<GatewayRegistry['adapterFor']>,
@@ -85,7 +88,7 @@ export function createCheckoutExpiry(deps: {
     }
     const adapter = gateways.adapterFor(tenant, settings, payment.gateway);
     const truth = await askGateway(adapter, payment);
-    if (truth && truth.status !== 'pending' && truth.status !== 'refunded') {
+    if (truth && truth.status !== 'pending' && !moneyReturned(truth.status)) {
       const outcome = await reconcile(tenant, {
         payment: { id: payment.id },
         gateway: adapter.id,
@@ -93,16 +96,31 @@ export function createCheckoutExpiry(deps: {
         settings,
         origin: EXPIRY_ORIGIN,
       });
-      // No notification id is given here, so never 'duplicate'; a payment deleted meanwhile is gone.
-      return outcome === 'unknown_payment' || outcome === 'duplicate' ? 'unchanged' : outcome;
+      // No notification id is given here, so never 'duplicate'; a payment deleted meanwhile is
+      // gone; a payment in flight is never 'refunded'.
+      return outcome === 'approved' || outcome === 'rejected' || outcome === 'cancelled'
+        ? outcome
+        : 'unchanged';
     }
-    if (truth?.status !== 'refunded') {
-      // Nobody paid, or a payment is still waiting (a cash voucher): stop it before letting go.
-      await adapter.cancel({
-        checkoutId: checkoutIdOf(payment.gateway_response),
-        gatewayPaymentId: truth?.id ?? payment.gateway_payment_id,
-        idempotencyKey: `expire-${payment.reference ?? payment.id}`,
-      });
+    // A customer cancelling it at this very moment holds the claim: theirs is the gateway call.
+    try {
+      await claims.claim(db, payment.id, 'expire', ['pending', 'issued']);
+    } catch (error) {
+      if (error instanceof AppError) return 'unchanged';
+      throw error;
+    }
+    try {
+      if (!truth || !moneyReturned(truth.status)) {
+        // Nobody paid, or a payment is still waiting (a cash voucher): stop it before letting go.
+        await adapter.cancel({
+          checkoutId: checkoutIdOf(payment.gateway_response),
+          gatewayPaymentId: truth?.id ?? payment.gateway_payment_id,
+          idempotencyKey: `expire-${payment.reference ?? payment.id}`,
+        });
+      }
+    } catch (error) {
+      await claims.release(db, payment.id);
+      throw error;
     }
     return (await cancelInFlight(db, payment.id, clock.now())) ? 'cancelled' : 'unchanged';
   }

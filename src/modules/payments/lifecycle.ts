@@ -1,12 +1,13 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { isPositiveInt4 } from '../../platform/ids.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { reverseReceipt } from '../../ledger/receipts.js';
+import type { PaymentStatus } from '../../platform/db/types.js';
 import type { GatewayRegistry } from './gateways/registry.js';
 import { isGatewayId, type GatewayAdapter } from './gateways/types.js';
+import type { PaymentClaims } from './claims.js';
 import { cancelInFlight } from './reconcile.js';
+import { recordRefund } from './refund-ledger.js';
 import { readPaymentSettings, type PaymentSettings } from './settings.js';
 
 const NOT_FOUND = 'Pago no encontrado';
@@ -42,10 +43,10 @@ function gatewayError(error: unknown): AppError {
 
 export function createPaymentLifecycle(deps: {
   gateways: GatewayRegistry;
+  claims: PaymentClaims;
   clock: Clock;
-  log: FastifyBaseLogger;
 }) {
-  const { gateways, clock, log } = deps;
+  const { gateways, claims, clock } = deps;
 
   function adapterOf(
     tenant: TenantContext,
@@ -56,6 +57,27 @@ export function createPaymentLifecycle(deps: {
     try {
       return gateways.adapterFor(tenant, settings, gateway);
     } catch (error) {
+      throw gatewayError(error);
+    }
+  }
+
+  /**
+   * Runs one gateway call under the payment's claim (taken first, so a second cancel or refund
+   * of the same payment is refused before it reaches the gateway); a gateway failure releases
+   * the claim and changes nothing else.
+   */
+  async function underClaim<T>(
+    tenant: TenantContext,
+    payment: { id: number },
+    operation: 'cancel' | 'refund',
+    statuses: readonly PaymentStatus[],
+    call: () => Promise<T>,
+  ): Promise<T> {
+    await claims.claim(tenant.db, payment.id, operation, statuses);
+    try {
+      return await call();
+    } catch (error) {
+      await claims.release(tenant.db, payment.id);
       throw gatewayError(error);
     }
   }
@@ -73,15 +95,13 @@ export function createPaymentLifecycle(deps: {
       const settings = await readPaymentSettings(tenant);
       const adapter = adapterOf(tenant, settings, payment.gateway);
       const response = payment.gateway_response as { checkout_id?: unknown } | null;
-      try {
-        await adapter.cancel({
+      await underClaim(tenant, payment, 'cancel', ['pending', 'issued'], () =>
+        adapter.cancel({
           checkoutId: typeof response?.checkout_id === 'string' ? response.checkout_id : null,
           gatewayPaymentId: payment.gateway_payment_id,
           idempotencyKey: `cancel-${payment.reference ?? payment.id}`,
-        });
-      } catch (error) {
-        throw gatewayError(error);
-      }
+        }),
+      );
       // The gateway's notification may have approved it meanwhile: money received wins.
       if (!(await cancelInFlight(tenant.db, payment.id, clock.now())))
         throw new AppError('INVALID_STATUS', 'El pago cambió de estado mientras se cancelaba');
@@ -89,8 +109,8 @@ export function createPaymentLifecycle(deps: {
     },
 
     /**
-     * Approved only. The gateway refunds first (idempotent key per payment); then, in one
-     * transaction with the status change, the receipt is reversed (DECISIONS.md 37).
+     * Approved only. The payment is claimed, the gateway refunds (idempotent key per payment),
+     * then, in one transaction with the status change, the receipt is reversed (DECISIONS.md 37).
      */
     async refund(tenant: TenantContext, portalUserId: string, paymentId: number) {
       const payment = await ownPayment(tenant, portalUserId, paymentId);
@@ -100,80 +120,39 @@ export function createPaymentLifecycle(deps: {
           `Solo se devuelve un pago aprobado (estado: ${payment.status})`,
         );
       }
-      if (!payment.gateway_payment_id) throw gatewayError(new Error('payment has no gateway id'));
+      const gatewayPaymentId = payment.gateway_payment_id;
+      if (!gatewayPaymentId) throw gatewayError(new Error('payment has no gateway id'));
       const settings = await readPaymentSettings(tenant);
       const adapter = adapterOf(tenant, settings, payment.gateway);
-      let refund;
-      try {
-        refund = await adapter.refund(
-          payment.gateway_payment_id,
-          `refund-${payment.reference ?? payment.id}`,
-        );
-      } catch (error) {
-        throw gatewayError(error);
-      }
+      const refund = await underClaim(tenant, payment, 'refund', ['approved'], () =>
+        adapter.refund(gatewayPaymentId, `refund-${payment.reference ?? payment.id}`),
+      );
 
       const now = clock.now();
-      const refunded = {
-        status: 'refunded' as const,
-        refund_id: refund.refundId.slice(0, 64),
-        refunded_at: now,
-        updated_at: now,
-      };
-      try {
-        await tenant.db.transaction().execute(async (trx) => {
-          const current = await trx
-            .withSchema('public')
-            .selectFrom('portal_payments')
-            .select(['status', 'recibo_id'])
-            .where('id', '=', payment.id)
-            .forUpdate()
-            .executeTakeFirstOrThrow();
-          if (current.status !== 'approved') {
-            throw new AppError('INVALID_STATUS', `El pago ya está en estado ${current.status}`);
-          }
-          if (current.recibo_id) {
-            const { cuentaBancaria, cajaSchema } = settings;
-            if (!cuentaBancaria || !cajaSchema) {
-              throw new Error('Falta la configuración del recibo para revertirlo');
-            }
-            await reverseReceipt(
-              trx,
-              tenant,
-              current.recibo_id,
-              { cuentaBancaria, cajaSchema },
-              {
-                paymentId: payment.id,
-                now,
-              },
-            );
-          }
-          await trx
-            .withSchema('public')
-            .updateTable('portal_payments')
-            .set(refunded)
-            .where('id', '=', payment.id)
-            .execute();
-        });
-      } catch (error) {
-        if (error instanceof AppError) throw error;
-        // The money went back: record the refund even if the ledger could not be reversed, and
-        // say why in recibo_error so a person reconciles it.
-        log.error(
-          { err: error, paymentId: payment.id },
-          'refund done at the gateway, ledger not reversed',
-        );
-        await tenant.db
+      await tenant.db.transaction().execute(async (trx) => {
+        const current = await trx
+          .withSchema('public')
+          .selectFrom('portal_payments')
+          .select(['id', 'status', 'recibo_id'])
+          .where('id', '=', payment.id)
+          .forUpdate()
+          .executeTakeFirstOrThrow();
+        if (current.status === 'approved') {
+          await recordRefund(trx, tenant, current, settings, { now, refundId: refund.refundId });
+          return;
+        }
+        // The gateway's own notification of this refund got here first and reversed the ledger:
+        // the refund is done; it only lacks the gateway's refund id.
+        await trx
           .withSchema('public')
           .updateTable('portal_payments')
-          .set({
-            ...refunded,
-            recibo_error: `Devolución sin reversión contable: ${error instanceof Error ? error.message : String(error)}`,
-          })
+          .set({ refund_id: refund.refundId.slice(0, 64), updated_at: now })
           .where('id', '=', payment.id)
-          .where('status', '=', 'approved')
+          .where('status', '=', 'refunded')
+          .where('refund_id', 'is', null)
           .execute();
-      }
+        await claims.release(trx, payment.id);
+      });
       return { payment_id: payment.id, status: 'refunded' as const };
     },
   };

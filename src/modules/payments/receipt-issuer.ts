@@ -16,7 +16,10 @@ interface RetryJob {
 
 export interface ReceiptAttempts {
   recordError(tenant: TenantContext, paymentId: number, message: string): Promise<void>;
-  /** One TX2 attempt; a failure is recorded in recibo_error and rethrown. */
+  /**
+   * One TX2 attempt; a failure is recorded in recibo_error and rethrown. A payment whose approved
+   * amount is not its monto is refused (recorded, not thrown): no retry can fix that.
+   */
   attempt(tenantId: number, sucursalId: number, paymentId: number): Promise<ReceiptOutcome>;
   attemptFor(
     tenant: TenantContext,
@@ -65,7 +68,7 @@ export function createReceiptAttempts(deps: ReceiptDeps): ReceiptAttempts {
       if (!settings.cuentaBancaria || !settings.cajaSchema) {
         throw new Error('Falta portal.recibo.cuenta_bancaria o portal.recibo.caja_schema');
       }
-      return await createReceipt(
+      const outcome = await createReceipt(
         tenant,
         paymentId,
         {
@@ -75,6 +78,9 @@ export function createReceiptAttempts(deps: ReceiptDeps): ReceiptAttempts {
         },
         { clock, today: await calendar.today(tenant) },
       );
+      // Retrying cannot change what the gateway approved: recorded once, never retried.
+      if (outcome.kind === 'refused') await recordError(tenant, paymentId, outcome.reason);
+      return outcome;
     } catch (error) {
       await recordError(tenant, paymentId, error instanceof Error ? error.message : String(error));
       throw error;

@@ -3,24 +3,36 @@ import type { Kysely } from 'kysely';
 import type { Audit, RequestOrigin } from '../../platform/audit.js';
 import type { Clock } from '../../platform/clock.js';
 import type { PaymentStatus, TenantDatabase } from '../../platform/db/types.js';
-import { centsOf } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { GatewayId, GatewayPayment } from './gateways/types.js';
 import type { ReceiptIssuer } from './receipt-issuer.js';
+import { recordRefund } from './refund-ledger.js';
 import type { PaymentSettings } from './settings.js';
 
 export type ReconcileOutcome =
-  'unknown_payment' | 'duplicate' | 'unchanged' | 'approved' | 'rejected' | 'cancelled';
+  | 'unknown_payment'
+  | 'duplicate'
+  | 'unchanged'
+  | 'approved'
+  | 'rejected'
+  | 'cancelled'
+  | 'refunded';
+
+/** The money went back to the payer at the gateway: a refund there, or a chargeback. */
+export function moneyReturned(status: GatewayPayment['status']): boolean {
+  return status === 'refunded' || status === 'charged_back';
+}
 
 /**
  * DECISIONS.md 28: approval is taken from pending or issued, and also from rejected or cancelled
  * (money received is never dropped); rejection only from pending or issued; anything already in
- * its target state is a no-op.
+ * its target state is a no-op. Money returned at the gateway (a refund from its dashboard, a
+ * chargeback) refunds an approved payment, as devolver would (DECISIONS.md 37).
  */
 export function nextStatus(
   current: PaymentStatus,
   gateway: GatewayPayment['status'],
-): 'approved' | 'rejected' | 'cancelled' | undefined {
+): 'approved' | 'rejected' | 'cancelled' | 'refunded' | undefined {
   switch (gateway) {
     case 'approved':
       return ['pending', 'issued', 'rejected', 'cancelled'].includes(current)
@@ -30,8 +42,11 @@ export function nextStatus(
       return current === 'pending' || current === 'issued' ? 'rejected' : undefined;
     case 'cancelled':
       return current === 'pending' || current === 'issued' ? 'cancelled' : undefined;
+    case 'refunded':
+    case 'charged_back':
+      return current === 'approved' ? 'refunded' : undefined;
     default:
-      // pending at the gateway: nothing to record; refunded there: devolver owns that move.
+      // pending at the gateway: nothing to record.
       return undefined;
   }
 }
@@ -75,12 +90,15 @@ export function createReconciler(deps: {
   ): Promise<ReconcileOutcome> {
     const now = clock.now();
     const moved = await tenant.db.transaction().execute(async (trx) => {
-      // Found and locked in one round trip.
+      // Found and locked in one round trip. Only in the sucursal it was made in: the receipt is
+      // written in that sucursal's schema, so a notification URL naming another sucursal is
+      // about a payment that is not there.
       const current = await trx
         .withSchema('public')
         .selectFrom('portal_payments')
-        .select(['id', 'status', 'sucursal_id', 'monto', 'currency', 'portal_user_id'])
+        .select(['id', 'status', 'portal_user_id', 'recibo_id'])
         .where('gateway', '=', gateway)
+        .where('sucursal_id', '=', tenant.sucursalId)
         .where((eb) =>
           'id' in payment
             ? eb('id', '=', payment.id)
@@ -98,7 +116,7 @@ export function createReconciler(deps: {
           .values({
             request_id: eventId,
             tenant_id: tenant.tenantId,
-            sucursal_id: current.sucursal_id,
+            sucursal_id: tenant.sucursalId,
             gateway,
             payment_id: current.id,
           })
@@ -109,6 +127,29 @@ export function createReconciler(deps: {
       }
       const next = nextStatus(current.status, truth.status);
       if (!next) return { kind: 'unchanged' as const };
+      const audited = { ...tenant, db: trx };
+
+      if (next === 'refunded') {
+        const { ledgerError } = await recordRefund(trx, tenant, current, settings, {
+          now,
+          refundId: null,
+        });
+        log.warn(
+          { paymentId: current.id, gatewayStatus: truth.status, ledgerReversed: !ledgerError },
+          'money returned at the gateway: payment refunded',
+        );
+        await audit.record(audited, origin, {
+          event: 'payment_refunded_at_gateway',
+          portalUserId: current.portal_user_id,
+          details: {
+            payment_id: current.id,
+            gateway_status: truth.status,
+            ledger_reversed: !ledgerError,
+          },
+        });
+        return { kind: next };
+      }
+
       await trx
         .withSchema('public')
         .updateTable('portal_payments')
@@ -121,37 +162,34 @@ export function createReconciler(deps: {
         })
         .where('id', '=', current.id)
         .execute();
-      if (next === 'approved' && current.status !== 'pending' && current.status !== 'issued') {
+      if (next !== 'approved') return { kind: next };
+
+      // What the gateway approved, beside the status: the receipt writer compares it with monto.
+      await trx
+        .withSchema('public')
+        .insertInto('portal_payment_approvals')
+        .values({ payment_id: current.id, amount: truth.amount, currency: truth.currency })
+        .onConflict((oc) =>
+          oc.column('payment_id').doUpdateSet({ amount: truth.amount, currency: truth.currency }),
+        )
+        .execute();
+      if (current.status !== 'pending' && current.status !== 'issued') {
         // DECISIONS.md 28: the move is audited, in the transaction that makes it.
         log.warn(
           { paymentId: current.id, from: current.status },
           'approval after the payment was closed: money received, payment approved',
         );
-        await audit.record({ ...tenant, db: trx }, origin, {
+        await audit.record(audited, origin, {
           event: 'payment_approved_after_close',
           portalUserId: current.portal_user_id,
           details: { payment_id: current.id, from: current.status },
         });
       }
-      return { kind: next, id: current.id, monto: current.monto, currency: current.currency };
+      return { kind: next, id: current.id };
     });
 
-    if (moved.kind === 'approved') {
-      const expected = moved.monto === null ? undefined : centsOf(moved.monto);
-      if (
-        expected !== centsOf(truth.amount) ||
-        (truth.currency && truth.currency !== (moved.currency ?? 'ARS'))
-      ) {
-        // DECISIONS.md 30: no receipt for an amount that is not what the customer owed.
-        await receipts.recordError(
-          tenant,
-          moved.id,
-          `Importe aprobado ${truth.amount} ${truth.currency} distinto del monto del pago ${moved.monto ?? '?'}`,
-        );
-      } else {
-        await receipts.issue(tenant, moved.id, settings);
-      }
-    }
+    // TX2; the receipt writer itself refuses an amount that is not what the customer owed.
+    if (moved.kind === 'approved') await receipts.issue(tenant, moved.id, settings);
     return moved.kind;
   };
 }
@@ -161,7 +199,8 @@ export type Reconciler = ReturnType<typeof createReconciler>;
 /**
  * Cancels a payment still in flight (pending or issued); false when it has moved on. An approval
  * holding the row lock wins (the update waits, then finds it approved), and one arriving later
- * still approves it (DECISIONS.md 28): money received is never dropped.
+ * still approves it (DECISIONS.md 28): money received is never dropped. The claim of the cancel
+ * that called the gateway is released in the same statement, whatever the outcome.
  */
 export async function cancelInFlight(
   db: Kysely<TenantDatabase>,
@@ -170,6 +209,9 @@ export async function cancelInFlight(
 ): Promise<boolean> {
   const cancelled = await db
     .withSchema('public')
+    .with('released', (cte) =>
+      cte.deleteFrom('portal_payment_claims').where('payment_id', '=', paymentId),
+    )
     .updateTable('portal_payments')
     .set({ status: 'cancelled', cancelled_at: now, updated_at: now })
     .where('id', '=', paymentId)

@@ -108,6 +108,9 @@ export interface TenantDatabase {
     reset_code_hash: string | null;
     reset_code_expires: Timestamp | null;
     reset_code_attempts: Generated<number>;
+    /** Reset-code requests counted in the hour from reset_window_start (DECISIONS.md 13). */
+    reset_requests: Generated<number>;
+    reset_window_start: Timestamp | null;
     created_at: CreatedAt;
     updated_at: Timestamp | null;
   };
@@ -160,6 +163,17 @@ export interface TenantDatabase {
     details: JSONColumnType<Record<string, unknown>, string | null, string | null> | null;
     created_at: CreatedAt;
   };
+  portal_payment_approvals: {
+    payment_id: number;
+    amount: Numeric;
+    currency: string;
+    recorded_at: CreatedAt;
+  };
+  portal_payment_claims: {
+    payment_id: number;
+    operation: PaymentOperation;
+    claimed_at: Timestamp;
+  };
   portal_webhook_events: {
     request_id: string;
     tenant_id: number;
@@ -198,6 +212,9 @@ export type PaymentStatus =
   'pending' | 'issued' | 'approved' | 'rejected' | 'refunded' | 'cancelled';
 
 /** One paid debt in portal_payments.facturas_json (amounts as JSON numbers, 2 decimals). */
+/** Gateway operations that claim a payment while they run. */
+export type PaymentOperation = 'cancel' | 'refund' | 'expire';
+
 export interface PaymentFactura {
   id: string;
   tipo: string;

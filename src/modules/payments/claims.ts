@@ -1,0 +1,77 @@
+import type { Kysely } from 'kysely';
+import type { PaymentOperation, PaymentStatus, TenantDatabase } from '../../platform/db/types.js';
+import { AppError } from '../../platform/errors.js';
+
+/**
+ * A cancel or refund claims its payment, under the payment's row lock, before it calls any
+ * gateway: two at once (a double click, two tabs, the expiry job beside a customer) make one
+ * gateway call, and the others are refused with 409 INVALID_STATUS instead of reaching the
+ * gateway too. The claim is released with the status change, or when the gateway refuses.
+ */
+export interface PaymentClaims {
+  /**
+   * Claims the payment for `operation` if its status is one of `statuses` and nobody else holds
+   * it; throws INVALID_STATUS otherwise.
+   */
+  claim(
+    db: Kysely<TenantDatabase>,
+    paymentId: number,
+    operation: PaymentOperation,
+    statuses: readonly PaymentStatus[],
+  ): Promise<void>;
+  release(db: Kysely<TenantDatabase>, paymentId: number): Promise<void>;
+}
+
+export function createPaymentClaims(deps: {
+  clock: { now(): Date };
+  /** Past this age a claim is a dead process's: the gateway call it guarded has long timed out. */
+  staleAfterMs: number;
+}): PaymentClaims {
+  return {
+    async claim(db, paymentId, operation, statuses) {
+      const now = deps.clock.now();
+      await db.transaction().execute(async (trx) => {
+        const payment = await trx
+          .withSchema('public')
+          .selectFrom('portal_payments')
+          .select('status')
+          .where('id', '=', paymentId)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!payment || !statuses.includes(payment.status)) {
+          throw new AppError(
+            'INVALID_STATUS',
+            `El pago está en estado ${payment?.status ?? 'desconocido'}`,
+          );
+        }
+        const staleBefore = new Date(now.getTime() - deps.staleAfterMs);
+        const claimed = await trx
+          .withSchema('public')
+          .insertInto('portal_payment_claims')
+          .values({ payment_id: paymentId, operation, claimed_at: now })
+          .onConflict((oc) =>
+            oc
+              .column('payment_id')
+              .doUpdateSet({ operation, claimed_at: now })
+              .where('portal_payment_claims.claimed_at', '<', staleBefore),
+          )
+          .returning('payment_id')
+          .executeTakeFirst();
+        if (!claimed) {
+          throw new AppError(
+            'INVALID_STATUS',
+            'Ya hay una cancelación o devolución en curso para este pago',
+          );
+        }
+      });
+    },
+
+    async release(db, paymentId) {
+      await db
+        .withSchema('public')
+        .deleteFrom('portal_payment_claims')
+        .where('payment_id', '=', paymentId)
+        .execute();
+    },
+  };
+}

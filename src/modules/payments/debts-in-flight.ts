@@ -1,0 +1,62 @@
+import type { Kysely } from 'kysely';
+import { receiptRefusal } from '../../ledger/receipts.js';
+import type { TenantDatabase } from '../../platform/db/types.js';
+import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+
+/**
+ * DECISIONS.md 26, one payment in flight per debt. A payment holds its debts while it is at the
+ * gateway (`pending`, `issued`) and after its approval until its receipt is written: between the
+ * two the debts still look unpaid in the ledger, and paying them again would charge the customer
+ * twice. An approval the receipt writer refuses for good (the gateway approved another amount or
+ * currency, DECISIONS.md 30) holds nothing: a person settles it, and the debts are payable again.
+ *
+ * Answers the id of the first payment holding one of `debtIds` (lower-case uuids), if any. Keyed
+ * by the tenant and the customer number: centralized sucursales share their customers, and debt
+ * ids are unique, so a customer logged in through two of them still pays a debt once.
+ */
+export async function paymentHoldingDebts(
+  db: Kysely<TenantDatabase>,
+  tenant: Pick<TenantContext, 'tenantId'>,
+  cnro: number,
+  debtIds: ReadonlySet<string>,
+): Promise<number | undefined> {
+  const rows = await db
+    .withSchema('public')
+    .selectFrom('portal_payments as p')
+    .leftJoin('portal_payment_approvals as a', 'a.payment_id', 'p.id')
+    .select([
+      'p.id',
+      'p.status',
+      'p.monto',
+      'p.currency',
+      'p.facturas_json',
+      'a.amount as approved_amount',
+      'a.currency as approved_currency',
+    ])
+    .where('p.tenant_id', '=', tenant.tenantId)
+    .where('p.ordcon_id', '=', cnro)
+    // The predicate of portal_payments_holding_debts_idx, so the lookup stays on that index.
+    .where((eb) =>
+      eb.or([
+        eb('p.status', 'in', ['pending', 'issued']),
+        eb.and([eb('p.status', '=', 'approved'), eb('p.recibo_id', 'is', null)]),
+      ]),
+    )
+    .orderBy('p.id')
+    .execute();
+  const holding = rows.find((row) => {
+    if (
+      row.status === 'approved' &&
+      row.approved_amount !== null &&
+      row.approved_currency !== null
+    ) {
+      const refusal = receiptRefusal(row, {
+        amount: row.approved_amount,
+        currency: row.approved_currency,
+      });
+      if (refusal !== undefined) return false;
+    }
+    return row.facturas_json.some((factura) => debtIds.has(factura.id.toLowerCase()));
+  });
+  return holding?.id;
+}

@@ -1,0 +1,66 @@
+import { sql, type Transaction } from 'kysely';
+import { reverseReceipt } from '../../ledger/receipts.js';
+import type { TenantDatabase } from '../../platform/db/types.js';
+import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import type { PaymentSettings } from './settings.js';
+
+/**
+ * Records a refund the gateway has made, inside the caller's transaction with the payment row
+ * locked and still `approved`: DECISIONS.md 37's receipt voided, debts restored and `EGRESO`
+ * written, the status moved to `refunded`, and any claim on the payment released. Shared by
+ * devolver and by notifications of refunds and chargebacks made at the gateway, so the ledger is
+ * reversed once whichever arrives first.
+ *
+ * The money has gone back whatever the ledger says: if it cannot be reversed (no cash settings, a
+ * receipt voided in the ERP meanwhile), the refund is still recorded and recibo_error says why,
+ * for a person to reconcile.
+ */
+export async function recordRefund(
+  trx: Transaction<TenantDatabase>,
+  tenant: TenantContext,
+  payment: { id: number; recibo_id: string | null },
+  settings: Pick<PaymentSettings, 'cuentaBancaria' | 'cajaSchema'>,
+  context: { now: Date; refundId: string | null },
+): Promise<{ ledgerError?: string }> {
+  let ledgerError: string | undefined;
+  if (payment.recibo_id !== null) {
+    await sql`SAVEPOINT refund_ledger`.execute(trx);
+    try {
+      const { cuentaBancaria, cajaSchema } = settings;
+      if (!cuentaBancaria || !cajaSchema) {
+        throw new Error('Falta la configuración del recibo para revertirlo');
+      }
+      await reverseReceipt(
+        trx,
+        tenant,
+        payment.recibo_id,
+        { cuentaBancaria, cajaSchema },
+        { paymentId: payment.id, now: context.now },
+      );
+      await sql`RELEASE SAVEPOINT refund_ledger`.execute(trx);
+    } catch (error) {
+      await sql`ROLLBACK TO SAVEPOINT refund_ledger`.execute(trx);
+      ledgerError = error instanceof Error ? error.message : String(error);
+    }
+  }
+  await trx
+    .withSchema('public')
+    .updateTable('portal_payments')
+    .set({
+      status: 'refunded',
+      refund_id: context.refundId?.slice(0, 64) ?? null,
+      refunded_at: context.now,
+      updated_at: context.now,
+      ...(ledgerError !== undefined && {
+        recibo_error: `Devolución sin reversión contable: ${ledgerError}`.slice(0, 2000),
+      }),
+    })
+    .where('id', '=', payment.id)
+    .execute();
+  await trx
+    .withSchema('public')
+    .deleteFrom('portal_payment_claims')
+    .where('payment_id', '=', payment.id)
+    .execute();
+  return ledgerError === undefined ? {} : { ledgerError };
+}

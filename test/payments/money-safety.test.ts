@@ -1,0 +1,442 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signNotification } from '../../src/modules/payments/gateways/signature.js';
+import { addAuthTenant, auditEvents, bearer, login, ORIGIN, register } from '../helpers/auth.js';
+import {
+  allowGateways,
+  FakeMercadoPago,
+  FakeUala,
+  MP_SECRET,
+  MP_TOKEN,
+  startServer,
+  UALA,
+  type FakeServer,
+} from '../helpers/fake-gateways.js';
+import {
+  createTestEnvironment,
+  type TestEnvironment,
+  type TestTenant,
+} from '../helpers/harness.js';
+
+/*
+ * What the security reviews found about money, through the real API and the real gateway
+ * adapters against the gateway fakes: a debt paid twice, a refund made twice, a webhook URL of
+ * another sucursal, and refunds or chargebacks made at the gateway that never reached the ledger.
+ */
+
+const TOKEN = 'money-webhook-token';
+const RECIBO = {
+  'portal.webhook_token': TOKEN,
+  'portal.recibo.cuenta_bancaria': 'Banco Seguro CC 1',
+  'portal.recibo.caja_schema': 'caja',
+};
+
+let env: TestEnvironment;
+let app: FastifyInstance;
+let server: FakeServer;
+const mp = new FakeMercadoPago();
+const uala = new FakeUala();
+let mpTenant: TestTenant;
+let ualaTenant: TestTenant;
+const tokens = new Map<TestTenant, string>();
+
+/** A debt of 400.40 for Ana (cnro 1, suc0001), due `month` of 2026; answers its id. */
+async function addDebt(tenant: TestTenant, month: number): Promise<string> {
+  const [row] = await tenant.query<{ id: string }>(
+    `INSERT INTO suc0001.ordcta (cnro, tipo, comprobante, nrocomp, fecha, vencimiento, debe, saldo)
+     VALUES (1, 'FAC', 'Factura B', $1, '2026-01-01', $2, 400.40, 400.40) RETURNING id`,
+    [`0009-${String(month).padStart(8, '0')}`, `2026-${String(month).padStart(2, '0')}-10`],
+  );
+  if (!row) throw new Error('no debt');
+  return row.id;
+}
+
+/** Ana's oldest pending debt, the only one iniciar may take alone (FIFO). */
+async function oldestDebt(tenant: TestTenant): Promise<string> {
+  const [row] = await tenant.query<{ id: string }>(
+    `SELECT id::text FROM suc0001.ordcta WHERE cnro = 1 AND tipo = 'FAC' AND saldo > 0
+      ORDER BY vencimiento LIMIT 1`,
+  );
+  if (!row) throw new Error('no pending debt');
+  return row.id;
+}
+
+function post(url: string, headers: Record<string, string>, payload: object) {
+  return app.inject({ method: 'POST', url, headers, payload });
+}
+
+function iniciar(tenant: TestTenant, debtId: string) {
+  return post(
+    '/portal/pagos/iniciar',
+    { ...bearer(tokens.get(tenant) ?? ''), origin: ORIGIN },
+    { facturas: [{ id: debtId, monto: 400.4 }], total: 400.4 },
+  );
+}
+
+async function startPayment(tenant: TestTenant): Promise<{ id: number; reference: string }> {
+  const response = await iniciar(tenant, await oldestDebt(tenant));
+  expect(response.statusCode, response.body).toBe(200);
+  const id = response.json<{ data: { payment_id: number } }>().data.payment_id;
+  return { id, reference: (await paymentRow(tenant, id)).reference };
+}
+
+async function paymentRow(tenant: TestTenant, id: number) {
+  const [row] = await tenant.query<{
+    status: string;
+    reference: string;
+    gateway_payment_id: string | null;
+    recibo_id: string | null;
+    recibo_error: string | null;
+    refund_id: string | null;
+  }>('SELECT * FROM public.portal_payments WHERE id = $1', [id]);
+  if (!row) throw new Error(`no payment ${id}`);
+  return row;
+}
+
+function notifyMercadoPago(paymentId: string, sucursalId = 1) {
+  const requestId = randomUUID();
+  return post(
+    `/backend/portal/pagos/webhook?tenant_id=1&sucursal_id=${sucursalId}&token=${TOKEN}&data.id=${paymentId}&type=payment`,
+    {
+      'x-request-id': requestId,
+      'x-signature': signNotification(MP_SECRET, {
+        dataId: paymentId,
+        requestId,
+        ts: String(Date.now()),
+      }),
+    },
+    { action: 'payment.updated', type: 'payment', data: { id: paymentId } },
+  );
+}
+
+function notifyUala(uuid: string) {
+  return post(
+    `/backend/portal/pagos/webhook?tenant_id=2&sucursal_id=1&token=${TOKEN}`,
+    {},
+    {
+      uuid,
+      status: 'APPROVED',
+    },
+  );
+}
+
+/** Mercado Pago takes the payer's money for the payment and notifies; answers MP's payment id. */
+async function mercadoPagoApproves(
+  payment: { id: number; reference: string },
+  amount = 400.4,
+): Promise<string> {
+  const mpId = mp.addPayment({
+    status: 'approved',
+    transaction_amount: amount,
+    external_reference: payment.reference,
+  });
+  const answer = await notifyMercadoPago(mpId);
+  expect(answer.statusCode, answer.body).toBe(200);
+  return mpId;
+}
+
+async function ledger(tenant: TestTenant) {
+  const [row] = await tenant.query<{ recibos: number; anulados: number; egresos: number }>(
+    `SELECT (SELECT count(*)::int FROM suc0001.ordcta WHERE tipo = 'REC') AS recibos,
+            (SELECT count(*)::int FROM suc0001.ordcta WHERE tipo = 'REC' AND anulado) AS anulados,
+            (SELECT count(*)::int FROM caja.movimi WHERE tipo = 'EGRESO') AS egresos`,
+  );
+  if (!row) throw new Error('no ledger');
+  return row;
+}
+
+async function saldoOf(tenant: TestTenant, debtId: string): Promise<string> {
+  const [row] = await tenant.query<{ saldo: string }>(
+    'SELECT saldo::text FROM suc0001.ordcta WHERE id = $1',
+    [debtId],
+  );
+  return row?.saldo ?? '';
+}
+
+beforeAll(async () => {
+  server = await startServer((seen) =>
+    seen.path.startsWith('/mp/') ? mp.handle(seen) : uala.handle(seen),
+  );
+  env = await createTestEnvironment();
+  mpTenant = await addAuthTenant(env, 1, {
+    ...RECIBO,
+    'sistema.payment_gateway': 'mercadopago',
+    'portal.gateway.mercadopago.access_token': MP_TOKEN,
+    'portal.gateway.mercadopago.webhook_secret': MP_SECRET,
+    'portal.gateway.mercadopago.base_url': `${server.url}/mp`,
+  });
+  ualaTenant = await addAuthTenant(env, 2, {
+    ...RECIBO,
+    'sistema.payment_gateway': 'ualabis',
+    'portal.gateway.ualabis.username': UALA.username,
+    'portal.gateway.ualabis.client_id': UALA.clientId,
+    'portal.gateway.ualabis.client_secret': UALA.clientSecret,
+    'portal.gateway.ualabis.auth_url': `${server.url}/auth/v2/api`,
+    'portal.gateway.ualabis.checkout_url': `${server.url}/checkout/v2/api`,
+  });
+  for (let month = 1; month <= 9; month += 1) {
+    await addDebt(mpTenant, month);
+    await addDebt(ualaTenant, month);
+  }
+  app = await env.app({ ...allowGateways(server) }, { jobRetryDelaySeconds: 1 });
+  for (const tenant of [mpTenant, ualaTenant]) {
+    const identity = { tenant_id: tenant.id, sucursal_id: 1 };
+    await register(app, { ...identity, email: `ana-${tenant.id}@example.com` });
+    tokens.set(tenant, (await login(app, identity)).accessToken);
+  }
+});
+
+afterAll(async () => {
+  await env.close();
+  await server.close();
+});
+
+describe('a debt is paid once', () => {
+  it('approved but its receipt failed: iniciar is 409 PAYMENT_IN_PROGRESS and a coupon refuses the debt until the receipt is written', async () => {
+    const debt = await oldestDebt(mpTenant);
+    const payment = await startPayment(mpTenant);
+    await mpTenant.query('ALTER TABLE caja.movimi RENAME TO movimi_off');
+    try {
+      await mercadoPagoApproves(payment);
+      expect(await paymentRow(mpTenant, payment.id)).toMatchObject({
+        status: 'approved',
+        recibo_id: null,
+        recibo_error: expect.stringMatching(/movimi/) as unknown,
+      });
+      // The ledger still shows the debt unpaid, but the customer's money is already in.
+      expect(await saldoOf(mpTenant, debt)).toBe('400.40');
+
+      const again = await iniciar(mpTenant, debt);
+      expect(again.statusCode).toBe(409);
+      expect(again.json()).toMatchObject({ success: false, code: 'PAYMENT_IN_PROGRESS' });
+      expect(again.json<{ error: string }>().error).toContain(`payment_id ${payment.id}`);
+
+      const coupon = await post('/portal/cupones/generar', bearer(tokens.get(mpTenant) ?? ''), {
+        facturas: [{ id: debt, tipo: 'Factura B', numero: 1, monto: 400.4 }],
+        total: 400.4,
+      });
+      expect(coupon.statusCode).toBe(400);
+      expect(coupon.json()).toMatchObject({ success: false, code: 'INVALID_REQUEST' });
+      expect(await mpTenant.query('SELECT 1 FROM suc0001.ledger_cupones')).toHaveLength(0);
+    } finally {
+      await mpTenant.query('ALTER TABLE caja.movimi_off RENAME TO movimi');
+    }
+
+    // The retry job writes the receipt; the debt is paid, once.
+    const deadline = Date.now() + 25_000;
+    while ((await paymentRow(mpTenant, payment.id)).recibo_id === null) {
+      if (Date.now() > deadline) throw new Error('the retry job never wrote the receipt');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(await saldoOf(mpTenant, debt)).toBe('0.00');
+  });
+
+  it('an approval the receipt refuses for good (another amount) holds the debt no longer', async () => {
+    const debt = await oldestDebt(mpTenant);
+    const payment = await startPayment(mpTenant);
+    await mercadoPagoApproves(payment, 10);
+    const row = await paymentRow(mpTenant, payment.id);
+    expect(row).toMatchObject({ status: 'approved', recibo_id: null });
+    expect(row.recibo_error).toMatch(/distinto/);
+
+    // No receipt will ever be written automatically: a person settles it, and the debt is
+    // payable again meanwhile.
+    const again = await iniciar(mpTenant, debt);
+    expect(again.statusCode, again.body).toBe(200);
+    const cancelled = await post('/portal/pagos/cancelar', bearer(tokens.get(mpTenant) ?? ''), {
+      payment_id: again.json<{ data: { payment_id: number } }>().data.payment_id,
+    });
+    expect(cancelled.statusCode).toBe(200);
+    // The refused payment stays for a person; refunding it gives the payer the money back.
+    const refunded = await post('/portal/pagos/devolver', bearer(tokens.get(mpTenant) ?? ''), {
+      payment_id: payment.id,
+    });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+  });
+});
+
+describe('a notification URL names the payment’s own sucursal', () => {
+  it('a notification through sucursal 2 for a payment of sucursal 1 changes nothing; through 1 it approves', async () => {
+    const payment = await startPayment(mpTenant);
+    const mpId = mp.addPayment({
+      status: 'approved',
+      transaction_amount: 400.4,
+      external_reference: payment.reference,
+    });
+    const wrong = await notifyMercadoPago(mpId, 2);
+    expect(wrong.statusCode, wrong.body).toBe(200);
+    expect(await paymentRow(mpTenant, payment.id)).toMatchObject({
+      status: 'issued',
+      recibo_id: null,
+      recibo_error: null,
+    });
+    expect(
+      await mpTenant.query('SELECT 1 FROM public.portal_webhook_events WHERE payment_id = $1', [
+        payment.id,
+      ]),
+    ).toHaveLength(0);
+
+    const right = await notifyMercadoPago(mpId, 1);
+    expect(right.statusCode).toBe(200);
+    const row = await paymentRow(mpTenant, payment.id);
+    expect(row.status).toBe('approved');
+    expect(row.recibo_id).toEqual(expect.any(String));
+    expect(
+      await mpTenant.query(`SELECT 1 FROM suc0001.ordcta WHERE id = $1 AND tipo = 'REC'`, [
+        row.recibo_id,
+      ]),
+    ).toHaveLength(1);
+  });
+});
+
+describe('one refund, even when asked twice at once', () => {
+  it('Mercado Pago: five concurrent devolver make one refund call; one 200, the others 409', async () => {
+    const payment = await startPayment(mpTenant);
+    const mpId = await mercadoPagoApproves(payment);
+    const before = ledger(mpTenant);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        post('/portal/pagos/devolver', bearer(tokens.get(mpTenant) ?? ''), {
+          payment_id: payment.id,
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409, 409, 409, 409]);
+    for (const answer of answers.filter((candidate) => candidate.statusCode === 409)) {
+      expect(answer.json()).toMatchObject({ success: false, code: 'INVALID_STATUS' });
+    }
+    const calls = server.seen.filter(
+      (seen) => seen.method === 'POST' && seen.path === `/mp/v1/payments/${mpId}/refunds`,
+    );
+    expect(calls).toHaveLength(1);
+    expect((await paymentRow(mpTenant, payment.id)).status).toBe('refunded');
+    const after = await ledger(mpTenant);
+    expect(after.egresos).toBe((await before).egresos + 1);
+    expect(await mpTenant.query('SELECT 1 FROM public.portal_payment_claims')).toHaveLength(0);
+  });
+
+  it('Ualá Bis (no idempotency keys): five concurrent devolver make one refund call', async () => {
+    const debt = await oldestDebt(ualaTenant);
+    const response = await iniciar(ualaTenant, debt);
+    expect(response.statusCode, response.body).toBe(200);
+    const id = response.json<{ data: { payment_id: number } }>().data.payment_id;
+    const uuid = (await paymentRow(ualaTenant, id)).gateway_payment_id ?? '';
+    const order = uala.orders.get(uuid);
+    if (!order) throw new Error('no order');
+    order.status = 'APPROVED';
+    expect((await notifyUala(uuid)).statusCode).toBe(200);
+    expect((await paymentRow(ualaTenant, id)).status).toBe('approved');
+
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        post('/portal/pagos/devolver', bearer(tokens.get(ualaTenant) ?? ''), { payment_id: id }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409, 409, 409, 409]);
+    const calls = server.seen.filter(
+      (seen) => seen.method === 'POST' && seen.path.endsWith(`/orders/${uuid}/refund`),
+    );
+    expect(calls).toHaveLength(1);
+    expect(await saldoOf(ualaTenant, debt)).toBe('400.40');
+  });
+
+  it('concurrent cancelar of one checkout make one gateway call', async () => {
+    const payment = await startPayment(mpTenant);
+    const puts = () =>
+      server.seen.filter(
+        (seen) => seen.method === 'PUT' && seen.path.startsWith('/mp/checkout/preferences/'),
+      ).length;
+    const before = puts();
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        post('/portal/pagos/cancelar', bearer(tokens.get(mpTenant) ?? ''), {
+          payment_id: payment.id,
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409, 409, 409]);
+    expect(puts() - before).toBe(1);
+    expect((await paymentRow(mpTenant, payment.id)).status).toBe('cancelled');
+  });
+
+  it('a gateway failure releases the claim: the next devolver reaches the gateway again', async () => {
+    const payment = await startPayment(mpTenant);
+    await mercadoPagoApproves(payment);
+    server.fault = (seen) =>
+      seen.path.endsWith('/refunds') ? { status: 500, json: { message: 'boom' } } : undefined;
+    try {
+      const failed = await post('/portal/pagos/devolver', bearer(tokens.get(mpTenant) ?? ''), {
+        payment_id: payment.id,
+      });
+      expect(failed.statusCode).toBe(422);
+      expect(failed.json()).toMatchObject({ code: 'GATEWAY_ERROR' });
+    } finally {
+      server.fault = undefined;
+    }
+    expect((await paymentRow(mpTenant, payment.id)).status).toBe('approved');
+    const retried = await post('/portal/pagos/devolver', bearer(tokens.get(mpTenant) ?? ''), {
+      payment_id: payment.id,
+    });
+    expect(retried.statusCode, retried.body).toBe(200);
+  });
+});
+
+describe('refunds and chargebacks made at the gateway reach the ledger', () => {
+  for (const status of ['refunded', 'charged_back'] as const) {
+    it(`Mercado Pago ${status}: receipt voided, debt restored, one EGRESO however many notifications, audited`, async () => {
+      const debt = await oldestDebt(mpTenant);
+      const payment = await startPayment(mpTenant);
+      const mpId = await mercadoPagoApproves(payment);
+      const approved = await paymentRow(mpTenant, payment.id);
+      expect(approved.recibo_id).toEqual(expect.any(String));
+      expect(await saldoOf(mpTenant, debt)).toBe('0.00');
+      const before = await ledger(mpTenant);
+
+      const record = mp.payments.get(mpId);
+      if (!record) throw new Error('no MP payment');
+      record.status = status;
+      for (let n = 0; n < 3; n += 1) {
+        const answer = await notifyMercadoPago(mpId);
+        expect(answer.statusCode, answer.body).toBe(200);
+      }
+
+      expect(await paymentRow(mpTenant, payment.id)).toMatchObject({ status: 'refunded' });
+      expect(await saldoOf(mpTenant, debt)).toBe('400.40');
+      const after = await ledger(mpTenant);
+      expect(after.anulados).toBe(before.anulados + 1);
+      expect(after.egresos).toBe(before.egresos + 1);
+      const [receipt] = await mpTenant.query<{ anulado: boolean }>(
+        'SELECT anulado FROM suc0001.ordcta WHERE id = $1',
+        [approved.recibo_id],
+      );
+      expect(receipt?.anulado).toBe(true);
+      const [audit] = await mpTenant.query<{ details: Record<string, unknown> }>(
+        `SELECT details FROM public.portal_audit_log
+          WHERE event = 'payment_refunded_at_gateway' AND (details->>'payment_id')::int = $1`,
+        [payment.id],
+      );
+      expect(audit?.details).toMatchObject({ gateway_status: status, ledger_reversed: true });
+    });
+  }
+
+  it('Ualá Bis REFUNDED: the same reversal, once', async () => {
+    const debt = await oldestDebt(ualaTenant);
+    const response = await iniciar(ualaTenant, debt);
+    const id = response.json<{ data: { payment_id: number } }>().data.payment_id;
+    const uuid = (await paymentRow(ualaTenant, id)).gateway_payment_id ?? '';
+    const order = uala.orders.get(uuid);
+    if (!order) throw new Error('no order');
+    order.status = 'APPROVED';
+    await notifyUala(uuid);
+    expect(await saldoOf(ualaTenant, debt)).toBe('0.00');
+    const before = await ledger(ualaTenant);
+
+    order.status = 'REFUNDED';
+    for (let n = 0; n < 2; n += 1) expect((await notifyUala(uuid)).statusCode).toBe(200);
+    expect((await paymentRow(ualaTenant, id)).status).toBe('refunded');
+    expect(await saldoOf(ualaTenant, debt)).toBe('400.40');
+    expect((await ledger(ualaTenant)).egresos).toBe(before.egresos + 1);
+    expect(await auditEvents(ualaTenant)).toContain('payment_refunded_at_gateway');
+  });
+});
