@@ -13,6 +13,36 @@ let env: TestEnvironment;
 let tenant: TestTenant;
 let processEnv: NodeJS.ProcessEnv;
 
+/** An approved payment of 150.25 for `debtId` whose TX2 failed; the gateway approved `approved`. */
+async function approvedWithoutReceipt(debtId: string, approved: string): Promise<number> {
+  const [payment] = await tenant.query<{ id: number }>(
+    `INSERT INTO public.portal_payments
+       (portal_user_id, ordcon_id, tenant_id, sucursal_id, gateway, monto, status, facturas_json,
+        reference, approved_at, recibo_error)
+     VALUES (gen_random_uuid(), 1, 5, 1, 'sandbox', 150.25, 'approved', $1, gen_random_uuid(), now(),
+        'relation "caja.movimi" does not exist')
+     RETURNING id`,
+    [
+      JSON.stringify([
+        {
+          id: debtId,
+          tipo: 'Factura B',
+          numero: '0001-00000001',
+          monto: 150.25,
+          pago: 150.25,
+          saldo: 0,
+        },
+      ]),
+    ],
+  );
+  if (!payment) throw new Error('no payment');
+  await tenant.query(
+    `INSERT INTO public.portal_payment_approvals (payment_id, amount, currency) VALUES ($1, $2, 'ARS')`,
+    [payment.id, approved],
+  );
+  return payment.id;
+}
+
 beforeAll(async () => {
   env = await createTestEnvironment();
   tenant = await env.addTenant({
@@ -25,25 +55,8 @@ beforeAll(async () => {
     `INSERT INTO suc0001.ordcta (cnro, tipo, comprobante, nrocomp, fecha, debe, saldo)
      VALUES (1, 'FAC', 'Factura B', '0001-00000001', '2026-01-01', 150.25, 150.25) RETURNING id`,
   );
-  await tenant.query(
-    `INSERT INTO public.portal_payments
-       (portal_user_id, ordcon_id, tenant_id, sucursal_id, gateway, monto, status, facturas_json,
-        reference, approved_at, recibo_error)
-     VALUES (gen_random_uuid(), 1, 5, 1, 'sandbox', 150.25, 'approved', $1, gen_random_uuid(), now(),
-        'relation "caja.movimi" does not exist')`,
-    [
-      JSON.stringify([
-        {
-          id: debt?.id,
-          tipo: 'Factura B',
-          numero: '0001-00000001',
-          monto: 150.25,
-          pago: 150.25,
-          saldo: 0,
-        },
-      ]),
-    ],
-  );
+  // As TX1 leaves them: approved, the gateway's approved amount beside, TX2 failed.
+  await approvedWithoutReceipt(debt?.id ?? '', '150.25');
   processEnv = childEnv({
     DATABASE_URL: env.systemUrl,
     PORTAL_DATA_DIR: await mkdtemp(path.join(tmpdir(), 'portal-retry-')),
@@ -77,5 +90,30 @@ describe('cli payments retry-receipts', () => {
     expect(second.code, second.output).toBe(0);
     expect(second.output).toContain('no approved payment is missing its receipt');
     expect(await tenant.query(`SELECT 1 FROM suc0001.ordcta WHERE tipo = 'REC'`)).toHaveLength(1);
+  }, 60_000);
+
+  it('refuses an underpaid approval as the webhook would: no receipt, the reason in recibo_error', async () => {
+    const [debt] = await tenant.query<{ id: string }>(
+      `INSERT INTO suc0001.ordcta (cnro, tipo, comprobante, nrocomp, fecha, debe, saldo)
+       VALUES (1, 'FAC', 'Factura B', '0001-00000002', '2026-02-01', 150.25, 150.25) RETURNING id`,
+    );
+    const paymentId = await approvedWithoutReceipt(debt?.id ?? '', '100.00');
+    const run = await runTsx(
+      'src/cli.ts',
+      ['payments', 'retry-receipts', '--payment', String(paymentId)],
+      processEnv,
+    );
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain(`payment ${paymentId}: refused: Importe aprobado 100.00 ARS`);
+    const [payment] = await tenant.query<{ recibo_id: string | null; recibo_error: string }>(
+      'SELECT recibo_id, recibo_error FROM public.portal_payments WHERE id = $1',
+      [paymentId],
+    );
+    expect(payment?.recibo_id).toBeNull();
+    expect(payment?.recibo_error).toMatch(/^Importe aprobado 100.00 ARS distinto/);
+    expect(await tenant.query(`SELECT 1 FROM suc0001.ordcta WHERE tipo = 'REC'`)).toHaveLength(1);
+    expect(
+      await tenant.query('SELECT saldo::text FROM suc0001.ordcta WHERE id = $1', [debt?.id]),
+    ).toEqual([{ saldo: '150.25' }]);
   }, 60_000);
 });

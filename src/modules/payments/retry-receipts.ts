@@ -13,7 +13,8 @@ export interface RetryResult {
 /**
  * `npm run cli -- payments retry-receipts [--tenant <id>] [--payment <id>]`: runs TX2 again for
  * approved payments without a receipt (DECISIONS.md 31). TX2 locks the payment and checks
- * recibo_id first, so running it beside the retry job never makes a second receipt.
+ * recibo_id first, so running it beside the retry job never makes a second receipt, and it
+ * refuses a payment whose approved amount is not its monto (DECISIONS.md 30) like the webhook.
  */
 export async function retryReceipts(
   systemUrl: string,
@@ -55,7 +56,12 @@ export async function retryReceipts(
           results.push({
             tenantId: tenant.id,
             paymentId: payment.id,
-            outcome: outcome.kind === 'created' ? `receipt ${outcome.nrocomp}` : outcome.kind,
+            outcome:
+              outcome.kind === 'created'
+                ? `receipt ${outcome.nrocomp}`
+                : outcome.kind === 'refused'
+                  ? `refused: ${outcome.reason}`
+                  : outcome.kind,
           });
         } catch (error) {
           results.push({
