@@ -35,6 +35,8 @@ import { webhookThroughput } from './webhook.js';
  */
 async function startPortal(environment: BenchEnvironment) {
   const reportsUrl = `http://127.0.0.1:${await freePort()}`;
+  // The webhook bench's fake Mercado Pago listens here; the portal calls only allowed origins.
+  const gatewayPort = await freePort();
   const reportsSecret = randomBytes(32).toString('hex');
   const app = await buildApp(
     loadConfig({
@@ -45,6 +47,7 @@ async function startPortal(environment: BenchEnvironment) {
       REPORTS_SERVICE_SECRET: reportsSecret,
       REPORTS_URL: reportsUrl,
       PORTAL_REQUIRE_HTTPS: 'false',
+      PORTAL_GATEWAY_ALLOWED_ORIGINS: `http://127.0.0.1:${gatewayPort}`,
       // The login limit is per client IP: the load generator sends a different X-Forwarded-For
       // per request, which only counts because the proxy is trusted here.
       TRUST_PROXY: 'true',
@@ -54,7 +57,8 @@ async function startPortal(environment: BenchEnvironment) {
     // One benchmark user makes thousands of requests a minute; the limit is still counted.
     { protectedRoutesMax: 1_000_000_000 },
   );
-  return { app, url: await app.listen({ port: 0, host: '127.0.0.1' }), reportsUrl, reportsSecret };
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, url, reportsUrl, reportsSecret, gatewayPort };
 }
 
 async function platformOverhead(environment: BenchEnvironment, portalUrl: string) {
@@ -161,13 +165,13 @@ async function loginToken(portalUrl: string): Promise<string> {
 
 async function main(): Promise<void> {
   const environment = await createBenchEnvironment();
-  const { app, url, reportsUrl, reportsSecret } = await startPortal(environment);
+  const { app, url, reportsUrl, reportsSecret, gatewayPort } = await startPortal(environment);
   try {
     const only = process.argv[2];
     if (!only || only === 'platform') await platformOverhead(environment, url);
     if (!only || only === 'deudas') await debtsList(environment, url);
     if (!only || only === 'login') await loginThroughput(url);
-    if (!only || only === 'webhook') await webhookThroughput(environment, url);
+    if (!only || only === 'webhook') await webhookThroughput(environment, url, gatewayPort);
     if (!only || only === 'qz') await qzSigning(url, await loginToken(url));
     if (!only || only === 'recibo') {
       const token = await loginToken(url);

@@ -28,8 +28,11 @@ const SECRET = randomBytes(16).toString('hex');
 const CNRO = 2;
 const CUSTOMER_SCHEMA = 'suc0001';
 
-/** A Mercado Pago payment API that knows every bench payment as approved. */
-async function startFakeMercadoPago(): Promise<{ url: string; server: Server }> {
+/**
+ * A Mercado Pago payment API that knows every bench payment as approved, on the port the portal
+ * was told to allow (PORTAL_GATEWAY_ALLOWED_ORIGINS).
+ */
+async function startFakeMercadoPago(port: number): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     const id = /^\/v1\/payments\/(\d+)$/.exec(req.url ?? '')?.[1];
     if (req.method !== 'GET' || !id) {
@@ -47,7 +50,7 @@ async function startFakeMercadoPago(): Promise<{ url: string; server: Server }> 
       }),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
@@ -154,8 +157,9 @@ async function startBaseline(tenantUrl: string) {
 export async function webhookThroughput(
   environment: BenchEnvironment,
   portalUrl: string,
+  gatewayPort: number,
 ): Promise<void> {
-  const gateway = await startFakeMercadoPago();
+  const gateway = await startFakeMercadoPago(gatewayPort);
   const client = new pg.Client({ connectionString: environment.tenantUrl });
   await client.connect();
   const baseline = await startBaseline(environment.tenantUrl);

@@ -240,6 +240,8 @@ export async function buildApp(
     timeoutMs: config.gatewayTimeoutMs,
     publicUrl: config.backendUrl ?? '',
     sandboxEnabled: config.sandboxEnabled,
+    allowedOrigins: config.gatewayAllowedOrigins,
+    log: app.log,
   });
   const receipts = createReceiptIssuer({ tenancy, jobs, calendar, clock, log: app.log });
   await workReceiptRetries(jobs, receipts);

@@ -38,6 +38,11 @@ export interface Config {
   readonly sandboxEnabled: boolean;
   /** Per outbound gateway call. */
   readonly gatewayTimeoutMs: number;
+  /**
+   * Origins (`scheme://host[:port]`, http allowed) a tenant's gateway URL may use besides each
+   * gateway's official https hosts: sandboxes and local fakes. Empty by default.
+   */
+  readonly gatewayAllowedOrigins: readonly string[];
   readonly logLevel: LogLevel;
   readonly tenantPools: {
     readonly maxPools: number;
@@ -169,6 +174,43 @@ function parseOrigins(reader: EnvReader, fallback: readonly string[]): readonly 
   return origins;
 }
 
+/**
+ * PORTAL_GATEWAY_ALLOWED_ORIGINS: each entry an http(s) origin, kept in the form URL.origin gives
+ * (lower case, no default port) so the gateway URL policy compares like with like.
+ */
+function parseGatewayOrigins(reader: EnvReader): readonly string[] {
+  const name = 'PORTAL_GATEWAY_ALLOWED_ORIGINS';
+  const origins: string[] = [];
+  for (const candidate of (reader.raw(name) ?? '').split(',').map((part) => part.trim())) {
+    if (candidate === '') continue;
+    const origin = httpOrigin(candidate);
+    if (origin === undefined) {
+      reader.problems.push(
+        `${name} entries must be origins like https://gateway.example.com or http://127.0.0.1:8080 (got "${redactUrl(candidate)}")`,
+      );
+      continue;
+    }
+    origins.push(origin);
+  }
+  return origins;
+}
+
+/** `scheme://host[:port]` of an http(s) URL that is nothing more than that; undefined otherwise. */
+function httpOrigin(value: string): string | undefined {
+  try {
+    const url = new URL(value);
+    const bare =
+      url.username === '' &&
+      url.password === '' &&
+      url.pathname === '/' &&
+      url.search === '' &&
+      url.hash === '';
+    return bare && (url.protocol === 'http:' || url.protocol === 'https:') ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function parseTrustProxy(reader: EnvReader): TrustProxy {
   const value = reader.raw('TRUST_PROXY');
   if (value === undefined) return false;
@@ -242,6 +284,7 @@ export function loadConfig(env: Env): Config {
     smtpUrl: reader.url('SMTP_URL', ['smtp:', 'smtps:']),
     sandboxEnabled: reader.boolean('PORTAL_ENABLE_SANDBOX', !isProduction),
     gatewayTimeoutMs: reader.integer('PORTAL_GATEWAY_TIMEOUT_MS', 10_000, 100, 120_000),
+    gatewayAllowedOrigins: parseGatewayOrigins(reader),
     logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     tenantPools: {
       maxPools: reader.integer('PORTAL_TENANT_POOLS_MAX', 20, 1, 10_000),

@@ -108,6 +108,14 @@ export async function startServer(handler: Handler): Promise<FakeServer> {
   return fake;
 }
 
+/**
+ * The app's env override that lets it call these fakes: a tenant's gateway URL is used only on
+ * the gateway's official https hosts or an origin listed in PORTAL_GATEWAY_ALLOWED_ORIGINS.
+ */
+export function allowGateways(...servers: { url: string }[]): Record<string, string> {
+  return { PORTAL_GATEWAY_ALLOWED_ORIGINS: servers.map((server) => server.url).join(',') };
+}
+
 // --- Fake Mercado Pago ------------------------------------------------------------------------
 
 export const MP_TOKEN = 'APP_USR-1234567890-secret-token';

@@ -6,6 +6,7 @@ import { CHECKOUT_EXPIRY_JOB } from '../../src/modules/payments/checkout-expiry.
 import { signNotification } from '../../src/modules/payments/gateways/signature.js';
 import { addAuthTenant, bearer, fakeClock, login, ORIGIN, register } from '../helpers/auth.js';
 import {
+  allowGateways,
   FakeMercadoPago,
   FakeUala,
   MP_SECRET,
@@ -112,7 +113,11 @@ beforeAll(async () => {
     for (const customer of CUSTOMERS) await seedDebts(tenant, customer);
   }
   app = await env.app(
-    { PORTAL_CHECKOUT_TTL_MINUTES: String(TTL_MINUTES), PORTAL_GATEWAY_TIMEOUT_MS: '1000' },
+    {
+      PORTAL_CHECKOUT_TTL_MINUTES: String(TTL_MINUTES),
+      PORTAL_GATEWAY_TIMEOUT_MS: '1000',
+      ...allowGateways(server),
+    },
     { clock },
   );
   boss = new PgBoss({ connectionString: env.systemUrl, schema: 'pgboss', max: 1 });

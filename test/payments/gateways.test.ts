@@ -23,6 +23,8 @@ import { freePort } from '../helpers/ports.js';
 /* Both real adapters against the local fakes of the gateways' documented APIs. */
 
 const TIMEOUT_MS = 300;
+/** Options for adapters that are never called: only the official hosts are allowed. */
+const NO_ORIGINS = { timeoutMs: 1000, allowedOrigins: [] };
 
 function record(value: unknown): Record<string, unknown> {
   expect(value).toBeTypeOf('object');
@@ -90,17 +92,17 @@ describe('Mercado Pago adapter', () => {
           ...overrides,
         }),
       ),
-      { timeoutMs: TIMEOUT_MS },
+      { timeoutMs: TIMEOUT_MS, allowedOrigins: [server.url] },
     );
   }
 
   it('refuses to be built without its required settings, naming the key', () => {
-    expect(() =>
-      createMercadoPagoAdapter(new Map([['webhook_secret', 's']]), { timeoutMs: 1000 }),
-    ).toThrow(/access_token/);
-    expect(() =>
-      createMercadoPagoAdapter(new Map([['access_token', 't']]), { timeoutMs: 1000 }),
-    ).toThrow(/webhook_secret/);
+    expect(() => createMercadoPagoAdapter(new Map([['webhook_secret', 's']]), NO_ORIGINS)).toThrow(
+      /access_token/,
+    );
+    expect(() => createMercadoPagoAdapter(new Map([['access_token', 't']]), NO_ORIGINS)).toThrow(
+      /webhook_secret/,
+    );
     expect(mp.id).toBe('mercadopago');
   });
 
@@ -654,13 +656,14 @@ describe('Mercado Pago adapter', () => {
     });
 
     it('maps a refused connection to a GatewayError', async () => {
+      const nobody = `http://127.0.0.1:${await freePort()}`;
       const closed = createMercadoPagoAdapter(
         new Map([
           ['access_token', MP_TOKEN],
           ['webhook_secret', MP_SECRET],
-          ['base_url', `http://127.0.0.1:${await freePort()}`],
+          ['base_url', nobody],
         ]),
-        { timeoutMs: TIMEOUT_MS },
+        { timeoutMs: TIMEOUT_MS, allowedOrigins: [nobody] },
       );
       const error = await gatewayError(closed.fetchPayment('1'));
       expect(error.details.status).toBeUndefined();
@@ -709,7 +712,7 @@ describe('Ualá Bis adapter', () => {
           ...overrides,
         }),
       ),
-      { timeoutMs: TIMEOUT_MS },
+      { timeoutMs: TIMEOUT_MS, allowedOrigins: [server.url] },
     );
   }
 
@@ -722,12 +725,12 @@ describe('Ualá Bis adapter', () => {
           username: 'u',
           client_id: 'c',
           client_secret: 's',
-          auth_url: 'https://auth.example',
-          checkout_url: 'https://checkout.example',
+          auth_url: 'https://auth.developers.ar.ua.la/v2/api',
+          checkout_url: 'https://checkout.developers.ar.ua.la/v2/api',
         }),
       );
       settings.delete(key);
-      expect(() => createUalaBisAdapter(settings, { timeoutMs: 1000 })).toThrow(key);
+      expect(() => createUalaBisAdapter(settings, NO_ORIGINS)).toThrow(key);
     }
   });
 

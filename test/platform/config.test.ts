@@ -116,6 +116,40 @@ describe('config', () => {
     );
   });
 
+  it('PORTAL_GATEWAY_ALLOWED_ORIGINS: empty by default, a list of http(s) origins, nothing else', () => {
+    expect(loadConfig(DEV).gatewayAllowedOrigins).toEqual([]);
+    expect(loadConfig(PROD).gatewayAllowedOrigins).toEqual([]);
+    const config = loadConfig({
+      ...DEV,
+      PORTAL_GATEWAY_ALLOWED_ORIGINS:
+        'http://127.0.0.1:8080, HTTPS://Sandbox.Example.com:443/ ,http://[::1]:9000',
+    });
+    // Normalized as URL.origin writes them, which is what the gateway URL policy compares.
+    expect(config.gatewayAllowedOrigins).toEqual([
+      'http://127.0.0.1:8080',
+      'https://sandbox.example.com',
+      'http://[::1]:9000',
+    ]);
+    for (const entry of [
+      '*',
+      'sandbox.example.com',
+      'https://sandbox.example.com/api',
+      'https://sandbox.example.com?x=1',
+      'ftp://sandbox.example.com',
+      'file:///etc',
+    ]) {
+      expect(problemsOf({ ...DEV, PORTAL_GATEWAY_ALLOWED_ORIGINS: entry }), entry).toEqual([
+        expect.stringMatching(/^PORTAL_GATEWAY_ALLOWED_ORIGINS entries must be origins/),
+      ]);
+    }
+    const [problem] = problemsOf({
+      ...DEV,
+      PORTAL_GATEWAY_ALLOWED_ORIGINS: 'https://user:hunter2@sandbox.example.com',
+    });
+    expect(problem).toMatch(/^PORTAL_GATEWAY_ALLOWED_ORIGINS/);
+    expect(problem).not.toContain('hunter2');
+  });
+
   it('TRUST_PROXY is a boolean, a hop count or a list of addresses', () => {
     expect(loadConfig({ ...DEV, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ ...DEV, TRUST_PROXY: '2' }).trustProxy).toBe(2);

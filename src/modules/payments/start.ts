@@ -15,8 +15,8 @@ import {
 } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { findPendingDebts } from '../account/queries.js';
+import { gatewayFailureRecord } from './gateways/failure-record.js';
 import type { GatewayRegistry } from './gateways/registry.js';
-import { GatewayError } from './gateways/types.js';
 import { readPaymentSettings } from './settings.js';
 import { webhookUrl } from './webhook-url.js';
 
@@ -264,11 +264,8 @@ export function createPaymentStart(deps: {
         payment_method: gatewayId,
       };
     } catch (error) {
-      // DECISIONS.md 25: the row is cancelled with the gateway's answer, and the debts are free again.
-      const details =
-        error instanceof GatewayError
-          ? { status: error.details.status, body: error.details.body }
-          : {};
+      // DECISIONS.md 25: the row is cancelled with the gateway's answer, and the debts are free
+      // again. The tenant reads that answer: message, status and a bounded body only.
       await tenant.db
         .withSchema('public')
         .updateTable('portal_payments')
@@ -276,10 +273,7 @@ export function createPaymentStart(deps: {
           status: 'cancelled',
           cancelled_at: now,
           updated_at: now,
-          gateway_response: JSON.stringify({
-            error: error instanceof Error ? error.message : String(error),
-            ...details,
-          }),
+          gateway_response: JSON.stringify(gatewayFailureRecord(error)),
         })
         .where('id', '=', payment.id)
         .execute();

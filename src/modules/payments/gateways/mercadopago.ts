@@ -18,6 +18,7 @@ import {
   type GatewayPaymentStatus,
   type GatewaySettings,
 } from './types.js';
+import { allowedGatewayUrl } from './url-policy.js';
 
 /**
  * Mercado Pago Checkout Pro (DESIGN.md "Payment gateways"): a preference per checkout, the
@@ -45,7 +46,11 @@ export function createMercadoPagoAdapter(
 ): GatewayAdapter {
   const accessToken = requiredSetting(settings, 'mercadopago', 'access_token');
   const webhookSecret = requiredSetting(settings, 'mercadopago', 'webhook_secret');
-  const baseUrl = settings.get('base_url')?.trim() || DEFAULT_BASE_URL;
+  const baseUrl = allowedGatewayUrl(
+    'mercadopago.base_url',
+    settings.get('base_url')?.trim() || DEFAULT_BASE_URL,
+    options.allowedOrigins,
+  );
 
   const call = async (
     method: HttpMethod,

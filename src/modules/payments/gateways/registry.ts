@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
 import type { PaymentSettings } from '../settings.js';
@@ -5,6 +6,7 @@ import { createMercadoPagoAdapter } from './mercadopago.js';
 import { createSandboxAdapter } from './sandbox.js';
 import { createUalaBisAdapter } from './ualabis.js';
 import type { GatewayAdapter, GatewayId } from './types.js';
+import { GatewayUrlNotAllowedError } from './url-policy.js';
 
 export interface GatewayRegistry {
   /**
@@ -23,34 +25,60 @@ export function createGatewayRegistry(options: {
   timeoutMs: number;
   publicUrl: string;
   sandboxEnabled: boolean;
+  /** PORTAL_GATEWAY_ALLOWED_ORIGINS (url-policy.ts). */
+  allowedOrigins: readonly string[];
+  log: FastifyBaseLogger;
 }): GatewayRegistry {
   // Bounded: a tenant that rotates credentials must not grow this forever.
   const stateful = new LRUCache<string, GatewayAdapter>({ max: 1_000, ttl: 3_600_000 });
+  const http = { timeoutMs: options.timeoutMs, allowedOrigins: options.allowedOrigins };
+
+  function build(tenant: TenantContext, settings: PaymentSettings, id: GatewayId): GatewayAdapter {
+    const values = settings.gatewaySettings.get(id) ?? new Map<string, string>();
+    switch (id) {
+      case 'mercadopago':
+        return createMercadoPagoAdapter(values, http);
+      case 'ualabis': {
+        const key = `${tenant.tenantId}:${JSON.stringify([...values].sort())}`;
+        let adapter = stateful.get(key);
+        if (!adapter) {
+          adapter = createUalaBisAdapter(values, http);
+          stateful.set(key, adapter);
+        }
+        return adapter;
+      }
+      case 'sandbox':
+        if (!options.sandboxEnabled)
+          throw new Error('the sandbox gateway is disabled in production');
+        return createSandboxAdapter(values, {
+          db: tenant.db,
+          tenantId: tenant.tenantId,
+          sucursalId: tenant.sucursalId,
+          publicUrl: options.publicUrl,
+        });
+    }
+  }
+
   return {
     adapterFor(tenant, settings, id) {
-      const values = settings.gatewaySettings.get(id) ?? new Map<string, string>();
-      const http = { timeoutMs: options.timeoutMs };
-      switch (id) {
-        case 'mercadopago':
-          return createMercadoPagoAdapter(values, http);
-        case 'ualabis': {
-          const key = `${tenant.tenantId}:${JSON.stringify([...values].sort())}`;
-          let adapter = stateful.get(key);
-          if (!adapter) {
-            adapter = createUalaBisAdapter(values, http);
-            stateful.set(key, adapter);
-          }
-          return adapter;
+      try {
+        return build(tenant, settings, id);
+      } catch (error) {
+        // Callers only see "not configured" (iniciar's answer, a skipped webhook adapter, an
+        // expiry left for later): the operator learns here which setting points where.
+        if (error instanceof GatewayUrlNotAllowedError) {
+          options.log.warn(
+            {
+              tenantId: tenant.tenantId,
+              gateway: id,
+              setting: error.setting,
+              reason: error.reason,
+              origin: error.origin,
+            },
+            'gateway URL not allowed: adapter not built',
+          );
         }
-        case 'sandbox':
-          if (!options.sandboxEnabled)
-            throw new Error('the sandbox gateway is disabled in production');
-          return createSandboxAdapter(values, {
-            db: tenant.db,
-            tenantId: tenant.tenantId,
-            sucursalId: tenant.sucursalId,
-            publicUrl: options.publicUrl,
-          });
+        throw error;
       }
     },
   };

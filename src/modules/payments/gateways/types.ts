@@ -137,4 +137,9 @@ export type GatewaySettings = ReadonlyMap<string, string>;
 export interface GatewayHttpOptions {
   /** Per call; a gateway that does not answer in time is a GatewayError. */
   timeoutMs: number;
+  /**
+   * PORTAL_GATEWAY_ALLOWED_ORIGINS: origins a configured gateway URL may use besides the
+   * gateway's official https hosts (url-policy.ts).
+   */
+  allowedOrigins: readonly string[];
 }

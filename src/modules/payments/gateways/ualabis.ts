@@ -15,6 +15,7 @@ import {
   type GatewayPaymentStatus,
   type GatewaySettings,
 } from './types.js';
+import { allowedGatewayUrl } from './url-policy.js';
 
 /**
  * Ualá Bis, API Cobros Online v2 (DESIGN.md "Payment gateways"): a client-credentials token
@@ -42,8 +43,15 @@ export function createUalaBisAdapter(
   const username = requiredSetting(settings, 'ualabis', 'username');
   const clientId = requiredSetting(settings, 'ualabis', 'client_id');
   const clientSecret = requiredSetting(settings, 'ualabis', 'client_secret');
-  const authUrl = requiredSetting(settings, 'ualabis', 'auth_url');
-  const checkoutUrl = requiredSetting(settings, 'ualabis', 'checkout_url');
+  const configuredAuthUrl = requiredSetting(settings, 'ualabis', 'auth_url');
+  const configuredCheckoutUrl = requiredSetting(settings, 'ualabis', 'checkout_url');
+  // Checked only once every setting is known to be present, so a missing one is named first.
+  const authUrl = allowedGatewayUrl('ualabis.auth_url', configuredAuthUrl, options.allowedOrigins);
+  const checkoutUrl = allowedGatewayUrl(
+    'ualabis.checkout_url',
+    configuredCheckoutUrl,
+    options.allowedOrigins,
+  );
 
   let cached: { token: string; renewAt: number } | undefined;
   let inFlight: Promise<string> | undefined;

@@ -1,0 +1,106 @@
+/**
+ * Where a gateway URL read from a tenant's `ini` may point (DESIGN.md "Payment gateways").
+ * Tenants do not choose where the API connects: a tenant administrator who could aim `base_url`
+ * at an internal host would have the API call it and keep the answer where the tenant reads it.
+ * So a URL is used only when it is https on that gateway's official hosts, or its origin is one
+ * the operator listed in PORTAL_GATEWAY_ALLOWED_ORIGINS (sandboxes, local fakes).
+ */
+
+export type GatewayUrlKey = 'mercadopago.base_url' | 'ualabis.auth_url' | 'ualabis.checkout_url';
+
+/** Each URL's official hosts, reached over https on the default port only. */
+export const OFFICIAL_GATEWAY_HOSTS: Readonly<Record<GatewayUrlKey, readonly string[]>> = {
+  // Mercado Pago's developer docs: every API call goes to this one host.
+  'mercadopago.base_url': ['api.mercadopago.com'],
+  // developers.ualabis.com.ar/v2 (API Cobros Online v2): production, then the test ("stage")
+  // environment. The v1 hosts (auth.prod.ua.la, ...) are left out: the adapter speaks v2 only.
+  'ualabis.auth_url': ['auth.developers.ar.ua.la', 'auth.stage.developers.ar.ua.la'],
+  'ualabis.checkout_url': ['checkout.developers.ar.ua.la', 'checkout.stage.developers.ar.ua.la'],
+};
+
+export type GatewayUrlVerdict =
+  | {
+      allowed: true;
+      /** The URL as parsed, so what was checked is what gets called. */ url: string;
+    }
+  | {
+      allowed: false;
+      /** Says why without repeating the URL (it may hold secrets). */ reason: string;
+    };
+
+/**
+ * Whether a configured gateway URL may be called. `allowedOrigins` are origins as config.ts
+ * normalizes them (`scheme://host[:port]`, lower case, no default port).
+ */
+export function checkGatewayUrl(
+  value: string,
+  officialHosts: readonly string[],
+  allowedOrigins: readonly string[],
+): GatewayUrlVerdict {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { allowed: false, reason: 'not a URL' };
+  }
+  if (url.username !== '' || url.password !== '') {
+    return { allowed: false, reason: 'credentials in the URL' };
+  }
+  // Paths are appended to it: a query or fragment would swallow them.
+  if (url.search !== '' || url.hash !== '') {
+    return { allowed: false, reason: 'a query or fragment in a base URL' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { allowed: false, reason: 'neither http nor https' };
+  }
+  if (allowedOrigins.includes(url.origin)) return { allowed: true, url: url.href };
+  if (url.protocol !== 'https:') {
+    return { allowed: false, reason: 'not https, and its origin is not an allowed one' };
+  }
+  if (url.port !== '' || !officialHosts.includes(url.hostname)) {
+    return { allowed: false, reason: 'not an official host, and its origin is not an allowed one' };
+  }
+  return { allowed: true, url: url.href };
+}
+
+/** A configured gateway URL the policy refuses: the adapter is not built (a misconfigured gateway). */
+export class GatewayUrlNotAllowedError extends Error {
+  /** The URL's origin (never credentials or path), so the operator can decide to allow it. */
+  readonly origin: string | undefined;
+
+  constructor(
+    readonly setting: string,
+    readonly reason: string,
+    value: string,
+  ) {
+    super(
+      `${setting} is not an allowed gateway URL (${reason}); use https on an official host or an origin listed in PORTAL_GATEWAY_ALLOWED_ORIGINS`,
+    );
+    this.name = 'GatewayUrlNotAllowedError';
+    this.origin = originOf(value);
+  }
+}
+
+/**
+ * The configured URL of `portal.gateway.<key>` checked against the policy: the URL to call, or a
+ * GatewayUrlNotAllowedError naming the setting.
+ */
+export function allowedGatewayUrl(
+  key: GatewayUrlKey,
+  value: string,
+  allowedOrigins: readonly string[],
+): string {
+  const verdict = checkGatewayUrl(value, OFFICIAL_GATEWAY_HOSTS[key], allowedOrigins);
+  if (!verdict.allowed)
+    throw new GatewayUrlNotAllowedError(`portal.gateway.${key}`, verdict.reason, value);
+  return verdict.url;
+}
+
+function originOf(value: string): string | undefined {
+  try {
+    const { origin } = new URL(value);
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
