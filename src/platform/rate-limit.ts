@@ -17,12 +17,21 @@ export const LIMITS = {
   forgotPasswordPerAccount: { max: 3, windowMs: 60 * 60_000 },
   /** DECISIONS.md 16: per tenant + portal user, whatever the access token. */
   protectedRoutes: { max: 100, timeWindow: 60_000 },
+  /**
+   * Not in the spec: refused webhooks (bad ids, unknown tenant, bad token or signature) and
+   * refused refresh tokens per IP, checked before any database query, so a flood of made-up
+   * requests cannot keep a tenant's pool busy. Accepted ones never count.
+   */
+  webhookRefusalsPerIp: { max: 20, windowMs: 60_000 },
+  refreshRefusalsPerIp: { max: 10, windowMs: 60_000 },
 } as const;
 
 /** Counts events under a key within a window; the caller decides what exceeding means. */
 export interface Counter {
   /** Adds one and returns the count within the current window. */
   hit(key: string, windowMs: number): Promise<number>;
+  /** The count within the current window, without adding to it. */
+  peek(key: string): Promise<number>;
 }
 
 /** A Redis failure is logged at most once in this interval: a Redis outage must not flood the log. */
@@ -41,6 +50,12 @@ function memoryCounter(clock: Clock): Counter {
       current.count += 1;
       return Promise.resolve(current.count);
     },
+    peek(key) {
+      const current = windows.get(key);
+      return Promise.resolve(
+        current && current.resetAt > clock.now().getTime() ? current.count : 0,
+      );
+    },
   };
 }
 
@@ -51,7 +66,27 @@ function redisCounter(
   log: FastifyBaseLogger,
 ): Counter {
   let lastLogged: number | undefined;
+  const failedOpen = (error: unknown) => {
+    // Like the route limits (skipOnError): while Redis fails, the request goes through.
+    const now = clock.now().getTime();
+    if (lastLogged === undefined || now - lastLogged >= REDIS_ERROR_LOG_INTERVAL_MS) {
+      lastLogged = now;
+      // The message only: the key holds e-mails and identifiers, and Redis errors carry it.
+      log.error(
+        { reason: error instanceof Error ? error.message : String(error) },
+        'Redis unavailable: rate-limit counter not enforced',
+      );
+    }
+    return 0;
+  };
   return {
+    async peek(key) {
+      try {
+        return Number((await redis.get(`${namespace}counter:${key}`)) ?? 0) || 0;
+      } catch (error) {
+        return failedOpen(error);
+      }
+    },
     async hit(key, windowMs) {
       const name = `${namespace}counter:${key}`;
       try {
@@ -62,17 +97,7 @@ function redisCounter(
         const count = Number(results[0]?.[1]);
         return Number.isFinite(count) ? count : 0;
       } catch (error) {
-        // Like the route limits (skipOnError): while Redis fails, the request goes through.
-        const now = clock.now().getTime();
-        if (lastLogged === undefined || now - lastLogged >= REDIS_ERROR_LOG_INTERVAL_MS) {
-          lastLogged = now;
-          // The message only: the key holds e-mails and identifiers, and Redis errors carry it.
-          log.error(
-            { reason: error instanceof Error ? error.message : String(error) },
-            'Redis unavailable: rate-limit counter not enforced',
-          );
-        }
-        return 0;
+        return failedOpen(error);
       }
     },
   };
@@ -150,5 +175,36 @@ export async function installRateLimits(
       clock: options.clock,
       log: app.log,
     }),
+  };
+}
+
+/**
+ * A budget of refusals per client address: `blocked` is checked before any database query and
+ * answers 429 once the address has been refused `max` times within the window; only `refused`
+ * adds to it, so accepted requests never count.
+ */
+export interface RefusalBudget {
+  /** Throws 429 RATE_LIMITED when the address has used its refusals. */
+  check(ip: string): Promise<void>;
+  refused(ip: string): Promise<void>;
+}
+
+export function createRefusalBudget(
+  counter: Counter,
+  name: string,
+  limit: { max: number; windowMs: number },
+): RefusalBudget {
+  const key = (ip: string) => `${name}:${ip}`;
+  return {
+    async check(ip) {
+      if ((await counter.peek(key(ip))) >= limit.max) {
+        throw new AppError('RATE_LIMITED', 'Demasiadas solicitudes rechazadas; reintente luego', {
+          headers: { 'retry-after': String(Math.ceil(limit.windowMs / 1000)) },
+        });
+      }
+    },
+    async refused(ip) {
+      await counter.hit(key(ip), limit.windowMs);
+    },
   };
 }

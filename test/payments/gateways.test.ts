@@ -348,7 +348,7 @@ describe('Mercado Pago adapter', () => {
       ['rejected', 'rejected'],
       ['cancelled', 'cancelled'],
       ['refunded', 'refunded'],
-      ['charged_back', 'refunded'],
+      ['charged_back', 'charged_back'],
       ['pending', 'pending'],
       ['in_process', 'pending'],
       ['in_mediation', 'pending'],

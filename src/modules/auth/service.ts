@@ -1,5 +1,6 @@
 import type { Audit, RequestOrigin } from '../../platform/audit.js';
 import type { Clock } from '../../platform/clock.js';
+import type { RefusalBudget } from '../../platform/rate-limit.js';
 import { AppError, assertThat } from '../../platform/errors.js';
 import { DUMMY_PASSWORD_HASH, type PasswordHasher } from '../../platform/security/passwords.js';
 import type { AccessTokens } from '../../platform/security/tokens.js';
@@ -32,6 +33,8 @@ export interface AuthDeps {
   sessions: Sessions;
   audit: Audit;
   clock: Clock;
+  /** Refused refresh tokens per IP, checked before the token is looked up. */
+  refreshRefusals: RefusalBudget;
 }
 
 export interface Credentials {
@@ -59,7 +62,7 @@ function lockedError(lockedUntil: Date, now: Date): AppError {
 }
 
 export function createAuthService(deps: AuthDeps) {
-  const { tenancy, passwords, tokens, sessions, audit, clock } = deps;
+  const { tenancy, passwords, tokens, sessions, audit, clock, refreshRefusals } = deps;
 
   async function accessTokenFor(
     tenant: TenantContext,
@@ -190,7 +193,9 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     async refresh(refreshToken: string, origin: RequestOrigin) {
+      await refreshRefusals.check(origin.ip);
       const outcome = await sessions.rotate(refreshToken);
+      if (outcome.kind !== 'rotated') await refreshRefusals.refused(origin.ip);
       if (outcome.kind === 'reused') {
         await audit.record(outcome.tenant, origin, {
           event: 'refresh_reuse',

@@ -17,6 +17,7 @@ import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { findPendingDebts } from '../account/queries.js';
 import { gatewayFailureRecord } from './gateways/failure-record.js';
 import type { GatewayRegistry } from './gateways/registry.js';
+import { paymentHoldingDebts } from './debts-in-flight.js';
 import { readPaymentSettings } from './settings.js';
 import { webhookUrl } from './webhook-url.js';
 
@@ -25,8 +26,6 @@ export interface StartRequest {
   total: unknown;
   origin: string | undefined;
 }
-
-const OPEN_STATUSES = ['pending', 'issued'] as const;
 
 interface Debt {
   id: string;
@@ -181,22 +180,16 @@ export function createPaymentStart(deps: {
     // transaction under a per-customer lock, so two tabs cannot both start paying one invoice.
     const payment = await tenant.db.transaction().execute(async (trx) => {
       await trx.executeQuery(lockCustomer(tenant, cnro));
-      const open = await trx
-        .withSchema('public')
-        .selectFrom('portal_payments')
-        .select(['id', 'facturas_json'])
-        // Every sucursal of the tenant: centralized sucursales share their customers (and debt
-        // ids are unique), so a customer logged in through two of them still pays a debt once.
-        .where('tenant_id', '=', tenant.tenantId)
-        .where('ordcon_id', '=', cnro)
-        .where('status', 'in', OPEN_STATUSES)
-        .execute();
-      const wanted = new Set(facturas.map((factura) => factura.id));
-      const clash = open.find((row) => row.facturas_json.some((factura) => wanted.has(factura.id)));
-      if (clash) {
+      const holder = await paymentHoldingDebts(
+        trx,
+        tenant,
+        cnro,
+        new Set(facturas.map((factura) => factura.id.toLowerCase())),
+      );
+      if (holder !== undefined) {
         throw new AppError(
           'PAYMENT_IN_PROGRESS',
-          `Hay un pago en curso (payment_id ${clash.id}) para alguna de esas facturas; cancélelo o espere a que termine`,
+          `Hay un pago en curso (payment_id ${holder}) para alguna de esas facturas; cancélelo o espere a que termine`,
         );
       }
       return trx

@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { RequestOrigin } from '../../platform/audit.js';
 import { AppError } from '../../platform/errors.js';
 import { parsePositiveInt4 } from '../../platform/ids.js';
-import { safeEqual } from '../../platform/security/secrets.js';
+import type { RefusalBudget } from '../../platform/rate-limit.js';
+import { safeEqual, sha256Hex } from '../../platform/security/secrets.js';
 import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { GatewayRegistry } from './gateways/registry.js';
 import {
@@ -24,6 +26,8 @@ export interface WebhookDeps {
   tenancy: Tenancy;
   gateways: GatewayRegistry;
   reconcile: Reconciler;
+  /** Refused notifications per IP; a spent budget is refused before any database query. */
+  refusals: RefusalBudget;
   log: FastifyBaseLogger;
 }
 
@@ -50,7 +54,11 @@ function candidateAdapters(
 }
 
 export function createWebhookHandler(deps: WebhookDeps) {
-  const { tenancy, gateways, reconcile, log } = deps;
+  const { tenancy, gateways, reconcile, refusals, log } = deps;
+  // Each tenant's token as last seen valid (its SHA-256), so an address that spent its refusals
+  // still gets a genuine notification through without a database query deciding it. Never used
+  // to accept a token: the tenant's ini, read on every notification, decides that.
+  const provenTokens = new LRUCache<number, string>({ max: 10_000 });
 
   async function parse(adapters: GatewayAdapter[], input: NotificationInput) {
     let lastError: Error | undefined;
@@ -68,24 +76,46 @@ export function createWebhookHandler(deps: WebhookDeps) {
     throw lastError;
   }
 
-  return async function handleNotification(
-    input: NotificationInput,
-    origin: RequestOrigin,
-  ): Promise<WebhookOutcome> {
-    // Rule 2 of SPEC.md before rule 1: the ids are needed to know which token to compare.
-    const tenantId = parsePositiveInt4(input.query.tenant_id);
-    const sucursalId = parsePositiveInt4(input.query.sucursal_id);
-    if (tenantId === undefined || sucursalId === undefined) {
-      throw new AppError('INVALID_REQUEST', 'tenant_id y sucursal_id deben ser enteros positivos');
-    }
+  async function authenticate(input: NotificationInput, tenantId: number, sucursalId: number) {
     const tenant = await tenancy.tryResolve(tenantId, sucursalId);
     const settings = tenant && (await readPaymentSettings(tenant));
     const token = input.query.token ?? '';
     if (!tenant || !settings?.webhookToken || !safeEqual(token, settings.webhookToken)) {
       throw new AppError('UNAUTHORIZED', 'Token de notificación inválido');
     }
-
+    provenTokens.set(tenantId, sha256Hex(token));
     const { adapter, parsed } = await parse(candidateAdapters(gateways, tenant, settings), input);
+    return { tenant, settings, adapter, parsed };
+  }
+
+  /** Whether the URL's token is the one this tenant's notifications proved valid last time. */
+  function provenToken(tenantId: number | undefined, token: string | undefined): boolean {
+    const proven = tenantId === undefined ? undefined : provenTokens.get(tenantId);
+    return proven !== undefined && token !== undefined && safeEqual(sha256Hex(token), proven);
+  }
+
+  return async function handleNotification(
+    input: NotificationInput,
+    origin: RequestOrigin,
+  ): Promise<WebhookOutcome> {
+    const tenantId = parsePositiveInt4(input.query.tenant_id);
+    const sucursalId = parsePositiveInt4(input.query.sucursal_id);
+    if (!provenToken(tenantId, input.query.token)) await refusals.check(origin.ip);
+    let authenticated;
+    try {
+      // Rule 2 of SPEC.md before rule 1: the ids are needed to know which token to compare.
+      if (tenantId === undefined || sucursalId === undefined) {
+        throw new AppError(
+          'INVALID_REQUEST',
+          'tenant_id y sucursal_id deben ser enteros positivos',
+        );
+      }
+      authenticated = await authenticate(input, tenantId, sucursalId);
+    } catch (error) {
+      if (error instanceof AppError) await refusals.refused(origin.ip);
+      throw error;
+    }
+    const { tenant, settings, adapter, parsed } = authenticated;
     if (parsed.kind === 'ignored') return 'ignored';
 
     // DECISIONS.md 30: the outcome comes from the gateway itself, never from the body.

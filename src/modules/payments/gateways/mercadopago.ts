@@ -33,7 +33,7 @@ const STATUS: ReadonlyMap<string, GatewayPaymentStatus> = new Map([
   ['rejected', 'rejected'],
   ['cancelled', 'cancelled'],
   ['refunded', 'refunded'],
-  ['charged_back', 'refunded'],
+  ['charged_back', 'charged_back'],
   ['pending', 'pending'],
   ['in_process', 'pending'],
   ['in_mediation', 'pending'],

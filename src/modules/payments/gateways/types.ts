@@ -91,7 +91,14 @@ export function isNotFound(error: unknown): boolean {
 }
 
 /** The gateway's own view of a payment: the webhook trusts this, never the notification body. */
-export type GatewayPaymentStatus = 'approved' | 'rejected' | 'pending' | 'cancelled' | 'refunded';
+export type GatewayPaymentStatus =
+  | 'approved'
+  | 'rejected'
+  | 'pending'
+  | 'cancelled'
+  | 'refunded'
+  /** A card dispute the payer won: the money went back like a refund. */
+  | 'charged_back';
 
 export interface GatewayPayment {
   /** The gateway's payment id (portal_payments.gateway_payment_id). */
