@@ -2,6 +2,7 @@ import type { Clock } from '../../platform/clock.js';
 import { assertThat } from '../../platform/errors.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { findUserProfile } from '../auth/queries.js';
+import type { EmailChangeNotices } from './email-change-notice.js';
 import { updateContact } from './queries.js';
 
 interface ProfileRow {
@@ -22,7 +23,7 @@ function present(row: ProfileRow) {
   };
 }
 
-export function createProfileService(deps: { clock: Clock }) {
+export function createProfileService(deps: { clock: Clock; notices: EmailChangeNotices }) {
   return {
     async get(tenant: TenantContext, portalUserId: string) {
       const row = await findUserProfile(tenant, portalUserId);
@@ -42,6 +43,9 @@ export function createProfileService(deps: { clock: Clock }) {
         updated_at: deps.clock.now(),
       });
       assertThat(row, 'USER_NOT_FOUND', 'Usuario no encontrado');
+      if (row.previous_email.toLowerCase() !== row.email.toLowerCase()) {
+        await deps.notices.announce(tenant, row.previous_email, row.email);
+      }
       return present(row);
     },
   };

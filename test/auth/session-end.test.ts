@@ -1,0 +1,232 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addAuthTenant,
+  bearer,
+  login,
+  PASSWORD,
+  register,
+  uniqueAddress,
+} from '../helpers/auth.js';
+import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+
+/*
+ * Ending a session ends its access tokens at once (logout, password change or reset, refresh
+ * reuse), on this instance and, through Redis, on every other; an e-mail change is announced to
+ * the previous address.
+ */
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+let env: TestEnvironment;
+let app: FastifyInstance;
+
+function me(token: string, on = app) {
+  return on.inject({ method: 'GET', url: '/portal/auth/me', headers: bearer(token) });
+}
+
+function post(url: string, headers: Record<string, string>, payload: object = {}, on = app) {
+  return on.inject({ method: 'POST', url, headers, payload, remoteAddress: uniqueAddress() });
+}
+
+beforeAll(async () => {
+  env = await createTestEnvironment();
+  await addAuthTenant(env, 1);
+  app = await env.app();
+  await register(app);
+  await register(app, {
+    identifier: '20-30111333-5',
+    identifier_type: 'cuit',
+    email: 'textil@example.com',
+  });
+});
+
+afterAll(async () => {
+  await env.close();
+});
+
+describe('ending a session ends its access tokens', () => {
+  it('a token used right after logout is 401; logging out with it again is 200 and ends nothing', async () => {
+    const { accessToken } = await login(app);
+    expect((await me(accessToken)).statusCode).toBe(200);
+    expect((await post('/portal/auth/logout', bearer(accessToken))).statusCode).toBe(200);
+
+    const after = await me(accessToken);
+    expect(after.statusCode).toBe(401);
+    expect(after.json()).toMatchObject({ success: false, code: 'UNAUTHORIZED' });
+    const deudas = await app.inject({
+      method: 'GET',
+      url: '/portal/deudas',
+      headers: bearer(accessToken),
+    });
+    expect(deudas.statusCode).toBe(401);
+
+    // A new session; the ended one's token logs out "again" without touching it.
+    const fresh = await login(app);
+    expect((await post('/portal/auth/logout', bearer(accessToken))).statusCode).toBe(200);
+    expect((await me(fresh.accessToken)).statusCode).toBe(200);
+    const refreshed = await post(
+      '/portal/auth/refresh-token',
+      {},
+      {
+        refresh_token: fresh.refreshToken,
+      },
+    );
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+  });
+
+  it('a password change ends the session: the token that changed it and the refresh token stop working', async () => {
+    const { accessToken, refreshToken } = await login(app);
+    const changed = await app.inject({
+      method: 'PUT',
+      url: '/portal/auth/cambiar-password',
+      headers: bearer(accessToken),
+      payload: { current_password: PASSWORD, new_password: 'Nueva12345' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(String(changed.headers['set-cookie'])).toMatch(/portal_refresh_token=;.*Max-Age=0/);
+    expect((await me(accessToken)).statusCode).toBe(401);
+    const refresh = await post('/portal/auth/refresh-token', {}, { refresh_token: refreshToken });
+    expect(refresh.statusCode).toBe(401);
+
+    const again = await login(app, { password: 'Nueva12345' });
+    expect((await me(again.accessToken)).statusCode).toBe(200);
+    await app.inject({
+      method: 'PUT',
+      url: '/portal/auth/cambiar-password',
+      headers: bearer(again.accessToken),
+      payload: { current_password: 'Nueva12345', new_password: PASSWORD },
+    });
+  });
+
+  it('a refresh-token reuse revokes the session and its access tokens', async () => {
+    const first = await login(app);
+    const rotated = await post(
+      '/portal/auth/refresh-token',
+      {},
+      {
+        refresh_token: first.refreshToken,
+      },
+    );
+    const current = rotated.json<{ data: { access_token: string } }>().data.access_token;
+    expect((await me(current)).statusCode).toBe(200);
+
+    const reused = await post(
+      '/portal/auth/refresh-token',
+      {},
+      {
+        refresh_token: first.refreshToken,
+      },
+    );
+    expect(reused.statusCode).toBe(401);
+    expect((await me(current)).statusCode).toBe(401);
+    expect((await me(first.accessToken)).statusCode).toBe(401);
+  });
+
+  it('a password reset ends the session', async () => {
+    const { accessToken } = await login(app);
+    // The stored code is an HMAC: set a known one the way forgot-password would, by the API.
+    const forgot = await post(
+      '/portal/auth/forgot-password',
+      {},
+      {
+        identifier: '30111222',
+        identifier_type: 'dni',
+        tenant_id: 1,
+        sucursal_id: 1,
+      },
+    );
+    expect(forgot.statusCode).toBe(200);
+    const code = await codeFromOutbox();
+    const reset = await post(
+      '/portal/auth/reset-password',
+      {},
+      {
+        identifier: '30111222',
+        identifier_type: 'dni',
+        code,
+        password: PASSWORD,
+        password_confirmation: PASSWORD,
+        tenant_id: 1,
+        sucursal_id: 1,
+      },
+    );
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect((await me(accessToken)).statusCode).toBe(401);
+  });
+
+  it('another instance refuses the token at once, through Redis, though it had the session cached', async () => {
+    const namespace = `session-end-${Date.now()}:`;
+    const options = { rateLimitNamespace: namespace, sessionVersionCacheMs: 60_000 };
+    const a = await env.app({ REDIS_URL }, options);
+    const b = await env.app({ REDIS_URL }, options);
+    const { accessToken } = await login(a, {
+      identifier: '20-30111333-5',
+      identifier_type: 'cuit',
+    });
+    // B reads and caches the session version (for a minute, as configured here).
+    expect((await me(accessToken, b)).statusCode).toBe(200);
+    expect((await me(accessToken, b)).statusCode).toBe(200);
+
+    expect((await post('/portal/auth/logout', bearer(accessToken), {}, a)).statusCode).toBe(200);
+    const deadline = Date.now() + 2_000;
+    let status = (await me(accessToken, b)).statusCode;
+    while (status !== 401 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      status = (await me(accessToken, b)).statusCode;
+    }
+    expect(status).toBe(401);
+  });
+});
+
+describe('an e-mail change is announced', () => {
+  it('PUT /portal/perfil with a new e-mail sends a notice to the previous address, masking the new one', async () => {
+    const { accessToken } = await login(app, {
+      identifier: '20-30111333-5',
+      identifier_type: 'cuit',
+    });
+    const before = app.outbox.messages.length;
+    const changed = await app.inject({
+      method: 'PUT',
+      url: '/portal/perfil',
+      headers: bearer(accessToken),
+      payload: { email: 'nuevo-textil@example.com' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const notice = await waitForMail((message) => message.to === 'textil@example.com', before);
+    expect(notice.subject).toMatch(/e-mail/i);
+    expect(notice.text).toContain('n***@example.com');
+    expect(notice.text).not.toContain('nuevo-textil@example.com');
+
+    // Only the phone: nothing to announce.
+    const count = app.outbox.messages.length;
+    await app.inject({
+      method: 'PUT',
+      url: '/portal/perfil',
+      headers: bearer(accessToken),
+      payload: { telefono: '11 5555-0000' },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(app.outbox.messages.slice(count).filter((m) => m.to.includes('textil'))).toHaveLength(0);
+  });
+});
+
+async function waitForMail(
+  match: (message: { to: string; subject: string; text: string }) => boolean,
+  after: number,
+) {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const found = app.outbox.messages.slice(after).find(match);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error('no such e-mail in the outbox');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function codeFromOutbox(): Promise<string> {
+  const mail = await waitForMail((message) => /\b\d{6}\b/.test(message.text), 0);
+  const code = /^\s*(\d{6})\s*$/m.exec(mail.text)?.[1];
+  if (!code) throw new Error('no code');
+  return code;
+}
