@@ -6,6 +6,7 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyServerOptions,
+  type onRouteHookHandler,
 } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
@@ -15,7 +16,7 @@ import { accountRoutes } from './modules/account/routes.js';
 import { createAccountService } from './modules/account/service.js';
 import { couponRoutes } from './modules/coupons/routes.js';
 import { createCouponService } from './modules/coupons/service.js';
-import { authRoutes } from './modules/auth/routes.js';
+import { authRoutes, publicAuthRoutes } from './modules/auth/routes.js';
 import { createAuthService } from './modules/auth/service.js';
 import { createPasswordReset, RESET_EMAIL_JOB } from './modules/auth/password-reset.js';
 import { createSessions } from './modules/auth/sessions.js';
@@ -29,12 +30,12 @@ import { createPaymentLifecycle } from './modules/payments/lifecycle.js';
 import { createReceiptIssuer, workReceiptRetries } from './modules/payments/receipt-issuer.js';
 import { createReconciler } from './modules/payments/reconcile.js';
 import { createReceiptDownload } from './modules/payments/receipt-pdf.js';
-import { paymentRoutes } from './modules/payments/routes.js';
+import { paymentRoutes, paymentWebhookRoutes } from './modules/payments/routes.js';
 import { sandboxRoutes } from './modules/payments/sandbox-routes.js';
 import { createPaymentStart } from './modules/payments/start.js';
 import { createWebhookHandler } from './modules/payments/webhook.js';
 import { createPrintConfigService } from './modules/print/config-service.js';
-import { printRoutes } from './modules/print/routes.js';
+import { printCertificateRoutes, printRoutes } from './modules/print/routes.js';
 import { printSignerFor } from './modules/print/signer.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { createProfileService } from './modules/profile/service.js';
@@ -90,6 +91,8 @@ export interface BuildOptions {
   sessionVersionCacheMs?: number;
   /** Where the development outbox prints messages. */
   print?: (text: string) => void;
+  /** Sees every route as it is registered (test/platform/route-guard.test.ts lists them). */
+  onRoute?: onRouteHookHandler;
 }
 
 /** Fastify takes a hop count as a function of the hop index. */
@@ -145,6 +148,8 @@ export async function buildApp(
         https.createServer({ ...options.tls }, handler),
     }),
   });
+  // Before any plugin or route, so that it sees them all.
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   // Read once, before anything opens (DECISIONS.md 39): a bad key stops the start, naming it.
   const printSigner = await printSignerFor(config, (message) => app.log.warn(message));
@@ -230,10 +235,6 @@ export async function buildApp(
     reset.sendCodeEmail(job),
   );
 
-  const protectedRoute = {
-    onRequest: createJwtGuard(tokens, tenancy, versions),
-    preHandler: limits.protectedRoutes,
-  };
   const calendar = createTenantCalendar(clock);
 
   const gateways = createGatewayRegistry({
@@ -265,26 +266,36 @@ export async function buildApp(
   );
 
   healthRoutes(app, systemDb);
-  authRoutes(app, { auth, reset, config, protectedRoute });
-  profileRoutes(app, { profile: createProfileService({ clock }), protectedRoute });
-  accountRoutes(app, { account: createAccountService({ calendar }), protectedRoute });
-  // The ledger's coupon services (DECISIONS.md 36): the coupon routes and the coupon PDF use them.
-  const couponLedger = createCouponLedger({ calendar, clock });
-  const coupons = createCouponService({ ledger: couponLedger });
-  couponRoutes(app, { coupons, reports, protectedRoute });
-  paymentRoutes(app, {
-    start: createPaymentStart({ config, gateways, clock }),
+  publicAuthRoutes(app, { auth, reset, config });
+  paymentWebhookRoutes(app, {
     webhook: createWebhookHandler({ tenancy, gateways, reconcile, log: app.log }),
-    lifecycle: createPaymentLifecycle({ gateways, clock, log: app.log }),
-    history: createPaymentHistory({ calendar }),
-    receiptPdf: createReceiptDownload({ reports }),
-    protectedRoute,
   });
   await sandboxRoutes(app, { tenancy, enabled: config.sandboxEnabled });
-  printRoutes(app, {
-    signer: printSigner,
-    printConfigs: createPrintConfigService({ clock }),
-    protectedRoute,
+  printCertificateRoutes(app, { signer: printSigner });
+
+  // Protected by default: the scope's hooks authenticate and rate-limit every route declared in
+  // it, so a new route cannot forget them (test/platform/route-guard.test.ts lists every route).
+  await app.register((authed, _options, done) => {
+    authed.addHook('onRequest', createJwtGuard(tokens, tenancy, versions));
+    authed.addHook('preHandler', limits.protectedRoutes);
+    authRoutes(authed, { auth, config });
+    profileRoutes(authed, { profile: createProfileService({ clock }) });
+    accountRoutes(authed, { account: createAccountService({ calendar }) });
+    // The ledger's coupon services (DECISIONS.md 36): the coupon routes and PDF use them.
+    const couponLedger = createCouponLedger({ calendar, clock });
+    const coupons = createCouponService({ ledger: couponLedger });
+    couponRoutes(authed, { coupons, reports });
+    paymentRoutes(authed, {
+      start: createPaymentStart({ config, gateways, clock }),
+      lifecycle: createPaymentLifecycle({ gateways, clock, log: app.log }),
+      history: createPaymentHistory({ calendar }),
+      receiptPdf: createReceiptDownload({ reports }),
+    });
+    printRoutes(authed, {
+      signer: printSigner,
+      printConfigs: createPrintConfigService({ clock }),
+    });
+    done();
   });
 
   return app;

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { principalOf, type ProtectedRoute } from '../../platform/auth/guard.js';
+import { principalOf } from '../../platform/auth/guard.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { AccountSummaryResponse, DebtsResponse } from './schemas.js';
 import type { AccountService } from './service.js';
@@ -8,16 +8,12 @@ import type { AccountService } from './service.js';
 const tags = ['cuenta'];
 const security = [{ bearerAuth: [] }];
 
-export function accountRoutes(
-  app: FastifyInstance,
-  deps: { account: AccountService; protectedRoute: ProtectedRoute },
-): void {
-  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+export function accountRoutes(authed: FastifyInstance, deps: { account: AccountService }): void {
+  const routes = authed.withTypeProvider<TypeBoxTypeProvider>();
 
   routes.get(
     '/portal/mi-cuenta',
     {
-      ...deps.protectedRoute,
       schema: {
         tags,
         security,
@@ -34,7 +30,6 @@ export function accountRoutes(
   routes.get(
     '/portal/deudas',
     {
-      ...deps.protectedRoute,
       schema: {
         tags,
         security,

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RequestOrigin } from '../../platform/audit.js';
-import { principalOf, type ProtectedRoute } from '../../platform/auth/guard.js';
+import { principalOf } from '../../platform/auth/guard.js';
 import type { Config } from '../../config.js';
 import { AppError } from '../../platform/errors.js';
 import { errorResponses } from '../../platform/http/schemas.js';
@@ -29,7 +29,6 @@ export interface AuthRouteDeps {
   auth: AuthService;
   reset: PasswordReset;
   config: Config;
-  protectedRoute: ProtectedRoute;
 }
 
 function originOf(request: FastifyRequest): RequestOrigin {
@@ -45,10 +44,10 @@ const PUBLIC_FIELDS = ['identifier', 'identifier_type', 'tenant_id', 'sucursal_i
 const tags = ['auth'];
 const bearer = [{ bearerAuth: [] }];
 
-export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
+/** Register, login, password reset and token refresh: the routes that take no access token. */
+export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   const { auth, reset, config } = deps;
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
-  const protectedHooks = deps.protectedRoute;
   const prefix = config.publicPrefix;
 
   routes.post(
@@ -162,48 +161,6 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
     },
   );
 
-  routes.put(
-    '/portal/auth/cambiar-password',
-    {
-      ...protectedHooks,
-      config: expecting('current_password', 'new_password'),
-      schema: {
-        tags,
-        security: bearer,
-        summary: 'Change the password',
-        body: ChangePasswordBody,
-        response: { 200: MessageResponse, ...errorResponses(401, 404, 422, 429) },
-      },
-    },
-    async (request) => {
-      const { tenant, portalUserId } = principalOf(request);
-      await auth.changePassword(
-        tenant,
-        portalUserId,
-        { currentPassword: request.body.current_password, newPassword: request.body.new_password },
-        originOf(request),
-      );
-      return { success: true as const, data: { message: 'Contraseña actualizada' } };
-    },
-  );
-
-  routes.get(
-    '/portal/auth/me',
-    {
-      ...protectedHooks,
-      schema: {
-        tags,
-        security: bearer,
-        summary: 'The authenticated user',
-        response: { 200: MeResponse, ...errorResponses(401, 404, 429) },
-      },
-    },
-    async (request) => {
-      const { tenant, portalUserId } = principalOf(request);
-      return { success: true as const, data: await auth.me(tenant, portalUserId) };
-    },
-  );
-
   routes.post(
     '/portal/auth/refresh-token',
     {
@@ -235,11 +192,60 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
       return { success: true as const, data };
     },
   );
+}
+
+/** The signed-in user's routes; `authed` is app.ts's scope, whose hooks check the token. */
+export function authRoutes(
+  authed: FastifyInstance,
+  deps: Pick<AuthRouteDeps, 'auth' | 'config'>,
+): void {
+  const { auth, config } = deps;
+  const routes = authed.withTypeProvider<TypeBoxTypeProvider>();
+  const prefix = config.publicPrefix;
+
+  routes.put(
+    '/portal/auth/cambiar-password',
+    {
+      config: expecting('current_password', 'new_password'),
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Change the password',
+        body: ChangePasswordBody,
+        response: { 200: MessageResponse, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { tenant, portalUserId } = principalOf(request);
+      await auth.changePassword(
+        tenant,
+        portalUserId,
+        { currentPassword: request.body.current_password, newPassword: request.body.new_password },
+        originOf(request),
+      );
+      return { success: true as const, data: { message: 'Contraseña actualizada' } };
+    },
+  );
+
+  routes.get(
+    '/portal/auth/me',
+    {
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'The authenticated user',
+        response: { 200: MeResponse, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const { tenant, portalUserId } = principalOf(request);
+      return { success: true as const, data: await auth.me(tenant, portalUserId) };
+    },
+  );
 
   routes.post(
     '/portal/auth/logout',
     {
-      ...protectedHooks,
       schema: {
         tags,
         security: bearer,

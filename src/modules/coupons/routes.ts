@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { principalOf, type ProtectedRoute } from '../../platform/auth/guard.js';
+import { principalOf } from '../../platform/auth/guard.js';
 import { AppError } from '../../platform/errors.js';
 import { errorResponses, PdfResponse } from '../../platform/http/schemas.js';
 import { ReportsError, type ReportsClient } from '../../reports/client.js';
@@ -24,17 +24,16 @@ const security = [{ bearerAuth: [] }];
  * segment, which wins over the barcode parameter.
  */
 export function couponRoutes(
-  app: FastifyInstance,
-  deps: { coupons: CouponService; reports: ReportsClient; protectedRoute: ProtectedRoute },
+  authed: FastifyInstance,
+  deps: { coupons: CouponService; reports: ReportsClient },
 ): void {
-  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  const routes = authed.withTypeProvider<TypeBoxTypeProvider>();
   // SPEC.md: invalid coupon parameters are 400 INVALID_REQUEST, not the default 422.
   const config = { validationCode: 'INVALID_REQUEST' as const };
 
   routes.post(
     '/portal/cupones/generar',
     {
-      ...deps.protectedRoute,
       config: { ...config, expectedFields: ['facturas', 'total', 'dias_vencimiento'] },
       schema: {
         tags,
@@ -54,7 +53,6 @@ export function couponRoutes(
   routes.get(
     '/portal/cupones/mis-cupones',
     {
-      ...deps.protectedRoute,
       config,
       schema: {
         tags,
@@ -74,7 +72,6 @@ export function couponRoutes(
   routes.get(
     '/portal/cupones/:codigo_barras',
     {
-      ...deps.protectedRoute,
       config,
       schema: {
         tags,
@@ -94,7 +91,6 @@ export function couponRoutes(
   routes.get(
     '/portal/cupones/:id/pdf',
     {
-      ...deps.protectedRoute,
       config,
       schema: {
         tags,

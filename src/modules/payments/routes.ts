@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { principalOf, type ProtectedRoute } from '../../platform/auth/guard.js';
+import { principalOf } from '../../platform/auth/guard.js';
 import { errorResponses, PdfResponse } from '../../platform/http/schemas.js';
 import type { PaymentHistory } from './history.js';
 import type { PaymentLifecycle } from './lifecycle.js';
@@ -23,11 +23,9 @@ const security = [{ bearerAuth: [] }];
 
 export interface PaymentRouteDeps {
   start: PaymentStart;
-  webhook: WebhookHandler;
   lifecycle: PaymentLifecycle;
   history: PaymentHistory;
   receiptPdf: ReceiptDownload;
-  protectedRoute: ProtectedRoute;
 }
 
 function textRecord(value: unknown): Record<string, string | undefined> {
@@ -49,34 +47,11 @@ function parseLenientJson(text: string): unknown {
   }
 }
 
-export function paymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): void {
-  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
-
-  routes.post(
-    '/portal/pagos/iniciar',
-    {
-      ...deps.protectedRoute,
-      // SPEC.md's codes for iniciar are 400s: a malformed selection is an invalid one.
-      config: { expectedFields: ['facturas', 'total'], validationCode: 'INVALID_FACTURAS' },
-      schema: {
-        tags,
-        security,
-        summary: 'Start an online payment of the oldest pending debts (FIFO, full amounts)',
-        body: StartBody,
-        response: { 200: StartResponse, ...errorResponses(400, 401, 409, 422, 429, 500) },
-      },
-    },
-    async (request) => {
-      const { tenant, portalUserId } = principalOf(request);
-      const data = await deps.start(tenant, portalUserId, {
-        facturas: request.body.facturas,
-        total: request.body.total,
-        origin: request.headers.origin,
-      });
-      return { success: true as const, data };
-    },
-  );
-
+/** Gateway notifications, public: the URL token and the signature authenticate a gateway. */
+export function paymentWebhookRoutes(
+  app: FastifyInstance,
+  deps: { webhook: WebhookHandler },
+): void {
   // The token, the ids and the signature decide a notification's fate (DECISIONS.md 32), never
   // its body: an empty, malformed or non-JSON body reaches the handler as null instead of
   // answering 400/415 first, and the token is still checked.
@@ -110,11 +85,39 @@ export function paymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): voi
     );
     done();
   });
+}
+
+/** The signed-in user's payments; `authed` is app.ts's scope, whose hooks check the token. */
+export function paymentRoutes(authed: FastifyInstance, deps: PaymentRouteDeps): void {
+  const routes = authed.withTypeProvider<TypeBoxTypeProvider>();
+
+  routes.post(
+    '/portal/pagos/iniciar',
+    {
+      // SPEC.md's codes for iniciar are 400s: a malformed selection is an invalid one.
+      config: { expectedFields: ['facturas', 'total'], validationCode: 'INVALID_FACTURAS' },
+      schema: {
+        tags,
+        security,
+        summary: 'Start an online payment of the oldest pending debts (FIFO, full amounts)',
+        body: StartBody,
+        response: { 200: StartResponse, ...errorResponses(400, 401, 409, 422, 429, 500) },
+      },
+    },
+    async (request) => {
+      const { tenant, portalUserId } = principalOf(request);
+      const data = await deps.start(tenant, portalUserId, {
+        facturas: request.body.facturas,
+        total: request.body.total,
+        origin: request.headers.origin,
+      });
+      return { success: true as const, data };
+    },
+  );
 
   routes.get(
     '/portal/pagos/historial',
     {
-      ...deps.protectedRoute,
       schema: {
         tags,
         security,
@@ -136,7 +139,6 @@ export function paymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): voi
   routes.post(
     '/portal/pagos/cancelar',
     {
-      ...deps.protectedRoute,
       config: { expectedFields: ['payment_id'] },
       schema: {
         tags,
@@ -160,7 +162,6 @@ export function paymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): voi
   routes.post(
     '/portal/pagos/devolver',
     {
-      ...deps.protectedRoute,
       config: { expectedFields: ['payment_id'] },
       schema: {
         tags,
@@ -184,7 +185,6 @@ export function paymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): voi
   routes.get(
     '/portal/pagos/:id/recibo',
     {
-      ...deps.protectedRoute,
       schema: {
         tags,
         security,

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { principalOf, type ProtectedRoute } from '../../platform/auth/guard.js';
+import { principalOf } from '../../platform/auth/guard.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import type { PrintConfigService } from './config-service.js';
 import {
@@ -18,16 +18,15 @@ const FIELDS = ['documento', 'impresora', 'papel', 'copias', 'predeterminada'] a
 
 /** DECISIONS.md 40: the portal user's print configurations, at /qz/print-config (and /backend/qz/...). */
 export function printConfigRoutes(
-  app: FastifyInstance,
-  deps: { printConfigs: PrintConfigService; protectedRoute: ProtectedRoute },
+  authed: FastifyInstance,
+  deps: { printConfigs: PrintConfigService },
 ): void {
-  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  const routes = authed.withTypeProvider<TypeBoxTypeProvider>();
   const { printConfigs } = deps;
 
   routes.get(
     '/qz/print-config',
     {
-      ...deps.protectedRoute,
       schema: {
         tags,
         security,
@@ -46,7 +45,6 @@ export function printConfigRoutes(
   routes.post(
     '/qz/print-config',
     {
-      ...deps.protectedRoute,
       config: { expectedFields: FIELDS },
       schema: {
         tags,
@@ -66,7 +64,6 @@ export function printConfigRoutes(
   routes.get(
     '/qz/print-config/:id',
     {
-      ...deps.protectedRoute,
       schema: {
         tags,
         security,
@@ -85,7 +82,6 @@ export function printConfigRoutes(
   routes.put(
     '/qz/print-config/:id',
     {
-      ...deps.protectedRoute,
       config: { expectedFields: FIELDS },
       schema: {
         tags,
@@ -106,7 +102,6 @@ export function printConfigRoutes(
   routes.delete(
     '/qz/print-config/:id',
     {
-      ...deps.protectedRoute,
       schema: {
         tags,
         security,

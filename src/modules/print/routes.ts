@@ -1,6 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { ProtectedRoute } from '../../platform/auth/guard.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { printConfigRoutes } from './config-routes.js';
 import type { PrintConfigService } from './config-service.js';
@@ -20,13 +19,10 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 }
 
 /**
- * The QZ Tray print agent (DECISIONS.md 39, 40): the certificate it trusts, the signature of
- * each of its requests, and the user's print configurations. Under /qz and /backend/qz.
+ * The QZ Tray print agent (DECISIONS.md 39, 40), under /qz and /backend/qz. The certificate it
+ * trusts holds no secret and is cached by the agent, so it is public.
  */
-export function printRoutes(
-  app: FastifyInstance,
-  deps: { signer: PrintSigner; printConfigs: PrintConfigService; protectedRoute: ProtectedRoute },
-): void {
+export function printCertificateRoutes(app: FastifyInstance, deps: { signer: PrintSigner }): void {
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
 
   routes.get(
@@ -49,11 +45,18 @@ export function printRoutes(
       return reply.type(TEXT).send(pem);
     },
   );
+}
+
+/** The signature of each QZ Tray request and the user's print configurations (signed in). */
+export function printRoutes(
+  authed: FastifyInstance,
+  deps: { signer: PrintSigner; printConfigs: PrintConfigService },
+): void {
+  const routes = authed.withTypeProvider<TypeBoxTypeProvider>();
 
   routes.post(
     '/qz/sign',
     {
-      ...deps.protectedRoute,
       config: { expectedFields: ['data'] },
       schema: {
         tags,
@@ -72,5 +75,5 @@ export function printRoutes(
     },
   );
 
-  printConfigRoutes(app, deps);
+  printConfigRoutes(authed, deps);
 }

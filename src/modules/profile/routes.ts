@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { principalOf, type ProtectedRoute } from '../../platform/auth/guard.js';
+import { principalOf } from '../../platform/auth/guard.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { ProfileResponse, ProfileUpdateBody } from './schemas.js';
 import type { ProfileService } from './service.js';
@@ -8,16 +8,12 @@ import type { ProfileService } from './service.js';
 const tags = ['perfil'];
 const security = [{ bearerAuth: [] }];
 
-export function profileRoutes(
-  app: FastifyInstance,
-  deps: { profile: ProfileService; protectedRoute: ProtectedRoute },
-): void {
-  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+export function profileRoutes(authed: FastifyInstance, deps: { profile: ProfileService }): void {
+  const routes = authed.withTypeProvider<TypeBoxTypeProvider>();
 
   routes.get(
     '/portal/perfil',
     {
-      ...deps.protectedRoute,
       schema: {
         tags,
         security,
@@ -34,7 +30,6 @@ export function profileRoutes(
   routes.put(
     '/portal/perfil',
     {
-      ...deps.protectedRoute,
       config: { expectedFields: ['email', 'telefono'] },
       schema: {
         tags,

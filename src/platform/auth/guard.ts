@@ -1,9 +1,4 @@
-import type {
-  FastifyReply,
-  FastifyRequest,
-  onRequestAsyncHookHandler,
-  preHandlerAsyncHookHandler,
-} from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { AccessTokens } from '../security/tokens.js';
 import type { SessionVersions } from './session-versions.js';
@@ -60,10 +55,4 @@ export function createJwtGuard(tokens: AccessTokens, tenancy: Tenancy, versions:
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new AppError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
   return request.principal;
-}
-
-/** The hooks every protected route carries: the JWT guard, then the per-user rate limit. */
-export interface ProtectedRoute {
-  onRequest: onRequestAsyncHookHandler;
-  preHandler: preHandlerAsyncHookHandler;
 }
