@@ -24,6 +24,7 @@ import {
   createCheckoutExpiry,
   scheduleCheckoutExpiry,
 } from './modules/payments/checkout-expiry.js';
+import { createPaymentClaims } from './modules/payments/claims.js';
 import { createGatewayRegistry } from './modules/payments/gateways/registry.js';
 import { createPaymentHistory } from './modules/payments/history.js';
 import { createPaymentLifecycle } from './modules/payments/lifecycle.js';
@@ -37,6 +38,7 @@ import { createWebhookHandler } from './modules/payments/webhook.js';
 import { createPrintConfigService } from './modules/print/config-service.js';
 import { printCertificateRoutes, printRoutes } from './modules/print/routes.js';
 import { printSignerFor } from './modules/print/signer.js';
+import { createEmailChangeNotices } from './modules/profile/email-change-notice.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { createProfileService } from './modules/profile/service.js';
 import { createAudit } from './platform/audit.js';
@@ -53,7 +55,7 @@ import { installHttpSecurity } from './platform/http/security.js';
 import { installValidation } from './platform/http/validation.js';
 import { startJobQueue } from './platform/jobs.js';
 import { createMailer, type Outbox } from './platform/mail/mailer.js';
-import { installRateLimits } from './platform/rate-limit.js';
+import { createRefusalBudget, installRateLimits, LIMITS } from './platform/rate-limit.js';
 import { bcryptPasswords, type PasswordHasher } from './platform/security/passwords.js';
 import { deriveKey } from './platform/security/secrets.js';
 import { createAccessTokens } from './platform/security/tokens.js';
@@ -218,7 +220,19 @@ export async function buildApp(
     clock,
     ttlDays: config.refreshTtlDays,
   });
-  const auth = createAuthService({ tenancy, passwords, tokens, sessions, audit, clock });
+  const auth = createAuthService({
+    tenancy,
+    passwords,
+    tokens,
+    sessions,
+    audit,
+    clock,
+    refreshRefusals: createRefusalBudget(
+      limits.counter,
+      'refresh-refused',
+      LIMITS.refreshRefusalsPerIp,
+    ),
+  });
   const reset = createPasswordReset({
     tenancy,
     passwords,
@@ -231,6 +245,8 @@ export async function buildApp(
     codeKey: deriveKey(config.jwtSecret, 'reset-code-hmac'),
     sealKey: deriveKey(config.jwtSecret, 'reset-code-seal'),
   });
+  const notices = createEmailChangeNotices({ tenancy, jobs, mailer });
+  await notices.work();
   await jobs.work(RESET_EMAIL_JOB, (job: Parameters<typeof reset.sendCodeEmail>[0]) =>
     reset.sendCodeEmail(job),
   );
@@ -252,6 +268,8 @@ export async function buildApp(
     timeoutMs: config.reportsTimeoutMs,
   });
   const reconcile = createReconciler({ receipts, audit, clock, log: app.log });
+  // A claim outlives the gateway calls it guards only when its process died.
+  const claims = createPaymentClaims({ clock, staleAfterMs: 4 * config.gatewayTimeoutMs });
   await scheduleCheckoutExpiry(
     jobs,
     createCheckoutExpiry({
@@ -259,6 +277,7 @@ export async function buildApp(
       tenancy,
       gateways,
       reconcile,
+      claims,
       clock,
       log: app.log,
       ttlMinutes: config.checkoutTtlMinutes,
@@ -268,7 +287,13 @@ export async function buildApp(
   healthRoutes(app, systemDb);
   publicAuthRoutes(app, { auth, reset, config });
   paymentWebhookRoutes(app, {
-    webhook: createWebhookHandler({ tenancy, gateways, reconcile, log: app.log }),
+    webhook: createWebhookHandler({
+      tenancy,
+      gateways,
+      reconcile,
+      refusals: createRefusalBudget(limits.counter, 'webhook-refused', LIMITS.webhookRefusalsPerIp),
+      log: app.log,
+    }),
   });
   await sandboxRoutes(app, { tenancy, enabled: config.sandboxEnabled });
   printCertificateRoutes(app, { signer: printSigner });
@@ -279,7 +304,7 @@ export async function buildApp(
     authed.addHook('onRequest', createJwtGuard(tokens, tenancy, versions));
     authed.addHook('preHandler', limits.protectedRoutes);
     authRoutes(authed, { auth, config });
-    profileRoutes(authed, { profile: createProfileService({ clock }) });
+    profileRoutes(authed, { profile: createProfileService({ clock, notices }) });
     accountRoutes(authed, { account: createAccountService({ calendar }) });
     // The ledger's coupon services (DECISIONS.md 36): the coupon routes and PDF use them.
     const couponLedger = createCouponLedger({ calendar, clock });
@@ -287,7 +312,7 @@ export async function buildApp(
     couponRoutes(authed, { coupons, reports });
     paymentRoutes(authed, {
       start: createPaymentStart({ config, gateways, clock }),
-      lifecycle: createPaymentLifecycle({ gateways, clock, log: app.log }),
+      lifecycle: createPaymentLifecycle({ gateways, claims, clock }),
       history: createPaymentHistory({ calendar }),
       receiptPdf: createReceiptDownload({ reports }),
     });

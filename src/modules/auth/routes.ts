@@ -210,12 +210,12 @@ export function authRoutes(
       schema: {
         tags,
         security: bearer,
-        summary: 'Change the password',
+        summary: 'Change the password; the session ends (log in again with the new one)',
         body: ChangePasswordBody,
         response: { 200: MessageResponse, ...errorResponses(401, 404, 422, 429) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { tenant, portalUserId } = principalOf(request);
       await auth.changePassword(
         tenant,
@@ -223,7 +223,11 @@ export function authRoutes(
         { currentPassword: request.body.current_password, newPassword: request.body.new_password },
         originOf(request),
       );
-      return { success: true as const, data: { message: 'Contraseña actualizada' } };
+      clearRefreshCookie(reply, prefix);
+      return {
+        success: true as const,
+        data: { message: 'Contraseña actualizada; inicie sesión con la nueva contraseña' },
+      };
     },
   );
 
@@ -246,6 +250,7 @@ export function authRoutes(
   routes.post(
     '/portal/auth/logout',
     {
+      config: { acceptsEndedSession: true },
       schema: {
         tags,
         security: bearer,
@@ -262,8 +267,10 @@ export function authRoutes(
       ) {
         throw new AppError('FORBIDDEN', 'Origen no permitido para usar la cookie de sesión');
       }
-      const { tenant, portalUserId } = principalOf(request);
-      await auth.logout(tenant, portalUserId, originOf(request));
+      const { tenant, portalUserId, sessionEnded } = principalOf(request);
+      // DECISIONS.md 15: logging out of a session that already ended succeeds and changes
+      // nothing (its token must not end the session that replaced it).
+      if (!sessionEnded) await auth.logout(tenant, portalUserId, originOf(request));
       clearRefreshCookie(reply, prefix);
       return { success: true as const, data: { message: 'Sesión cerrada' } };
     },
