@@ -211,17 +211,34 @@ function httpOrigin(value: string): string | undefined {
   }
 }
 
-function parseTrustProxy(reader: EnvReader): TrustProxy {
+function parseTrustProxy(reader: EnvReader, isProduction: boolean): TrustProxy {
   const value = reader.raw('TRUST_PROXY');
   if (value === undefined) return false;
-  if (/^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
-  if (/^\d+$/.test(value)) return Number(value);
+  let parsed: TrustProxy;
+  if (/^(true|false)$/i.test(value)) parsed = value.toLowerCase() === 'true';
+  else if (/^\d+$/.test(value)) parsed = Number(value);
   // A comma-separated list of addresses/CIDRs, as Fastify's trustProxy accepts.
-  if (/^[0-9a-fA-F.:/,\s]+$/.test(value)) return value;
-  reader.problems.push(
-    'TRUST_PROXY must be true, false, a hop count, or a list of proxy addresses',
-  );
-  return false;
+  else if (/^[0-9a-fA-F.:/,\s]+$/.test(value)) parsed = value;
+  else {
+    reader.problems.push(
+      'TRUST_PROXY must be true, false, a hop count, or a list of proxy addresses',
+    );
+    return false;
+  }
+  // `true` (or a /0 range) believes every X-Forwarded-For hop: any client then names its own
+  // address and walks past the per-IP limits on login, register, forgot and reset.
+  const trustsEveryone =
+    parsed === true ||
+    (typeof parsed === 'string' && parsed.split(',').some((entry) => /\/0+$/.test(entry.trim())));
+  if (isProduction && trustsEveryone) {
+    reader.problems.push(
+      `TRUST_PROXY=${value} is refused in production: it lets any client choose its IP with X-Forwarded-For. ` +
+        'Give the number of proxies in front of the service (TRUST_PROXY=1 behind one reverse proxy) ' +
+        'or their addresses/CIDRs (TRUST_PROXY=10.0.0.0/8)',
+    );
+    return false;
+  }
+  return parsed;
 }
 
 export function loadConfig(env: Env): Config {
@@ -269,7 +286,7 @@ export function loadConfig(env: Env): Config {
     allowedOrigins,
     publicPrefix: reader.oneOf('PORTAL_PUBLIC_PREFIX', ['', '/backend'], ''),
     requireHttps: reader.boolean('PORTAL_REQUIRE_HTTPS', isProduction),
-    trustProxy: parseTrustProxy(reader),
+    trustProxy: parseTrustProxy(reader, isProduction),
     tls: certPath !== undefined && keyPath !== undefined ? { certPath, keyPath } : undefined,
     refreshTtlDays: reader.integer('PORTAL_REFRESH_TTL_DAYS', 30, 1, 365),
     checkoutTtlMinutes: reader.integer('PORTAL_CHECKOUT_TTL_MINUTES', 30, 1, 7 * 24 * 60),

@@ -158,4 +158,19 @@ describe('config', () => {
     );
     expect(problemsOf({ ...DEV, TRUST_PROXY: 'everyone' })[0]).toMatch(/^TRUST_PROXY/);
   });
+
+  it('production refuses TRUST_PROXY=true (and a /0 range), asking for a hop count or the proxy addresses', () => {
+    for (const value of ['true', 'TRUE', '0.0.0.0/0', '10.0.0.1, ::/0']) {
+      const problems = problemsOf({ ...PROD, TRUST_PROXY: value });
+      expect(problems, value).toEqual([expect.stringMatching(/^TRUST_PROXY/)]);
+      expect(problems[0]).toContain('TRUST_PROXY=1');
+      expect(problems[0]).toContain('TRUST_PROXY=10.0.0.0/8');
+    }
+    // What the message asks for is accepted.
+    expect(loadConfig({ ...PROD, TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ ...PROD, TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
+    expect(loadConfig({ ...PROD, TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    // Outside production `true` stays available (a local proxy during development).
+    expect(loadConfig({ ...DEV, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+  });
 });

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes, randomInt } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Audit, RequestOrigin } from '../../platform/audit.js';
 import type { Clock } from '../../platform/clock.js';
 import type { TenantDatabase } from '../../platform/db/types.js';
@@ -11,7 +11,7 @@ import { LIMITS } from '../../platform/rate-limit.js';
 import type { PasswordHasher } from '../../platform/security/passwords.js';
 import { hmacHex, safeEqual } from '../../platform/security/secrets.js';
 import type { RequestedTenant } from '../../platform/tenancy/requested-tenant.js';
-import type { Tenancy } from '../../platform/tenancy/tenancy.js';
+import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
 import { identifierDigits } from './identifiers.js';
 import { assertNewPassword } from './password-policy.js';
 import { findUserForLogin, findUserProfile } from './queries.js';
@@ -62,6 +62,48 @@ function unseal(key: Buffer, sealed: string): string {
   return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
 }
 
+/**
+ * Counts a reset-code request in the account's row and stores the new code only within the cap
+ * (DECISIONS.md 13: 3 an hour, fixed window). The Redis counter answers 0 while Redis fails, so
+ * this is the cap that holds during an outage. One statement: concurrent requests queue on the row
+ * lock and each sees the count the previous one left, so no interleaving gets past the cap.
+ * Returns whether the code was stored.
+ */
+async function storeCodeWithinCap(
+  tenant: TenantContext,
+  userId: string,
+  hash: string,
+  now: Date,
+): Promise<boolean> {
+  const { max, windowMs } = LIMITS.forgotPasswordPerAccount;
+  const windowOver = sql<boolean>`(reset_window_start IS NULL
+    OR reset_window_start <= ${new Date(now.getTime() - windowMs)}::timestamptz)`;
+  // Every SET expression reads the row as it was before this statement.
+  const withinCap = sql<boolean>`(${windowOver} OR reset_requests < ${max})`;
+  const expires = new Date(now.getTime() + RESET_CODE_MINUTES * 60_000);
+  const row = await tenant.db
+    .withSchema(tenant.customerSchema)
+    .updateTable('portal_users')
+    .set({
+      // Saturates past the cap: only "over" matters there, and the column can never overflow.
+      reset_requests: sql<number>`CASE WHEN ${windowOver} THEN 1
+        ELSE LEAST(reset_requests + 1, ${max + 1}) END`,
+      reset_window_start: sql<Date>`CASE WHEN ${windowOver} THEN ${now}::timestamptz
+        ELSE reset_window_start END`,
+      // A new request replaces the previous code (and its attempt count); one past the cap
+      // leaves the code in force untouched.
+      reset_code_hash: sql<string>`CASE WHEN ${withinCap} THEN ${hash} ELSE reset_code_hash END`,
+      reset_code_expires: sql<Date>`CASE WHEN ${withinCap} THEN ${expires}::timestamptz
+        ELSE reset_code_expires END`,
+      reset_code_attempts: sql<number>`CASE WHEN ${withinCap} THEN 0 ELSE reset_code_attempts END`,
+      updated_at: now,
+    })
+    .where('id', '=', userId)
+    .returning('reset_requests')
+    .executeTakeFirst();
+  return row !== undefined && row.reset_requests <= max;
+}
+
 interface ResetCodeRow {
   reset_code_hash: string | null;
   reset_code_expires: Date | null;
@@ -94,7 +136,12 @@ export function createPasswordReset(deps: PasswordResetDeps) {
             window.windowMs,
           )
         : 0;
-      if (!user || Math.max(byIdentifier, byEmail) > window.max) {
+      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      const issued =
+        user !== undefined &&
+        Math.max(byIdentifier, byEmail) <= window.max &&
+        (await storeCodeWithinCap(tenant, user.id, codeHash(code), clock.now()));
+      if (!user || !issued) {
         await audit.record(tenant, origin, {
           event: 'password_reset_request',
           portalUserId: user?.id,
@@ -103,20 +150,6 @@ export function createPasswordReset(deps: PasswordResetDeps) {
         return;
       }
 
-      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-      const now = clock.now();
-      // A new request replaces the previous code (and its attempt count).
-      await tenant.db
-        .withSchema(tenant.customerSchema)
-        .updateTable('portal_users')
-        .set({
-          reset_code_hash: codeHash(code),
-          reset_code_expires: new Date(now.getTime() + RESET_CODE_MINUTES * 60_000),
-          reset_code_attempts: 0,
-          updated_at: now,
-        })
-        .where('id', '=', user.id)
-        .execute();
       await jobs.send(RESET_EMAIL_JOB, {
         tenantId: tenant.tenantId,
         sucursalId: tenant.sucursalId,
