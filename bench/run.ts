@@ -48,9 +48,9 @@ async function startPortal(environment: BenchEnvironment) {
       REPORTS_URL: reportsUrl,
       PORTAL_REQUIRE_HTTPS: 'false',
       PORTAL_GATEWAY_ALLOWED_ORIGINS: `http://127.0.0.1:${gatewayPort}`,
-      // The login limit is per client IP: the load generator sends a different X-Forwarded-For
-      // per request, which only counts because the proxy is trusted here.
-      TRUST_PROXY: 'true',
+      // The login limit is per client IP: the load generator stands for one reverse proxy and
+      // sends a different X-Forwarded-For per request, the one hop trusted here.
+      TRUST_PROXY: '1',
       LOG_LEVEL: 'silent',
       ...(await qzBenchKeys()),
     }),
