@@ -176,6 +176,8 @@ describe('ending a session ends its access tokens', () => {
       status = (await me(accessToken, b)).statusCode;
     }
     expect(status).toBe(401);
+    // Their job workers share the queue: closed, they leave this file's e-mails to `app`.
+    await Promise.all([a.close(), b.close()]);
   });
 });
 

@@ -52,7 +52,12 @@ export async function createSessionVersions(options: {
   };
 
   const channel = `${options.namespace}session-ended`;
-  const subscriber = options.redis?.duplicate();
+  // Its own connection (a subscribed connection takes no other commands), queueing while Redis
+  // is away: ioredis subscribes again when it comes back.
+  const subscriber = options.redis?.duplicate({
+    enableOfflineQueue: true,
+    commandTimeout: undefined,
+  });
   if (subscriber) {
     subscriber.on('message', (_channel: string, key: string) => forget(key));
     // A lost subscription degrades to the per-instance cache lifetime; the error is logged once
