@@ -25,6 +25,7 @@ import {
 } from './measure.js';
 import { qzBenchKeys, qzSigning } from './qz.js';
 import { receiptDownloads } from './recibo.js';
+import { sessionVersionCost } from './session.js';
 import { freePort } from '../test/helpers/ports.js';
 import { webhookThroughput } from './webhook.js';
 
@@ -170,6 +171,9 @@ async function main(): Promise<void> {
     const only = process.argv[2];
     if (!only || only === 'platform') await platformOverhead(environment, url);
     if (!only || only === 'deudas') await debtsList(environment, url);
+    if (!only || only === 'session') {
+      await sessionVersionCost(environment, { url, token: await loginToken(url) });
+    }
     if (!only || only === 'login') await loginThroughput(url);
     if (!only || only === 'webhook') await webhookThroughput(environment, url, gatewayPort);
     if (!only || only === 'qz') await qzSigning(url, await loginToken(url));

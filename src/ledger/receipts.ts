@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Clock } from '../platform/clock.js';
 import type { PaymentFactura, TenantDatabase } from '../platform/db/types.js';
 import { centsOf, centsToDecimal } from '../platform/money.js';
@@ -20,22 +20,48 @@ export type ReceiptOutcome =
 
 /**
  * DECISIONS.md 30: a receipt is written only for exactly what the customer owed, in its currency.
- * The reason a payment can never get one automatically, or undefined when it can.
+ * The reason a payment can never get one automatically, or undefined when it can. The approval
+ * is what TX1 recorded the gateway approved (`portal_payment_approvals`), if anything.
  */
-export function receiptRefusal(
-  payment: { monto: string | null; currency: string | null },
-  approval: { amount: string; currency: string } | undefined,
-): string | undefined {
-  if (!approval) return 'No se registró el importe que aprobó la pasarela';
+export function receiptRefusal(payment: {
+  monto: string | null;
+  currency: string | null;
+  approved_amount: string | null;
+  approved_currency: string | null;
+}): string | undefined {
+  const { approved_amount: amount, approved_currency: approvedCurrency } = payment;
+  if (amount === null || approvedCurrency === null) {
+    return 'No se registró el importe que aprobó la pasarela';
+  }
   const currency = payment.currency ?? 'ARS';
   if (
     payment.monto === null ||
-    centsOf(approval.amount) !== centsOf(payment.monto) ||
-    approval.currency.toUpperCase() !== currency.toUpperCase()
+    centsOf(amount) !== centsOf(payment.monto) ||
+    approvedCurrency.toUpperCase() !== currency.toUpperCase()
   ) {
-    return `Importe aprobado ${approval.amount} ${approval.currency} distinto del monto del pago ${payment.monto ?? '?'} ${currency}`;
+    return `Importe aprobado ${amount} ${approvedCurrency} distinto del monto del pago ${payment.monto ?? '?'} ${currency}`;
   }
   return undefined;
+}
+
+/**
+ * Payments (`p`) with what their gateway approved beside them (`a`): the columns
+ * `receiptRefusal` reads, for the receipt writer and the in-flight rule to add to.
+ */
+export function paymentsWithApprovals(db: Kysely<TenantDatabase>) {
+  return db
+    .withSchema('public')
+    .selectFrom('portal_payments as p')
+    .leftJoin('portal_payment_approvals as a', 'a.payment_id', 'p.id')
+    .select([
+      'p.id',
+      'p.status',
+      'p.monto',
+      'p.currency',
+      'p.facturas_json',
+      'a.amount as approved_amount',
+      'a.currency as approved_currency',
+    ]);
 }
 
 /** A ledger that no longer matches the payment: money received, receipt needs a person. */
@@ -77,24 +103,8 @@ export async function createReceipt(
   deps: { clock: Clock; today: string },
 ): Promise<ReceiptOutcome> {
   return tenant.db.transaction().execute(async (trx) => {
-    const payment = await trx
-      .withSchema('public')
-      .selectFrom('portal_payments as p')
-      .leftJoin('portal_payment_approvals as a', 'a.payment_id', 'p.id')
-      .select([
-        'p.id',
-        'p.status',
-        'p.sucursal_id',
-        'p.recibo_id',
-        'p.ordcon_id',
-        'p.monto',
-        'p.currency',
-        'p.facturas_json',
-        'p.gateway',
-        'p.gateway_payment_id',
-        'a.amount as approved_amount',
-        'a.currency as approved_currency',
-      ])
+    const payment = await paymentsWithApprovals(trx)
+      .select(['p.sucursal_id', 'p.recibo_id', 'p.ordcon_id', 'p.gateway', 'p.gateway_payment_id'])
       .where('p.id', '=', paymentId)
       .forUpdate('p')
       .executeTakeFirstOrThrow();
@@ -106,12 +116,7 @@ export async function createReceipt(
         `El pago es de la sucursal ${payment.sucursal_id}, no de la ${tenant.sucursalId}`,
       );
     }
-    const refusal = receiptRefusal(
-      payment,
-      payment.approved_amount === null || payment.approved_currency === null
-        ? undefined
-        : { amount: payment.approved_amount, currency: payment.approved_currency },
-    );
+    const refusal = receiptRefusal(payment);
     if (refusal !== undefined) return { kind: 'refused', reason: refusal };
     if (payment.ordcon_id === null || payment.monto === null) {
       throw new LedgerConflictError('El pago no tiene cliente o monto');

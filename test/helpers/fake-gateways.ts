@@ -6,6 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { signNotification } from '../../src/modules/payments/gateways/signature.js';
 
 /*
  * Local fakes of the gateways' documented APIs (DESIGN.md "Payment gateways"), shared by the
@@ -410,4 +411,56 @@ export class FakeUala {
       },
     };
   }
+}
+
+// --- Tenants and notifications for the fakes --------------------------------------------------
+
+/** One fake server for both gateways: Mercado Pago under /mp/, Ualá Bis's auth and checkout APIs. */
+export function startFakeGateways(mp: FakeMercadoPago, uala: FakeUala): Promise<FakeServer> {
+  return startServer((seen) =>
+    seen.path.startsWith('/mp/') ? mp.handle(seen) : uala.handle(seen),
+  );
+}
+
+/** A tenant's `ini` keys for the fake Mercado Pago at `server`. */
+export function mercadoPagoIni(server: { url: string }): Record<string, string> {
+  return {
+    'sistema.payment_gateway': 'mercadopago',
+    'portal.gateway.mercadopago.access_token': MP_TOKEN,
+    'portal.gateway.mercadopago.webhook_secret': MP_SECRET,
+    'portal.gateway.mercadopago.base_url': `${server.url}/mp`,
+  };
+}
+
+/** A tenant's `ini` keys for the fake Ualá Bis at `server`. */
+export function ualaIni(server: { url: string }): Record<string, string> {
+  return {
+    'sistema.payment_gateway': 'ualabis',
+    'portal.gateway.ualabis.username': UALA.username,
+    'portal.gateway.ualabis.client_id': UALA.clientId,
+    'portal.gateway.ualabis.client_secret': UALA.clientSecret,
+    'portal.gateway.ualabis.auth_url': `${server.url}/auth/v2/api`,
+    'portal.gateway.ualabis.checkout_url': `${server.url}/checkout/v2/api`,
+  };
+}
+
+/**
+ * What Mercado Pago posts to a webhook URL (`query` = its tenant_id, sucursal_id and token):
+ * data.id and type added to the URL, signed with x-signature. Options for `app.inject`.
+ */
+export function mercadoPagoNotification(query: string, paymentId: string, secret = MP_SECRET) {
+  const requestId = randomUUID();
+  return {
+    method: 'POST' as const,
+    url: `/backend/portal/pagos/webhook?${query}&data.id=${paymentId}&type=payment`,
+    headers: {
+      'x-request-id': requestId,
+      'x-signature': signNotification(secret, {
+        dataId: paymentId,
+        requestId,
+        ts: String(Date.now()),
+      }),
+    },
+    payload: { action: 'payment.updated', type: 'payment', data: { id: paymentId } },
+  };
 }

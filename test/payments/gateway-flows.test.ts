@@ -1,18 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_EXPIRY_JOB } from '../../src/modules/payments/checkout-expiry.js';
-import { signNotification } from '../../src/modules/payments/gateways/signature.js';
 import { addAuthTenant, bearer, fakeClock, login, ORIGIN, register } from '../helpers/auth.js';
 import {
   allowGateways,
   FakeMercadoPago,
   FakeUala,
+  mercadoPagoIni,
+  mercadoPagoNotification,
   MP_SECRET,
-  MP_TOKEN,
-  startServer,
-  UALA,
+  startFakeGateways,
+  ualaIni,
   type FakeServer,
 } from '../helpers/fake-gateways.js';
 import {
@@ -89,26 +88,10 @@ async function sessionFor(tenant: TestTenant, customer: Customer): Promise<Sessi
 }
 
 beforeAll(async () => {
-  server = await startServer((seen) =>
-    seen.path.startsWith('/mp/') ? mp.handle(seen) : uala.handle(seen),
-  );
+  server = await startFakeGateways(mp, uala);
   env = await createTestEnvironment();
-  mpTenant = await addAuthTenant(env, 1, {
-    ...RECIBO,
-    'sistema.payment_gateway': 'mercadopago',
-    'portal.gateway.mercadopago.access_token': MP_TOKEN,
-    'portal.gateway.mercadopago.webhook_secret': MP_SECRET,
-    'portal.gateway.mercadopago.base_url': `${server.url}/mp`,
-  });
-  ualaTenant = await addAuthTenant(env, 2, {
-    ...RECIBO,
-    'sistema.payment_gateway': 'ualabis',
-    'portal.gateway.ualabis.username': UALA.username,
-    'portal.gateway.ualabis.client_id': UALA.clientId,
-    'portal.gateway.ualabis.client_secret': UALA.clientSecret,
-    'portal.gateway.ualabis.auth_url': `${server.url}/auth/v2/api`,
-    'portal.gateway.ualabis.checkout_url': `${server.url}/checkout/v2/api`,
-  });
+  mpTenant = await addAuthTenant(env, 1, { ...RECIBO, ...mercadoPagoIni(server) });
+  ualaTenant = await addAuthTenant(env, 2, { ...RECIBO, ...ualaIni(server) });
   for (const tenant of [mpTenant, ualaTenant]) {
     for (const customer of CUSTOMERS) await seedDebts(tenant, customer);
   }
@@ -190,20 +173,8 @@ function postJson(url: string, headers: Record<string, string>, payload: object)
 
 /** What Mercado Pago sends: the webhook URL plus data.id and type, signed with x-signature. */
 function notifyMercadoPago(session: Session, paymentId: string, secret = MP_SECRET) {
-  const requestId = randomUUID();
   const query = `tenant_id=${session.tenant.id}&sucursal_id=${session.customer.sucursal}&token=${TOKEN}`;
-  return postJson(
-    `/backend/portal/pagos/webhook?${query}&data.id=${paymentId}&type=payment`,
-    {
-      'x-request-id': requestId,
-      'x-signature': signNotification(secret, {
-        dataId: paymentId,
-        requestId,
-        ts: String(Date.now()),
-      }),
-    },
-    { action: 'payment.updated', type: 'payment', data: { id: paymentId } },
-  );
+  return app.inject(mercadoPagoNotification(query, paymentId, secret));
 }
 
 /** Ualá Bis notifications are unsigned: the order uuid and a status the portal must not trust. */

@@ -1,16 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signNotification } from '../../src/modules/payments/gateways/signature.js';
 import { addAuthTenant, auditEvents, bearer, login, ORIGIN, register } from '../helpers/auth.js';
 import {
   allowGateways,
   FakeMercadoPago,
   FakeUala,
-  MP_SECRET,
-  MP_TOKEN,
-  startServer,
-  UALA,
+  mercadoPagoIni,
+  mercadoPagoNotification,
+  startFakeGateways,
+  ualaIni,
   type FakeServer,
 } from '../helpers/fake-gateways.js';
 import {
@@ -95,18 +93,8 @@ async function paymentRow(tenant: TestTenant, id: number) {
 }
 
 function notifyMercadoPago(paymentId: string, sucursalId = 1) {
-  const requestId = randomUUID();
-  return post(
-    `/backend/portal/pagos/webhook?tenant_id=1&sucursal_id=${sucursalId}&token=${TOKEN}&data.id=${paymentId}&type=payment`,
-    {
-      'x-request-id': requestId,
-      'x-signature': signNotification(MP_SECRET, {
-        dataId: paymentId,
-        requestId,
-        ts: String(Date.now()),
-      }),
-    },
-    { action: 'payment.updated', type: 'payment', data: { id: paymentId } },
+  return app.inject(
+    mercadoPagoNotification(`tenant_id=1&sucursal_id=${sucursalId}&token=${TOKEN}`, paymentId),
   );
 }
 
@@ -155,26 +143,10 @@ async function saldoOf(tenant: TestTenant, debtId: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = await startServer((seen) =>
-    seen.path.startsWith('/mp/') ? mp.handle(seen) : uala.handle(seen),
-  );
+  server = await startFakeGateways(mp, uala);
   env = await createTestEnvironment();
-  mpTenant = await addAuthTenant(env, 1, {
-    ...RECIBO,
-    'sistema.payment_gateway': 'mercadopago',
-    'portal.gateway.mercadopago.access_token': MP_TOKEN,
-    'portal.gateway.mercadopago.webhook_secret': MP_SECRET,
-    'portal.gateway.mercadopago.base_url': `${server.url}/mp`,
-  });
-  ualaTenant = await addAuthTenant(env, 2, {
-    ...RECIBO,
-    'sistema.payment_gateway': 'ualabis',
-    'portal.gateway.ualabis.username': UALA.username,
-    'portal.gateway.ualabis.client_id': UALA.clientId,
-    'portal.gateway.ualabis.client_secret': UALA.clientSecret,
-    'portal.gateway.ualabis.auth_url': `${server.url}/auth/v2/api`,
-    'portal.gateway.ualabis.checkout_url': `${server.url}/checkout/v2/api`,
-  });
+  mpTenant = await addAuthTenant(env, 1, { ...RECIBO, ...mercadoPagoIni(server) });
+  ualaTenant = await addAuthTenant(env, 2, { ...RECIBO, ...ualaIni(server) });
   for (let month = 1; month <= 9; month += 1) {
     await addDebt(mpTenant, month);
     await addDebt(ualaTenant, month);

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { receiptRefusal } from '../../ledger/receipts.js';
+import { paymentsWithApprovals, receiptRefusal } from '../../ledger/receipts.js';
 import type { TenantDatabase } from '../../platform/db/types.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 
@@ -20,19 +20,7 @@ export async function paymentHoldingDebts(
   cnro: number,
   debtIds: ReadonlySet<string>,
 ): Promise<number | undefined> {
-  const rows = await db
-    .withSchema('public')
-    .selectFrom('portal_payments as p')
-    .leftJoin('portal_payment_approvals as a', 'a.payment_id', 'p.id')
-    .select([
-      'p.id',
-      'p.status',
-      'p.monto',
-      'p.currency',
-      'p.facturas_json',
-      'a.amount as approved_amount',
-      'a.currency as approved_currency',
-    ])
+  const rows = await paymentsWithApprovals(db)
     .where('p.tenant_id', '=', tenant.tenantId)
     .where('p.ordcon_id', '=', cnro)
     // The predicate of portal_payments_holding_debts_idx, so the lookup stays on that index.
@@ -45,18 +33,15 @@ export async function paymentHoldingDebts(
     .orderBy('p.id')
     .execute();
   const holding = rows.find((row) => {
-    if (
+    // Refused for good only when a recorded approval differs; an approved payment with no
+    // recorded approval keeps holding its debts, to be safe.
+    const refusedForGood =
       row.status === 'approved' &&
       row.approved_amount !== null &&
-      row.approved_currency !== null
-    ) {
-      const refusal = receiptRefusal(row, {
-        amount: row.approved_amount,
-        currency: row.approved_currency,
-      });
-      if (refusal !== undefined) return false;
-    }
-    return row.facturas_json.some((factura) => debtIds.has(factura.id.toLowerCase()));
+      receiptRefusal(row) !== undefined;
+    return (
+      !refusedForGood && row.facturas_json.some((factura) => debtIds.has(factura.id.toLowerCase()))
+    );
   });
   return holding?.id;
 }
