@@ -898,6 +898,13 @@ describe('Ualá Bis adapter', () => {
     await expect(uala.refund(id, 'k')).resolves.toMatchObject({ refundId: 'rf-1' });
   });
 
+  it('a refund retried on an order already REFUNDED asks for nothing again (Ualá takes no idempotency key)', async () => {
+    const id = fake.addOrder({ status: 'REFUNDED', amount: 1250.5 });
+    const refund = await uala.refund(id, 'refund-42');
+    expect(refund.refundId).toBe(id);
+    expect(apiCalls().some((seen) => seen.path.endsWith('/refund'))).toBe(false);
+  });
+
   it('reports a refund of an order that is not approved', async () => {
     const id = fake.addOrder({ status: 'PENDING' });
     const error = await gatewayError(uala.refund(id, 'k'));

@@ -354,6 +354,36 @@ describe('one refund, even when asked twice at once', () => {
   });
 });
 
+describe('a claim left by a process that died', () => {
+  it('holds while it is fresh (409) and is taken over once older than four gateway timeouts', async () => {
+    const payment = await startPayment(mpTenant);
+    await mercadoPagoApproves(payment);
+    const devolver = () =>
+      post('/portal/pagos/devolver', bearer(tokens.get(mpTenant) ?? ''), {
+        payment_id: payment.id,
+      });
+    // A refund that claimed the payment, then its process died before the gateway answered.
+    await mpTenant.query(
+      `INSERT INTO public.portal_payment_claims (payment_id, operation, claimed_at)
+       VALUES ($1, 'refund', now())`,
+      [payment.id],
+    );
+    const held = await devolver();
+    expect(held.statusCode).toBe(409);
+    expect(held.json()).toMatchObject({ code: 'INVALID_STATUS' });
+
+    // The app's gateway timeout is the default 10 s: four of them have long passed.
+    await mpTenant.query(
+      `UPDATE public.portal_payment_claims SET claimed_at = now() - interval '41 seconds'
+        WHERE payment_id = $1`,
+      [payment.id],
+    );
+    const taken = await devolver();
+    expect(taken.statusCode, taken.body).toBe(200);
+    expect((await paymentRow(mpTenant, payment.id)).status).toBe('refunded');
+  });
+});
+
 describe('refunds and chargebacks made at the gateway reach the ledger', () => {
   for (const status of ['refunded', 'charged_back'] as const) {
     it(`Mercado Pago ${status}: receipt voided, debt restored, one EGRESO however many notifications, audited`, async () => {

@@ -180,6 +180,9 @@ export function createUalaBisAdapter(
     async refund(gatewayPaymentId) {
       // The refund call takes the amount to return: a full refund is the order's amount.
       const order = await fetchOrder(gatewayPaymentId);
+      // Ualá takes no idempotency key: a refund retried after a crash (its claim taken over)
+      // must not ask for the money twice when the order already says it went back.
+      if (order.status === 'refunded') return { refundId: gatewayPaymentId, raw: order.raw };
       const body = await call('POST', `/orders/${encodeURIComponent(gatewayPaymentId)}/refund`, {
         amount: order.amount,
       });
