@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Clock } from '../../platform/clock.js';
 import type { PaymentOperation, PaymentStatus, TenantDatabase } from '../../platform/db/types.js';
 import { AppError } from '../../platform/errors.js';
 
@@ -23,7 +24,7 @@ export interface PaymentClaims {
 }
 
 export function createPaymentClaims(deps: {
-  clock: { now(): Date };
+  clock: Clock;
   /** Past this age a claim is a dead process's: the gateway call it guarded has long timed out. */
   staleAfterMs: number;
 }): PaymentClaims {
