@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { inject, onTestFinished } from 'vitest';
 import { buildApp, type BuildOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import {
@@ -126,6 +126,10 @@ export async function createTestEnvironment(): Promise<TestEnvironment> {
       PORTAL_ALLOWED_ORIGIN: 'https://portal.example.com',
       BACKEND_URL: 'https://api.example.com',
       LOG_LEVEL: 'silent',
+      // Several files run at once, each with a few apps, on one PostgreSQL that allows 100
+      // connections: two per tenant database an app touches are plenty for a test.
+      PORTAL_TENANT_POOLS_MAX: '4',
+      PORTAL_TENANT_CONNECTIONS_MAX: '8',
       ...overrides,
     });
 
@@ -142,6 +146,13 @@ export async function createTestEnvironment(): Promise<TestEnvironment> {
         ...options,
       });
       apps.push(app);
+      try {
+        // An app a test builds for itself goes when the test ends, not with the file: files
+        // run side by side on one PostgreSQL, and idle apps still hold connections.
+        onTestFinished(() => app.close());
+      } catch {
+        // Built outside a test (beforeAll): it serves the whole file and closes with it.
+      }
       return app;
     },
     async addTenant(spec) {
