@@ -385,13 +385,12 @@ describe('loading the key pair at start', () => {
   });
 });
 
-describe('README browser snippet', () => {
-  /** The ```js block of "## Print agent (QZ Tray)", run against a stand-in for qz-tray.js. */
+describe('the documented browser snippet', () => {
+  /** The ```js block of docs/print-agent.md, run against a stand-in for qz-tray.js. */
   async function readmeSnippet(): Promise<string> {
-    const readme = await readFile(fromRoot('README.md'), 'utf8');
-    const section = readme.split('\n## Print agent (QZ Tray)\n')[1]?.split('\n## ')[0] ?? '';
-    const snippet = /```js\n([\s\S]*?)```/.exec(section)?.[1];
-    if (!snippet) throw new Error('README has no js snippet in "Print agent (QZ Tray)"');
+    const page = await readFile(fromRoot('docs', 'print-agent.md'), 'utf8');
+    const snippet = /```js\n([\s\S]*?)```/.exec(page)?.[1];
+    if (!snippet) throw new Error('docs/print-agent.md has no js snippet');
     return snippet;
   }
 
@@ -435,7 +434,7 @@ describe('README browser snippet', () => {
         text: () => Promise.resolve(response.body),
       };
     };
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the README's own code
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the documentation's own code
     const runSnippet = new Function('qz', 'fetch', 'getAccessToken', snippet) as (
       qzTray: typeof qz,
       browserFetch: typeof fetch,

@@ -31,5 +31,5 @@ export async function qzKeygen(
   say('Configure the API with:');
   say(`  QZ_PRIVATE_KEY_PATH=${files.privateKeyPath}`);
   say(`  QZ_CERTIFICATE_PATH=${files.certificatePath}`);
-  say('and install the certificate in QZ Tray (README, "Print agent (QZ Tray)").');
+  say('and install the certificate in QZ Tray (docs/print-agent.md).');
 }

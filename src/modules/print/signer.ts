@@ -26,7 +26,7 @@ function signWith(key: KeyObject) {
         return;
       }
       // The callback form runs on libuv's thread pool: an RSA-2048 signature costs about 0.3 ms
-      // of CPU, which the event loop must not pay on every print request (README, Benchmarks).
+      // of CPU, which the event loop must not pay on every print request (docs/benchmarks.md).
       sign('sha512', bytes, key, (error, signature) => {
         if (error) reject(error);
         else resolve(signature.toString('base64'));

@@ -14,7 +14,7 @@ export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'];
 
 /**
  * What @fastify/helmet would send for a JSON API, set from one constant object: helmet computed
- * them per request and halved the throughput of a one-query endpoint (see README, Dependencies).
+ * them per request and halved the throughput of a one-query endpoint (see docs/dependencies.md).
  * No CSP on JSON; the HTML pages (API reference, sandbox checkout) set their own.
  */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
