@@ -1,8 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import bcrypt from 'bcrypt';
 import Fastify from 'fastify';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import { pendingDebtsQuery } from '../src/modules/account/queries.js';
 import { createKysely, createPool } from '../src/platform/db/connect.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';
@@ -23,10 +20,11 @@ import {
   printTable,
   rawRate,
 } from './measure.js';
-import { qzBenchKeys, qzSigning } from './qz.js';
+import { qzSigning } from './qz.js';
 import { receiptDownloads } from './recibo.js';
+import { requestLogCost } from './logs.js';
+import { loginToken, startPortal } from './portal.js';
 import { sessionVersionCost } from './session.js';
-import { freePort } from '../test/helpers/ports.js';
 import { webhookThroughput } from './webhook.js';
 
 /**
@@ -34,34 +32,6 @@ import { webhookThroughput } from './webhook.js';
  * limit in the same run, and prints both and their ratio. Loopback only, bounded in time.
  * BENCH_DATABASE_URL points at a PostgreSQL server; otherwise a disposable embedded one is used.
  */
-async function startPortal(environment: BenchEnvironment) {
-  const reportsUrl = `http://127.0.0.1:${await freePort()}`;
-  // The webhook bench's fake Mercado Pago listens here; the portal calls only allowed origins.
-  const gatewayPort = await freePort();
-  const reportsSecret = randomBytes(32).toString('hex');
-  const app = await buildApp(
-    loadConfig({
-      NODE_ENV: 'production',
-      DATABASE_URL: environment.systemUrl,
-      PORTAL_JWT_SECRET: randomBytes(32).toString('hex'),
-      PORTAL_ALLOWED_ORIGIN: 'https://portal.example.com',
-      REPORTS_SERVICE_SECRET: reportsSecret,
-      REPORTS_URL: reportsUrl,
-      PORTAL_REQUIRE_HTTPS: 'false',
-      PORTAL_GATEWAY_ALLOWED_ORIGINS: `http://127.0.0.1:${gatewayPort}`,
-      // The login limit is per client IP: the load generator stands for one reverse proxy and
-      // sends a different X-Forwarded-For per request, the one hop trusted here.
-      TRUST_PROXY: '1',
-      LOG_LEVEL: 'silent',
-      ...(await qzBenchKeys()),
-    }),
-    // One benchmark user makes thousands of requests a minute; the limit is still counted.
-    { protectedRoutesMax: 1_000_000_000 },
-  );
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, url, reportsUrl, reportsSecret, gatewayPort };
-}
-
 async function platformOverhead(environment: BenchEnvironment, portalUrl: string) {
   const pool = createPool(environment.systemUrl, { max: 5 });
   const baseline = Fastify();
@@ -147,23 +117,6 @@ async function debtsList(environment: BenchEnvironment, portalUrl: string) {
   }
 }
 
-async function loginToken(portalUrl: string): Promise<string> {
-  const response = await fetch(`${portalUrl}/portal/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      identifier: BENCH_DNI,
-      identifier_type: 'dni',
-      password: BENCH_PASSWORD,
-      tenant_id: 1,
-      sucursal_id: 1,
-    }),
-  });
-  const body = (await response.json()) as { data?: { access_token?: string } };
-  if (!body.data?.access_token) throw new Error(`bench login failed: ${JSON.stringify(body)}`);
-  return body.data.access_token;
-}
-
 async function main(): Promise<void> {
   const environment = await createBenchEnvironment();
   const { app, url, reportsUrl, reportsSecret, gatewayPort } = await startPortal(environment);
@@ -171,6 +124,7 @@ async function main(): Promise<void> {
     const only = process.argv[2];
     if (!only || only === 'platform') await platformOverhead(environment, url);
     if (!only || only === 'deudas') await debtsList(environment, url);
+    if (!only || only === 'logs') await requestLogCost(environment);
     if (!only || only === 'session') {
       await sessionVersionCost(environment, { url, token: await loginToken(url) });
     }
