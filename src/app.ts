@@ -55,6 +55,7 @@ import { installHttpSecurity } from './platform/http/security.js';
 import { installValidation } from './platform/http/validation.js';
 import { startJobQueue } from './platform/jobs.js';
 import { createMailer, type Outbox } from './platform/mail/mailer.js';
+import { createMetrics, listenMetrics } from './platform/metrics.js';
 import { createRefusalBudget, installRateLimits, LIMITS } from './platform/rate-limit.js';
 import { bcryptPasswords, type PasswordHasher } from './platform/security/passwords.js';
 import { deriveKey } from './platform/security/secrets.js';
@@ -72,6 +73,8 @@ declare module 'fastify' {
     tenancy: Tenancy;
     /** Development outbox (mail sent without a transport); empty in production. */
     outbox: Outbox;
+    /** The Prometheus listener's `GET /metrics` URL; undefined without METRICS_PORT. */
+    metricsUrl: string | undefined;
   }
 }
 
@@ -157,6 +160,12 @@ export async function buildApp(
   });
   // Before any plugin or route, so that it sees them all.
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  const metrics = createMetrics();
+  // The route's pattern, never the raw URL: ids in paths would make a series per payment.
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.request(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+  });
 
   // Read once, before anything opens (DECISIONS.md 39): a bad key stops the start, naming it.
   const printSigner = await printSignerFor(config, (message) => app.log.warn(message));
@@ -237,6 +246,7 @@ export async function buildApp(
       'refresh-refused',
       LIMITS.refreshRefusalsPerIp,
     ),
+    metrics,
   });
   const reset = createPasswordReset({
     tenancy,
@@ -265,12 +275,13 @@ export async function buildApp(
     allowedOrigins: config.gatewayAllowedOrigins,
     log: app.log,
   });
-  const receipts = createReceiptIssuer({ tenancy, jobs, calendar, clock, log: app.log });
-  await workReceiptRetries(jobs, receipts);
+  const receipts = createReceiptIssuer({ tenancy, jobs, calendar, clock, log: app.log, metrics });
+  await workReceiptRetries(jobs, receipts, metrics);
   const reports = createReportsClient({
     url: config.reportsUrl,
     secret: config.reportsServiceSecret,
     timeoutMs: config.reportsTimeoutMs,
+    metrics,
   });
   const reconcile = createReconciler({ receipts, audit, clock, log: app.log });
   // A claim outlives the gateway calls it guards only when its process died.
@@ -287,6 +298,7 @@ export async function buildApp(
       log: app.log,
       ttlMinutes: config.checkoutTtlMinutes,
     }),
+    metrics,
   );
 
   healthRoutes(app, systemDb);
@@ -298,6 +310,7 @@ export async function buildApp(
       reconcile,
       refusals: createRefusalBudget(limits.counter, 'webhook-refused', LIMITS.webhookRefusalsPerIp),
       log: app.log,
+      metrics,
     }),
   });
   await sandboxRoutes(app, { tenancy, enabled: config.sandboxEnabled });
@@ -313,10 +326,10 @@ export async function buildApp(
     accountRoutes(authed, { account: createAccountService({ calendar }) });
     // The ledger's coupon services (DECISIONS.md 36): the coupon routes and PDF use them.
     const couponLedger = createCouponLedger({ calendar, clock });
-    const coupons = createCouponService({ ledger: couponLedger });
+    const coupons = createCouponService({ ledger: couponLedger, metrics });
     couponRoutes(authed, { coupons, reports });
     paymentRoutes(authed, {
-      start: createPaymentStart({ config, gateways, clock }),
+      start: createPaymentStart({ config, gateways, clock, metrics }),
       lifecycle: createPaymentLifecycle({ gateways, claims, clock }),
       history: createPaymentHistory({ calendar }),
       receiptPdf: createReceiptDownload({ reports }),
@@ -327,6 +340,20 @@ export async function buildApp(
     });
     done();
   });
+
+  // Its own listener, never the public port (DESIGN.md); read at scrape time, so idle costs nothing.
+  app.decorate('metricsUrl', undefined);
+  if (config.metricsPort !== undefined) {
+    metrics.collectRuntime();
+    metrics.watchTenantPools(() => standalone.pools.stats());
+    metrics.watchJobQueues(() => jobs.depths());
+    const listener = await listenMetrics(metrics, {
+      host: config.metricsHost,
+      port: config.metricsPort,
+    });
+    app.metricsUrl = listener.url;
+    app.addHook('onClose', () => listener.close());
+  }
 
   return app;
 }

@@ -44,6 +44,9 @@ export interface Config {
    */
   readonly gatewayAllowedOrigins: readonly string[];
   readonly logLevel: LogLevel;
+  /** Prometheus listener (docs/metrics.md); undefined: none. 0 picks a free port (tests). */
+  readonly metricsPort: number | undefined;
+  readonly metricsHost: string;
   readonly tenantPools: {
     readonly maxPools: number;
     readonly maxConnections: number;
@@ -303,6 +306,12 @@ export function loadConfig(env: Env): Config {
     gatewayTimeoutMs: reader.integer('PORTAL_GATEWAY_TIMEOUT_MS', 10_000, 100, 120_000),
     gatewayAllowedOrigins: parseGatewayOrigins(reader),
     logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    metricsPort:
+      reader.raw('METRICS_PORT') === undefined
+        ? undefined
+        : reader.integer('METRICS_PORT', 0, 0, 65535),
+    // Never the public address unless someone says so: metrics name routes and volumes.
+    metricsHost: reader.string('METRICS_HOST', '127.0.0.1'),
     tenantPools: {
       maxPools: reader.integer('PORTAL_TENANT_POOLS_MAX', 20, 1, 10_000),
       maxConnections: reader.integer('PORTAL_TENANT_CONNECTIONS_MAX', 100, 1, 100_000),
@@ -310,6 +319,9 @@ export function loadConfig(env: Env): Config {
     },
   };
 
+  if (config.metricsPort !== undefined && config.metricsPort !== 0 && config.metricsPort === port) {
+    reader.problems.push('METRICS_PORT must differ from PORT: metrics never go on the public port');
+  }
   if (config.tenantPools.maxConnections < config.tenantPools.maxPools) {
     reader.problems.push('PORTAL_TENANT_CONNECTIONS_MAX must be at least PORTAL_TENANT_POOLS_MAX');
   }

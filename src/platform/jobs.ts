@@ -9,6 +9,8 @@ export interface JobQueue {
    * the whole deployment; at most one runs at a time and one waits, so slow runs never pile up.
    */
   schedule(name: string, cron: string): Promise<void>;
+  /** Jobs waiting in each queue this process uses (one query per queue; for the metrics). */
+  depths(): Promise<Record<string, number>>;
   stop(): Promise<void>;
 }
 
@@ -69,6 +71,11 @@ export async function startJobQueue(
       await ensureQueue(name, 'stately');
       // The next tick runs anyway: a failed run is not retried.
       await boss.schedule(name, cron, {}, { tz: 'UTC', retryLimit: 0 });
+    },
+    async depths() {
+      const depths: Record<string, number> = {};
+      for (const name of queues) depths[name] = await boss.getQueueSize(name);
+      return depths;
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 5_000 });

@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import type { Metrics, ReportKind } from '../platform/metrics.js';
 import type { ReceiptReport } from './receipt-report.js';
 import { createServiceTokens, type ServiceClaims } from './token.js';
 
@@ -27,8 +28,22 @@ export function createReportsClient(options: {
   url: string;
   secret: string;
   timeoutMs: number;
+  metrics: Pick<Metrics, 'reportsCall'>;
 }): ReportsClient {
   const tokens = createServiceTokens(options.secret);
+
+  async function timed(report: ReportKind, call: () => Promise<Buffer>): Promise<Buffer> {
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    try {
+      const pdf = await call();
+      options.metrics.reportsCall(report, 'ok', seconds());
+      return pdf;
+    } catch (error) {
+      options.metrics.reportsCall(report, 'error', seconds());
+      throw error;
+    }
+  }
 
   async function fetchPdf(
     claims: ServiceClaims,
@@ -83,8 +98,12 @@ export function createReportsClient(options: {
 
   return {
     receipt: (claims, data) =>
-      fetchPdf(claims, '/reports/portal-recibo', { method: 'POST', body: data }),
+      timed('receipt', () =>
+        fetchPdf(claims, '/reports/portal-recibo', { method: 'POST', body: data }),
+      ),
     coupon: (claims, couponId) =>
-      fetchPdf(claims, `/reports/cupones/${encodeURIComponent(couponId)}`, { method: 'GET' }),
+      timed('coupon', () =>
+        fetchPdf(claims, `/reports/cupones/${encodeURIComponent(couponId)}`, { method: 'GET' }),
+      ),
   };
 }

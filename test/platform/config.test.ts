@@ -173,4 +173,17 @@ describe('config', () => {
     // Outside production `true` stays available (a local proxy during development).
     expect(loadConfig({ ...DEV, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
   });
+  it('METRICS_PORT: unset means no listener; 0..65535 on 127.0.0.1 unless METRICS_HOST says; never PORT', () => {
+    expect(loadConfig(DEV).metricsPort).toBeUndefined();
+    expect(loadConfig(DEV).metricsHost).toBe('127.0.0.1');
+    const config = loadConfig({ ...DEV, METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' });
+    expect(config.metricsPort).toBe(9464);
+    expect(config.metricsHost).toBe('10.0.0.5');
+    expect(loadConfig({ ...DEV, METRICS_PORT: '0' }).metricsPort).toBe(0);
+    expect(problemsOf({ ...DEV, METRICS_PORT: '70000' })[0]).toMatch(/^METRICS_PORT must be/);
+    expect(problemsOf({ ...DEV, METRICS_PORT: 'metrics' })[0]).toMatch(/^METRICS_PORT must be/);
+    expect(problemsOf({ ...DEV, PORT: '8080', METRICS_PORT: '8080' })).toEqual([
+      expect.stringContaining('METRICS_PORT must differ from PORT'),
+    ]);
+  });
 });

@@ -1,5 +1,6 @@
 import type { Audit, RequestOrigin } from '../../platform/audit.js';
 import type { Clock } from '../../platform/clock.js';
+import type { Metrics } from '../../platform/metrics.js';
 import type { RefusalBudget } from '../../platform/rate-limit.js';
 import { AppError, assertThat } from '../../platform/errors.js';
 import { DUMMY_PASSWORD_HASH, type PasswordHasher } from '../../platform/security/passwords.js';
@@ -35,6 +36,7 @@ export interface AuthDeps {
   clock: Clock;
   /** Refused refresh tokens per IP, checked before the token is looked up. */
   refreshRefusals: RefusalBudget;
+  metrics: Pick<Metrics, 'login'>;
 }
 
 export interface Credentials {
@@ -62,7 +64,7 @@ function lockedError(lockedUntil: Date, now: Date): AppError {
 }
 
 export function createAuthService(deps: AuthDeps) {
-  const { tenancy, passwords, tokens, sessions, audit, clock, refreshRefusals } = deps;
+  const { tenancy, passwords, tokens, sessions, audit, clock, refreshRefusals, metrics } = deps;
 
   async function accessTokenFor(
     tenant: TenantContext,
@@ -136,6 +138,7 @@ export function createAuthService(deps: AuthDeps) {
       const now = clock.now();
       const locked = async (portalUserId: string, lockedUntil: Date | null): Promise<never> => {
         await audit.record(tenant, origin, { event: 'login_locked', portalUserId });
+        metrics.login('locked');
         // A lock lifted between two reads (it expired, or a right password cleared it) leaves
         // no time to report: the client may try again at once.
         throw lockedError(lockedUntil ?? now, now);
@@ -155,6 +158,7 @@ export function createAuthService(deps: AuthDeps) {
           event: 'login_failed',
           details: { reason: 'unknown_user' },
         });
+        metrics.login('unknown_user');
         throw new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
       }
 
@@ -166,6 +170,7 @@ export function createAuthService(deps: AuthDeps) {
           details: { reason: 'wrong_password', attempts: claim.failed_login_attempts },
         });
         if (claim.locked_until !== null) return locked(claim.id, claim.locked_until);
+        metrics.login('wrong_password');
         throw new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
       }
 
@@ -179,6 +184,7 @@ export function createAuthService(deps: AuthDeps) {
       }
       const session = await sessions.start(tenant, claim.id);
       await audit.record(tenant, origin, { event: 'login_success', portalUserId: claim.id });
+      metrics.login('ok');
       return {
         access_token: await accessTokenFor(tenant, claim.id, success.session_version),
         refresh_token: session.refreshToken,

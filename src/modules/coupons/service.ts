@@ -1,6 +1,7 @@
 import type { CouponLedger } from '../../ledger/coupons/service.js';
 import type { CouponEstado, CouponFactura, CouponSummary } from '../../ledger/coupons/types.js';
 import { AppError } from '../../platform/errors.js';
+import type { Metrics } from '../../platform/metrics.js';
 import { toAmount } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { paymentHoldingDebts } from '../payments/debts-in-flight.js';
@@ -40,8 +41,11 @@ function summaryBody(coupon: CouponSummary) {
  * The portal side of coupons (SPEC.md capability 6): the customer comes from the token's portal
  * user (-> ordcon), everything else is the ledger's coupon services (DECISIONS.md 36).
  */
-export function createCouponService(deps: { ledger: CouponLedger }) {
-  const { ledger } = deps;
+export function createCouponService(deps: {
+  ledger: CouponLedger;
+  metrics: Pick<Metrics, 'couponGenerated'>;
+}) {
+  const { ledger, metrics } = deps;
 
   async function customerOf(tenant: TenantContext, portalUserId: string): Promise<number> {
     const cnro = await findCustomerNumber(tenant, portalUserId);
@@ -79,6 +83,7 @@ export function createCouponService(deps: { ledger: CouponLedger }) {
         total: input.total,
         ...(input.dias_vencimiento !== undefined && { diasVencimiento: input.dias_vencimiento }),
       });
+      metrics.couponGenerated();
       return {
         cupon_id: coupon.id,
         codigo_barras: coupon.codigoBarras,

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import type { SystemDatabase, TenantDatabase } from '../../platform/db/types.js';
 import type { JobQueue } from '../../platform/jobs.js';
+import type { Metrics } from '../../platform/metrics.js';
 import type { Tenancy } from '../../platform/tenancy/tenancy.js';
 import type { GatewayRegistry } from './gateways/registry.js';
 import { isGatewayId, isNotFound, type GatewayPayment } from './gateways/types.js';
@@ -200,9 +201,16 @@ export type CheckoutExpiry = ReturnType<typeof createCheckoutExpiry>;
 export async function scheduleCheckoutExpiry(
   jobs: JobQueue,
   expiry: CheckoutExpiry,
+  metrics: Pick<Metrics, 'jobRun' | 'expired'>,
 ): Promise<void> {
   await jobs.schedule(CHECKOUT_EXPIRY_JOB, CHECKOUT_EXPIRY_CRON);
   await jobs.work(CHECKOUT_EXPIRY_JOB, async () => {
-    await expiry.sweep();
+    try {
+      metrics.expired(await expiry.sweep());
+      metrics.jobRun('checkout-expiry', 'ok');
+    } catch (error) {
+      metrics.jobRun('checkout-expiry', 'failed');
+      throw error;
+    }
   });
 }

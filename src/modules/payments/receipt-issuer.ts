@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import type { JobQueue } from '../../platform/jobs.js';
+import type { Metrics } from '../../platform/metrics.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
 import { createReceipt, type ReceiptOutcome } from '../../ledger/receipts.js';
@@ -41,11 +42,13 @@ interface ReceiptDeps {
   calendar: TenantCalendar;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** The API's metrics; the CLI's retry-receipts runs without. */
+  metrics?: Pick<Metrics, 'receipt'>;
 }
 
 /** TX2 attempts, shared by the webhook, the retry job and `cli payments retry-receipts`. */
 export function createReceiptAttempts(deps: ReceiptDeps): ReceiptAttempts {
-  const { tenancy, calendar, clock, log } = deps;
+  const { tenancy, calendar, clock, log, metrics } = deps;
 
   async function recordError(tenant: TenantContext, paymentId: number, message: string) {
     log.error({ paymentId, tenantId: tenant.tenantId, reason: message }, 'receipt not created');
@@ -79,9 +82,11 @@ export function createReceiptAttempts(deps: ReceiptDeps): ReceiptAttempts {
         { clock, today: await calendar.today(tenant) },
       );
       // Retrying cannot change what the gateway approved: recorded once, never retried.
+      metrics?.receipt(outcome.kind);
       if (outcome.kind === 'refused') await recordError(tenant, paymentId, outcome.reason);
       return outcome;
     } catch (error) {
+      metrics?.receipt('failed');
       await recordError(tenant, paymentId, error instanceof Error ? error.message : String(error));
       throw error;
     }
@@ -115,8 +120,18 @@ export function createReceiptIssuer(deps: ReceiptDeps & { jobs: JobQueue }): Rec
   };
 }
 
-export async function workReceiptRetries(jobs: JobQueue, attempts: ReceiptAttempts): Promise<void> {
+export async function workReceiptRetries(
+  jobs: JobQueue,
+  attempts: ReceiptAttempts,
+  metrics: Pick<Metrics, 'jobRun'>,
+): Promise<void> {
   await jobs.work<RetryJob>(RECEIPT_RETRY_JOB, async (job) => {
-    await attempts.attempt(job.tenantId, job.sucursalId, job.paymentId);
+    try {
+      const outcome = await attempts.attempt(job.tenantId, job.sucursalId, job.paymentId);
+      metrics.jobRun('receipt-retry', outcome.kind);
+    } catch (error) {
+      metrics.jobRun('receipt-retry', 'failed');
+      throw error;
+    }
   });
 }

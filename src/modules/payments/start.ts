@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
+import type { Metrics } from '../../platform/metrics.js';
 import {
   amountOfCents,
   centsOf,
@@ -124,8 +125,9 @@ export function createPaymentStart(deps: {
   config: Pick<Config, 'backendUrl' | 'allowedOrigins' | 'checkoutTtlMinutes'>;
   gateways: GatewayRegistry;
   clock: Clock;
+  metrics: Pick<Metrics, 'paymentStart'>;
 }) {
-  const { config, gateways, clock } = deps;
+  const { config, gateways, clock, metrics } = deps;
 
   return async function startPayment(
     tenant: TenantContext,
@@ -251,12 +253,14 @@ export function createPaymentStart(deps: {
         })
         .where('id', '=', payment.id)
         .execute();
+      metrics.paymentStart(gatewayId, 'issued');
       return {
         payment_id: payment.id,
         redirect_url: checkout.redirectUrl,
         payment_method: gatewayId,
       };
     } catch (error) {
+      metrics.paymentStart(gatewayId, 'gateway_error');
       // DECISIONS.md 25: the row is cancelled with the gateway's answer, and the debts are free
       // again. The tenant reads that answer: message, status and a bounded body only.
       await tenant.db

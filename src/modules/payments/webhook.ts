@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { RequestOrigin } from '../../platform/audit.js';
 import { AppError } from '../../platform/errors.js';
 import { parsePositiveInt4 } from '../../platform/ids.js';
+import type { Metrics, WebhookMetricOutcome } from '../../platform/metrics.js';
 import type { RefusalBudget } from '../../platform/rate-limit.js';
 import { safeEqual, sha256Hex } from '../../platform/security/secrets.js';
 import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
@@ -29,6 +30,26 @@ export interface WebhookDeps {
   /** Refused notifications per IP; a spent budget is refused before any database query. */
   refusals: RefusalBudget;
   log: FastifyBaseLogger;
+  metrics: Pick<Metrics, 'webhook'>;
+}
+
+/** What a refused notification counts as in the metrics (by the error it answered). */
+function refusalOutcome(error: unknown): WebhookMetricOutcome {
+  if (!(error instanceof AppError)) return 'error';
+  switch (error.code) {
+    case 'UNAUTHORIZED':
+      return 'refused_token';
+    case 'INVALID_SIGNATURE':
+      return 'refused_signature';
+    case 'INVALID_REQUEST':
+      return 'invalid_request';
+    case 'RATE_LIMITED':
+      return 'rate_limited';
+    case 'SERVICE_UNAVAILABLE':
+      return 'gateway_error';
+    default:
+      return 'error';
+  }
 }
 
 /** The tenant's gateway first, then any other adapter it has settings for (a gateway switch). */
@@ -54,7 +75,7 @@ function candidateAdapters(
 }
 
 export function createWebhookHandler(deps: WebhookDeps) {
-  const { tenancy, gateways, reconcile, refusals, log } = deps;
+  const { tenancy, gateways, reconcile, refusals, log, metrics } = deps;
   // Each tenant's token as last seen valid (its SHA-256), so an address that spent its refusals
   // still gets a genuine notification through without a database query deciding it. Never used
   // to accept a token: the tenant's ini, read on every notification, decides that.
@@ -94,10 +115,7 @@ export function createWebhookHandler(deps: WebhookDeps) {
     return proven !== undefined && token !== undefined && safeEqual(sha256Hex(token), proven);
   }
 
-  return async function handleNotification(
-    input: NotificationInput,
-    origin: RequestOrigin,
-  ): Promise<WebhookOutcome> {
+  async function handle(input: NotificationInput, origin: RequestOrigin): Promise<WebhookOutcome> {
     const tenantId = parsePositiveInt4(input.query.tenant_id);
     const sucursalId = parsePositiveInt4(input.query.sucursal_id);
     if (!provenToken(tenantId, input.query.token)) await refusals.check(origin.ip);
@@ -155,6 +173,20 @@ export function createWebhookHandler(deps: WebhookDeps) {
       );
     }
     return outcome;
+  }
+
+  return async function handleNotification(
+    input: NotificationInput,
+    origin: RequestOrigin,
+  ): Promise<WebhookOutcome> {
+    try {
+      const outcome = await handle(input, origin);
+      metrics.webhook(outcome);
+      return outcome;
+    } catch (error) {
+      metrics.webhook(refusalOutcome(error));
+      throw error;
+    }
   };
 }
 

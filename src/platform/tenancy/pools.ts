@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
+import type pg from 'pg';
 import { createKysely, createPool } from '../db/connect.js';
 import type { TenantDatabase } from '../db/types.js';
 
@@ -15,6 +16,8 @@ export interface TenantPools {
   /** Drops a pool, e.g. after its server failed, so the next request connects afresh. */
   invalidate(databaseUrl: string): void;
   size(): number;
+  /** Pools open (retiring ones included) and their connections, for the metrics. */
+  stats(): { pools: number; connections: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -35,9 +38,12 @@ export function createTenantPools(limits: TenantPoolLimits): TenantPools {
   const perPool = Math.max(1, Math.floor(limits.maxConnections / limits.maxPools));
   // Evicted pools waiting out their grace period; close() ends them at once.
   const retiring = new Map<Kysely<TenantDatabase>, NodeJS.Timeout>();
+  // Every pool until it is destroyed, so the metrics count the retiring ones too.
+  const open = new Map<Kysely<TenantDatabase>, pg.Pool>();
   const destroy = async (db: Kysely<TenantDatabase>) => {
     clearTimeout(retiring.get(db));
     retiring.delete(db);
+    open.delete(db);
     await db.destroy().catch(() => undefined);
   };
   const retire = (db: Kysely<TenantDatabase>): void => {
@@ -58,9 +64,9 @@ export function createTenantPools(limits: TenantPoolLimits): TenantPools {
     get(databaseUrl) {
       let db = cache.get(databaseUrl);
       if (!db) {
-        db = createKysely<TenantDatabase>(
-          createPool(databaseUrl, { max: perPool, applicationName: 'portal-tenant' }),
-        );
+        const pool = createPool(databaseUrl, { max: perPool, applicationName: 'portal-tenant' });
+        db = createKysely<TenantDatabase>(pool);
+        open.set(db, pool);
         cache.set(databaseUrl, db);
       }
       return db;
@@ -70,6 +76,15 @@ export function createTenantPools(limits: TenantPoolLimits): TenantPools {
     },
     size() {
       return cache.size;
+    },
+    stats() {
+      const stats = { pools: open.size, connections: 0, idle: 0, waiting: 0 };
+      for (const pool of open.values()) {
+        stats.connections += pool.totalCount;
+        stats.idle += pool.idleCount;
+        stats.waiting += pool.waitingCount;
+      }
+      return stats;
     },
     async close() {
       cache.clear();

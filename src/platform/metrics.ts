@@ -1,0 +1,235 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * Prometheus metrics of one app (docs/metrics.md lists them). Each app owns its registry, so
+ * several apps in one process (tests) never collide. Every label takes values from a small fixed
+ * set: a route's URL pattern, a status code, a gateway id, an outcome name. Never a tenant, user,
+ * payment, address, e-mail, token or code: those would leak and would explode the series count.
+ */
+
+export type LoginOutcome = 'ok' | 'wrong_password' | 'locked' | 'unknown_user';
+export type WebhookMetricOutcome =
+  | 'approved'
+  | 'rejected'
+  | 'cancelled'
+  | 'refunded'
+  | 'duplicate'
+  | 'unchanged'
+  | 'ignored'
+  | 'unknown_payment'
+  | 'refused_token'
+  | 'refused_signature'
+  | 'invalid_request'
+  | 'rate_limited'
+  | 'gateway_error'
+  | 'error';
+export type ReceiptMetricOutcome = 'created' | 'exists' | 'not_approved' | 'refused' | 'failed';
+export type PaymentStartOutcome = 'issued' | 'gateway_error';
+export type ReportKind = 'receipt' | 'coupon';
+
+export interface TenantPoolStats {
+  pools: number;
+  connections: number;
+  idle: number;
+  waiting: number;
+}
+
+export interface Metrics {
+  readonly registry: Registry;
+  request(route: string, method: string, status: number, seconds: number): void;
+  login(outcome: LoginOutcome): void;
+  paymentStart(gateway: string, outcome: PaymentStartOutcome): void;
+  webhook(outcome: WebhookMetricOutcome): void;
+  receipt(outcome: ReceiptMetricOutcome): void;
+  /** One run of a background job; `result` is what the run did (a receipt outcome, ok, failed). */
+  jobRun(job: 'receipt-retry' | 'checkout-expiry', result: string): void;
+  /** Payments one checkout-expiry run looked at, by what became of each. */
+  expired(summary: Readonly<Record<string, number>>): void;
+  couponGenerated(): void;
+  reportsCall(report: ReportKind, outcome: 'ok' | 'error', seconds: number): void;
+  /** Read at scrape time. */
+  watchTenantPools(read: () => TenantPoolStats): void;
+  /** Read at scrape time: queued jobs by queue name (a fixed set of job names). */
+  watchJobQueues(read: () => Promise<Readonly<Record<string, number>>>): void;
+  /** process_* and nodejs_* (event-loop delay among them); only for an app that serves metrics. */
+  collectRuntime(): void;
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  const requests = new Histogram({
+    name: 'portal_http_request_duration_seconds',
+    help: 'HTTP requests on the public port by route pattern, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const rateLimited = new Counter({
+    name: 'portal_rate_limit_refusals_total',
+    help: 'Requests answered 429 RATE_LIMITED, by route pattern',
+    labelNames: ['route'] as const,
+    registers: [registry],
+  });
+  const logins = new Counter({
+    name: 'portal_logins_total',
+    help: 'Login attempts by outcome (ok, wrong_password, locked, unknown_user)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const paymentStarts = new Counter({
+    name: 'portal_payments_started_total',
+    help: 'Online payments started, by gateway and outcome (issued, gateway_error)',
+    labelNames: ['gateway', 'outcome'] as const,
+    registers: [registry],
+  });
+  const webhooks = new Counter({
+    name: 'portal_webhooks_total',
+    help: 'Gateway notifications by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const receipts = new Counter({
+    name: 'portal_receipts_total',
+    help: 'Receipt (TX2) attempts by outcome (created, exists, not_approved, refused, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const jobRuns = new Counter({
+    name: 'portal_job_runs_total',
+    help: 'Background job runs by job and result',
+    labelNames: ['job', 'result'] as const,
+    registers: [registry],
+  });
+  const expiredPayments = new Counter({
+    name: 'portal_checkout_expiry_payments_total',
+    help: 'Expired checkouts the expiry job looked at, by what became of them',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+  const coupons = new Counter({
+    name: 'portal_coupons_generated_total',
+    help: 'Payment coupons generated',
+    registers: [registry],
+  });
+  const reportsCalls = new Histogram({
+    name: 'portal_reports_call_duration_seconds',
+    help: 'Calls to the reports service by report and outcome (ok, error), PDF read included',
+    labelNames: ['report', 'outcome'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const reportsErrors = new Counter({
+    name: 'portal_reports_call_errors_total',
+    help: 'Calls to the reports service that gave no PDF (refused, timed out, 4xx/5xx, not a PDF)',
+    labelNames: ['report'] as const,
+    registers: [registry],
+  });
+  let runtimeCollected = false;
+
+  return {
+    registry,
+    request(route, method, status, seconds) {
+      requests.observe({ route, method, status: String(status) }, seconds);
+      if (status === 429) rateLimited.inc({ route });
+    },
+    login: (outcome) => logins.inc({ outcome }),
+    paymentStart: (gateway, outcome) => paymentStarts.inc({ gateway, outcome }),
+    webhook: (outcome) => webhooks.inc({ outcome }),
+    receipt: (outcome) => receipts.inc({ outcome }),
+    jobRun: (job, result) => jobRuns.inc({ job, result }),
+    expired(summary) {
+      for (const [result, count] of Object.entries(summary)) {
+        if (count > 0) expiredPayments.inc({ result }, count);
+      }
+    },
+    couponGenerated: () => coupons.inc(),
+    reportsCall(report, outcome, seconds) {
+      reportsCalls.observe({ report, outcome }, seconds);
+      if (outcome === 'error') reportsErrors.inc({ report });
+    },
+    watchTenantPools(read) {
+      const gauge = (name: string, help: string, field: keyof TenantPoolStats) =>
+        new Gauge({
+          name,
+          help,
+          registers: [registry],
+          collect() {
+            this.set(read()[field]);
+          },
+        });
+      gauge(
+        'portal_tenant_pools_open',
+        'Tenant database pools open (retiring ones included)',
+        'pools',
+      );
+      gauge('portal_tenant_connections', 'Connections held by the tenant pools', 'connections');
+      gauge('portal_tenant_connections_idle', 'Idle connections of the tenant pools', 'idle');
+      gauge(
+        'portal_tenant_connections_waiting',
+        'Queries waiting for a tenant pool connection',
+        'waiting',
+      );
+    },
+    watchJobQueues(read) {
+      new Gauge({
+        name: 'portal_job_queue_depth',
+        help: 'Jobs waiting in each background queue',
+        labelNames: ['queue'] as const,
+        registers: [registry],
+        async collect() {
+          this.reset();
+          for (const [queue, size] of Object.entries(await read())) this.set({ queue }, size);
+        },
+      });
+    },
+    collectRuntime() {
+      if (runtimeCollected) return;
+      runtimeCollected = true;
+      collectDefaultMetrics({ register: registry });
+    },
+  };
+}
+
+export interface MetricsListener {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** `GET /metrics` and nothing else, on its own port: never on the public one. */
+export async function listenMetrics(
+  metrics: Metrics,
+  options: { host: string; port: number },
+): Promise<MetricsListener> {
+  const server = http.createServer((request, response) => {
+    const path = (request.url ?? '').split('?')[0];
+    if (request.method !== 'GET' || path !== '/metrics') {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
+      return;
+    }
+    metrics.registry.metrics().then(
+      (text) => response.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+      () => response.writeHead(500, { 'content-type': 'text/plain' }).end('metrics failed\n'),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound: AddressInfo | string | null = server.address();
+  if (bound === null || typeof bound === 'string') throw new Error('metrics listener has no port');
+  const { address, port } = bound;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return {
+    url: `http://${host}:${port}/metrics`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
