@@ -50,6 +50,7 @@ import { installErrorHandling } from './platform/http/error-handler.js';
 import { healthRoutes } from './platform/http/health.js';
 import { loggerOptions } from './platform/http/logger.js';
 import { installOpenApi } from './platform/http/openapi.js';
+import { installRequestLog } from './platform/http/request-log.js';
 import { stripBackendPrefix } from './platform/http/prefix.js';
 import { installHttpSecurity } from './platform/http/security.js';
 import { installValidation } from './platform/http/validation.js';
@@ -148,6 +149,8 @@ export async function buildApp(
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
     genReqId: () => randomUUID(),
+    // installRequestLog writes one line per request instead, without URLs or addresses.
+    disableRequestLogging: true,
     requestIdHeader: false,
     bodyLimit: 100 * 1024,
     trustProxy: fastifyTrustProxy(config.trustProxy),
@@ -203,6 +206,7 @@ export async function buildApp(
 
   installValidation(app);
   installErrorHandling(app);
+  installRequestLog(app);
   await installHttpSecurity(app, config);
   await app.register(cookie);
   const limits = await installRateLimits(app, {

@@ -356,9 +356,43 @@ describe('logs', () => {
     });
     const text = lines.join('');
     expect(text).toContain('visible-name');
-    expect(text).toContain('tenant_id=1');
     for (const secret of ['tok-SECRET-1', 'jwt-SECRET-2', 'SECRET-3', 'SECRET-4', '123456']) {
       expect(text, secret).not.toContain(secret);
+    }
+  });
+
+  it('one line per request: method, route pattern, status and time; never the URL or the client address', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const logged = await env.app(
+      {},
+      { logger: { ...loggerOptions({ logLevel: 'info' }), stream: sink } },
+    );
+    await logged.inject({
+      method: 'GET',
+      url: '/portal/pagos/987654/recibo?token=tok-SECRET-5',
+      remoteAddress: '198.51.100.77',
+    });
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const completed = entries.filter((entry) => entry.msg === 'request completed');
+    expect(completed).toEqual([
+      expect.objectContaining({
+        method: 'GET',
+        route: '/portal/pagos/:id/recibo',
+        statusCode: 401,
+        ms: expect.any(Number) as unknown,
+        reqId: expect.any(String) as unknown,
+      }),
+    ]);
+    expect(entries.filter((entry) => entry.msg === 'incoming request')).toHaveLength(0);
+    const text = lines.join('');
+    for (const leak of ['987654', 'tok-SECRET-5', '198.51.100.77']) {
+      expect(text, leak).not.toContain(leak);
     }
   });
 });

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * One log line per request, when it is answered: method, route pattern, status and time, under
+ * the request's id. Never the raw URL (its path and query carry payment ids, barcodes and the
+ * webhook's token) nor the client's address. It replaces Fastify's own two lines per request
+ * (`disableRequestLogging`), which also halves what every request costs to log.
+ */
+export function installRequestLog(app: FastifyInstance): void {
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? '(no route)',
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      'request completed',
+    );
+    done();
+  });
+}
