@@ -8,7 +8,6 @@ import Fastify, {
   type FastifyServerOptions,
   type onRouteHookHandler,
 } from 'fastify';
-import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Config, TrustProxy } from './config.js';
 import { createCouponLedger } from './ledger/coupons/service.js';
@@ -51,6 +50,7 @@ import { healthRoutes } from './platform/http/health.js';
 import { loggerOptions } from './platform/http/logger.js';
 import { installOpenApi } from './platform/http/openapi.js';
 import { installRequestLog } from './platform/http/request-log.js';
+import { connectRedis, createRedisOutage } from './platform/redis.js';
 import { stripBackendPrefix } from './platform/http/prefix.js';
 import { installHttpSecurity } from './platform/http/security.js';
 import { installValidation } from './platform/http/validation.js';
@@ -108,34 +108,6 @@ function fastifyTrustProxy(
   return typeof value === 'number' ? (_address, hop) => hop < value : value;
 }
 
-async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
-  // Fail at start, with the variable named, rather than on the first rate-limited request.
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 1,
-    connectTimeout: 5_000,
-    // While Redis is away a command fails at once instead of waiting in a queue for the next
-    // reconnection (seconds each), so limits fail open without slowing every request; a command
-    // sent to a Redis that stopped answering gives up after a second.
-    enableOfflineQueue: false,
-    commandTimeout: 1_000,
-  });
-  // While Redis is down the limits let requests through (skipOnError); say so, at most twice a minute.
-  let lastLogged = 0;
-  redis.on('error', (error: Error) => {
-    if (Date.now() - lastLogged < 30_000) return;
-    lastLogged = Date.now();
-    log.error({ err: error }, 'Redis unavailable: rate limits are not enforced until it returns');
-  });
-  try {
-    await redis.connect();
-  } catch (error) {
-    redis.disconnect();
-    throw new Error(`REDIS_URL is set but Redis does not answer`, { cause: error });
-  }
-  return redis;
-}
-
 /** The whole portal as a Fastify instance, not listening: server.ts listens, tests inject. */
 export async function buildApp(
   config: Config,
@@ -180,7 +152,8 @@ export async function buildApp(
     ttlMs: 30_000,
   });
   const { systemDb, tenancy } = standalone;
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : undefined;
+  const redisOutage = createRedisOutage(app.log);
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, redisOutage) : undefined;
   const jobs = await startJobQueue(config.databaseUrl, app.log, {
     pollingIntervalSeconds: options.jobPollingSeconds ?? 2,
     retryDelaySeconds: options.jobRetryDelaySeconds ?? 15,
@@ -213,6 +186,7 @@ export async function buildApp(
     redis,
     namespace: options.rateLimitNamespace ?? 'portal-rl:',
     clock,
+    outage: redisOutage,
     ...(options.protectedRoutesMax !== undefined && {
       protectedRoutesMax: options.protectedRoutesMax,
     }),

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, preHandlerAsyncHookHandler } f
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from './clock.js';
+import type { RedisOutage } from './redis.js';
 import { AppError } from './errors.js';
 
 /** SPEC.md "Limits". */
@@ -34,9 +35,6 @@ export interface Counter {
   peek(key: string): Promise<number>;
 }
 
-/** A Redis failure is logged at most once in this interval: a Redis outage must not flood the log. */
-const REDIS_ERROR_LOG_INTERVAL_MS = 30_000;
-
 function memoryCounter(clock: Clock): Counter {
   const windows = new LRUCache<string, { count: number; resetAt: number }>({ max: 100_000 });
   return {
@@ -59,24 +57,10 @@ function memoryCounter(clock: Clock): Counter {
   };
 }
 
-function redisCounter(
-  redis: Redis,
-  namespace: string,
-  clock: Clock,
-  log: FastifyBaseLogger,
-): Counter {
-  let lastLogged: number | undefined;
+function redisCounter(redis: Redis, namespace: string, outage: RedisOutage): Counter {
+  // Like the route limits (skipOnError): while Redis fails, the request goes through.
   const failedOpen = (error: unknown) => {
-    // Like the route limits (skipOnError): while Redis fails, the request goes through.
-    const now = clock.now().getTime();
-    if (lastLogged === undefined || now - lastLogged >= REDIS_ERROR_LOG_INTERVAL_MS) {
-      lastLogged = now;
-      // The message only: the key holds e-mails and identifiers, and Redis errors carry it.
-      log.error(
-        { reason: error instanceof Error ? error.message : String(error) },
-        'Redis unavailable: rate-limit counter not enforced',
-      );
-    }
+    outage.failed(error);
     return 0;
   };
   return {
@@ -95,6 +79,7 @@ function redisCounter(
         const failure = results.find(([error]) => error !== null)?.[0];
         if (failure) throw failure;
         const count = Number(results[0]?.[1]);
+        outage.recovered();
         return Number.isFinite(count) ? count : 0;
       } catch (error) {
         return failedOpen(error);
@@ -108,10 +93,10 @@ export function createCounter(options: {
   redis: Redis | undefined;
   namespace: string;
   clock: Clock;
-  log: FastifyBaseLogger;
+  outage: RedisOutage;
 }): Counter {
   return options.redis
-    ? redisCounter(options.redis, options.namespace, options.clock, options.log)
+    ? redisCounter(options.redis, options.namespace, options.outage)
     : memoryCounter(options.clock);
 }
 
@@ -132,6 +117,7 @@ export async function installRateLimits(
     redis: Redis | undefined;
     namespace: string;
     clock: Clock;
+    outage: RedisOutage;
     /** Benchmarks raise it to load one user; the counting itself still runs. */
     protectedRoutesMax?: number;
   },
@@ -173,7 +159,7 @@ export async function installRateLimits(
       redis: options.redis,
       namespace: options.namespace,
       clock: options.clock,
-      log: app.log,
+      outage: options.outage,
     }),
   };
 }

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createCounter } from '../../src/platform/rate-limit.js';
+import { createRedisOutage } from '../../src/platform/redis.js';
 import { fakeClock } from '../helpers/auth.js';
 
 /** A pino logger whose lines the test reads. */
@@ -29,7 +30,7 @@ describe('rate-limit counter', () => {
       redis: undefined,
       namespace: 'test-rl:',
       clock,
-      log: capturedLog().log,
+      outage: createRedisOutage(capturedLog().log),
     });
     expect(await counter.hit(KEY, 60_000)).toBe(1);
     expect(await counter.hit(KEY, 60_000)).toBe(2);
@@ -40,7 +41,7 @@ describe('rate-limit counter', () => {
     expect(await counter.hit(KEY, 60_000)).toBe(1);
   });
 
-  it('on a Redis that does not answer: 0 (the request goes through), logged at most twice a minute and without the key', async () => {
+  it('on a Redis that does not answer: 0 (the request goes through), logged once per outage and without the key', async () => {
     const redis = new Redis({
       host: '127.0.0.1',
       port: 1,
@@ -52,17 +53,12 @@ describe('rate-limit counter', () => {
     // The app logs connection errors itself; here they would only be "unhandled" noise.
     redis.on('error', () => undefined);
     const { log, lines } = capturedLog();
-    const clock = fakeClock();
-    const counter = createCounter({ redis, namespace: 'test-rl:', clock, log });
+    const outage = createRedisOutage(log);
+    const counter = createCounter({ redis, namespace: 'test-rl:', clock: fakeClock(), outage });
     try {
-      for (let n = 0; n < 3; n += 1) expect(await counter.hit(KEY, 60_000)).toBe(0);
+      for (let n = 0; n < 5; n += 1) expect(await counter.hit(KEY, 60_000)).toBe(0);
+      expect(await counter.peek(KEY)).toBe(0);
       expect(lines).toHaveLength(1);
-      clock.advance(29_000);
-      expect(await counter.hit(KEY, 60_000)).toBe(0);
-      expect(lines).toHaveLength(1);
-      clock.advance(1_000);
-      expect(await counter.hit(KEY, 60_000)).toBe(0);
-      expect(lines).toHaveLength(2);
 
       const entry = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
       expect(entry).toMatchObject({ level: 50, msg: expect.stringContaining('Redis') });
@@ -71,6 +67,14 @@ describe('rate-limit counter', () => {
         expect(line).not.toContain('ana@example.com');
         expect(line).not.toContain('test-rl:');
       }
+
+      // The end of the outage is said once, and the next outage is said again.
+      outage.recovered();
+      outage.recovered();
+      expect(lines).toHaveLength(2);
+      expect(JSON.parse(lines[1] ?? '{}')).toMatchObject({ level: 30 });
+      expect(await counter.hit(KEY, 60_000)).toBe(0);
+      expect(lines).toHaveLength(3);
     } finally {
       redis.disconnect();
     }
