@@ -3,7 +3,6 @@ import type http from 'node:http';
 import https from 'node:https';
 import cookie from '@fastify/cookie';
 import Fastify, {
-  type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyServerOptions,
   type onRouteHookHandler,
