@@ -228,6 +228,39 @@ describe('a debt is paid once', () => {
   });
 });
 
+describe('a gateway that does not answer a notification’s re-fetch', () => {
+  it('gets a 503 so it notifies again; the retry approves with one receipt', async () => {
+    const payment = await startPayment(mpTenant);
+    const mpId = mp.addPayment({
+      status: 'approved',
+      transaction_amount: 400.4,
+      external_reference: payment.reference,
+    });
+    server.fault = (seen) =>
+      seen.method === 'GET' && seen.path === `/mp/v1/payments/${mpId}`
+        ? { status: 503, json: { message: 'unavailable' } }
+        : undefined;
+    try {
+      const refused = await notifyMercadoPago(mpId);
+      expect(refused.statusCode).toBe(503);
+      expect(refused.json()).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE' });
+    } finally {
+      server.fault = undefined;
+    }
+    expect((await paymentRow(mpTenant, payment.id)).status).toBe('issued');
+
+    const retried = await notifyMercadoPago(mpId);
+    expect(retried.statusCode).toBe(200);
+    const row = await paymentRow(mpTenant, payment.id);
+    expect(row.status).toBe('approved');
+    expect(
+      await mpTenant.query(`SELECT 1 FROM suc0001.ordcta WHERE tipo = 'REC' AND id = $1`, [
+        row.recibo_id,
+      ]),
+    ).toHaveLength(1);
+  });
+});
+
 describe('a notification URL names the payment’s own sucursal', () => {
   it('a notification through sucursal 2 for a payment of sucursal 1 changes nothing; through 1 it approves', async () => {
     const payment = await startPayment(mpTenant);
