@@ -44,15 +44,22 @@ export interface PoolOptions {
   onError?: (error: Error) => void;
 }
 
-export function createPool(connectionString: string, options: PoolOptions): pg.Pool {
-  const pool = new pg.Pool({
+/** One connection's settings; the tenant pools open their clients with these directly. */
+export function clientConfig(connectionString: string, applicationName: string): pg.ClientConfig {
+  return {
     connectionString,
-    max: options.max,
-    idleTimeoutMillis: options.idleTimeoutMillis ?? 30_000,
     connectionTimeoutMillis: 5_000,
-    application_name: options.applicationName ?? 'portal',
+    application_name: applicationName,
     options: '-c TimeZone=UTC',
     types: typeParsers,
+  };
+}
+
+export function createPool(connectionString: string, options: PoolOptions): pg.Pool {
+  const pool = new pg.Pool({
+    ...clientConfig(connectionString, options.applicationName ?? 'portal'),
+    max: options.max,
+    idleTimeoutMillis: options.idleTimeoutMillis ?? 30_000,
   });
   // A connection the server drops (restart, shutdown, idle kill) must never crash the process:
   // the pool replaces it, and a query that was running on it fails with its own error.

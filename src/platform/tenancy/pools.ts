@@ -1,13 +1,15 @@
-import type { Kysely } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type pg from 'pg';
-import { createKysely, createPool } from '../db/connect.js';
+import pg from 'pg';
+import { clientConfig } from '../db/connect.js';
 import type { TenantDatabase } from '../db/types.js';
 
 export interface TenantPoolLimits {
   maxPools: number;
   maxConnections: number;
   idleSeconds: number;
+  /** How long a query may wait for a connection when the budget is spent; 10 s unless given. */
+  acquireTimeoutMs?: number;
 }
 
 export interface TenantPools {
@@ -21,52 +23,216 @@ export interface TenantPools {
   close(): Promise<void>;
 }
 
-/**
- * Pools retire after a grace period rather than at once: a request that took the pool just
- * before it was evicted still finishes its queries. The connection cap can therefore be
- * exceeded by one retiring pool for that short while.
- */
-const RETIRE_GRACE_MS = 30_000;
+/** An open connection is closed after this long unused, sooner when another tenant needs it. */
+const CONNECTION_IDLE_MS = 30_000;
+const ACQUIRE_TIMEOUT_MS = 10_000;
+const APPLICATION_NAME = 'portal-tenant';
+
+type PooledClient = pg.Client & { release(): void };
+
+interface IdleClient {
+  client: PooledClient;
+  since: number;
+  timer: NodeJS.Timeout;
+}
+
+/** One tenant database's connections; a retired one closes each as soon as it comes back. */
+interface DatabasePool {
+  url: string;
+  /** Connections open or being opened. */
+  total: number;
+  idle: IdleClient[];
+  retired: boolean;
+}
+
+interface Waiter {
+  pool: DatabasePool;
+  resolve(client: PooledClient): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+}
 
 /**
- * One lazily created pool per tenant database, kept in an LRU: at most `maxPools` pools, each
- * with `maxConnections / maxPools` connections, so the total stays under `maxConnections`;
- * a pool unused for `idleSeconds` is closed. Keyed by URL so tenants sharing a server database
- * share a pool.
+ * Tenant connections under one budget. pg.Pool caps each pool alone, so an LRU of them could
+ * only keep the sum under `maxConnections` by destroying evicted pools, and pools still busy
+ * had to keep their connections for a grace period beyond the cap. Here every connection of
+ * every tenant, retired pools included, counts against `maxConnections`: a connection is opened
+ * only within the budget, an idle one of any tenant is closed early when another tenant waits,
+ * and a query that finds the budget spent by busy connections waits (at most `acquireTimeoutMs`)
+ * for one to come back. Each database still holds at most `maxConnections / maxPools`, so one
+ * busy tenant cannot starve the rest. The LRU (`maxPools`, `idleSeconds`) now only decides which
+ * pools are current; evicting one retires it without breaking a request that still holds it.
  */
 export function createTenantPools(limits: TenantPoolLimits): TenantPools {
   const perPool = Math.max(1, Math.floor(limits.maxConnections / limits.maxPools));
-  // Evicted pools waiting out their grace period; close() ends them at once.
-  const retiring = new Map<Kysely<TenantDatabase>, NodeJS.Timeout>();
-  // Every pool until it is destroyed, so the metrics count the retiring ones too.
-  const open = new Map<Kysely<TenantDatabase>, pg.Pool>();
-  const destroy = async (db: Kysely<TenantDatabase>) => {
-    clearTimeout(retiring.get(db));
-    retiring.delete(db);
-    open.delete(db);
-    await db.destroy().catch(() => undefined);
-  };
-  const retire = (db: Kysely<TenantDatabase>): void => {
-    const timer = setTimeout(() => void destroy(db), RETIRE_GRACE_MS);
-    timer.unref();
-    retiring.set(db, timer);
-  };
+  const acquireTimeoutMs = limits.acquireTimeoutMs ?? ACQUIRE_TIMEOUT_MS;
+  const idleMs = Math.min(CONNECTION_IDLE_MS, limits.idleSeconds * 1000);
+  let used = 0;
+  let closing = false;
+  const pools = new Set<DatabasePool>();
+  const owner = new Map<pg.Client, DatabasePool>();
+  const broken = new WeakSet<pg.Client>();
+  // FIFO, so a cold tenant is not overtaken forever by tenants whose connections cycle.
+  const waiters: Waiter[] = [];
 
+  function forget(pool: DatabasePool): void {
+    if (pool.retired && pool.total === 0) pools.delete(pool);
+  }
+
+  function discard(client: pg.Client): void {
+    const pool = owner.get(client);
+    if (!pool) return;
+    owner.delete(client);
+    used -= 1;
+    pool.total -= 1;
+    forget(pool);
+    client.end().catch(() => undefined);
+  }
+
+  function closeIdle(pool: DatabasePool, entry: IdleClient): void {
+    clearTimeout(entry.timer);
+    const index = pool.idle.indexOf(entry);
+    if (index === -1) return;
+    pool.idle.splice(index, 1);
+    discard(entry.client);
+  }
+
+  /** Frees one slot of the budget by closing the connection idle longest, if there is one. */
+  function reclaimIdle(): boolean {
+    let oldest: { pool: DatabasePool; entry: IdleClient } | undefined;
+    for (const pool of pools) {
+      for (const entry of pool.idle) {
+        if (!oldest || entry.since < oldest.entry.since) oldest = { pool, entry };
+      }
+    }
+    if (!oldest) return false;
+    closeIdle(oldest.pool, oldest.entry);
+    return true;
+  }
+
+  function open(pool: DatabasePool, waiter: Waiter): void {
+    used += 1;
+    pool.total += 1;
+    const client = Object.assign(new pg.Client(clientConfig(pool.url, APPLICATION_NAME)), {
+      release: () => release(client),
+    });
+    owner.set(client, pool);
+    // The server may drop a connection (restart, idle kill): it is discarded, never reused.
+    client.on('error', () => {
+      broken.add(client);
+      const entry = pool.idle.find((idle) => idle.client === client);
+      if (entry) closeIdle(pool, entry);
+    });
+    client.connect().then(
+      () => waiter.resolve(client),
+      (error: unknown) => {
+        discard(client);
+        waiter.reject(error instanceof Error ? error : new Error(String(error)));
+        pump();
+      },
+    );
+  }
+
+  /** Hands out what can be handed out, oldest waiter first. */
+  function pump(): void {
+    for (let i = 0; i < waiters.length;) {
+      const waiter = waiters[i];
+      if (!waiter) break;
+      const { pool } = waiter;
+      const idle = pool.idle.pop();
+      let served = true;
+      if (idle) {
+        clearTimeout(idle.timer);
+        waiter.resolve(idle.client);
+      } else if (pool.total < perPool && (used < limits.maxConnections || reclaimIdle())) {
+        open(pool, waiter);
+      } else {
+        served = false;
+      }
+      if (served) {
+        clearTimeout(waiter.timer);
+        waiters.splice(i, 1);
+      } else {
+        i += 1;
+      }
+    }
+  }
+
+  function release(client: PooledClient): void {
+    const pool = owner.get(client);
+    if (!pool) return;
+    if (pool.retired || closing || broken.has(client)) {
+      discard(client);
+    } else {
+      const entry: IdleClient = {
+        client,
+        since: Date.now(),
+        timer: setTimeout(() => closeIdle(pool, entry), idleMs),
+      };
+      entry.timer.unref();
+      pool.idle.push(entry);
+    }
+    pump();
+  }
+
+  function acquire(pool: DatabasePool): Promise<PooledClient> {
+    if (closing) return Promise.reject(new Error('Tenant pools are closed'));
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        pool,
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          const index = waiters.indexOf(waiter);
+          if (index !== -1) waiters.splice(index, 1);
+          reject(new Error('No tenant database connection free within the connection budget'));
+        }, acquireTimeoutMs),
+      };
+      waiters.push(waiter);
+      pump();
+    });
+  }
+
+  function retire(pool: DatabasePool): void {
+    pool.retired = true;
+    for (const entry of [...pool.idle]) closeIdle(pool, entry);
+    forget(pool);
+    // Slots freed here may let a waiting tenant open its connection.
+    pump();
+  }
+
+  function createPool(url: string): Kysely<TenantDatabase> {
+    const pool: DatabasePool = { url, total: 0, idle: [], retired: false };
+    pools.add(pool);
+    const dialectPool: PostgresPool = {
+      connect: () => acquire(pool),
+      end: () => {
+        retire(pool);
+        return Promise.resolve();
+      },
+    };
+    const db = new Kysely<TenantDatabase>({ dialect: new PostgresDialect({ pool: dialectPool }) });
+    current.set(db, pool);
+    return db;
+  }
+
+  const current = new WeakMap<Kysely<TenantDatabase>, DatabasePool>();
   const cache = new LRUCache<string, Kysely<TenantDatabase>>({
     max: limits.maxPools,
     ttl: limits.idleSeconds * 1000,
     updateAgeOnGet: true,
     ttlAutopurge: true,
-    dispose: (db) => retire(db),
+    dispose: (db) => {
+      const pool = current.get(db);
+      if (pool) retire(pool);
+    },
   });
 
   return {
     get(databaseUrl) {
       let db = cache.get(databaseUrl);
       if (!db) {
-        const pool = createPool(databaseUrl, { max: perPool, applicationName: 'portal-tenant' });
-        db = createKysely<TenantDatabase>(pool);
-        open.set(db, pool);
+        db = createPool(databaseUrl);
         cache.set(databaseUrl, db);
       }
       return db;
@@ -78,17 +244,26 @@ export function createTenantPools(limits: TenantPoolLimits): TenantPools {
       return cache.size;
     },
     stats() {
-      const stats = { pools: open.size, connections: 0, idle: 0, waiting: 0 };
-      for (const pool of open.values()) {
-        stats.connections += pool.totalCount;
-        stats.idle += pool.idleCount;
-        stats.waiting += pool.waitingCount;
+      const stats = { pools: 0, connections: used, idle: 0, waiting: waiters.length };
+      for (const pool of pools) {
+        if (pool.total > 0 || !pool.retired) stats.pools += 1;
+        stats.idle += pool.idle.length;
       }
       return stats;
     },
     async close() {
+      closing = true;
+      for (const waiter of waiters.splice(0)) {
+        clearTimeout(waiter.timer);
+        waiter.reject(new Error('Tenant pools are closed'));
+      }
       cache.clear();
-      await Promise.all([...retiring.keys()].map(destroy));
+      for (const pool of pools) retire(pool);
+      // Connections still checked out close as their queries end; wait for them, boundedly.
+      const deadline = Date.now() + 5_000;
+      while (used > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     },
   };
 }
