@@ -306,7 +306,7 @@ export async function buildApp(
     const coupons = createCouponService({ ledger: couponLedger, metrics });
     couponRoutes(authed, { coupons, reports });
     paymentRoutes(authed, {
-      start: createPaymentStart({ config, gateways, clock, metrics }),
+      start: createPaymentStart({ config, gateways, clock, metrics, systemDb }),
       lifecycle: createPaymentLifecycle({ gateways, claims, clock }),
       history: createPaymentHistory({ calendar }),
       receiptPdf: createReceiptDownload({ reports }),

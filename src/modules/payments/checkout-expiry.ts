@@ -11,6 +11,7 @@ import { AppError } from '../../platform/errors.js';
 import type { PaymentClaims } from './claims.js';
 import { cancelInFlight, moneyReturned, type Reconciler } from './reconcile.js';
 import { readPaymentSettings, type PaymentSettings } from './settings.js';
+import { findDueTenants, settleExpiryDue, type DueTenant } from './expiry-due.js';
 
 export const CHECKOUT_EXPIRY_JOB = 'payments.checkout-expiry';
 /** Every minute: a checkout's life is counted in minutes (PORTAL_CHECKOUT_TTL_MINUTES). */
@@ -19,6 +20,11 @@ const CHECKOUT_EXPIRY_CRON = '* * * * *';
 const EXPIRY_ORIGIN = { ip: 'job:checkout-expiry', userAgent: undefined };
 /** Payments looked at per tenant and run; the rest wait for the next minute. */
 const BATCH = 100;
+/**
+ * Tenants visited at once: enough that one slow gateway does not hold up the rest, few enough
+ * that the job takes a handful of the tenant connection budget, never all of it.
+ */
+const TENANT_CONCURRENCY = 4;
 
 export type ExpiryResult = 'approved' | 'rejected' | 'cancelled' | 'unchanged' | 'failed';
 export type ExpirySummary = Record<ExpiryResult, number>;
@@ -126,9 +132,10 @@ export function createCheckoutExpiry(deps: {
     return (await cancelInFlight(db, payment.id, clock.now())) ? 'cancelled' : 'unchanged';
   }
 
-  async function sweepTenant(tenantId: number, summary: ExpirySummary): Promise<void> {
+  /** Resolves what is due of one tenant; answers when its next checkout comes due, if any. */
+  async function sweepTenant(tenantId: number, summary: ExpirySummary): Promise<Date | undefined> {
     const db = await tenancy.database(tenantId);
-    if (!db) return;
+    if (!db) return undefined;
     const cutoff = new Date(clock.now().getTime() - deps.ttlMinutes * 60_000);
     const expired = await db
       .withSchema('public')
@@ -147,7 +154,25 @@ export function createCheckoutExpiry(deps: {
       .orderBy('created_at')
       .limit(BATCH)
       .execute();
-    if (expired.length === 0) return;
+    if (expired.length > 0) await expireBatch(tenantId, db, expired, summary);
+    // What is still in flight (young ones, those a gateway left unresolved, beyond the batch).
+    const oldest = await db
+      .withSchema('public')
+      .selectFrom('portal_payments')
+      .select((eb) => eb.fn.min('created_at').as('created_at'))
+      .where('status', 'in', ['pending', 'issued'])
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirst();
+    const createdAt = oldest?.created_at;
+    return createdAt ? new Date(createdAt.getTime() + deps.ttlMinutes * 60_000) : undefined;
+  }
+
+  async function expireBatch(
+    tenantId: number,
+    db: Kysely<TenantDatabase>,
+    expired: InFlight[],
+    summary: ExpirySummary,
+  ): Promise<void> {
     // The tenant's ini serves all its sucursales: read once for the whole batch.
     const settings = await readPaymentSettings({ db });
     for (const payment of expired) {
@@ -166,8 +191,25 @@ export function createCheckoutExpiry(deps: {
     }
   }
 
+  async function visit(due: DueTenant, summary: ExpirySummary): Promise<void> {
+    try {
+      const next = await sweepTenant(due.tenantId, summary);
+      await settleExpiryDue(systemDb, due, next);
+    } catch (error) {
+      // Its mark stays due: the next run tries this tenant again.
+      log.error(
+        { err: error, tenantId: due.tenantId },
+        'checkout expiry could not read this tenant',
+      );
+    }
+  }
+
   return {
-    /** One pass over every active tenant; a tenant that fails does not stop the others. */
+    /**
+     * One pass over the tenants with a checkout due (portal_expiry_due), a few at a time; a
+     * tenant without one costs nothing, not even a connection. A tenant that fails does not stop
+     * the others.
+     */
     async sweep(): Promise<ExpirySummary> {
       const summary: ExpirySummary = {
         approved: 0,
@@ -176,18 +218,15 @@ export function createCheckoutExpiry(deps: {
         unchanged: 0,
         failed: 0,
       };
-      const tenants = await systemDb
-        .selectFrom('tenants')
-        .select('id')
-        .where('activo', '=', true)
-        .execute();
-      for (const { id } of tenants) {
-        try {
-          await sweepTenant(id, summary);
-        } catch (error) {
-          log.error({ err: error, tenantId: id }, 'checkout expiry could not read this tenant');
-        }
-      }
+      const due = await findDueTenants(systemDb, clock.now());
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: Math.min(TENANT_CONCURRENCY, due.length) }, async () => {
+          for (let tenant = due[next++]; tenant; tenant = due[next++]) {
+            await visit(tenant, summary);
+          }
+        }),
+      );
       if (Object.values(summary).some((count) => count > 0)) {
         log.info({ ...summary }, 'expired checkouts resolved');
       }

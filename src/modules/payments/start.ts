@@ -1,8 +1,10 @@
 import { Decimal } from 'decimal.js';
 import { CompiledQuery } from 'kysely';
 import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Clock } from '../../platform/clock.js';
+import type { SystemDatabase } from '../../platform/db/types.js';
 import { AppError } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import type { Metrics } from '../../platform/metrics.js';
@@ -19,6 +21,7 @@ import { findPendingDebts } from '../account/queries.js';
 import { gatewayFailureRecord } from './gateways/failure-record.js';
 import type { GatewayRegistry } from './gateways/registry.js';
 import { paymentHoldingDebts } from './debts-in-flight.js';
+import { markExpiryDue } from './expiry-due.js';
 import { readPaymentSettings } from './settings.js';
 import { webhookUrl } from './webhook-url.js';
 
@@ -126,8 +129,9 @@ export function createPaymentStart(deps: {
   gateways: GatewayRegistry;
   clock: Clock;
   metrics: Pick<Metrics, 'paymentStart'>;
+  systemDb: Kysely<SystemDatabase>;
 }) {
-  const { config, gateways, clock, metrics } = deps;
+  const { config, gateways, clock, metrics, systemDb } = deps;
 
   return async function startPayment(
     tenant: TenantContext,
@@ -178,6 +182,12 @@ export function createPaymentStart(deps: {
       saldo: centsToAmount(debt.saldoCents - debt.debeCents),
     }));
 
+    // The expiry job visits only tenants marked here (DECISIONS.md 26: the checkout's TTL).
+    await markExpiryDue(
+      systemDb,
+      tenant.tenantId,
+      new Date(clock.now().getTime() + config.checkoutTtlMinutes * 60_000),
+    );
     // DECISIONS.md 26: one payment in flight per debt. The check and the insert share a
     // transaction under a per-customer lock, so two tabs cannot both start paying one invoice.
     const payment = await tenant.db.transaction().execute(async (trx) => {

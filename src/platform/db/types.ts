@@ -15,6 +15,11 @@ export interface SystemDatabase {
     database_url: string;
     activo: Generated<boolean>;
   };
+  portal_expiry_due: {
+    tenant_id: number;
+    due_at: Timestamp;
+    version: Generated<number>;
+  };
   portal_refresh_tokens: {
     token_hash: string;
     tenant_id: number;
