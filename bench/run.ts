@@ -25,6 +25,7 @@ import { receiptDownloads } from './recibo.js';
 import { requestLogCost } from './logs.js';
 import { loginToken, startPortal } from './portal.js';
 import { sessionVersionCost } from './session.js';
+import { tenantScale } from './tenants.js';
 import { webhookThroughput } from './webhook.js';
 
 /**
@@ -135,6 +136,7 @@ async function main(): Promise<void> {
       const token = await loginToken(url);
       await receiptDownloads(environment, { url, token, reportsUrl, reportsSecret }, app.log);
     }
+    if (!only || only === 'tenants') await tenantScale(environment);
   } finally {
     await app.close();
     await environment.close();
