@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
@@ -6,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrlFor, dropDatabase, ensureDatabase } from '../../src/platform/db/admin.js';
 import { migrateSystemDatabase } from '../../src/platform/db/migrator.js';
 import { AppError } from '../../src/platform/errors.js';
-import { loggerOptions } from '../../src/platform/http/logger.js';
 import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { capturedLogs } from '../helpers/logs.js';
 
 const ORIGIN = 'https://portal.example.com';
 
@@ -336,17 +335,8 @@ describe('health', () => {
 
 describe('logs', () => {
   it('never carry authorization headers, cookies, query tokens, passwords or codes', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
-    const logged = await env.app(
-      {},
-      { logger: { ...loggerOptions({ logLevel: 'info' }), stream: sink } },
-    );
+    const { lines, logger } = capturedLogs();
+    const logged = await env.app({}, { logger });
     addProbeRoutes(logged);
     await logged.inject({
       method: 'POST',
@@ -362,17 +352,8 @@ describe('logs', () => {
   });
 
   it('one line per request: method, route pattern, status and time; never the URL or the client address', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
-    const logged = await env.app(
-      {},
-      { logger: { ...loggerOptions({ logLevel: 'info' }), stream: sink } },
-    );
+    const { lines, logger } = capturedLogs();
+    const logged = await env.app({}, { logger });
     await logged.inject({
       method: 'GET',
       url: '/portal/pagos/987654/recibo?token=tok-SECRET-5',

@@ -1,9 +1,8 @@
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loggerOptions } from '../../src/platform/http/logger.js';
 import { addAuthTenant, bearer, login, loginBody, register } from '../helpers/auth.js';
 import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { capturedLogs } from '../helpers/logs.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 
 /*
@@ -17,7 +16,7 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 let env: TestEnvironment;
 let proxy: TcpProxy;
 let app: FastifyInstance;
-const lines: string[] = [];
+let lines: string[] = [];
 
 function unknownLogin(ip: string) {
   return app.inject({
@@ -36,16 +35,9 @@ beforeAll(async () => {
   env = await createTestEnvironment();
   await addAuthTenant(env, 1);
   proxy = await startTcpProxy(REDIS_URL);
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(chunk.toString());
-      done();
-    },
-  });
-  app = await env.app(
-    { REDIS_URL: proxy.url },
-    { logger: { ...loggerOptions({ logLevel: 'info' }), stream: sink } },
-  );
+  const captured = capturedLogs();
+  lines = captured.lines;
+  app = await env.app({ REDIS_URL: proxy.url }, { logger: captured.logger });
   await register(app);
 });
 
