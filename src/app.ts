@@ -117,6 +117,10 @@ export async function buildApp(
   }
   const clock = options.clock ?? systemClock;
 
+  // Slow or idle clients must not hold sockets (docs/production.md, "HTTP timeouts"): a whole request
+  // arrives within 30 s (bodies are at most 100 KB); a socket silent for 2 min is closed, longer
+  // than a handler's outbound calls take; keep-alive outlasts a load balancer's usual 60 s idle.
+  const timeouts = { connectionTimeout: 120_000, requestTimeout: 30_000, keepAliveTimeout: 72_000 };
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
     genReqId: () => randomUUID(),
@@ -127,9 +131,15 @@ export async function buildApp(
     trustProxy: fastifyTrustProxy(config.trustProxy),
     rewriteUrl: (request) => stripBackendPrefix(request.url ?? '/'),
     routerOptions: { ignoreTrailingSlash: true },
+    ...timeouts,
     ...(options.tls && {
-      serverFactory: (handler: http.RequestListener) =>
-        https.createServer({ ...options.tls }, handler),
+      // Fastify applies its timeouts only to servers it creates itself.
+      serverFactory: (handler: http.RequestListener) => {
+        const server = https.createServer({ ...options.tls }, handler);
+        server.requestTimeout = timeouts.requestTimeout;
+        server.keepAliveTimeout = timeouts.keepAliveTimeout;
+        return server.setTimeout(timeouts.connectionTimeout);
+      },
     }),
   });
   // Before any plugin or route, so that it sees them all.

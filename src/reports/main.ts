@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { ConfigError } from '../config.js';
-import { withDevDefaults } from '../dev/dev-defaults.js';
 import { loadEnvFile } from '../platform/env-file.js';
 import { buildReportsApp } from './app.js';
 import { loadReportsConfig } from './config.js';
@@ -12,10 +11,13 @@ const SHUTDOWN_TIMEOUT_MS = 10_000;
 /** `npm run reports`: the reports service on its own (production runs it as its own process). */
 async function main(): Promise<void> {
   await loadEnvFile();
-  const env = await withDevDefaults(
-    { ...process.env },
-    path.resolve(process.env.PORTAL_DATA_DIR ?? '.data'),
-  );
+  // Development secrets only outside production, imported then: production loads no src/dev code.
+  const env =
+    process.env.NODE_ENV === 'production'
+      ? { ...process.env }
+      : await import('../dev/dev-defaults.js').then(({ withDevDefaults }) =>
+          withDevDefaults({ ...process.env }, path.resolve(process.env.PORTAL_DATA_DIR ?? '.data')),
+        );
   let config;
   try {
     config = loadReportsConfig(env);

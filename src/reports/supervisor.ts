@@ -1,10 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import { request } from 'undici';
-import { fromRoot } from '../platform/paths.js';
 
-const ENTRY = fromRoot('src', 'reports', 'main.ts');
+// The entry point beside this module, in its language: `main.ts` under tsx (development), the
+// compiled `main.js` under plain node (`dist/`), so production never needs tsx.
+const ENTRY = fileURLToPath(
+  new URL(`./main${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`, import.meta.url),
+);
 const READY_TIMEOUT_MS = 20_000;
 const MAX_RESTART_DELAY_MS = 30_000;
 
@@ -27,7 +31,8 @@ async function isReady(url: string): Promise<boolean> {
 /**
  * `npm start` runs the reports service as a child process (a real separate process, the same
  * entry point as `npm run reports`), restarts it with backoff if it dies, and stops it with the
- * API. The child runs with the same Node flags, so it is loaded the same way (tsx) as the API.
+ * API. The child runs with the same Node flags, so it is loaded the same way as the API (through
+ * tsx in development, as plain compiled JavaScript in production).
  */
 export async function startReportsProcess(options: {
   url: string;

@@ -1,0 +1,230 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseUrlFor, ensureDatabase } from '../../src/platform/db/admin.js';
+import { fromRoot } from '../../src/platform/paths.js';
+import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { freePort } from '../helpers/ports.js';
+import { childEnv } from '../helpers/processes.js';
+
+// How an operator's process manager stops the portal: one SIGTERM to the top process it started,
+// after which nothing of that run may be left (no orphaned API, reports child or PostgreSQL).
+
+let env: TestEnvironment;
+
+beforeAll(async () => {
+  env = await createTestEnvironment();
+});
+
+afterAll(async () => {
+  await env.close();
+});
+
+interface Started {
+  pid: number;
+  output(): string;
+  waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray>;
+  exited: Promise<number | null>;
+}
+
+function start(command: string, args: string[], processEnv: NodeJS.ProcessEnv): Started {
+  const child = spawn(command, args, { cwd: fromRoot(), env: processEnv, stdio: 'pipe' });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let done = false;
+  void exited.then(() => (done = true));
+  return {
+    pid: child.pid ?? -1,
+    output: () => output,
+    async waitFor(pattern, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const match = output.match(pattern);
+        if (match) return match;
+        if (done || Date.now() > deadline) {
+          throw new Error(`no ${String(pattern)} (exited: ${done}); output:\n${output}`);
+        }
+        await sleep(100);
+      }
+    },
+    exited,
+  };
+}
+
+/** Every process's parent pid and command line, read from /proc. */
+async function processTable(): Promise<{ pid: number; ppid: number; cmdline: string }[]> {
+  const rows = await Promise.all(
+    (await readdir('/proc'))
+      .filter((name) => /^\d+$/.test(name))
+      .map(async (name) => {
+        try {
+          const stat = await readFile(`/proc/${name}/stat`, 'utf8');
+          // The command name in parentheses may hold spaces: fields start after its last ')'.
+          const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+          const cmdline = (await readFile(`/proc/${name}/cmdline`, 'utf8')).replaceAll('\0', ' ');
+          return { pid: Number(name), ppid, cmdline };
+        } catch {
+          return undefined; // gone meanwhile
+        }
+      }),
+  );
+  return rows.filter((row) => row !== undefined);
+}
+
+/** The pids of this run: the top process, its descendants, and whatever names one of `marks`. */
+async function processesOfRun(top: number, marks: string[]): Promise<number[]> {
+  const table = await processTable();
+  const found = new Set<number>([top]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const row of table) {
+      if (!found.has(row.pid) && found.has(row.ppid)) {
+        found.add(row.pid);
+        grew = true;
+      }
+    }
+  }
+  for (const row of table) {
+    if (marks.some((mark) => row.cmdline.includes(mark))) found.add(row.pid);
+  }
+  return [...found];
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Waits until none of the pids runs and nothing listens on the ports; returns what is left. */
+async function leftovers(
+  pids: number[],
+  ports: number[],
+  marks: string[],
+  timeoutMs = 20_000,
+): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const table = await processTable();
+    const left = [
+      ...pids.filter(alive).map((pid) => `pid ${pid}`),
+      ...table
+        .filter((row) => marks.some((mark) => row.cmdline.includes(mark)))
+        .map((row) => `${row.pid}: ${row.cmdline}`),
+      ...(
+        await Promise.all(ports.map(async (port) => ((await listening(port)) ? port : undefined)))
+      )
+        .filter((port) => port !== undefined)
+        .map((port) => `port ${port}`),
+    ];
+    if (left.length === 0 || Date.now() > deadline) return left;
+    await sleep(200);
+  }
+}
+
+describe('stopping the portal', () => {
+  it('a SIGTERM to the npm process of `npm start` stops the API, the reports service and the embedded PostgreSQL', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-stop-'));
+    const [port, pgPort, reportsPort] = [await freePort(), await freePort(), await freePort()];
+    let pgDir: string | undefined;
+    try {
+      const npm = start(
+        'npm',
+        ['start'],
+        childEnv({
+          PORTAL_DATA_DIR: dataDir,
+          EMBEDDED_PG_PORT: String(pgPort),
+          REPORTS_URL: `http://127.0.0.1:${reportsPort}`,
+          PORT: String(port),
+          LOG_LEVEL: 'warn',
+        }),
+      );
+      await npm.waitFor(/Portal API\s+http:/, 90_000);
+      // Run as root, the database lives outside the temp dir (see embedded-postgres.ts).
+      [, pgDir] = await npm.waitFor(/embedded PostgreSQL on \S+ \((.+)\)/, 1_000);
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      const marks = [dataDir, pgDir ?? dataDir, `-p ${pgPort} `];
+      const pids = await processesOfRun(npm.pid, marks);
+      // npm, the API, the reports child and PostgreSQL's postmaster at the least.
+      expect(pids.length).toBeGreaterThanOrEqual(4);
+
+      process.kill(npm.pid, 'SIGTERM');
+      expect(await leftovers(pids, [port, pgPort, reportsPort], marks)).toEqual([]);
+      expect(await npm.exited).toBe(0);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+      if (pgDir?.startsWith(path.join(tmpdir())) || pgDir?.startsWith('/var/tmp/')) {
+        await rm(pgDir, { recursive: true, force: true });
+      }
+    }
+  }, 120_000);
+
+  describe('the compiled build', () => {
+    beforeAll(async () => {
+      // One build for the run: every test below uses this dist/.
+      const build = start('npm', ['run', 'build'], childEnv({}));
+      expect(await build.exited, build.output()).toBe(0);
+    }, 180_000);
+
+    it('runs with plain node in production, serves /readyz and exits 0 on SIGTERM leaving nothing', async () => {
+      const name = `${new URL(env.systemUrl).pathname.slice(1)}_dist`;
+      await ensureDatabase(env.serverUrl, name);
+      const [port, reportsPort] = [await freePort(), await freePort()];
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-dist-'));
+      try {
+        const server = start(
+          process.execPath,
+          [fromRoot('dist', 'src', 'server.js')],
+          childEnv({
+            NODE_ENV: 'production',
+            DATABASE_URL: databaseUrlFor(env.serverUrl, name),
+            PORTAL_JWT_SECRET: 'production-jwt-secret-of-at-least-32-bytes',
+            PORTAL_ALLOWED_ORIGIN: 'https://portal.example.com',
+            REPORTS_SERVICE_SECRET: 'production-reports-secret-of-32-bytes-or-more',
+            REPORTS_URL: `http://127.0.0.1:${reportsPort}`,
+            PORT: String(port),
+            LOG_LEVEL: 'warn',
+            PORTAL_DATA_DIR: dataDir,
+          }),
+        );
+        await server.waitFor(/Portal API\s+http:/, 60_000);
+        expect(server.output()).toContain(`Reports service   http://127.0.0.1:${reportsPort}`);
+        expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+        expect((await fetch(`http://127.0.0.1:${reportsPort}/healthz`)).status).toBe(200);
+        const pids = await processesOfRun(server.pid, []);
+        // The reports child is the compiled one, under plain node: no tsx in production.
+        const commands = (await processTable())
+          .filter((row) => pids.includes(row.pid))
+          .map((row) => row.cmdline);
+        expect(commands.join('\n')).toContain('dist/src/reports/main.js');
+        expect(commands.join('\n')).not.toContain('tsx');
+
+        process.kill(server.pid, 'SIGTERM');
+        expect(await server.exited).toBe(0);
+        expect(await leftovers(pids, [port, reportsPort], [])).toEqual([]);
+      } finally {
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    }, 60_000);
+  });
+});
