@@ -34,7 +34,12 @@ export interface Audit {
   record(tenant: TenantContext, origin: RequestOrigin, entry: AuditEntry): Promise<void>;
 }
 
-/** Every authentication event: a row in the tenant's `public.portal_audit_log` and a log line. */
+/**
+ * Every authentication event: a row in the tenant's `public.portal_audit_log` (who, from where,
+ * when) and a log line (DECISIONS.md 17). The line says what happened in which tenant and
+ * sucursal, never who or from where: logs carry no user, address or other identifier, the
+ * audit table does.
+ */
 export function createAudit(log: FastifyBaseLogger): Audit {
   return {
     async record(tenant, origin, entry) {
@@ -47,7 +52,10 @@ export function createAudit(log: FastifyBaseLogger): Audit {
         event: entry.event,
         details: entry.details ? JSON.stringify(entry.details) : null,
       };
-      log.info({ audit: { ...row, details: entry.details } }, `audit ${entry.event}`);
+      log.info(
+        { audit: { event: entry.event, tenant_id: row.tenant_id, sucursal_id: row.sucursal_id } },
+        `audit ${entry.event}`,
+      );
       await tenant.db.withSchema('public').insertInto('portal_audit_log').values(row).execute();
     },
   };

@@ -34,7 +34,7 @@ export function createCouponSource(systemUrl: string) {
       .select(['cnro', 'cnom', 'ccui'])
       .where('cnro', '=', coupon.cnro)
       .executeTakeFirst();
-    log.debug({ couponId, tenantId: tenant.tenantId }, 'rendering coupon');
+    log.debug({ tenantId: tenant.tenantId }, 'rendering coupon');
     return renderCoupon({
       empresa: tenant.tenantName,
       sucursal: tenant.sucursalName,

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pathPattern } from '../../src/modules/payments/gateways/http.js';
 import { gatewayFailureRecord } from '../../src/modules/payments/gateways/failure-record.js';
 import { createMercadoPagoAdapter } from '../../src/modules/payments/gateways/mercadopago.js';
 import { signNotification } from '../../src/modules/payments/gateways/signature.js';
@@ -532,5 +533,18 @@ describe('gateway URLs through the API', () => {
     ]) {
       expect(stored).not.toContain(secret);
     }
+  });
+});
+
+describe('gateway error messages', () => {
+  it('name the path with its ids as :id (they reach the logs)', () => {
+    expect(pathPattern('/v1/payments/1300000001/refunds')).toBe('/v1/payments/:id/refunds');
+    expect(
+      pathPattern('/checkout/preferences/123456789-0f8a2c1e-aaaa-bbbb-cccc-1234567890ab'),
+    ).toBe('/checkout/preferences/:id');
+    expect(pathPattern('/checkout/v2/api/orders/0f8a2c1e-aaaa-bbbb-cccc-1234567890ab')).toBe(
+      '/checkout/v2/api/orders/:id',
+    );
+    expect(pathPattern('/v1/payments/search')).toBe('/v1/payments/search');
   });
 });

@@ -6,6 +6,7 @@ import { databaseUrlFor, dropDatabase, ensureDatabase } from '../../src/platform
 import { migrateSystemDatabase } from '../../src/platform/db/migrator.js';
 import { AppError } from '../../src/platform/errors.js';
 import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { addAuthTenant, loginBody, register } from '../helpers/auth.js';
 import { capturedLogs } from '../helpers/logs.js';
 
 const ORIGIN = 'https://portal.example.com';
@@ -349,6 +350,28 @@ describe('logs', () => {
     for (const secret of ['tok-SECRET-1', 'jwt-SECRET-2', 'SECRET-3', 'SECRET-4', '123456']) {
       expect(text, secret).not.toContain(secret);
     }
+  });
+
+  it('audit lines say what happened in which tenant, never who or from where (the table does)', async () => {
+    await addAuthTenant(env, 7);
+    const { lines, logger } = capturedLogs();
+    const logged = await env.app({}, { logger });
+    await register(logged, { tenant_id: 7 });
+    const ip = '198.51.100.99';
+    await logged.inject({
+      method: 'POST',
+      url: '/portal/auth/login',
+      payload: loginBody({ tenant_id: 7, password: 'Equivocada1' }),
+      remoteAddress: ip,
+    });
+    const audits = lines
+      .map((line) => JSON.parse(line) as { msg?: string; audit?: Record<string, unknown> })
+      .filter((entry) => entry.audit !== undefined);
+    expect(audits.map((entry) => entry.msg)).toEqual(['audit register', 'audit login_failed']);
+    for (const entry of audits) {
+      expect(Object.keys(entry.audit ?? {}).sort()).toEqual(['event', 'sucursal_id', 'tenant_id']);
+    }
+    expect(lines.join('')).not.toContain(ip);
   });
 
   it('one line per request: method, route pattern, status and time; never the URL or the client address', async () => {

@@ -87,10 +87,7 @@ export function createCheckoutExpiry(deps: {
   ): Promise<ExpiryResult> {
     const tenant = await tenancy.tryResolve(tenantId, payment.sucursal_id);
     if (!tenant || !isGatewayId(payment.gateway)) {
-      log.error(
-        { tenantId, paymentId: payment.id },
-        'expired checkout of an unknown sucursal or gateway',
-      );
+      log.error({ tenantId }, 'expired checkout of an unknown sucursal or gateway');
       return 'failed';
     }
     const adapter = gateways.adapterFor(tenant, settings, payment.gateway);
@@ -181,10 +178,7 @@ export function createCheckoutExpiry(deps: {
         result = await expire(tenantId, db, settings, payment);
       } catch (error) {
         // The gateway did not answer or refused: the payment stays in flight until the next run.
-        log.warn(
-          { err: error, tenantId, paymentId: payment.id },
-          'expired checkout not resolved yet',
-        );
+        log.warn({ err: error, tenantId }, 'expired checkout not resolved yet');
         result = 'failed';
       }
       summary[result] += 1;

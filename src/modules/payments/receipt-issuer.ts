@@ -51,7 +51,8 @@ export function createReceiptAttempts(deps: ReceiptDeps): ReceiptAttempts {
   const { tenancy, calendar, clock, log, metrics } = deps;
 
   async function recordError(tenant: TenantContext, paymentId: number, message: string) {
-    log.error({ paymentId, tenantId: tenant.tenantId, reason: message }, 'receipt not created');
+    // The payment's row says which one (recibo_error); the log says that one failed, and why.
+    log.error({ tenantId: tenant.tenantId, reason: message }, 'receipt not created');
     await tenant.db
       .withSchema('public')
       .updateTable('portal_payments')

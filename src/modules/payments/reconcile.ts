@@ -135,7 +135,7 @@ export function createReconciler(deps: {
           refundId: null,
         });
         log.warn(
-          { paymentId: current.id, gatewayStatus: truth.status, ledgerReversed: !ledgerError },
+          { gatewayStatus: truth.status, ledgerReversed: !ledgerError },
           'money returned at the gateway: payment refunded',
         );
         await audit.record(audited, origin, {
@@ -176,7 +176,7 @@ export function createReconciler(deps: {
       if (current.status !== 'pending' && current.status !== 'issued') {
         // DECISIONS.md 28: the move is audited, in the transaction that makes it.
         log.warn(
-          { paymentId: current.id, from: current.status },
+          { from: current.status },
           'approval after the payment was closed: money received, payment approved',
         );
         await audit.record(audited, origin, {

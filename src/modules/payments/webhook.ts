@@ -143,10 +143,7 @@ export function createWebhookHandler(deps: WebhookDeps) {
     } catch (error) {
       if (isNotFound(error)) {
         // The gateway does not know it either: answering 200 stops endless retries (DECISIONS.md 32).
-        log.warn(
-          { gateway: adapter.id, gatewayPaymentId: parsed.gatewayPaymentId },
-          'notification for a payment the gateway does not know',
-        );
+        log.warn({ gateway: adapter.id }, 'notification for a payment the gateway does not know');
         return 'unknown_payment';
       }
       if (error instanceof GatewayError) {
@@ -167,10 +164,7 @@ export function createWebhookHandler(deps: WebhookDeps) {
       eventId: input.headers['x-request-id'] ?? `${adapter.id}:${truth.id}:${truth.status}`,
     });
     if (outcome === 'unknown_payment') {
-      log.warn(
-        { gateway: adapter.id, gatewayPaymentId: truth.id },
-        'notification for an unknown payment',
-      );
+      log.warn({ gateway: adapter.id }, 'notification for an unknown payment');
     }
     return outcome;
   }

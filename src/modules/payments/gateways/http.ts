@@ -39,7 +39,7 @@ const TIMEOUT_CODES = new Set([
 
 export async function requestJson(call: JsonCall): Promise<JsonAnswer> {
   const url = new URL(call.url);
-  const label = `${call.gateway} ${call.method} ${url.pathname}`;
+  const label = `${call.gateway} ${call.method} ${pathPattern(url.pathname)}`;
   const signal = AbortSignal.timeout(call.timeoutMs);
   const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
   let payload: string | undefined;
@@ -91,6 +91,17 @@ export async function requestJson(call: JsonCall): Promise<JsonAnswer> {
     });
   }
   return { status, body };
+}
+
+/**
+ * The path with its ids (payment and order ids, preference ids, uuids) as `:id`: error messages
+ * reach the logs, which carry no identifiers.
+ */
+export function pathPattern(pathname: string): string {
+  return pathname
+    .split('/')
+    .map((segment) => (/\d{4,}|^[0-9a-f-]{20,}$/i.test(segment) ? ':id' : segment))
+    .join('/');
 }
 
 function errorCode(error: unknown): string {
