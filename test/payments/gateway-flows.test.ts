@@ -19,6 +19,7 @@ import {
   type TestEnvironment,
   type TestTenant,
 } from '../helpers/harness.js';
+import { paymentRow } from '../helpers/payments.js';
 
 /*
  * The whole money flow through the real HTTP API with the two real gateway adapters, talking
@@ -143,19 +144,6 @@ async function iniciar(session: Session) {
       total: 1250.75,
     },
   });
-}
-
-async function paymentRow(tenant: TestTenant, id: number) {
-  const [row] = await tenant.query<{
-    status: string;
-    reference: string;
-    gateway_payment_id: string | null;
-    recibo_id: string | null;
-    recibo_error: string | null;
-    refund_id: string | null;
-  }>('SELECT * FROM public.portal_payments WHERE id = $1', [id]);
-  if (!row) throw new Error(`no payment ${id}`);
-  return row;
 }
 
 async function saldoOf(session: Session): Promise<string> {

@@ -31,6 +31,7 @@ import {
   type TestEnvironment,
   type TestTenant,
 } from '../helpers/harness.js';
+import { paymentRow } from '../helpers/payments.js';
 
 /*
  * Tenants do not choose where the API connects: a gateway URL from `ini` is used only when it is
@@ -321,15 +322,6 @@ async function iniciar(app: FastifyInstance, tenant: TestTenant, customer: Custo
       total: 1250.75,
     },
   });
-}
-
-async function paymentRow(tenant: TestTenant, id: number) {
-  const [row] = await tenant.query<{ status: string; reference: string; updated_at: Date | null }>(
-    'SELECT status, reference, updated_at FROM public.portal_payments WHERE id = $1',
-    [id],
-  );
-  if (!row) throw new Error(`no payment ${id}`);
-  return row;
 }
 
 beforeAll(async () => {

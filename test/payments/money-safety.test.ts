@@ -16,6 +16,7 @@ import {
   type TestEnvironment,
   type TestTenant,
 } from '../helpers/harness.js';
+import { paymentRow } from '../helpers/payments.js';
 
 /*
  * What the security reviews found about money, through the real API and the real gateway
@@ -77,19 +78,6 @@ async function startPayment(tenant: TestTenant): Promise<{ id: number; reference
   expect(response.statusCode, response.body).toBe(200);
   const id = response.json<{ data: { payment_id: number } }>().data.payment_id;
   return { id, reference: (await paymentRow(tenant, id)).reference };
-}
-
-async function paymentRow(tenant: TestTenant, id: number) {
-  const [row] = await tenant.query<{
-    status: string;
-    reference: string;
-    gateway_payment_id: string | null;
-    recibo_id: string | null;
-    recibo_error: string | null;
-    refund_id: string | null;
-  }>('SELECT * FROM public.portal_payments WHERE id = $1', [id]);
-  if (!row) throw new Error(`no payment ${id}`);
-  return row;
 }
 
 function notifyMercadoPago(paymentId: string, sucursalId = 1) {
