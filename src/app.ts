@@ -3,6 +3,7 @@ import type http from 'node:http';
 import https from 'node:https';
 import cookie from '@fastify/cookie';
 import Fastify, {
+  LogController,
   type FastifyInstance,
   type FastifyServerOptions,
   type onRouteHookHandler,
@@ -125,7 +126,7 @@ export async function buildApp(
     logger: options.logger ?? loggerOptions(config),
     genReqId: () => randomUUID(),
     // installRequestLog writes one line per request instead, without URLs or addresses.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: false,
     bodyLimit: 100 * 1024,
     trustProxy: fastifyTrustProxy(config.trustProxy),

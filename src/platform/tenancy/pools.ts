@@ -26,6 +26,8 @@ export interface TenantPools {
 /** An open connection is closed after this long unused, sooner when another tenant needs it. */
 const CONNECTION_IDLE_MS = 30_000;
 const ACQUIRE_TIMEOUT_MS = 10_000;
+/** A connection that does not say goodbye within this is counted gone anyway. */
+const END_TIMEOUT_MS = 5_000;
 const APPLICATION_NAME = 'portal-tenant';
 
 type PooledClient = pg.Client & { release(): void };
@@ -68,6 +70,8 @@ export function createTenantPools(limits: TenantPoolLimits): TenantPools {
   const acquireTimeoutMs = limits.acquireTimeoutMs ?? ACQUIRE_TIMEOUT_MS;
   const idleMs = Math.min(CONNECTION_IDLE_MS, limits.idleSeconds * 1000);
   let used = 0;
+  /** Connections being closed: still counted in `used` until the server has let them go. */
+  let releasing = 0;
   let closing = false;
   const pools = new Set<DatabasePool>();
   const owner = new Map<pg.Client, DatabasePool>();
@@ -83,10 +87,19 @@ export function createTenantPools(limits: TenantPoolLimits): TenantPools {
     const pool = owner.get(client);
     if (!pool) return;
     owner.delete(client);
-    used -= 1;
     pool.total -= 1;
     forget(pool);
-    client.end().catch(() => undefined);
+    // The slot is free once the server has let the connection go: freeing it before would let a
+    // new connection in while the old backend still counts against max_connections.
+    releasing += 1;
+    void Promise.race([
+      client.end().catch(() => undefined),
+      new Promise((resolve) => setTimeout(resolve, END_TIMEOUT_MS).unref()),
+    ]).then(() => {
+      releasing -= 1;
+      used -= 1;
+      pump();
+    });
   }
 
   function closeIdle(pool: DatabasePool, entry: IdleClient): void {
@@ -133,8 +146,13 @@ export function createTenantPools(limits: TenantPoolLimits): TenantPools {
     );
   }
 
-  /** Hands out what can be handed out, oldest waiter first. */
+  /**
+   * Hands out what can be handed out, oldest waiter first. A waiter the budget stops gets an
+   * idle connection of another tenant closed for it (one per such waiter), and its turn once
+   * that connection is gone.
+   */
   function pump(): void {
+    let blocked = 0;
     for (let i = 0; i < waiters.length;) {
       const waiter = waiters[i];
       if (!waiter) break;
@@ -144,9 +162,13 @@ export function createTenantPools(limits: TenantPoolLimits): TenantPools {
       if (idle) {
         clearTimeout(idle.timer);
         waiter.resolve(idle.client);
-      } else if (pool.total < perPool && (used < limits.maxConnections || reclaimIdle())) {
+      } else if (pool.total < perPool && used < limits.maxConnections) {
         open(pool, waiter);
       } else {
+        if (pool.total < perPool) {
+          blocked += 1;
+          if (blocked > releasing) reclaimIdle();
+        }
         served = false;
       }
       if (served) {
