@@ -161,3 +161,30 @@ export async function twoCustomers(app: FastifyInstance): Promise<{ ana: string;
   await register(app, { ...TEXTIL, email: 'textil@example.com' });
   return { ana: (await login(app)).accessToken, textil: (await login(app, TEXTIL)).accessToken };
 }
+
+export type CustomerIdentity = Record<string, unknown> & {
+  identifier: string;
+  identifier_type: string;
+  tenant_id: number;
+  sucursal_id: number;
+};
+
+/**
+ * The access token of a customer of `app`, registering the customer on first use (with
+ * `email`) and logging in once; later calls answer the same token.
+ */
+export function customerTokens(app: () => FastifyInstance) {
+  const tokens = new Map<string, Promise<string>>();
+  return (identity: CustomerIdentity, email: string): Promise<string> => {
+    const key = `${identity.tenant_id}:${identity.sucursal_id}:${identity.identifier}`;
+    let token = tokens.get(key);
+    if (!token) {
+      token = (async () => {
+        await register(app(), { ...identity, email });
+        return (await login(app(), identity)).accessToken;
+      })();
+      tokens.set(key, token);
+    }
+    return token;
+  };
+}

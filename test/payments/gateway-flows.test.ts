@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_EXPIRY_JOB } from '../../src/modules/payments/checkout-expiry.js';
-import { addAuthTenant, bearer, fakeClock, login, ORIGIN, register } from '../helpers/auth.js';
+import { addAuthTenant, bearer, customerTokens, fakeClock, ORIGIN } from '../helpers/auth.js';
 import {
   allowGateways,
   FakeMercadoPago,
@@ -69,23 +69,18 @@ async function seedDebts(tenant: TestTenant, customer: Customer): Promise<void> 
   );
 }
 
-const sessions = new Map<string, Session>();
+const tokenOf = customerTokens(() => app);
 
 /** Registers the customer on first use and logs in. */
 async function sessionFor(tenant: TestTenant, customer: Customer): Promise<Session> {
-  const key = `${tenant.id}:${customer.cnro}`;
-  const known = sessions.get(key);
-  if (known) return known;
   const identity = {
     identifier: customer.identifier,
     identifier_type: customer.identifier_type,
     tenant_id: tenant.id,
     sucursal_id: customer.sucursal,
   };
-  await register(app, { ...identity, email: `c${customer.cnro}-t${tenant.id}@example.com` });
-  const session = { tenant, customer, token: (await login(app, identity)).accessToken };
-  sessions.set(key, session);
-  return session;
+  const email = `c${customer.cnro}-t${tenant.id}@example.com`;
+  return { tenant, customer, token: await tokenOf(identity, email) };
 }
 
 beforeAll(async () => {

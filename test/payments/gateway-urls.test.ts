@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -6,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pathPattern } from '../../src/modules/payments/gateways/http.js';
 import { gatewayFailureRecord } from '../../src/modules/payments/gateways/failure-record.js';
 import { createMercadoPagoAdapter } from '../../src/modules/payments/gateways/mercadopago.js';
-import { signNotification } from '../../src/modules/payments/gateways/signature.js';
 import { GatewayError } from '../../src/modules/payments/gateways/types.js';
 import { createUalaBisAdapter } from '../../src/modules/payments/gateways/ualabis.js';
 import {
@@ -15,11 +13,12 @@ import {
   GatewayUrlNotAllowedError,
   OFFICIAL_GATEWAY_HOSTS,
 } from '../../src/modules/payments/gateways/url-policy.js';
-import { addAuthTenant, bearer, login, ORIGIN, register } from '../helpers/auth.js';
+import { addAuthTenant, bearer, customerTokens, ORIGIN } from '../helpers/auth.js';
 import {
   allowGateways,
   FakeMercadoPago,
   FakeUala,
+  mercadoPagoNotification,
   MP_SECRET,
   MP_TOKEN,
   startServer,
@@ -251,7 +250,6 @@ let mpTenant: TestTenant;
 let ualaTenant: TestTenant;
 const mp = new FakeMercadoPago();
 const uala = new FakeUala();
-const tokens = new Map<string, string>();
 
 async function startLeakyGateway() {
   const state = { url: '', requests: 0, close: () => Promise.resolve() };
@@ -290,20 +288,16 @@ const ualaAt = (base: string) => ({
   'portal.gateway.ualabis.checkout_url': `${base}/checkout/v2/api`,
 });
 
-async function tokenFor(tenant: TestTenant, customer: Customer): Promise<string> {
-  const key = `${tenant.id}:${customer.cnro}`;
-  const known = tokens.get(key);
-  if (known) return known;
+const tokenOf = customerTokens(() => allowing);
+
+function tokenFor(tenant: TestTenant, customer: Customer): Promise<string> {
   const identity = {
     identifier: customer.identifier,
     identifier_type: customer.identifier_type,
     tenant_id: tenant.id,
     sucursal_id: 1,
   };
-  await register(allowing, { ...identity, email: `u${customer.cnro}-t${tenant.id}@example.com` });
-  const token = (await login(allowing, identity)).accessToken;
-  tokens.set(key, token);
-  return token;
+  return tokenOf(identity, `u${customer.cnro}-t${tenant.id}@example.com`);
 }
 
 /** POST /portal/pagos/iniciar for all of the customer's debts (1250.75). */
@@ -444,20 +438,9 @@ describe('gateway URLs through the API', () => {
     if (order) order.status = 'APPROVED';
     const calls = internal.seen.length;
 
-    const requestId = randomUUID();
-    const signed = await strict.inject({
-      method: 'POST',
-      url: `/backend/portal/pagos/webhook?tenant_id=1&sucursal_id=1&token=${TOKEN}&data.id=${mpPaymentId}&type=payment`,
-      headers: {
-        'x-request-id': requestId,
-        'x-signature': signNotification(MP_SECRET, {
-          dataId: mpPaymentId,
-          requestId,
-          ts: String(Date.now()),
-        }),
-      },
-      payload: { action: 'payment.updated', type: 'payment', data: { id: mpPaymentId } },
-    });
+    const signed = await strict.inject(
+      mercadoPagoNotification(`tenant_id=1&sucursal_id=1&token=${TOKEN}`, mpPaymentId),
+    );
     expect(signed.statusCode).toBe(401);
     const unsigned = await strict.inject({
       method: 'POST',
