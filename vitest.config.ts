@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The fault suite has its own command and config (vitest.faults.config.ts).
+    exclude: ['test/faults/**', 'node_modules/**'],
     globalSetup: ['test/setup/global-setup.ts'],
     pool: 'forks',
     // Most test time is waiting on PostgreSQL, job polling and child processes, not CPU: more
