@@ -29,6 +29,8 @@ export interface Seen {
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   body: unknown;
+  /** Set once the fake has handled the request (after any delay): what it did is done. */
+  answered: boolean;
 }
 
 export type Reply =
@@ -45,6 +47,11 @@ export interface FakeServer {
   seen: Seen[];
   /** Per-test fault injection: a reply here wins over the fake's own answer. */
   fault: ((seen: Seen) => Reply | undefined) | undefined;
+  /**
+   * Per-test slowness, in ms: the request waits this long before the fake (or `fault`) handles
+   * it, so whatever a slow gateway does, it does late, after the caller may have given up.
+   */
+  delay: ((seen: Seen) => number | undefined) | undefined;
   close(): Promise<void>;
 }
 
@@ -58,6 +65,7 @@ export async function startServer(handler: Handler): Promise<FakeServer> {
     url: '',
     seen: [],
     fault: undefined,
+    delay: undefined,
     close: () => Promise.resolve(),
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -80,9 +88,13 @@ export async function startServer(handler: Handler): Promise<FakeServer> {
         query: url.searchParams,
         headers: req.headers,
         body,
+        answered: false,
       };
       fake.seen.push(seen);
+      const delayMs = fake.delay?.(seen) ?? 0;
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       const reply = fake.fault?.(seen) ?? handler(seen);
+      seen.answered = true;
       if (reply === 'hang') return;
       if (reply === 'hang-body') {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -130,6 +142,10 @@ interface MpReply {
 export class FakeMercadoPago {
   readonly preferences = new Map<string, Record<string, unknown>>();
   readonly payments = new Map<string, Record<string, unknown>>();
+  /** Writes carried out (`METHOD /path key`), oldest first; a replay by idempotency key is not one. */
+  readonly writes: string[] = [];
+  /** Refunds made, oldest first. */
+  readonly refunds: Record<string, unknown>[] = [];
   private readonly replays = new Map<string, MpReply>();
   private nextPaymentId = 1_300_000_001;
   private nextRefundId = 9_000_001;
@@ -163,9 +179,14 @@ export class FakeMercadoPago {
     }
     // The same key on the same operation replays the first answer, as the real API does.
     const memo = `${seen.method} ${path} ${key}`;
-    const replay = this.replays.get(memo) ?? this.write(seen.method, path, seen.body);
-    if (replay.status < 300) this.replays.set(memo, replay);
-    return replay;
+    const replay = this.replays.get(memo);
+    if (replay) return replay;
+    const answer = this.write(seen.method, path, seen.body);
+    if (answer.status < 300) {
+      this.replays.set(memo, answer);
+      this.writes.push(memo);
+    }
+    return answer;
   }
 
   private error(status: number, error: string, message: string): MpReply {
@@ -228,17 +249,16 @@ export class FakeMercadoPago {
         return this.error(400, 'bad_request', 'Payment must be approved to be refunded');
       }
       found.status = 'refunded';
-      return {
-        status: 201,
-        json: {
-          id: this.nextRefundId++,
-          payment_id: found.id,
-          amount: found.transaction_amount,
-          status: 'approved',
-          refund_mode: 'standard',
-          date_created: '2030-01-03T10:00:00.000-03:00',
-        },
+      const made = {
+        id: this.nextRefundId++,
+        payment_id: found.id,
+        amount: found.transaction_amount,
+        status: 'approved',
+        refund_mode: 'standard',
+        date_created: '2030-01-03T10:00:00.000-03:00',
       };
+      this.refunds.push(made);
+      return { status: 201, json: made };
     }
     return this.error(404, 'not_found', `no route ${method} ${path}`);
   }
@@ -301,6 +321,8 @@ export class FakeUala {
   expiresIn = 3600;
   readonly tokens = new Set<string>();
   readonly orders = new Map<string, Record<string, unknown>>();
+  /** Uuids of the orders whose refund was accepted, once per refund, oldest first. */
+  readonly refunds: string[] = [];
 
   addOrder(fields: Record<string, unknown>): string {
     const uuid = randomUUID();
@@ -342,7 +364,11 @@ export class FakeUala {
         return this.requestError('Invalid amount value');
       }
       if (found.status !== 'APPROVED') return this.requestError('Order is not approved');
+      // The documented precondition: no refund already in progress. The order turns REFUNDED
+      // only when Ualá has returned the money (its webhook then says so).
+      if (found.refund_status !== undefined) return this.requestError('Refund already in progress');
       found.refund_status = 'INITIATED';
+      this.refunds.push(String(found.uuid));
       return { status: 200, json: { status: 'INITIATED' } };
     }
     return { status: 404, json: { message: 'Not Found' } };
