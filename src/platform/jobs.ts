@@ -1,7 +1,10 @@
 import PgBoss from 'pg-boss';
+import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 
 export interface JobQueue {
+  /** The first retry delay of a failed job (doubling after each failure). */
+  readonly retryDelaySeconds: number;
   send(name: string, data: object, options?: PgBoss.SendOptions): Promise<void>;
   work<T extends object>(name: string, handler: (data: T) => Promise<void>): Promise<void>;
   /**
@@ -12,6 +15,25 @@ export interface JobQueue {
   /** Jobs waiting in each queue this process uses (one query per queue; for the metrics). */
   depths(): Promise<Record<string, number>>;
   stop(): Promise<void>;
+}
+
+/**
+ * Runs `create` holding a session advisory lock of the system database, so the instances of a
+ * deployment create queues one at a time. pg-boss 10's create_queue inserts the queue's row and
+ * then gives its partition a foreign key to that table: two instances creating two queues at
+ * once (a fresh database, both starting) deadlock, and one of them fails to start.
+ */
+async function createQueueExclusively(connectionString: string, create: () => Promise<void>) {
+  const client = new pg.Client({ connectionString, application_name: 'portal-jobs' });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query(`SELECT pg_advisory_lock(hashtext('portal.jobs.create-queue'))`);
+    await create();
+  } finally {
+    // Ending the session releases the lock.
+    await client.end();
+  }
 }
 
 /**
@@ -34,10 +56,16 @@ export async function startJobQueue(
   const queues = new Set<string>();
   const ensureQueue = async (name: string, policy?: PgBoss.QueuePolicy) => {
     if (queues.has(name)) return;
-    await boss.createQueue(name, { name, ...(policy && { policy }) });
+    // A queue that exists costs one read and no lock (every start after the first).
+    if ((await boss.getQueue(name)) === null) {
+      await createQueueExclusively(connectionString, () =>
+        boss.createQueue(name, { name, ...(policy && { policy }) }),
+      );
+    }
     queues.add(name);
   };
   return {
+    retryDelaySeconds: options.retryDelaySeconds,
     async send(name, data, sendOptions = {}) {
       await ensureQueue(name);
       await boss.send(name, data, {

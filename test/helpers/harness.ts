@@ -99,8 +99,15 @@ async function createTenantDatabase(serverUrl: string, spec: TenantSpec): Promis
  * Each test file gets its own system database and tenant databases on the run's PostgreSQL,
  * so files run in parallel without seeing each other, and builds the real app against them.
  */
-export async function createTestEnvironment(): Promise<TestEnvironment> {
-  const serverUrl = inject('pgServerUrl');
+export function createTestEnvironment(): Promise<TestEnvironment> {
+  return createTestEnvironmentOn(inject('pgServerUrl'));
+}
+
+/**
+ * The same on another PostgreSQL server: a fault test that stops and starts its own cluster
+ * keeps the run's shared server out of it.
+ */
+export async function createTestEnvironmentOn(serverUrl: string): Promise<TestEnvironment> {
   const systemName = uniqueName('sys');
   await ensureDatabase(serverUrl, systemName);
   const systemUrl = databaseUrlFor(serverUrl, systemName);

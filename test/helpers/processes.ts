@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fromRoot } from '../../src/platform/paths.js';
 
 const TSX = fromRoot('node_modules', '.bin', 'tsx');
@@ -31,7 +31,25 @@ export interface RunningProcess {
 }
 
 export function startTsx(script: string, args: string[], env: NodeJS.ProcessEnv): RunningProcess {
-  const child = spawn(TSX, [script, ...args], { cwd: fromRoot(), env, stdio: 'pipe' });
+  return track(spawn(TSX, [script, ...args], { cwd: fromRoot(), env, stdio: 'pipe' }));
+}
+
+/**
+ * The script in one node process with tsx as a loader (as `npm start` runs it), so a signal
+ * reaches the server itself: tsx's own command runs the script in a child of its own, which a
+ * SIGKILL of the command would leave running.
+ */
+export function startNode(script: string, args: string[], env: NodeJS.ProcessEnv): RunningProcess {
+  return track(
+    spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+      cwd: fromRoot(),
+      env,
+      stdio: 'pipe',
+    }),
+  );
+}
+
+function track(child: ChildProcessWithoutNullStreams): RunningProcess {
   let output = '';
   const listeners = new Set<() => void>();
   const onData = (chunk: Buffer) => {

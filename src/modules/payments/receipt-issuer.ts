@@ -31,8 +31,15 @@ export interface ReceiptAttempts {
 
 export interface ReceiptIssuer extends ReceiptAttempts {
   /**
-   * TX2 for an approved payment; a failure is recorded and retried by a job. The caller's
-   * settings, read moments ago, save reading them again.
+   * Queues the receipt job of a payment being approved, due after the job retry delay. Called
+   * inside TX1, before it commits: a process that dies between TX1 and TX2 leaves the receipt to
+   * this job, since nothing else would come back for it (the gateway's retried notification finds
+   * the payment approved already). When TX2 went through, the job finds the receipt and stops.
+   */
+  queue(tenant: TenantContext, paymentId: number): Promise<void>;
+  /**
+   * TX2 for an approved payment; a failure is recorded and left to the job `queue` created. The
+   * caller's settings, read moments ago, save reading them again.
    */
   issue(tenant: TenantContext, paymentId: number, settings?: PaymentSettings): Promise<void>;
 }
@@ -106,16 +113,22 @@ export function createReceiptIssuer(deps: ReceiptDeps & { jobs: JobQueue }): Rec
   const attempts = createReceiptAttempts(deps);
   return {
     ...attempts,
+    async queue(tenant, paymentId) {
+      await deps.jobs.send(
+        RECEIPT_RETRY_JOB,
+        {
+          tenantId: tenant.tenantId,
+          sucursalId: tenant.sucursalId,
+          paymentId,
+        } satisfies RetryJob,
+        { startAfter: deps.jobs.retryDelaySeconds },
+      );
+    },
     async issue(tenant, paymentId, settings) {
       try {
         await attempts.attemptFor(tenant, paymentId, settings);
       } catch {
-        // attempt() recorded why in recibo_error; the job tries again with backoff.
-        await deps.jobs.send(RECEIPT_RETRY_JOB, {
-          tenantId: tenant.tenantId,
-          sucursalId: tenant.sucursalId,
-          paymentId,
-        } satisfies RetryJob);
+        // attempt() recorded why in recibo_error; the job queued with TX1 tries again with backoff.
       }
     },
   };

@@ -173,6 +173,8 @@ export function createReconciler(deps: {
           oc.column('payment_id').doUpdateSet({ amount: truth.amount, currency: truth.currency }),
         )
         .execute();
+      // Before TX1 commits, so that no approval is ever left without a way to its receipt.
+      await receipts.queue(tenant, current.id);
       if (current.status !== 'pending' && current.status !== 'issued') {
         // DECISIONS.md 28: the move is audited, in the transaction that makes it.
         log.warn(

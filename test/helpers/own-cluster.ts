@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/dev/embedded-postgres.js';
+import { ORIGIN } from './auth.js';
+import { allowGateways, type FakeServer } from './fake-gateways.js';
+import { TEST_JWT_SECRET } from './harness.js';
+import { freePort } from './ports.js';
+import { childEnv, startNode, type RunningProcess } from './processes.js';
+
+/*
+ * What the fault tests stop, start and kill: a PostgreSQL cluster of the test's own (never the
+ * run's shared server) and the API as a real production process against it.
+ */
+
+export interface OwnCluster {
+  /** The server's URL (database `postgres`), for createTestEnvironmentOn. */
+  readonly serverUrl: string;
+  readonly port: number;
+  /** pg_ctl stop -m fast: every connection is closed, new ones are refused. */
+  stop(): Promise<void>;
+  /** Starts the same data directory on the same port again. */
+  start(): Promise<void>;
+  /** Stops it (if running) and removes its files. */
+  destroy(): Promise<void>;
+}
+
+export async function startOwnCluster(): Promise<OwnCluster> {
+  const options = {
+    dataDir: path.join(tmpdir(), `portal-fault-pg-${randomBytes(4).toString('hex')}`),
+    port: await freePort(),
+    password: randomBytes(12).toString('hex'),
+    disposable: true,
+  };
+  let database: EmbeddedDatabase = await startEmbeddedPostgres(options);
+  return {
+    serverUrl: database.url('postgres'),
+    port: options.port,
+    stop: () => database.stop(),
+    async start() {
+      database = await startEmbeddedPostgres(options);
+    },
+    async destroy() {
+      await database.stop();
+      // As root the cluster may live under /var/tmp instead (see embedded-postgres.ts).
+      await rm(database.dataDir, { recursive: true, force: true });
+      await rm(options.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ApiProcess {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly process: RunningProcess;
+  /** SIGTERM, then SIGKILL if it has not exited within 15 s; nothing if it already exited. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `npm start` in production against `systemUrl`, over plain HTTP on a free port, allowed to call
+ * the fake gateway. No reports child: REPORTS_URL names a host that is not this machine, so a
+ * process killed hard leaves nothing behind.
+ */
+export async function startApiProcess(
+  systemUrl: string,
+  gateway: FakeServer,
+  overrides: Record<string, string> = {},
+): Promise<ApiProcess> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-fault-api-'));
+  const running = startNode(
+    'src/server.ts',
+    [],
+    childEnv({
+      NODE_ENV: 'production',
+      DATABASE_URL: systemUrl,
+      PORTAL_JWT_SECRET: TEST_JWT_SECRET,
+      PORTAL_ALLOWED_ORIGIN: ORIGIN,
+      PORTAL_REQUIRE_HTTPS: 'false',
+      BACKEND_URL: 'https://api.example.com',
+      REPORTS_SERVICE_SECRET: 'test-reports-secret-at-least-32-bytes!!',
+      REPORTS_URL: 'http://reports.internal.example:9999',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      PORTAL_DATA_DIR: dataDir,
+      ...allowGateways(gateway),
+      ...overrides,
+    }),
+  );
+  const stop = async () => {
+    try {
+      if (running.child.exitCode === null && running.child.signalCode === null) {
+        running.child.kill('SIGTERM');
+        await running.exited(15_000).catch(() => {
+          running.child.kill('SIGKILL');
+          return running.exited(5_000);
+        });
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  };
+  try {
+    const [, url] = await running.waitFor(/Portal API\s+(http:\/\/\S+)/, 60_000);
+    return { url: url ?? '', process: running, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Polls `probe` until it answers something other than undefined; fails naming `what`. */
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 30_000,
+  everyMs = 100,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
