@@ -38,8 +38,11 @@ function textOf(raw: string): string {
   return body;
 }
 
-/** A real SMTP server on 127.0.0.1 (the `smtp-server` package) that keeps what it receives. */
-export async function startSmtpSink(): Promise<SmtpSink> {
+/**
+ * A real SMTP server on 127.0.0.1 (the `smtp-server` package) that keeps what it receives; on
+ * `port` when given (a server coming back where it was), else on a free one.
+ */
+export async function startSmtpSink(options: { port?: number } = {}): Promise<SmtpSink> {
   const inbox: ReceivedMail[] = [];
   let refusals = 0;
   const server = new SMTPServer({
@@ -67,7 +70,13 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const address = server.server.address();
   if (address === null || typeof address === 'string') throw new Error('SMTP server not on TCP');
   return {
