@@ -1,0 +1,259 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginBody } from '../helpers/auth.js';
+import {
+  call,
+  mercadoPagoDelivery,
+  registerAndLogin,
+  startPayment,
+  type Answer,
+} from '../helpers/api-client.js';
+import {
+  FakeMercadoPago,
+  FakeUala,
+  mercadoPagoIni,
+  startFakeGateways,
+  type FakeServer,
+} from '../helpers/fake-gateways.js';
+import {
+  createTestEnvironmentOn,
+  type TestEnvironment,
+  type TestTenant,
+} from '../helpers/harness.js';
+import {
+  startApiProcess,
+  startOwnCluster,
+  until,
+  type ApiProcess,
+  type OwnCluster,
+} from '../helpers/own-cluster.js';
+import { paymentRow } from '../helpers/payments.js';
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
+
+/*
+ * PostgreSQL (the system database and the tenant's, one cluster of the test's own) stops while
+ * the API runs as a real production process, and starts again. Clients get 503 in the error
+ * envelope at once, never a hang or a 500; the same process serves again when the server is
+ * back; a notification the gateway delivered meanwhile is retried by it and makes one receipt;
+ * the job queue works again.
+ */
+
+const TOKEN = 'outage-webhook-token';
+const NOTIFY = `tenant_id=1&sucursal_id=1&token=${TOKEN}`;
+/** "At once": a refused connection fails in milliseconds; the pools' connect timeout is 5 s. */
+const PROMPT_MS = 5_000;
+
+let cluster: OwnCluster;
+let env: TestEnvironment;
+let gateway: FakeServer;
+let smtp: SmtpSink;
+let tenant: TestTenant;
+let api: ApiProcess | undefined;
+const mp = new FakeMercadoPago();
+
+/** SPEC.md's error envelope with DECISIONS.md's 503 code, answered promptly. */
+function expectUnavailable(answer: Answer, what: string) {
+  expect(answer, what).toMatchObject({
+    status: 503,
+    body: { success: false, code: 'SERVICE_UNAVAILABLE', error: expect.any(String) as unknown },
+  });
+  expect(answer.ms, what).toBeLessThan(PROMPT_MS);
+}
+
+interface Sample {
+  path: string;
+  at: number;
+  answer?: Answer;
+  failure?: string;
+}
+
+/**
+ * Requests that keep running through the stop and the start: /readyz every 200 ms and the
+ * debts every second (under the 100 a minute a user may make).
+ */
+function startTraffic(baseUrl: string, token: string) {
+  const samples: Sample[] = [];
+  let running = true;
+  const loop = async (path: string, everyMs: number, headers: Record<string, string> = {}) => {
+    while (running) {
+      const at = Date.now();
+      try {
+        samples.push({ path, at, answer: await call(baseUrl, 'GET', path, { headers }) });
+      } catch (error) {
+        samples.push({ path, at, failure: String(error) });
+      }
+      await sleep(Math.max(0, everyMs - (Date.now() - at)));
+    }
+  };
+  const loops = [
+    loop('/readyz', 200),
+    loop('/portal/deudas', 1_000, { authorization: `Bearer ${token}` }),
+  ];
+  return {
+    samples,
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+      return samples;
+    },
+  };
+}
+
+async function ledger() {
+  const [row] = await tenant.query<{ recibos: number; ingresos: number }>(
+    `SELECT (SELECT count(*)::int FROM suc0001.ordcta WHERE tipo = 'REC') AS recibos,
+            (SELECT count(*)::int FROM caja.movimi WHERE tipo = 'INGRESO') AS ingresos`,
+  );
+  return row;
+}
+
+beforeAll(async () => {
+  cluster = await startOwnCluster();
+  gateway = await startFakeGateways(mp, new FakeUala());
+  smtp = await startSmtpSink();
+  env = await createTestEnvironmentOn(cluster.serverUrl);
+  tenant = await env.addTenant({
+    id: 1,
+    sucursales: [{ id: 1 }],
+    ini: {
+      ...mercadoPagoIni(gateway),
+      'portal.webhook_token': TOKEN,
+      'portal.recibo.cuenta_bancaria': 'Banco Seguro CC 1',
+      'portal.recibo.caja_schema': 'caja',
+      'mail.smtp.host': '127.0.0.1',
+      'mail.smtp.port': String(smtp.port),
+      'mail.from': 'Empresa Uno <no-reply@uno.example>',
+    },
+  });
+  await tenant.query(
+    `INSERT INTO suc0001.ordcon (cnro, cnom, ccui) VALUES (1, 'Ana Gómez', '30111222')`,
+  );
+  await tenant.query(
+    `INSERT INTO suc0001.ordcta (cnro, tipo, comprobante, nrocomp, fecha, vencimiento, debe, saldo)
+     VALUES (1, 'FAC', 'Factura B', '0009-00000001', '2026-01-01', '2026-01-10', 300.10, 300.10),
+            (1, 'FAC', 'Factura B', '0009-00000002', '2026-02-01', '2026-02-10', 420.00, 420.00)`,
+  );
+});
+
+afterAll(async () => {
+  await api?.stop().catch(() => undefined);
+  await Promise.all([gateway?.close(), smtp?.close()]);
+  // With the cluster left stopped by a failure its databases cannot be dropped: they go with it.
+  await env?.close().catch(() => undefined);
+  await cluster?.destroy();
+});
+
+describe('PostgreSQL stops and starts again under a running API', () => {
+  it('503 at once while it is down, the same process serves again after, the gateway retry makes one receipt, jobs run again', async () => {
+    api = await startApiProcess(env.systemUrl, gateway);
+    const { url } = api;
+    const pid = api.process.child.pid;
+    const token = await registerAndLogin(url);
+    const [first] = await tenant.query<{ id: string }>(
+      `SELECT id::text FROM suc0001.ordcta WHERE nrocomp = '0009-00000001'`,
+    );
+    const paymentId = await startPayment(url, token, [{ id: first?.id ?? '', monto: 300.1 }]);
+    const { reference } = await paymentRow(tenant, paymentId);
+    const traffic = startTraffic(url, token);
+    await until('traffic answered before the outage', () =>
+      Promise.resolve(traffic.samples.some((s) => s.path === '/portal/deudas') || undefined),
+    );
+
+    // Some requests are on their way as the server shuts down.
+    const stoppedAt = Date.now();
+    const burst = Promise.all([
+      ...Array.from({ length: 6 }, () => call(url, 'GET', '/readyz')),
+      ...Array.from({ length: 3 }, () =>
+        call(url, 'GET', '/portal/deudas', { headers: { authorization: `Bearer ${token}` } }),
+      ),
+    ]);
+    await cluster.stop();
+    const auth = { authorization: `Bearer ${token}` };
+    expectUnavailable(await call(url, 'GET', '/readyz'), 'readyz');
+    expectUnavailable(await call(url, 'GET', '/portal/deudas', { headers: auth }), 'deudas');
+    expectUnavailable(await call(url, 'GET', '/portal/mi-cuenta', { headers: auth }), 'mi-cuenta');
+    expectUnavailable(
+      await call(url, 'POST', '/portal/auth/login', { body: loginBody() }),
+      'login',
+    );
+    // Mercado Pago took the money meanwhile and notifies: a 5xx, so it notifies again later.
+    const mpId = mp.addPayment({
+      status: 'approved',
+      transaction_amount: 300.1,
+      external_reference: reference,
+    });
+    const deliver = mercadoPagoDelivery(NOTIFY, mpId);
+    expectUnavailable(await deliver(url), 'webhook');
+    // The outage lasts a few seconds of traffic, every request of it answered at once.
+    await until('the traffic to meet the outage', () =>
+      Promise.resolve(
+        traffic.samples.filter(
+          (s) => s.path === '/portal/deudas' && s.at >= stoppedAt && s.answer?.status === 503,
+        ).length >= 3 || undefined,
+      ),
+    );
+
+    await cluster.start();
+    const startedAt = Date.now();
+    // The same process, not restarted: it connects again by itself.
+    await until(
+      '/readyz 200 again',
+      async () => ((await call(url, 'GET', '/readyz')).status === 200 ? true : undefined),
+      20_000,
+      200,
+    );
+    expect(api.process.child.pid).toBe(pid);
+    expect(api.process.child.exitCode).toBeNull();
+    const deudas = await call(url, 'GET', '/portal/deudas', { headers: auth });
+    expect(deudas).toMatchObject({ status: 200, body: { success: true } });
+    expect(JSON.stringify(deudas.body)).toContain('0009-00000002');
+    expect(await call(url, 'POST', '/portal/auth/login', { body: loginBody() })).toMatchObject({
+      status: 200,
+    });
+
+    // The refused notification changed nothing; its retry approves with one receipt.
+    expect(await paymentRow(tenant, paymentId)).toMatchObject({
+      status: 'issued',
+      recibo_id: null,
+    });
+    expect(await ledger()).toEqual({ recibos: 0, ingresos: 0 });
+    expect((await deliver(url)).status).toBe(200);
+    const paid = await paymentRow(tenant, paymentId);
+    expect(paid).toMatchObject({ status: 'approved', recibo_error: null });
+    expect(paid.recibo_id).not.toBeNull();
+    expect(await ledger()).toEqual({ recibos: 1, ingresos: 1 });
+    expect((await deliver(url)).status).toBe(200);
+    expect(await ledger()).toEqual({ recibos: 1, ingresos: 1 });
+
+    // The job queue works again: a reset code sent now is delivered by its job.
+    const forgot = await call(url, 'POST', '/portal/auth/forgot-password', {
+      body: { identifier: '30111222', identifier_type: 'dni', tenant_id: 1, sucursal_id: 1 },
+    });
+    expect(forgot.status).toBe(200);
+    const mail = await until(
+      'the reset-code e-mail',
+      () => Promise.resolve(smtp.inbox.find((m) => m.to.includes('ana@example.com'))),
+      30_000,
+      200,
+    );
+    expect(mail.text).toMatch(/\b\d{6}\b/);
+
+    // Nothing of the traffic hung, failed to connect, or answered anything but 200 or 503.
+    const samples = await traffic.stop();
+    for (const answer of await burst) {
+      samples.push({ path: 'burst', at: stoppedAt, answer });
+    }
+    const odd = samples.filter(
+      (s) =>
+        s.answer === undefined ||
+        s.answer.ms >= PROMPT_MS ||
+        !(
+          s.answer.status === 200 ||
+          (s.answer.status === 503 &&
+            (s.answer.body as { code?: string } | undefined)?.code === 'SERVICE_UNAVAILABLE')
+        ),
+    );
+    expect(odd).toEqual([]);
+    expect(samples.some((s) => s.at >= startedAt && s.answer?.status === 200)).toBe(true);
+  });
+});
