@@ -50,7 +50,11 @@ export interface Config {
   readonly tenantPools: {
     readonly maxPools: number;
     readonly maxConnections: number;
+    /** What one tenant database may hold of `maxConnections`. */
+    readonly connectionsPerPool: number;
     readonly idleSeconds: number;
+    /** Hot reads as named prepared statements (off for a pooler that cannot keep them). */
+    readonly preparedStatements: boolean;
   };
 }
 
@@ -314,8 +318,12 @@ export function loadConfig(env: Env): Config {
     metricsHost: reader.string('METRICS_HOST', '127.0.0.1'),
     tenantPools: {
       maxPools: reader.integer('PORTAL_TENANT_POOLS_MAX', 20, 1, 10_000),
-      maxConnections: reader.integer('PORTAL_TENANT_CONNECTIONS_MAX', 100, 1, 100_000),
+      // 40 + the system pool, the job queue and the reports service stay well inside
+      // PostgreSQL's default max_connections of 100 (docs/scaling.md).
+      maxConnections: reader.integer('PORTAL_TENANT_CONNECTIONS_MAX', 40, 1, 100_000),
+      connectionsPerPool: reader.integer('PORTAL_TENANT_POOL_SIZE', 10, 1, 10_000),
       idleSeconds: reader.integer('PORTAL_TENANT_POOL_IDLE_SECONDS', 300, 1, 86_400),
+      preparedStatements: reader.boolean('PORTAL_DB_PREPARED_STATEMENTS', true),
     },
   };
 

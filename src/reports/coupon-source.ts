@@ -14,8 +14,10 @@ import { renderCoupon } from './coupon-report.js';
 export function createCouponSource(systemUrl: string) {
   const standalone = createStandaloneTenancy(systemUrl, {
     applicationName: 'portal-reports',
-    maxPools: 20,
-    maxConnections: 40,
+    // One coupon read per render: a few connections serve it (docs/scaling.md's budget).
+    maxPools: 10,
+    maxConnections: 10,
+    connectionsPerPool: 2,
     ttlMs: 30_000,
   });
   const { tenancy } = standalone;

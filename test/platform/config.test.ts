@@ -186,4 +186,28 @@ describe('config', () => {
       expect.stringContaining('METRICS_PORT must differ from PORT'),
     ]);
   });
+
+  it('tenant connections: 40 in all, 10 per database, hot reads prepared; each can be changed', () => {
+    expect(loadConfig(PROD).tenantPools).toEqual({
+      maxPools: 20,
+      maxConnections: 40,
+      connectionsPerPool: 10,
+      idleSeconds: 300,
+      preparedStatements: true,
+    });
+    const tuned = loadConfig({
+      ...PROD,
+      PORTAL_TENANT_CONNECTIONS_MAX: '200',
+      PORTAL_TENANT_POOL_SIZE: '4',
+      PORTAL_DB_PREPARED_STATEMENTS: 'false',
+    }).tenantPools;
+    expect(tuned).toMatchObject({
+      maxConnections: 200,
+      connectionsPerPool: 4,
+      preparedStatements: false,
+    });
+    expect(problemsOf({ ...PROD, PORTAL_TENANT_POOL_SIZE: '0' })[0]).toMatch(
+      /^PORTAL_TENANT_POOL_SIZE must be/,
+    );
+  });
 });

@@ -154,4 +154,34 @@ describe('tenant connection budget', () => {
     }
     expect(pools.stats().connections).toBe(0);
   });
+
+  it('one busy database uses up to its PORTAL_TENANT_POOL_SIZE, never above the budget', async () => {
+    const perDatabase = async (connectionsPerPool: number, maxConnections: number) => {
+      const pools = createTenantPools({
+        maxPools: 4,
+        maxConnections,
+        connectionsPerPool,
+        idleSeconds: 60,
+      });
+      const [first, second] = tenants;
+      try {
+        // Twelve slow queries at once on one database, then on two.
+        const load = (urls: string[]) =>
+          Promise.all(
+            Array.from({ length: 12 }, (_, i) =>
+              sql`SELECT pg_sleep(0.15)`.execute(pools.get(urls[i % urls.length] ?? '')),
+            ),
+          );
+        const one = await peakDuring(load([first?.databaseUrl ?? '']));
+        const two = await peakDuring(load([first?.databaseUrl ?? '', second?.databaseUrl ?? '']));
+        return { one, two };
+      } finally {
+        await pools.close();
+      }
+    };
+    // Five per database out of eight: one database reaches five, two together stop at eight.
+    expect(await perDatabase(5, 8)).toEqual({ one: 5, two: 8 });
+    // A pool size above the budget is held to the budget.
+    expect((await perDatabase(10, 3)).one).toBe(3);
+  });
 });

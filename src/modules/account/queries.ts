@@ -1,4 +1,5 @@
-import { CompiledQuery, sql, type InferResult } from 'kysely';
+import { sql, type InferResult } from 'kysely';
+import { PLACEHOLDER_ID, preparedQuery, type PreparedQuery } from '../../platform/db/prepared.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { FIFO_ORDER, isPendingDebt } from '../../ledger/pending-debts.js';
 
@@ -32,28 +33,21 @@ export function pendingDebtsQuery(tenant: TenantContext, portalUserId: string) {
 
 type PendingDebtRow = InferResult<ReturnType<typeof pendingDebtsQuery>>[number];
 
-// The debts list is the portal's busiest read: its SQL is built once per schema and reused with
-// the user's id swapped in, instead of going through the query builder on every request.
-const USER_PLACEHOLDER = '00000000-0000-4000-8000-0000000000ff';
-const compiledBySchema = new Map<
-  string,
-  { sql: string; parameters: readonly unknown[]; at: number }
->();
+// The debts list is the portal's busiest read: built once per schema and run as a prepared
+// statement with the user's id bound, not through the query builder on every request.
+const debtsBySchema = new Map<string, PreparedQuery<'user'>>();
 
 export async function findPendingDebts(
   tenant: TenantContext,
   portalUserId: string,
 ): Promise<PendingDebtRow[]> {
-  let compiled = compiledBySchema.get(tenant.customerSchema);
-  if (!compiled) {
-    const { sql: text, parameters } = pendingDebtsQuery(tenant, USER_PLACEHOLDER).compile();
-    compiled = { sql: text, parameters, at: parameters.indexOf(USER_PLACEHOLDER) };
-    compiledBySchema.set(tenant.customerSchema, compiled);
+  let prepared = debtsBySchema.get(tenant.customerSchema);
+  if (!prepared) {
+    prepared = preparedQuery(pendingDebtsQuery(tenant, PLACEHOLDER_ID), { user: PLACEHOLDER_ID });
+    debtsBySchema.set(tenant.customerSchema, prepared);
   }
-  const parameters = [...compiled.parameters];
-  parameters[compiled.at] = portalUserId;
   const result = await tenant.db.executeQuery<PendingDebtRow>(
-    CompiledQuery.raw(compiled.sql, parameters),
+    prepared.bind({ user: portalUserId }),
   );
   return result.rows;
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
+import { PLACEHOLDER_ID, preparedQuery, type PreparedQuery } from '../db/prepared.js';
 import type { TenantContext } from '../tenancy/tenancy.js';
 
 /**
@@ -51,6 +52,9 @@ export async function createSessionVersions(options: {
     readThrough.set(key, true);
   };
 
+  // The guard's read, a prepared statement per customer schema.
+  const reads = new Map<string, PreparedQuery<'user'>>();
+
   const channel = `${options.namespace}session-ended`;
   // Its own connection (a subscribed connection takes no other commands), queueing while Redis
   // is away: ioredis subscribes again when it comes back.
@@ -71,12 +75,22 @@ export async function createSessionVersions(options: {
       const key = keyOf(tenant, portalUserId);
       const known = readThrough.has(key) ? undefined : cached.get(key);
       if (known !== undefined) return known;
-      const row = await tenant.db
-        .withSchema(tenant.customerSchema)
-        .selectFrom('portal_users')
-        .select('session_version')
-        .where('id', '=', portalUserId)
-        .executeTakeFirst();
+      let read = reads.get(tenant.customerSchema);
+      if (!read) {
+        read = preparedQuery(
+          tenant.db
+            .withSchema(tenant.customerSchema)
+            .selectFrom('portal_users')
+            .select('session_version')
+            .where('id', '=', PLACEHOLDER_ID),
+          { user: PLACEHOLDER_ID },
+        );
+        reads.set(tenant.customerSchema, read);
+      }
+      const { rows } = await tenant.db.executeQuery<{ session_version: number }>(
+        read.bind({ user: portalUserId }),
+      );
+      const row = rows[0];
       if (!row) return undefined;
       if (!readThrough.has(key)) cached.set(key, row.session_version);
       return row.session_version;

@@ -2,14 +2,19 @@ import { Kysely, PostgresDialect, type PostgresPool } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import { clientConfig } from '../db/connect.js';
+import { kyselyClient } from '../db/prepared.js';
 import type { TenantDatabase } from '../db/types.js';
 
 export interface TenantPoolLimits {
   maxPools: number;
   maxConnections: number;
+  /** What one database may hold; `maxConnections / maxPools` unless given, never above the budget. */
+  connectionsPerPool?: number;
   idleSeconds: number;
   /** How long a query may wait for a connection when the budget is spent; 10 s unless given. */
   acquireTimeoutMs?: number;
+  /** Run the marked hot reads as named prepared statements (src/platform/db/prepared.ts). */
+  preparedStatements?: boolean;
 }
 
 export interface TenantPools {
@@ -66,8 +71,15 @@ interface Waiter {
  * pools are current; evicting one retires it without breaking a request that still holds it.
  */
 export function createTenantPools(limits: TenantPoolLimits): TenantPools {
-  const perPool = Math.max(1, Math.floor(limits.maxConnections / limits.maxPools));
+  const perPool = Math.max(
+    1,
+    Math.min(
+      limits.connectionsPerPool ?? Math.floor(limits.maxConnections / limits.maxPools),
+      limits.maxConnections,
+    ),
+  );
   const acquireTimeoutMs = limits.acquireTimeoutMs ?? ACQUIRE_TIMEOUT_MS;
+  const preparedStatements = limits.preparedStatements ?? true;
   const idleMs = Math.min(CONNECTION_IDLE_MS, limits.idleSeconds * 1000);
   let used = 0;
   /** Connections being closed: still counted in `used` until the server has let them go. */
@@ -227,7 +239,10 @@ export function createTenantPools(limits: TenantPoolLimits): TenantPools {
     const pool: DatabasePool = { url, total: 0, idle: [], retired: false };
     pools.add(pool);
     const dialectPool: PostgresPool = {
-      connect: () => acquire(pool),
+      connect: () =>
+        acquire(pool).then((client) =>
+          kyselyClient(client, () => release(client), preparedStatements),
+        ),
       end: () => {
         retire(pool);
         return Promise.resolve();

@@ -20,6 +20,8 @@ export interface StandaloneTenancyOptions {
   /** Tenant pools: how many, and how many connections in all (TenantPoolLimits). */
   maxPools: number;
   maxConnections: number;
+  connectionsPerPool?: number;
+  preparedStatements?: boolean;
   /** Seconds after which an unused tenant pool closes; 300 unless given. */
   idleSeconds?: number;
   /** How long a registry entry and a sucursal lookup are cached. */
@@ -45,6 +47,8 @@ export function createStandaloneTenancy(
     maxPools: options.maxPools,
     maxConnections: options.maxConnections,
     idleSeconds: options.idleSeconds ?? 300,
+    connectionsPerPool: options.connectionsPerPool,
+    preparedStatements: options.preparedStatements,
   });
   const tenancy = createTenancy({
     registry: createTenantRegistry(systemDb, { ttlMs: options.ttlMs }),
