@@ -1,15 +1,11 @@
 import bcrypt from 'bcrypt';
 import Fastify from 'fastify';
-import { pendingDebtsQuery } from '../src/modules/account/queries.js';
-import { createKysely, createPool } from '../src/platform/db/connect.js';
-import type { TenantDatabase } from '../src/platform/db/types.js';
+import { createPool } from '../src/platform/db/connect.js';
 import { BCRYPT_COST } from '../src/platform/security/passwords.js';
 import {
   BENCH_DNI,
   BENCH_PASSWORD,
-  benchTenant,
   createBenchEnvironment,
-  PENDING_DEBTS,
   type BenchEnvironment,
 } from './environment.js';
 import {
@@ -20,6 +16,7 @@ import {
   printTable,
   rawRate,
 } from './measure.js';
+import { debtsUnderTraffic } from './deudas.js';
 import { qzSigning } from './qz.js';
 import { receiptDownloads } from './recibo.js';
 import { requestLogCost } from './logs.js';
@@ -85,46 +82,13 @@ async function loginThroughput(portalUrl: string) {
   printTable('Event loop while logins saturate the CPU', [healthUnderLoad, idleHealth]);
 }
 
-/** GET /portal/deudas against a bare route running the same SQL on a pool of the same size. */
-async function debtsList(environment: BenchEnvironment, portalUrl: string) {
-  const token = await loginToken(portalUrl);
-  const pool = createPool(environment.tenantUrl, { max: 5 });
-  const db = createKysely<TenantDatabase>(pool);
-  const { sql, parameters } = pendingDebtsQuery(
-    benchTenant(db),
-    environment.portalUserId,
-  ).compile();
-  const baseline = Fastify();
-  baseline.get('/deudas', async () => {
-    const { rows } = await pool.query(sql, [...parameters]);
-    return { success: true, data: { items: rows } };
-  });
-  const baselineUrl = await baseline.listen({ port: 0, host: '127.0.0.1' });
-  try {
-    const portal = await measure('portal GET /portal/deudas', {
-      url: `${portalUrl}/portal/deudas`,
-      headers: { authorization: `Bearer ${token}` },
-      durationSeconds: 8,
-    });
-    const bare = await measure('bare fastify, same SQL, no auth', {
-      url: `${baselineUrl}/deudas`,
-      durationSeconds: 8,
-    });
-    if (portal.non2xx > 0) throw new Error(`portal answered ${portal.non2xx} non-2xx responses`);
-    printComparison(`Pending debts (${PENDING_DEBTS} per customer, 50 connections)`, portal, bare);
-  } finally {
-    await baseline.close();
-    await db.destroy();
-  }
-}
-
 async function main(): Promise<void> {
   const environment = await createBenchEnvironment();
   const { app, url, reportsUrl, reportsSecret, gatewayPort } = await startPortal(environment);
   try {
     const only = process.argv[2];
     if (!only || only === 'platform') await platformOverhead(environment, url);
-    if (!only || only === 'deudas') await debtsList(environment, url);
+    if (!only || only === 'deudas') await debtsUnderTraffic(environment);
     if (!only || only === 'logs') await requestLogCost(environment);
     if (!only || only === 'session') {
       await sessionVersionCost(environment, { url, token: await loginToken(url) });

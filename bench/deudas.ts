@@ -1,0 +1,255 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { open, readdir, readFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type autocannon from 'autocannon';
+import pg from 'pg';
+import { pendingDebtsQuery } from '../src/modules/account/queries.js';
+import { createKysely, createPool } from '../src/platform/db/connect.js';
+import type { TenantDatabase } from '../src/platform/db/types.js';
+import { systemClock } from '../src/platform/clock.js';
+import { fromRoot } from '../src/platform/paths.js';
+import { createAccessTokens } from '../src/platform/security/tokens.js';
+import { freePort } from '../test/helpers/ports.js';
+import { benchTenant, PENDING_DEBTS, type BenchEnvironment } from './environment.js';
+import { measure, printComparison, printTable, type Measurement } from './measure.js';
+
+/** Issue 13's operator run: many users whose tokens rotate, so the per-user limit never binds. */
+const USERS = 500;
+const CONNECTIONS = 50;
+const WARMUP_SECONDS = 2;
+const MEASURE_SECONDS = 8;
+const FIRST_CNRO = 1_000;
+
+interface Child {
+  child: ChildProcess;
+  url: string;
+}
+
+/** A Node process as `npm start` runs one (`node --import tsx`), its URL read from stdout. */
+async function startNode(script: string, env: NodeJS.ProcessEnv, logFile: string): Promise<Child> {
+  const log = await open(logFile, 'w');
+  // BENCH_CPU_PROF=<dir> profiles both processes (node --cpu-prof), written when they stop.
+  const profile = process.env.BENCH_CPU_PROF;
+  const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const child = spawn(process.execPath, [...profiling, '--import', 'tsx', script], {
+    cwd: fromRoot(),
+    env,
+    stdio: ['ignore', 'pipe', log.fd],
+  });
+  let seen = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${script} did not start:\n${seen}`)), 60_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /(?:Portal API|bare debts)\s+(http:\/\/\S+)/.exec(seen);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${script} exited (${code}):\n${seen}`)));
+  });
+  // From here on stdout (the request log, as an operator keeps it) goes to the file.
+  child.stdout?.removeAllListeners('data');
+  child.stdout?.pipe((await open(logFile, 'a')).createWriteStream());
+  void log.close();
+  return { child, url };
+}
+
+async function stop({ child }: Child): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** CPU seconds (user + system) a process has used, from /proc (Linux only; 0 elsewhere). */
+async function cpuSeconds(pid: number): Promise<number> {
+  try {
+    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of every `postgres` process on this machine (the server, if it runs here). */
+async function postgresCpuSeconds(): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    if (stat.includes(' (postgres) ')) total += await cpuSeconds(Number(entry));
+  }
+  return total;
+}
+
+interface CpuMeasurement extends Measurement {
+  nodeMsPerRequest: number;
+  postgresMsPerRequest: number;
+}
+
+async function measureWithCpu(
+  name: string,
+  pid: number,
+  options: Parameters<typeof measure>[1],
+): Promise<CpuMeasurement> {
+  const [node0, pg0] = [await cpuSeconds(pid), await postgresCpuSeconds()];
+  const result = await measure(name, options);
+  const [node1, pg1] = [await cpuSeconds(pid), await postgresCpuSeconds()];
+  const requests = result.requestsPerSecond * (options.durationSeconds ?? 5);
+  return {
+    ...result,
+    nodeMsPerRequest: ((node1 - node0) * 1000) / requests,
+    postgresMsPerRequest: ((pg1 - pg0) * 1000) / requests,
+  };
+}
+
+/** USERS more customers of suc0001, each registered with PENDING_DEBTS pending debts. */
+async function addCustomers(environment: BenchEnvironment): Promise<string[]> {
+  const client = new pg.Client({ connectionString: environment.tenantUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO suc0001.ordcon
+       SELECT n, 'Cliente ' || n, (40000000 + n)::text FROM generate_series($1::int, $2::int) n`,
+      [FIRST_CNRO, FIRST_CNRO + USERS - 1],
+    );
+    await client.query(
+      `INSERT INTO suc0001.ordcta (cnro, tipo, comprobante, nrocomp, fecha, vencimiento, debe, saldo)
+       SELECT c, 'FAC', 'Factura B', lpad(c::text, 4, '0') || '-' || lpad(d::text, 8, '0'),
+              current_date - (40 - d), current_date + (d * 3 - 30),
+              1000 + d * 17.35, 1000 + d * 17.35
+       FROM generate_series($1::int, $2::int) c, generate_series(1, $3::int) d`,
+      [FIRST_CNRO, FIRST_CNRO + USERS - 1, PENDING_DEBTS],
+    );
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO suc0001.portal_users (cnro, dni_cuit, email, password_hash)
+       SELECT o.cnro, o.ccui, 'bench' || o.cnro || '@example.com', u.password_hash
+       FROM suc0001.ordcon o, (SELECT password_hash FROM suc0001.portal_users LIMIT 1) u
+       WHERE o.cnro >= $1
+       RETURNING id`,
+      [FIRST_CNRO],
+    );
+    await client.query('ANALYZE');
+    return rows.map((row) => row.id);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * GET /portal/deudas as an operator runs it: the API started the way `npm start` starts it, in
+ * production mode with its request log on, 500 users whose tokens rotate, 50 connections;
+ * against a bare Fastify process running the same SQL (named prepared statement, pool of 10)
+ * for the same users without auth. CPU per request of both Node processes and of PostgreSQL.
+ */
+export async function debtsUnderTraffic(environment: BenchEnvironment): Promise<void> {
+  const userIds = await addCustomers(environment);
+  const secret = randomBytes(32).toString('hex');
+  const signer = createAccessTokens(secret, systemClock);
+  const tokens = await Promise.all(
+    userIds.map((id) => signer.sign({ portal_user_id: id, tenant_id: 1, sucursal_id: 1, sv: 0 })),
+  );
+
+  const placeholder = '00000000-0000-4000-8000-0000000000ff';
+  const pool = createPool(environment.tenantUrl, { max: 1 });
+  const db = createKysely<TenantDatabase>(pool);
+  const compiled = pendingDebtsQuery(benchTenant(db), placeholder).compile();
+  await db.destroy();
+
+  const dir = await mkdtemp(path.join(tmpdir(), 'portal-bench-deudas-'));
+  const children: Child[] = [];
+  try {
+    const portal = await startNode(
+      'src/server.ts',
+      {
+        ...process.env,
+        NODE_ENV: 'production',
+        DATABASE_URL: environment.systemUrl,
+        PORTAL_JWT_SECRET: secret,
+        PORTAL_ALLOWED_ORIGIN: 'https://portal.example.com',
+        REPORTS_SERVICE_SECRET: randomBytes(32).toString('hex'),
+        REPORTS_URL: `http://127.0.0.1:${await freePort()}`,
+        TRUST_PROXY: '1',
+        PORT: '0',
+        PORTAL_DATA_DIR: dir,
+        LOG_LEVEL: 'info',
+        REDIS_URL: process.env.BENCH_REDIS_URL,
+      },
+      path.join(dir, 'portal.log'),
+    );
+    children.push(portal);
+    const bare = await startNode(
+      'bench/bare-debts-server.ts',
+      {
+        ...process.env,
+        BENCH_TENANT_URL: environment.tenantUrl,
+        BENCH_DEBTS_SQL: compiled.sql,
+        BENCH_DEBTS_PARAMETERS: JSON.stringify(compiled.parameters),
+        BENCH_USER_AT: String(compiled.parameters.indexOf(placeholder)),
+      },
+      path.join(dir, 'bare.log'),
+    );
+    children.push(bare);
+
+    let turn = 0;
+    const portalLoad = (durationSeconds: number) => ({
+      url: `${portal.url}/portal/deudas`,
+      connections: CONNECTIONS,
+      durationSeconds,
+      headers: { 'x-forwarded-proto': 'https' },
+      setupRequest: (request: autocannon.Request): autocannon.Request => {
+        turn = (turn + 1) % tokens.length;
+        return {
+          ...request,
+          headers: { ...request.headers, authorization: `Bearer ${tokens[turn] ?? ''}` },
+        };
+      },
+    });
+    const bareLoad = (durationSeconds: number) => ({
+      url: `${bare.url}/deudas/${userIds[0] ?? ''}`,
+      connections: CONNECTIONS,
+      durationSeconds,
+      setupRequest: (request: autocannon.Request): autocannon.Request => {
+        turn = (turn + 1) % userIds.length;
+        return { ...request, path: `/deudas/${userIds[turn] ?? ''}` };
+      },
+    });
+
+    await measure('warm-up portal', portalLoad(WARMUP_SECONDS));
+    await measure('warm-up bare', bareLoad(WARMUP_SECONDS));
+    const portalPid = portal.child.pid ?? 0;
+    const barePid = bare.child.pid ?? 0;
+    const portalRun = await measureWithCpu(
+      `portal GET /portal/deudas (${USERS} users)`,
+      portalPid,
+      portalLoad(MEASURE_SECONDS),
+    );
+    const bareRun = await measureWithCpu(
+      'bare fastify, same SQL prepared, no auth',
+      barePid,
+      bareLoad(MEASURE_SECONDS),
+    );
+    if (portalRun.non2xx > 0) {
+      throw new Error(`portal answered ${portalRun.non2xx} non-2xx responses`);
+    }
+    printComparison(
+      `Pending debts under traffic (${PENDING_DEBTS} per customer, ${USERS} users, ${CONNECTIONS} connections, request log on)`,
+      portalRun,
+      bareRun,
+    );
+    printTable(
+      'CPU per request (ms): the Node process, then every postgres process on this machine',
+      [portalRun, bareRun].map((run) => ({
+        ...run,
+        name: `${run.name}: node ${run.nodeMsPerRequest.toFixed(3)}, postgres ${run.postgresMsPerRequest.toFixed(3)}`,
+      })),
+    );
+  } finally {
+    for (const child of children) await stop(child);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
