@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginBody } from '../helpers/auth.js';
 import {
@@ -48,7 +49,8 @@ let env: TestEnvironment;
 let gateway: FakeServer;
 let smtp: SmtpSink;
 let tenant: TestTenant;
-let api: ApiProcess | undefined;
+let api: ApiProcess;
+let token: string;
 const mp = new FakeMercadoPago();
 
 /** SPEC.md's error envelope with DECISIONS.md's 503 code, answered promptly. */
@@ -131,9 +133,36 @@ beforeAll(async () => {
   await tenant.query(
     `INSERT INTO suc0001.ordcta (cnro, tipo, comprobante, nrocomp, fecha, vencimiento, debe, saldo)
      VALUES (1, 'FAC', 'Factura B', '0009-00000001', '2026-01-01', '2026-01-10', 300.10, 300.10),
-            (1, 'FAC', 'Factura B', '0009-00000002', '2026-02-01', '2026-02-10', 420.00, 420.00)`,
+            (1, 'FAC', 'Factura B', '0009-00000002', '2026-02-01', '2026-02-10', 420.00, 420.00),
+            (1, 'FAC', 'Factura B', '0009-00000003', '2026-03-01', '2026-03-10', 515.50, 515.50)`,
   );
+  api = await startApiProcess(env.systemUrl, gateway);
+  token = await registerAndLogin(api.url);
 });
+
+async function debtId(nrocomp: string): Promise<string> {
+  const [row] = await tenant.query<{ id: string }>(
+    'SELECT id::text FROM suc0001.ordcta WHERE nrocomp = $1',
+    [nrocomp],
+  );
+  if (!row) throw new Error(`no debt ${nrocomp}`);
+  return row.id;
+}
+
+/** The API process is the one started before the outage, still running. */
+function expectSameProcess(pid: number | undefined) {
+  expect(api.process.child.pid).toBe(pid);
+  expect(api.process.child.exitCode).toBeNull();
+}
+
+async function readyAgain(url: string) {
+  await until(
+    '/readyz 200 again',
+    async () => ((await call(url, 'GET', '/readyz')).status === 200 ? true : undefined),
+    20_000,
+    200,
+  );
+}
 
 afterAll(async () => {
   await api?.stop().catch(() => undefined);
@@ -144,15 +173,12 @@ afterAll(async () => {
 });
 
 describe('PostgreSQL stops and starts again under a running API', () => {
-  it('503 at once while it is down, the same process serves again after, the gateway retry makes one receipt, jobs run again', async () => {
-    api = await startApiProcess(env.systemUrl, gateway);
+  it('a stop: 503 at once while it is down, the same process serves again after, the gateway retry makes one receipt, jobs run again', async () => {
     const { url } = api;
     const pid = api.process.child.pid;
-    const token = await registerAndLogin(url);
-    const [first] = await tenant.query<{ id: string }>(
-      `SELECT id::text FROM suc0001.ordcta WHERE nrocomp = '0009-00000001'`,
-    );
-    const paymentId = await startPayment(url, token, [{ id: first?.id ?? '', monto: 300.1 }]);
+    const paymentId = await startPayment(url, token, [
+      { id: await debtId('0009-00000001'), monto: 300.1 },
+    ]);
     const { reference } = await paymentRow(tenant, paymentId);
     const traffic = startTraffic(url, token);
     await until('traffic answered before the outage', () =>
@@ -196,14 +222,8 @@ describe('PostgreSQL stops and starts again under a running API', () => {
     await cluster.start();
     const startedAt = Date.now();
     // The same process, not restarted: it connects again by itself.
-    await until(
-      '/readyz 200 again',
-      async () => ((await call(url, 'GET', '/readyz')).status === 200 ? true : undefined),
-      20_000,
-      200,
-    );
-    expect(api.process.child.pid).toBe(pid);
-    expect(api.process.child.exitCode).toBeNull();
+    await readyAgain(url);
+    expectSameProcess(pid);
     const deudas = await call(url, 'GET', '/portal/deudas', { headers: auth });
     expect(deudas).toMatchObject({ status: 200, body: { success: true } });
     expect(JSON.stringify(deudas.body)).toContain('0009-00000002');
@@ -255,5 +275,72 @@ describe('PostgreSQL stops and starts again under a running API', () => {
     );
     expect(odd).toEqual([]);
     expect(samples.some((s) => s.at >= startedAt && s.answer?.status === 200)).toBe(true);
+  });
+  it('a crash (immediate shutdown) cuts requests mid-query: 503, never 500; the cut notification retried makes one receipt', async () => {
+    const { url } = api;
+    const pid = api.process.child.pid;
+    const auth = { authorization: `Bearer ${token}` };
+    const paymentId = await startPayment(url, token, [
+      { id: await debtId('0009-00000002'), monto: 420 },
+    ]);
+    const { reference } = await paymentRow(tenant, paymentId);
+    const mpId = mp.addPayment({
+      status: 'approved',
+      transaction_amount: 420,
+      external_reference: reference,
+    });
+    const deliver = mercadoPagoDelivery(NOTIFY, mpId);
+    const before = await ledger();
+
+    // Locks of the test's own hold both requests inside PostgreSQL when it goes: the debts
+    // waiting on ordcta, the approval (TX1) on the payment's row.
+    const blocker = new pg.Client({ connectionString: tenant.databaseUrl });
+    blocker.on('error', () => undefined);
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE suc0001.ordcta IN ACCESS EXCLUSIVE MODE');
+      await blocker.query('SELECT 1 FROM public.portal_payments WHERE id = $1 FOR UPDATE', [
+        paymentId,
+      ]);
+      const debts = call(url, 'GET', '/portal/deudas', { headers: auth });
+      const notified = deliver(url);
+      await until('both requests waiting on the locks', async () => {
+        const [row] = await tenant.query<{ waiting: number }>(
+          `SELECT count(*)::int AS waiting FROM pg_stat_activity
+            WHERE datname = current_database() AND application_name = 'portal-tenant'
+              AND wait_event_type = 'Lock'`,
+        );
+        return (row?.waiting ?? 0) >= 2 ? true : undefined;
+      });
+      await cluster.crash();
+      expectUnavailable(await debts, 'deudas cut by the crash');
+      expectUnavailable(await notified, 'webhook cut by the crash');
+    } finally {
+      await blocker.end().catch(() => undefined);
+    }
+    expectUnavailable(await call(url, 'GET', '/readyz'), 'readyz');
+    expectUnavailable(await call(url, 'GET', '/portal/deudas', { headers: auth }), 'deudas');
+
+    await cluster.start();
+    await readyAgain(url);
+    expectSameProcess(pid);
+    // The cut notification changed nothing; the gateway's retry approves with one receipt.
+    expect(await paymentRow(tenant, paymentId)).toMatchObject({
+      status: 'issued',
+      recibo_id: null,
+    });
+    expect((await deliver(url)).status).toBe(200);
+    const paid = await paymentRow(tenant, paymentId);
+    expect(paid).toMatchObject({ status: 'approved', recibo_error: null });
+    expect(paid.recibo_id).not.toBeNull();
+    expect(await ledger()).toEqual({
+      recibos: (before?.recibos ?? 0) + 1,
+      ingresos: (before?.ingresos ?? 0) + 1,
+    });
+    const deudas = await call(url, 'GET', '/portal/deudas', { headers: auth });
+    expect(deudas).toMatchObject({ status: 200, body: { success: true } });
+    expect(JSON.stringify(deudas.body)).not.toContain('0009-00000002');
+    expect(JSON.stringify(deudas.body)).toContain('0009-00000003');
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,6 +21,12 @@ export interface OwnCluster {
   readonly port: number;
   /** pg_ctl stop -m fast: every connection is closed, new ones are refused. */
   stop(): Promise<void>;
+  /**
+   * An immediate shutdown (SIGQUIT to the postmaster, as `pg_ctl stop -m immediate`): every
+   * server process quits at once without a goodbye its clients can act on, as in a crash; the
+   * next start recovers from the WAL.
+   */
+  crash(): Promise<void>;
   /** Starts the same data directory on the same port again. */
   start(): Promise<void>;
   /** Stops it (if running) and removes its files. */
@@ -32,13 +38,27 @@ export async function startOwnCluster(): Promise<OwnCluster> {
     dataDir: path.join(tmpdir(), `portal-fault-pg-${randomBytes(4).toString('hex')}`),
     port: await freePort(),
     password: randomBytes(12).toString('hex'),
-    disposable: true,
+    // Durable, as in production: with synchronous_commit off a crash loses commits just made.
+    disposable: false,
   };
   let database: EmbeddedDatabase = await startEmbeddedPostgres(options);
   return {
     serverUrl: database.url('postgres'),
     port: options.port,
     stop: () => database.stop(),
+    async crash() {
+      const pidFile = path.join(database.dataDir, 'postmaster.pid');
+      const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+      process.kill(pid, 'SIGQUIT');
+      await until('the crashed postmaster to exit', () => {
+        try {
+          process.kill(pid, 0);
+          return Promise.resolve(undefined);
+        } catch {
+          return Promise.resolve(true);
+        }
+      });
+    },
     async start() {
       database = await startEmbeddedPostgres(options);
     },

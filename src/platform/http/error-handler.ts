@@ -48,12 +48,22 @@ const PG_INPUT_ERRORS: Record<string, ErrorCode> = {
 /** Network or server-side conditions where retrying later is the right advice. */
 const UNAVAILABLE_ERRORS = new Set([
   'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
   'ETIMEDOUT',
   'ENOTFOUND',
   '57P01',
+  '57P02',
   '57P03',
   '53300',
 ]);
+
+/**
+ * pg's errors without a code: no connection within its timeout, or the server gone under a query
+ * (a crash or an immediate shutdown closes the socket without an error message first).
+ */
+const UNAVAILABLE_MESSAGES =
+  /timeout exceeded when trying to connect|^Connection terminated|connection error and is not queryable/;
 
 function errorCodeOf(error: unknown): string | undefined {
   if (typeof error === 'object' && error !== null && 'code' in error) {
@@ -65,9 +75,7 @@ function errorCodeOf(error: unknown): string | undefined {
 function isConnectionFailure(error: unknown): boolean {
   const code = errorCodeOf(error);
   if (code !== undefined && UNAVAILABLE_ERRORS.has(code)) return true;
-  if (error instanceof Error && error.message.includes('timeout exceeded when trying to connect')) {
-    return true;
-  }
+  if (error instanceof Error && UNAVAILABLE_MESSAGES.test(error.message)) return true;
   return error instanceof AggregateError && error.errors.some(isConnectionFailure);
 }
 
