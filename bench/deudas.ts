@@ -19,7 +19,8 @@ import { measure, printComparison, printTable, type Measurement } from './measur
 const USERS = 500;
 const CONNECTIONS = 50;
 const WARMUP_SECONDS = 2;
-const MEASURE_SECONDS = 8;
+const ROUNDS = 3;
+const ROUND_SECONDS = 3;
 const FIRST_CNRO = 1_000;
 
 interface Child {
@@ -104,6 +105,27 @@ async function measureWithCpu(
     ...result,
     nodeMsPerRequest: ((node1 - node0) * 1000) / requests,
     postgresMsPerRequest: ((pg1 - pg0) * 1000) / requests,
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/** Rounds of one side as one row: mean rate and CPU, median latencies. */
+function combine(name: string, runs: CpuMeasurement[]): CpuMeasurement {
+  const mean = (pick: (run: CpuMeasurement) => number) =>
+    runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
+  return {
+    name,
+    requestsPerSecond: mean((run) => run.requestsPerSecond),
+    p50: median(runs.map((run) => run.p50)),
+    p99: median(runs.map((run) => run.p99)),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+    nodeMsPerRequest: mean((run) => run.nodeMsPerRequest),
+    postgresMsPerRequest: mean((run) => run.postgresMsPerRequest),
   };
 }
 
@@ -223,21 +245,49 @@ export async function debtsUnderTraffic(environment: BenchEnvironment): Promise<
     await measure('warm-up bare', bareLoad(WARMUP_SECONDS));
     const portalPid = portal.child.pid ?? 0;
     const barePid = bare.child.pid ?? 0;
-    const portalRun = await measureWithCpu(
-      `portal GET /portal/deudas (${USERS} users)`,
-      portalPid,
-      portalLoad(MEASURE_SECONDS),
-    );
-    const bareRun = await measureWithCpu(
-      'bare fastify, same SQL prepared, no auth',
-      barePid,
-      bareLoad(MEASURE_SECONDS),
-    );
-    if (portalRun.non2xx > 0) {
-      throw new Error(`portal answered ${portalRun.non2xx} non-2xx responses`);
+    // Short alternating rounds, the order swapped each time: whatever else the machine does
+    // falls on both sides, and the median round is reported beside the totals.
+    const portalRuns: CpuMeasurement[] = [];
+    const bareRuns: CpuMeasurement[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const runPortal = async () => {
+        portalRuns.push(
+          await measureWithCpu(
+            `portal GET /portal/deudas, round ${round + 1}`,
+            portalPid,
+            portalLoad(ROUND_SECONDS),
+          ),
+        );
+      };
+      const runBare = async () => {
+        bareRuns.push(
+          await measureWithCpu(`bare, round ${round + 1}`, barePid, bareLoad(ROUND_SECONDS)),
+        );
+      };
+      if (round % 2 === 0) {
+        await runPortal();
+        await runBare();
+      } else {
+        await runBare();
+        await runPortal();
+      }
     }
+    const refused = portalRuns.reduce((sum, run) => sum + run.non2xx, 0);
+    if (refused > 0) throw new Error(`portal answered ${refused} non-2xx responses`);
+    printTable(
+      'Rounds',
+      portalRuns.flatMap((run, i) => [run, bareRuns[i] ?? run]),
+    );
+    const ratios = portalRuns.map(
+      (run, i) => run.requestsPerSecond / (bareRuns[i]?.requestsPerSecond ?? Infinity),
+    );
+    process.stdout.write(
+      `ratio per round: ${ratios.map((ratio) => `${(ratio * 100).toFixed(1)}%`).join(', ')}; median ${(median(ratios) * 100).toFixed(1)}%\n`,
+    );
+    const portalRun = combine(`portal GET /portal/deudas (${USERS} users)`, portalRuns);
+    const bareRun = combine('bare fastify, same SQL prepared, no auth', bareRuns);
     printComparison(
-      `Pending debts under traffic (${PENDING_DEBTS} per customer, ${USERS} users, ${CONNECTIONS} connections, request log on)`,
+      `Pending debts under traffic (${PENDING_DEBTS} per customer, ${USERS} users, ${CONNECTIONS} connections, request log on): means, median p50/p99`,
       portalRun,
       bareRun,
     );

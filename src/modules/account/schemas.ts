@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Envelope } from '../../platform/http/schemas.js';
+import { Envelope, NullableString } from '../../platform/http/schemas.js';
 
 const DateString = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 const Amount = Type.Number({ description: 'Amount with 2 decimals' });
@@ -24,7 +24,7 @@ export const DebtsResponse = Envelope(
         comprobante: Type.String(),
         nrocomp: Type.String(),
         fecha: DateString,
-        vencimiento: Type.Union([DateString, Type.Null()]),
+        vencimiento: NullableString({ format: 'date', description: 'YYYY-MM-DD' }),
         debe: Amount,
         vencido: Type.Boolean(),
       }),

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Envelope, TenantIdsBody } from '../../platform/http/schemas.js';
+import { Envelope, NullableString, TenantIdsBody } from '../../platform/http/schemas.js';
 
 const Identifier = {
   identifier: Type.String({
@@ -77,9 +77,9 @@ export const MeResponse = Envelope(
     nombre: Type.String(),
     email: Type.String(),
     dni_cuit: Type.String(),
-    telefono: Type.Union([Type.String(), Type.Null()]),
+    telefono: NullableString(),
     tenant_id: Type.Integer(),
     sucursal_id: Type.Integer(),
-    last_login: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    last_login: NullableString({ format: 'date-time' }),
   }),
 );

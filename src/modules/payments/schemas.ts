@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Envelope } from '../../platform/http/schemas.js';
+import { Envelope, NullableString } from '../../platform/http/schemas.js';
 
 /** DECISIONS.md 5: a JSON number or a numeric string; exactness is checked by the service. */
 const AmountInput = Type.Union([Type.Number(), Type.String({ maxLength: 20 })]);
@@ -56,7 +56,7 @@ export const HistoryResponse = Envelope(
       facturas_pagadas: Type.Array(
         Type.Object({ tipo: Type.String(), numero: Type.String(), monto: Type.Number() }),
       ),
-      recibo_numero: Type.Union([Type.String(), Type.Null()]),
+      recibo_numero: NullableString(),
     }),
   ),
 );

@@ -1,12 +1,12 @@
 import { Type } from 'typebox';
-import { Envelope } from '../../platform/http/schemas.js';
+import { Envelope, NullableString } from '../../platform/http/schemas.js';
 
 export const Profile = Type.Object({
   nombre: Type.String(),
   dni_cuit: Type.String(),
   email: Type.String(),
-  telefono: Type.Union([Type.String(), Type.Null()]),
-  last_login: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  telefono: NullableString(),
+  last_login: NullableString({ format: 'date-time' }),
 });
 
 export const ProfileResponse = Envelope(Profile);

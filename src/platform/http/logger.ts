@@ -1,4 +1,4 @@
-import type { LoggerOptions } from 'pino';
+import { pino, type DestinationStream, type LoggerOptions } from 'pino';
 import type { Config } from '../../config.js';
 
 /** Query parameters whose values are secrets (the webhook URL carries the tenant's token). */
@@ -39,8 +39,17 @@ interface SerializableRequest {
   id?: string;
 }
 
-export function loggerOptions(config: Pick<Config, 'logLevel'>): LoggerOptions {
+/**
+ * Lines are written to stdout asynchronously: a busy instance hands the kernel one write per
+ * batch instead of one per line, and the request's thread never waits on the pipe (measured
+ * with `npm run bench -- deudas`, docs/benchmarks.md). What is still buffered is flushed on
+ * exit, a SIGTERM's included; a SIGKILL loses at most the lines of the write in flight.
+ */
+export function loggerOptions(
+  config: Pick<Config, 'logLevel'>,
+): LoggerOptions & { stream: DestinationStream } {
   return {
+    stream: pino.destination({ dest: 1, sync: false }),
     level: config.logLevel,
     redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
     serializers: {

@@ -7,9 +7,13 @@ import type { FastifyInstance } from 'fastify';
  * (`disableRequestLogging`), which also halves what every request costs to log.
  */
 export function installRequestLog(app: FastifyInstance): void {
+  // Every field of this line is one the code chose (no body, header or URL), so it skips the
+  // redaction pass the other lines go through: that pass was a third of the line's cost.
+  const requests = app.log.child({}, { redact: [] });
   app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
+    requests.info(
       {
+        reqId: request.id,
         method: request.method,
         route: request.routeOptions.url ?? '(no route)',
         statusCode: reply.statusCode,

@@ -31,3 +31,12 @@ export const PdfResponse = {
   description: 'The PDF document',
   content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
 };
+
+/**
+ * A response field that is a string or null, as one JSON-schema type list instead of `anyOf`:
+ * the response serializer then writes it without running a validator per value to pick a
+ * branch (measurable on the debts list, 20 of them per response). Responses only.
+ */
+export function NullableString(options: { format?: string; description?: string } = {}) {
+  return Type.Unsafe<string | null>({ type: ['string', 'null'], ...options });
+}

@@ -36,10 +36,21 @@ export function createTenantCalendar(clock: Clock): TenantCalendar {
     }
     return cached;
   }
+  // Formatting a date in a zone costs microseconds on every request; the answer only changes at
+  // a midnight, and every zone in use today is offset from UTC by whole minutes, so the date of
+  // one UTC minute holds for all of it.
+  const byMinute = new Map<string, { minute: number; date: string }>();
   return {
     zone,
     async today(tenant) {
-      return dateInTimeZone(clock.now(), await zone(tenant));
+      const timeZone = await zone(tenant);
+      const now = clock.now();
+      const minute = Math.floor(now.getTime() / 60_000);
+      const known = byMinute.get(timeZone);
+      if (known?.minute === minute) return known.date;
+      const date = dateInTimeZone(now, timeZone);
+      byMinute.set(timeZone, { minute, date });
+      return date;
     },
   };
 }

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/platform/clock.js';
+import { createTenantCalendar } from '../../src/platform/tenancy/today.js';
+import { createTenantPools, type TenantPools } from '../../src/platform/tenancy/pools.js';
+import type { TenantContext } from '../../src/platform/tenancy/tenancy.js';
+import {
+  createTestEnvironment,
+  type TestEnvironment,
+  type TestTenant,
+} from '../helpers/harness.js';
+
+let env: TestEnvironment;
+let pools: TenantPools;
+let buenosAires: TestTenant;
+let tokyo: TestTenant;
+
+beforeAll(async () => {
+  env = await createTestEnvironment();
+  buenosAires = await env.addTenant({ id: 1, sucursales: [{ id: 1 }] });
+  tokyo = await env.addTenant({
+    id: 2,
+    sucursales: [{ id: 1 }],
+    ini: { 'sistema.zona_horaria': 'Asia/Tokyo' },
+  });
+  pools = createTenantPools({ maxPools: 2, maxConnections: 2, idleSeconds: 60 });
+});
+
+afterAll(async () => {
+  await pools.close();
+  await env.close();
+});
+
+function context(tenant: TestTenant): TenantContext {
+  return {
+    tenantId: tenant.id,
+    tenantName: 'T',
+    sucursalId: 1,
+    sucursalName: 'S',
+    customerSchema: 'suc0001',
+    db: pools.get(tenant.databaseUrl),
+  };
+}
+
+describe("a tenant's today (DECISIONS.md 6)", () => {
+  it('turns at midnight in each tenant’s zone, to the second, however often it is asked', async () => {
+    let now = new Date('2026-03-10T02:59:58Z');
+    const clock: Clock = { now: () => now };
+    const calendar = createTenantCalendar(clock);
+    const ask = async (tenant: TestTenant) => calendar.today(context(tenant));
+
+    // 23:59:58 in Buenos Aires (UTC-3), 11:59:58 in Tokyo (UTC+9).
+    expect(await ask(buenosAires)).toBe('2026-03-09');
+    expect(await ask(tokyo)).toBe('2026-03-10');
+    now = new Date('2026-03-10T02:59:59.999Z');
+    expect(await ask(buenosAires)).toBe('2026-03-09');
+    now = new Date('2026-03-10T03:00:00Z');
+    expect(await ask(buenosAires)).toBe('2026-03-10');
+    expect(await ask(tokyo)).toBe('2026-03-10');
+    now = new Date('2026-03-10T14:59:59Z');
+    expect(await ask(tokyo)).toBe('2026-03-10');
+    now = new Date('2026-03-10T15:00:00Z');
+    expect(await ask(tokyo)).toBe('2026-03-11');
+    expect(await ask(buenosAires)).toBe('2026-03-10');
+    // A clock that goes back (tests, a corrected server clock) is answered for its own instant.
+    now = new Date('2026-03-10T02:00:00Z');
+    expect(await ask(buenosAires)).toBe('2026-03-09');
+  });
+});
