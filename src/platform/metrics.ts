@@ -66,6 +66,7 @@ export function createMetrics(): Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  const requestSeries = new Map<string, Histogram.Internal<'route' | 'method' | 'status'>>();
   const rateLimited = new Counter({
     name: 'portal_rate_limit_refusals_total',
     help: 'Requests answered 429 RATE_LIMITED, by route pattern',
@@ -131,7 +132,15 @@ export function createMetrics(): Metrics {
   return {
     registry,
     request(route, method, status, seconds) {
-      requests.observe({ route, method, status: String(status) }, seconds);
+      // Every request observes once: the series is looked up by a plain key, not by prom-client
+      // hashing the label object each time (routes, methods and statuses are a small set).
+      const key = `${method} ${status} ${route}`;
+      let series = requestSeries.get(key);
+      if (!series) {
+        series = requests.labels({ route, method, status: String(status) });
+        requestSeries.set(key, series);
+      }
+      series.observe(seconds);
       if (status === 429) rateLimited.inc({ route });
     },
     login: (outcome) => logins.inc({ outcome }),

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, type PostgresPool } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import { clientConfig } from '../db/connect.js';
@@ -209,6 +209,17 @@ export function createTenantPools(limits: TenantPoolLimits): TenantPools {
     pump();
   }
 
+  /** What Kysely is handed for a connection: made once per connection, not per checkout. */
+  const kyselyClients = new WeakMap<PooledClient, PostgresPoolClient>();
+  function forKysely(client: PooledClient): PostgresPoolClient {
+    let adapter = kyselyClients.get(client);
+    if (!adapter) {
+      adapter = kyselyClient(client, () => release(client), preparedStatements);
+      kyselyClients.set(client, adapter);
+    }
+    return adapter;
+  }
+
   function acquire(pool: DatabasePool): Promise<PooledClient> {
     if (closing) return Promise.reject(new Error('Tenant pools are closed'));
     return new Promise((resolve, reject) => {
@@ -239,10 +250,7 @@ export function createTenantPools(limits: TenantPoolLimits): TenantPools {
     const pool: DatabasePool = { url, total: 0, idle: [], retired: false };
     pools.add(pool);
     const dialectPool: PostgresPool = {
-      connect: () =>
-        acquire(pool).then((client) =>
-          kyselyClient(client, () => release(client), preparedStatements),
-        ),
+      connect: () => acquire(pool).then(forKysely),
       end: () => {
         retire(pool);
         return Promise.resolve();
