@@ -31,6 +31,26 @@ export interface JsonAnswer {
 /** Long non-JSON bodies (HTML error pages) are cut to this many characters in GatewayError. */
 const MAX_TEXT_IN_ERROR = 2_000;
 
+/**
+ * A gateway's JSON answers are a few KB; a body past this is read no further (a broken or hostile
+ * upstream must not make the API buffer without end).
+ */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, label: string) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > MAX_ANSWER_BYTES) {
+      body.destroy();
+      throw new GatewayError(`${label}: answer larger than ${MAX_ANSWER_BYTES} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 const TIMEOUT_CODES = new Set([
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
@@ -60,8 +80,9 @@ export async function requestJson(call: JsonCall): Promise<JsonAnswer> {
       bodyTimeout: call.timeoutMs,
     });
     status = answer.statusCode;
-    text = await answer.body.text();
+    text = await readCapped(answer.body, label);
   } catch (error) {
+    if (error instanceof GatewayError) throw error;
     const timedOut = signal.aborted || TIMEOUT_CODES.has(errorCode(error));
     throw new GatewayError(
       timedOut
