@@ -86,8 +86,6 @@ export interface BuildOptions {
   tls?: { cert: Buffer; key: Buffer } | undefined;
   clock?: Clock;
   passwords?: PasswordHasher;
-  /** Prefix of the rate-limit keys in Redis (instances of one deployment share it). */
-  rateLimitNamespace?: string;
   /** Requests a minute per user on protected routes; SPEC.md's 100 unless a benchmark says otherwise. */
   protectedRoutesMax?: number;
   jobPollingSeconds?: number;
@@ -194,7 +192,7 @@ export async function buildApp(
   await app.register(cookie);
   const limits = await installRateLimits(app, {
     redis,
-    namespace: options.rateLimitNamespace ?? 'portal-rl:',
+    namespace: config.redisKeyPrefix,
     clock,
     outage: redisOutage,
     ...(options.protectedRoutesMax !== undefined && {
@@ -208,7 +206,7 @@ export async function buildApp(
   const audit = createAudit(app.log);
   const versions = await createSessionVersions({
     redis,
-    namespace: options.rateLimitNamespace ?? 'portal-rl:',
+    namespace: config.redisKeyPrefix,
     log: app.log,
     ...(options.sessionVersionCacheMs !== undefined && {
       cacheMs: options.sessionVersionCacheMs,

@@ -31,6 +31,8 @@ export interface Config {
   /** Whole call to the reports service, PDF included; past it the API answers 502. */
   readonly reportsTimeoutMs: number;
   readonly redisUrl: string | undefined;
+  /** Prefix of the portal's Redis keys and channel; the instances of one deployment share it. */
+  readonly redisKeyPrefix: string;
   readonly qzPrivateKeyPath: string | undefined;
   readonly qzCertificatePath: string | undefined;
   readonly smtpUrl: string | undefined;
@@ -87,6 +89,16 @@ export class EnvReader {
 
   string(name: string, fallback: string): string {
     return this.raw(name) ?? fallback;
+  }
+
+  pattern(name: string, allowed: RegExp, fallback: string, expected: string): string {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (!allowed.test(value)) {
+      this.problems.push(`${name} must be ${expected} (got "${value}")`);
+      return fallback;
+    }
+    return value;
   }
 
   integer(name: string, fallback: number, min: number, max: number): number {
@@ -303,6 +315,12 @@ export function loadConfig(env: Env): Config {
     reportsServiceSecret,
     reportsTimeoutMs: reader.integer('REPORTS_TIMEOUT_MS', 10_000, 100, 120_000),
     redisUrl: reader.url('REDIS_URL', ['redis:', 'rediss:']),
+    redisKeyPrefix: reader.pattern(
+      'REDIS_KEY_PREFIX',
+      /^[A-Za-z0-9:._-]{1,64}$/,
+      'portal-rl:',
+      '1-64 letters, digits or :._-',
+    ),
     qzPrivateKeyPath: reader.raw('QZ_PRIVATE_KEY_PATH'),
     qzCertificatePath: reader.raw('QZ_CERTIFICATE_PATH'),
     smtpUrl: reader.url('SMTP_URL', ['smtp:', 'smtps:']),

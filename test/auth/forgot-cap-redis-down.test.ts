@@ -73,7 +73,7 @@ async function appWithRedisDown(): Promise<DownApp> {
   proxies.push(proxy);
   const namespace = `test-forgot-${randomBytes(6).toString('hex')}:`;
   // Redis must answer at start (buildApp refuses otherwise), so it goes down afterwards.
-  const app = await env.app({ REDIS_URL: proxy.url }, { clock, rateLimitNamespace: namespace });
+  const app = await env.app({ REDIS_URL: proxy.url, REDIS_KEY_PREFIX: namespace }, { clock });
   apps.push(app);
   await proxy.stop();
   return { app, namespace };

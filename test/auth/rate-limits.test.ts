@@ -115,7 +115,10 @@ describe.each(STORES)('rate limits with the $store store', ({ store, enabled, ov
 
       beforeAll(async () => {
         // With REDIS_URL set, an unreachable Redis makes buildApp throw: the suite fails.
-        app = await env.app(overrides, { clock, passwords, rateLimitNamespace });
+        app = await env.app(
+          { ...overrides, REDIS_KEY_PREFIX: rateLimitNamespace },
+          { clock, passwords },
+        );
         ana = await login(app);
         beto = await login(app, { identifier: '40111222', sucursal_id: 2 });
       });
@@ -273,10 +276,11 @@ describe.each(STORES)('rate limits with the $store store', ({ store, enabled, ov
       });
 
       it('with TRUST_PROXY=true, each X-Forwarded-For client has its own budget', async () => {
-        const proxied = await env.app(
-          { ...overrides, TRUST_PROXY: 'true' },
-          { rateLimitNamespace: namespace() },
-        );
+        const proxied = await env.app({
+          ...overrides,
+          TRUST_PROXY: 'true',
+          REDIS_KEY_PREFIX: namespace(),
+        });
         const proxy = '10.0.7.1';
         const forwarded = (client: string) => ({ 'x-forwarded-for': client });
 
@@ -324,8 +328,8 @@ describe.each(STORES)('rate limits with the $store store', ({ store, enabled, ov
 
         it('two instances with one namespace share the login budget', async () => {
           const shared = namespace();
-          const one = await env.app(overrides, { rateLimitNamespace: shared });
-          const two = await env.app(overrides, { rateLimitNamespace: shared });
+          const one = await env.app({ ...overrides, REDIS_KEY_PREFIX: shared });
+          const two = await env.app({ ...overrides, REDIS_KEY_PREFIX: shared });
           const ip = '10.0.9.1';
           const codes = await statuses(
             (index) => post(index % 2 === 0 ? one : two, '/portal/auth/login', WRONG_LOGIN, ip),
@@ -335,7 +339,7 @@ describe.each(STORES)('rate limits with the $store store', ({ store, enabled, ov
           expectRateLimited(await post(one, '/portal/auth/login', WRONG_LOGIN, ip));
           expectRateLimited(await post(two, '/portal/auth/login', WRONG_LOGIN, ip));
           // A third instance of another deployment (namespace) does not see those counts.
-          const elsewhere = await env.app(overrides, { rateLimitNamespace: namespace() });
+          const elsewhere = await env.app({ ...overrides, REDIS_KEY_PREFIX: namespace() });
           expect((await post(elsewhere, '/portal/auth/login', WRONG_LOGIN, ip)).statusCode).toBe(
             422,
           );

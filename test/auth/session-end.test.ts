@@ -157,9 +157,9 @@ describe('ending a session ends its access tokens', () => {
 
   it('another instance refuses the token at once, through Redis, though it had the session cached', async () => {
     const namespace = `session-end-${Date.now()}:`;
-    const options = { rateLimitNamespace: namespace, sessionVersionCacheMs: 60_000 };
-    const a = await env.app({ REDIS_URL }, options);
-    const b = await env.app({ REDIS_URL }, options);
+    const options = { sessionVersionCacheMs: 60_000 };
+    const a = await env.app({ REDIS_URL, REDIS_KEY_PREFIX: namespace }, options);
+    const b = await env.app({ REDIS_URL, REDIS_KEY_PREFIX: namespace }, options);
     const { accessToken } = await login(a, {
       identifier: '20-30111333-5',
       identifier_type: 'cuit',

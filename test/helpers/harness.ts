@@ -137,6 +137,9 @@ export async function createTestEnvironmentOn(serverUrl: string): Promise<TestEn
       // connections: two per tenant database an app touches are plenty for a test.
       PORTAL_TENANT_POOLS_MAX: '4',
       PORTAL_TENANT_CONNECTIONS_MAX: '8',
+      PORTAL_TENANT_POOL_SIZE: '4',
+      // Each app its own Redis counters unless a test shares them on purpose.
+      REDIS_KEY_PREFIX: `test-${randomBytes(6).toString('hex')}:`,
       ...overrides,
     });
 
@@ -147,8 +150,6 @@ export async function createTestEnvironmentOn(serverUrl: string): Promise<TestEn
     async app(overrides, options = {}) {
       const app = await buildApp(config(overrides), {
         jobPollingSeconds: 0.5,
-        // Each app its own rate-limit counters unless a test shares them on purpose.
-        rateLimitNamespace: `test-${randomBytes(6).toString('hex')}:`,
         print: () => undefined,
         ...options,
       });

@@ -210,4 +210,14 @@ describe('config', () => {
       /^PORTAL_TENANT_POOL_SIZE must be/,
     );
   });
+
+  it('REDIS_KEY_PREFIX: portal-rl: by default; letters, digits and :._- only', () => {
+    expect(loadConfig(PROD).redisKeyPrefix).toBe('portal-rl:');
+    expect(loadConfig({ ...PROD, REDIS_KEY_PREFIX: 'acme-prod:' }).redisKeyPrefix).toBe(
+      'acme-prod:',
+    );
+    expect(problemsOf({ ...PROD, REDIS_KEY_PREFIX: 'has space' })[0]).toMatch(
+      /^REDIS_KEY_PREFIX must be 1-64 letters, digits or :._-/,
+    );
+  });
 });
