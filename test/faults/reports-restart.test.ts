@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,8 +12,16 @@ import {
   type TestEnvironment,
   type TestTenant,
 } from '../helpers/harness.js';
+import { until } from '../helpers/own-cluster.js';
 import { freePort } from '../helpers/ports.js';
-import { childEnv, startTsx, type RunningProcess } from '../helpers/processes.js';
+import {
+  alive,
+  childEnv,
+  descendantsOf,
+  startTsx,
+  type ProcessEntry,
+  type RunningProcess,
+} from '../helpers/processes.js';
 import { sandboxApproves } from '../helpers/sandbox.js';
 
 /*
@@ -110,72 +118,14 @@ afterAll(async () => {
 
 // --- The process tree (Linux /proc): which process is the reports child, and whose ----------
 
-interface ProcessEntry {
-  pid: number;
-  ppid: number;
-  cmdline: string;
-}
-
-async function processTable(): Promise<ProcessEntry[]> {
-  const entries: ProcessEntry[] = [];
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = await readFile(`/proc/${name}/stat`, 'utf8');
-      // After the command name, which may hold spaces and parentheses: state, then ppid.
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const cmdline = (await readFile(`/proc/${name}/cmdline`, 'utf8')).replaceAll('\0', ' ');
-      entries.push({ pid: Number(name), ppid, cmdline });
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return entries;
-}
-
-async function descendantsOf(root: number): Promise<ProcessEntry[]> {
-  const table = await processTable();
-  const found: ProcessEntry[] = [];
-  const parents = new Set([root]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const entry of table) {
-      if (parents.has(entry.ppid) && !parents.has(entry.pid)) {
-        parents.add(entry.pid);
-        found.push(entry);
-        grew = true;
-      }
-    }
-  }
-  return found;
-}
-
 /** The supervised reports child under the started command, if one is running. */
 async function reportsChild(root: number): Promise<ProcessEntry | undefined> {
   return (await descendantsOf(root)).find((entry) => entry.cmdline.includes('reports/main.'));
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until<T>(
-  what: string,
-  probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 60_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
+/** Polled every 50 ms, for up to a minute: the kill and the restart are timed to that grain. */
+function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>) {
+  return until(what, probe, 60_000, 50);
 }
 
 async function healthy(url: string): Promise<boolean> {
@@ -290,7 +240,7 @@ describe('the reports service killed under load (npm start, production)', () => 
 
     const [, apiUrl = ''] = await server.waitFor(/Portal API\s+(http:\/\/\S+)/);
     expect(server.output()).toContain(`Reports service   ${reportsUrl} (child process`);
-    const first = await until('the reports child', () => reportsChild(root));
+    const first = await waitUntil('the reports child', () => reportsChild(root));
     const api = first.ppid;
     for (const entry of await descendantsOf(root)) started.add(entry.pid);
 
@@ -299,7 +249,7 @@ describe('the reports service killed under load (npm start, production)', () => 
     const okOf = (payer: number, after: number) =>
       load.answers.filter((a) => a.payer === payer && a.status === 200 && a.sentAt > after);
     // Every customer gets receipts while the service runs.
-    await until(
+    await waitUntil(
       'receipts from the first child',
       () => payers.every((_, payer) => okOf(payer, 0).length >= 2) || undefined,
     );
@@ -311,20 +261,23 @@ describe('the reports service killed under load (npm start, production)', () => 
     const killedAt = performance.now();
     process.kill(first.pid, 'SIGKILL');
     await Promise.all(burst);
-    await until(
+    await waitUntil(
       'the 502s',
       () => load.answers.some((a) => a.sentAt > killedAt && a.status === 502) || undefined,
     );
     await server.waitFor(/reports service exited; restarting it/);
-    const second = await until('a new reports child', async () => {
+    const second = await waitUntil('a new reports child', async () => {
       const child = await reportsChild(root);
       return child && child.pid !== first.pid ? child : undefined;
     });
     started.add(second.pid);
-    await until('the new child to answer', async () => (await healthy(reportsUrl)) || undefined);
+    await waitUntil(
+      'the new child to answer',
+      async () => (await healthy(reportsUrl)) || undefined,
+    );
     const restartedAt = performance.now();
     // Receipts come back for every customer, from the new child.
-    await until(
+    await waitUntil(
       'receipts from the new child',
       () => payers.every((_, payer) => okOf(payer, restartedAt).length >= 2) || undefined,
     );

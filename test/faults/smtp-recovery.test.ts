@@ -1,11 +1,11 @@
-import net from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { RESET_EMAIL_JOB } from '../../src/modules/auth/password-reset.js';
 import { addAuthTenant, PASSWORD, register, uniqueAddress } from '../helpers/auth.js';
 import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { until } from '../helpers/own-cluster.js';
+import { listening } from '../helpers/ports.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 
 /*
@@ -40,20 +40,6 @@ function forgot() {
   });
 }
 
-async function until<T>(
-  what: string,
-  probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 30_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
-
 interface EmailJob {
   id: string;
   state: string;
@@ -74,18 +60,6 @@ async function newestEmailJob(): Promise<EmailJob | undefined> {
     [RESET_EMAIL_JOB],
   );
   return job;
-}
-
-/** Whether something accepts TCP connections on 127.0.0.1:`port`. */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 describe('SMTP down, then back on the same port', () => {

@@ -134,7 +134,7 @@ export async function startApiProcess(
 /** Polls `probe` until it answers something other than undefined; fails naming `what`. */
 export async function until<T>(
   what: string,
-  probe: () => Promise<T | undefined>,
+  probe: () => T | undefined | Promise<T | undefined>,
   timeoutMs = 30_000,
   everyMs = 100,
 ): Promise<T> {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
 import { fromRoot } from '../../src/platform/paths.js';
 
 const TSX = fromRoot('node_modules', '.bin', 'tsx');
@@ -110,4 +111,58 @@ export async function runTsx(
   const running = startTsx(script, args, env);
   const code = await running.exited(60_000);
   return { code, output: running.output() };
+}
+
+/** Whether a process with this pid is running (signal 0 reaches it). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface ProcessEntry {
+  pid: number;
+  ppid: number;
+  cmdline: string;
+}
+
+/** Every process's parent pid and command line, read from /proc (Linux). */
+export async function processTable(): Promise<ProcessEntry[]> {
+  const rows = await Promise.all(
+    (await readdir('/proc'))
+      .filter((name) => /^\d+$/.test(name))
+      .map(async (name) => {
+        try {
+          const stat = await readFile(`/proc/${name}/stat`, 'utf8');
+          // The command name in parentheses may hold spaces: fields start after its last ')'.
+          const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+          const cmdline = (await readFile(`/proc/${name}/cmdline`, 'utf8')).replaceAll('\0', ' ');
+          return { pid: Number(name), ppid, cmdline };
+        } catch {
+          return undefined; // gone meanwhile
+        }
+      }),
+  );
+  return rows.filter((row) => row !== undefined);
+}
+
+/** The processes under `root`, children first; from `table` when given, else from /proc now. */
+export async function descendantsOf(root: number, table?: ProcessEntry[]): Promise<ProcessEntry[]> {
+  const entries = table ?? (await processTable());
+  const found: ProcessEntry[] = [];
+  const parents = new Set([root]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const entry of entries) {
+      if (parents.has(entry.ppid) && !parents.has(entry.pid)) {
+        parents.add(entry.pid);
+        found.push(entry);
+        grew = true;
+      }
+    }
+  }
+  return found;
 }

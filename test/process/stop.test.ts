@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import net from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrlFor, ensureDatabase } from '../../src/platform/db/admin.js';
 import { fromRoot } from '../../src/platform/paths.js';
 import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
-import { freePort } from '../helpers/ports.js';
-import { childEnv } from '../helpers/processes.js';
+import { freePort, listening } from '../helpers/ports.js';
+import { alive, childEnv, descendantsOf, processTable } from '../helpers/processes.js';
 
 // How an operator's process manager stops the portal: one SIGTERM to the top process it started,
 // after which nothing of that run may be left (no orphaned API, reports child or PostgreSQL).
@@ -57,63 +56,15 @@ function start(command: string, args: string[], processEnv: NodeJS.ProcessEnv): 
   };
 }
 
-/** Every process's parent pid and command line, read from /proc. */
-async function processTable(): Promise<{ pid: number; ppid: number; cmdline: string }[]> {
-  const rows = await Promise.all(
-    (await readdir('/proc'))
-      .filter((name) => /^\d+$/.test(name))
-      .map(async (name) => {
-        try {
-          const stat = await readFile(`/proc/${name}/stat`, 'utf8');
-          // The command name in parentheses may hold spaces: fields start after its last ')'.
-          const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-          const cmdline = (await readFile(`/proc/${name}/cmdline`, 'utf8')).replaceAll('\0', ' ');
-          return { pid: Number(name), ppid, cmdline };
-        } catch {
-          return undefined; // gone meanwhile
-        }
-      }),
-  );
-  return rows.filter((row) => row !== undefined);
-}
-
 /** The pids of this run: the top process, its descendants, and whatever names one of `marks`. */
 async function processesOfRun(top: number, marks: string[]): Promise<number[]> {
   const table = await processTable();
   const found = new Set<number>([top]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const row of table) {
-      if (!found.has(row.pid) && found.has(row.ppid)) {
-        found.add(row.pid);
-        grew = true;
-      }
-    }
-  }
+  for (const row of await descendantsOf(top, table)) found.add(row.pid);
   for (const row of table) {
     if (marks.some((mark) => row.cmdline.includes(mark))) found.add(row.pid);
   }
   return [...found];
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 /** Waits until none of the pids runs and nothing listens on the ports; returns what is left. */
