@@ -6,26 +6,10 @@ import {
   registerAndLogin,
   startPayment,
 } from '../helpers/api-client.js';
-import {
-  FakeMercadoPago,
-  FakeUala,
-  mercadoPagoIni,
-  startFakeGateways,
-  type FakeServer,
-} from '../helpers/fake-gateways.js';
-import {
-  createTestEnvironmentOn,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
-import {
-  startApiProcess,
-  startOwnCluster,
-  until,
-  type ApiProcess,
-  type OwnCluster,
-} from '../helpers/own-cluster.js';
-import { paymentRow } from '../helpers/payments.js';
+import { FakeMercadoPago } from '../helpers/fake-gateways.js';
+import type { TestTenant } from '../helpers/harness.js';
+import { startOwnClusterTenant, until, type OwnClusterTenant } from '../helpers/own-cluster.js';
+import { paymentRow, receiptIni } from '../helpers/payments.js';
 
 /*
  * The API dies (SIGKILL) after TX1 committed an approval and before TX2 wrote its receipt. The
@@ -37,18 +21,9 @@ import { paymentRow } from '../helpers/payments.js';
 const TOKEN = 'crash-webhook-token';
 const NOTIFY = `tenant_id=1&sucursal_id=1&token=${TOKEN}`;
 
-let cluster: OwnCluster;
-let env: TestEnvironment;
-let gateway: FakeServer;
+let world: OwnClusterTenant;
 let tenant: TestTenant;
 const mp = new FakeMercadoPago();
-const apis: ApiProcess[] = [];
-
-async function api(): Promise<ApiProcess> {
-  const started = await startApiProcess(env.systemUrl, gateway);
-  apis.push(started);
-  return started;
-}
 
 async function ledger() {
   const [row] = await tenant.query<{ recibos: number; recfac: number; ingresos: number }>(
@@ -60,29 +35,12 @@ async function ledger() {
 }
 
 beforeAll(async () => {
-  cluster = await startOwnCluster();
-  gateway = await startFakeGateways(mp, new FakeUala());
-  env = await createTestEnvironmentOn(cluster.serverUrl);
-  tenant = await env.addTenant({
-    id: 1,
-    sucursales: [{ id: 1 }],
-    ini: {
-      ...mercadoPagoIni(gateway),
-      'portal.webhook_token': TOKEN,
-      'portal.recibo.cuenta_bancaria': 'Banco Seguro CC 1',
-      'portal.recibo.caja_schema': 'caja',
-    },
-  });
-  await tenant.query(
-    `INSERT INTO suc0001.ordcon (cnro, cnom, ccui) VALUES (1, 'Ana Gómez', '30111222')`,
-  );
+  world = await startOwnClusterTenant(mp, receiptIni(TOKEN, 'Banco Seguro CC 1'));
+  tenant = world.tenant;
 });
 
 afterAll(async () => {
-  for (const started of apis) await started.stop().catch(() => undefined);
-  await gateway?.close();
-  await env?.close().catch(() => undefined);
-  await cluster?.destroy();
+  await world?.close();
 });
 
 describe('the API killed between TX1 and TX2 of an approval', () => {
@@ -92,7 +50,7 @@ describe('the API killed between TX1 and TX2 of an approval', () => {
        VALUES (1, 'FAC', 'Factura B', '0009-00000001', '2026-01-01', '2026-01-10', 750.25, 750.25)
        RETURNING id::text`,
     );
-    const first = await api();
+    const first = await world.startApi();
     const token = await registerAndLogin(first.url);
     const paymentId = await startPayment(first.url, token, [{ id: debt?.id ?? '', monto: 750.25 }]);
     const { reference } = await paymentRow(tenant, paymentId);
@@ -146,7 +104,7 @@ describe('the API killed between TX1 and TX2 of an approval', () => {
     expect(await ledger()).toEqual({ recibos: 0, recfac: 0, ingresos: 0 });
 
     // A new process, nobody notifying it of anything: the job queue holds the pending receipt.
-    const second = await api();
+    const second = await world.startApi();
     const reciboId = await until(
       'the receipt written after the restart',
       async () => (await paymentRow(tenant, paymentId)).recibo_id ?? undefined,

@@ -9,26 +9,15 @@ import {
   startPayment,
   type Answer,
 } from '../helpers/api-client.js';
+import { FakeMercadoPago } from '../helpers/fake-gateways.js';
+import type { TestTenant } from '../helpers/harness.js';
 import {
-  FakeMercadoPago,
-  FakeUala,
-  mercadoPagoIni,
-  startFakeGateways,
-  type FakeServer,
-} from '../helpers/fake-gateways.js';
-import {
-  createTestEnvironmentOn,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
-import {
-  startApiProcess,
-  startOwnCluster,
+  startOwnClusterTenant,
   until,
   type ApiProcess,
-  type OwnCluster,
+  type OwnClusterTenant,
 } from '../helpers/own-cluster.js';
-import { paymentRow } from '../helpers/payments.js';
+import { paymentRow, receiptIni } from '../helpers/payments.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 
 /*
@@ -44,9 +33,7 @@ const NOTIFY = `tenant_id=1&sucursal_id=1&token=${TOKEN}`;
 /** "At once": a refused connection fails in milliseconds; the pools' connect timeout is 5 s. */
 const PROMPT_MS = 5_000;
 
-let cluster: OwnCluster;
-let env: TestEnvironment;
-let gateway: FakeServer;
+let world: OwnClusterTenant;
 let smtp: SmtpSink;
 let tenant: TestTenant;
 let api: ApiProcess;
@@ -110,33 +97,21 @@ async function ledger() {
 }
 
 beforeAll(async () => {
-  cluster = await startOwnCluster();
-  gateway = await startFakeGateways(mp, new FakeUala());
   smtp = await startSmtpSink();
-  env = await createTestEnvironmentOn(cluster.serverUrl);
-  tenant = await env.addTenant({
-    id: 1,
-    sucursales: [{ id: 1 }],
-    ini: {
-      ...mercadoPagoIni(gateway),
-      'portal.webhook_token': TOKEN,
-      'portal.recibo.cuenta_bancaria': 'Banco Seguro CC 1',
-      'portal.recibo.caja_schema': 'caja',
-      'mail.smtp.host': '127.0.0.1',
-      'mail.smtp.port': String(smtp.port),
-      'mail.from': 'Empresa Uno <no-reply@uno.example>',
-    },
+  world = await startOwnClusterTenant(mp, {
+    ...receiptIni(TOKEN, 'Banco Seguro CC 1'),
+    'mail.smtp.host': '127.0.0.1',
+    'mail.smtp.port': String(smtp.port),
+    'mail.from': 'Empresa Uno <no-reply@uno.example>',
   });
-  await tenant.query(
-    `INSERT INTO suc0001.ordcon (cnro, cnom, ccui) VALUES (1, 'Ana Gómez', '30111222')`,
-  );
+  tenant = world.tenant;
   await tenant.query(
     `INSERT INTO suc0001.ordcta (cnro, tipo, comprobante, nrocomp, fecha, vencimiento, debe, saldo)
      VALUES (1, 'FAC', 'Factura B', '0009-00000001', '2026-01-01', '2026-01-10', 300.10, 300.10),
             (1, 'FAC', 'Factura B', '0009-00000002', '2026-02-01', '2026-02-10', 420.00, 420.00),
             (1, 'FAC', 'Factura B', '0009-00000003', '2026-03-01', '2026-03-10', 515.50, 515.50)`,
   );
-  api = await startApiProcess(env.systemUrl, gateway);
+  api = await world.startApi();
   token = await registerAndLogin(api.url);
 });
 
@@ -165,11 +140,8 @@ async function readyAgain(url: string) {
 }
 
 afterAll(async () => {
-  await api?.stop().catch(() => undefined);
-  await Promise.all([gateway?.close(), smtp?.close()]);
-  // With the cluster left stopped by a failure its databases cannot be dropped: they go with it.
-  await env?.close().catch(() => undefined);
-  await cluster?.destroy();
+  await world?.close();
+  await smtp?.close();
 });
 
 describe('PostgreSQL stops and starts again under a running API', () => {
@@ -193,7 +165,7 @@ describe('PostgreSQL stops and starts again under a running API', () => {
         call(url, 'GET', '/portal/deudas', { headers: { authorization: `Bearer ${token}` } }),
       ),
     ]);
-    await cluster.stop();
+    await world.cluster.stop();
     const auth = { authorization: `Bearer ${token}` };
     expectUnavailable(await call(url, 'GET', '/readyz'), 'readyz');
     expectUnavailable(await call(url, 'GET', '/portal/deudas', { headers: auth }), 'deudas');
@@ -219,7 +191,7 @@ describe('PostgreSQL stops and starts again under a running API', () => {
       ),
     );
 
-    await cluster.start();
+    await world.cluster.start();
     const startedAt = Date.now();
     // The same process, not restarted: it connects again by itself.
     await readyAgain(url);
@@ -313,7 +285,7 @@ describe('PostgreSQL stops and starts again under a running API', () => {
         );
         return (row?.waiting ?? 0) >= 2 ? true : undefined;
       });
-      await cluster.crash();
+      await world.cluster.crash();
       expectUnavailable(await debts, 'deudas cut by the crash');
       expectUnavailable(await notified, 'webhook cut by the crash');
     } finally {
@@ -322,7 +294,7 @@ describe('PostgreSQL stops and starts again under a running API', () => {
     expectUnavailable(await call(url, 'GET', '/readyz'), 'readyz');
     expectUnavailable(await call(url, 'GET', '/portal/deudas', { headers: auth }), 'deudas');
 
-    await cluster.start();
+    await world.cluster.start();
     await readyAgain(url);
     expectSameProcess(pid);
     // The cut notification changed nothing; the gateway's retry approves with one receipt.

@@ -5,8 +5,20 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/dev/embedded-postgres.js';
 import { ORIGIN } from './auth.js';
-import { allowGateways, type FakeServer } from './fake-gateways.js';
-import { TEST_JWT_SECRET } from './harness.js';
+import {
+  allowGateways,
+  FakeUala,
+  mercadoPagoIni,
+  startFakeGateways,
+  type FakeMercadoPago,
+  type FakeServer,
+} from './fake-gateways.js';
+import {
+  createTestEnvironmentOn,
+  TEST_JWT_SECRET,
+  type TestEnvironment,
+  type TestTenant,
+} from './harness.js';
 import { freePort } from './ports.js';
 import { childEnv, startNode, type RunningProcess } from './processes.js';
 
@@ -127,6 +139,69 @@ export async function startApiProcess(
     return { url: url ?? '', process: running, stop };
   } catch (error) {
     await stop();
+    throw error;
+  }
+}
+
+export interface OwnClusterTenant {
+  readonly cluster: OwnCluster;
+  readonly env: TestEnvironment;
+  readonly gateway: FakeServer;
+  /** Tenant 1 with sucursal 1, paying through the fake Mercado Pago; Ana (cnro 1) its customer. */
+  readonly tenant: TestTenant;
+  /** startApiProcess against this environment and gateway; close() stops it. */
+  startApi(overrides?: Record<string, string>): Promise<ApiProcess>;
+  /** Stops the API processes, closes the gateway, drops the databases and removes the cluster. */
+  close(): Promise<void>;
+}
+
+/**
+ * A cluster of the test's own with one tenant on it that takes Mercado Pago payments from the
+ * fake gateway: tenant 1, sucursal 1, `ini` added to the gateway's keys, and Ana (cnro 1,
+ * DNI 30111222), the customer registerAndLogin registers.
+ */
+export async function startOwnClusterTenant(
+  mp: FakeMercadoPago,
+  ini: Record<string, string>,
+): Promise<OwnClusterTenant> {
+  const cluster = await startOwnCluster();
+  const apis: ApiProcess[] = [];
+  let gateway: FakeServer | undefined;
+  let env: TestEnvironment | undefined;
+  const close = async () => {
+    for (const api of apis) await api.stop().catch(() => undefined);
+    await gateway?.close();
+    // With the cluster left stopped by a failure its databases cannot be dropped: they go with it.
+    await env?.close().catch(() => undefined);
+    await cluster.destroy();
+  };
+  try {
+    const started = await startFakeGateways(mp, new FakeUala());
+    gateway = started;
+    const environment = await createTestEnvironmentOn(cluster.serverUrl);
+    env = environment;
+    const tenant = await environment.addTenant({
+      id: 1,
+      sucursales: [{ id: 1 }],
+      ini: { ...mercadoPagoIni(started), ...ini },
+    });
+    await tenant.query(
+      `INSERT INTO suc0001.ordcon (cnro, cnom, ccui) VALUES (1, 'Ana Gómez', '30111222')`,
+    );
+    return {
+      cluster,
+      env: environment,
+      gateway: started,
+      tenant,
+      async startApi(overrides = {}) {
+        const api = await startApiProcess(environment.systemUrl, started, overrides);
+        apis.push(api);
+        return api;
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
     throw error;
   }
 }

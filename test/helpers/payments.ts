@@ -20,3 +20,45 @@ export async function paymentRow(tenant: TestTenant, id: number): Promise<Paymen
   if (!row) throw new Error(`no payment ${id}`);
   return row;
 }
+
+/**
+ * A tenant's `ini` keys to take gateway notifications with `webhookToken` and write each
+ * approval's receipt (REC, recfac, movimi in the fixture's `caja` schema) to `cuentaBancaria`.
+ */
+export function receiptIni(webhookToken: string, cuentaBancaria: string): Record<string, string> {
+  return {
+    'portal.webhook_token': webhookToken,
+    'portal.recibo.cuenta_bancaria': cuentaBancaria,
+    'portal.recibo.caja_schema': 'caja',
+  };
+}
+
+/** Ana's (cnro 1, suc0001) oldest pending debt, the only one iniciar may take alone (FIFO). */
+export async function oldestDebt(tenant: TestTenant): Promise<string> {
+  const [row] = await tenant.query<{ id: string }>(
+    `SELECT id::text FROM suc0001.ordcta WHERE cnro = 1 AND tipo = 'FAC' AND saldo > 0
+      ORDER BY vencimiento LIMIT 1`,
+  );
+  if (!row) throw new Error('no pending debt');
+  return row.id;
+}
+
+/** A suc0001 debt's saldo as PostgreSQL prints it ('400.40'). */
+export async function saldoOf(tenant: TestTenant, debtId: string): Promise<string> {
+  const [row] = await tenant.query<{ saldo: string }>(
+    'SELECT saldo::text FROM suc0001.ordcta WHERE id = $1',
+    [debtId],
+  );
+  return row?.saldo ?? '';
+}
+
+/** Receipts, voided receipts and cash movements out: what an approval or a refund writes. */
+export async function ledgerOf(tenant: TestTenant) {
+  const [row] = await tenant.query<{ recibos: number; anulados: number; egresos: number }>(
+    `SELECT (SELECT count(*)::int FROM suc0001.ordcta WHERE tipo = 'REC') AS recibos,
+            (SELECT count(*)::int FROM suc0001.ordcta WHERE tipo = 'REC' AND anulado) AS anulados,
+            (SELECT count(*)::int FROM caja.movimi WHERE tipo = 'EGRESO') AS egresos`,
+  );
+  if (!row) throw new Error('no ledger');
+  return row;
+}
