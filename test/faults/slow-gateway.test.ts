@@ -2,24 +2,17 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { addAuthTenant, bearer, login, ORIGIN, register } from '../helpers/auth.js';
+import { bearer } from '../helpers/auth.js';
 import {
-  allowGateways,
   FakeMercadoPago,
   FakeUala,
-  mercadoPagoIni,
   mercadoPagoNotification,
-  startFakeGateways,
-  ualaIni,
   type FakeServer,
   type Seen,
 } from '../helpers/fake-gateways.js';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
-import { paymentRow } from '../helpers/payments.js';
+import { startGatewayTenants, type GatewayTenants } from '../helpers/gateway-tenants.js';
+import type { TestTenant } from '../helpers/harness.js';
+import { ledgerOf, oldestDebt, paymentRow, receiptIni, saldoOf } from '../helpers/payments.js';
 
 /*
  * A gateway that is slow, not down: it answers, and does what it was asked, but only after
@@ -38,46 +31,30 @@ const SLOW_MS = 3_000;
 const ANSWER_WITHIN_MS = TIMEOUT_MS + 1_200;
 
 const TOKEN = 'slow-webhook-token';
-const RECIBO = {
-  'portal.webhook_token': TOKEN,
-  'portal.recibo.cuenta_bancaria': 'Banco Lento CC 3',
-  'portal.recibo.caja_schema': 'caja',
-};
 
-let env: TestEnvironment;
 let app: FastifyInstance;
 let server: FakeServer;
 const mp = new FakeMercadoPago();
 const uala = new FakeUala();
 let mpTenant: TestTenant;
 let ualaTenant: TestTenant;
-const tokens = new Map<TestTenant, string>();
+let tokens: Map<TestTenant, string>;
+let iniciar: GatewayTenants['iniciar'];
+let startPayment: GatewayTenants['startPayment'];
+let close: GatewayTenants['close'] | undefined;
 
 beforeAll(async () => {
-  server = await startFakeGateways(mp, uala);
-  env = await createTestEnvironment();
-  mpTenant = await addAuthTenant(env, 1, { ...RECIBO, ...mercadoPagoIni(server) });
-  ualaTenant = await addAuthTenant(env, 2, { ...RECIBO, ...ualaIni(server) });
-  for (const tenant of [mpTenant, ualaTenant]) {
-    for (let month = 1; month <= 9; month += 1) {
-      await tenant.query(
-        `INSERT INTO suc0001.ordcta (cnro, tipo, comprobante, nrocomp, fecha, vencimiento, debe, saldo)
-         VALUES (1, 'FAC', 'Factura B', $1, '2026-01-01', $2, 400.40, 400.40)`,
-        [`0007-${String(month).padStart(8, '0')}`, `2026-${String(month).padStart(2, '0')}-10`],
-      );
-    }
-  }
-  app = await env.app({ PORTAL_GATEWAY_TIMEOUT_MS: String(TIMEOUT_MS), ...allowGateways(server) });
-  for (const tenant of [mpTenant, ualaTenant]) {
-    const identity = { tenant_id: tenant.id, sucursal_id: 1 };
-    await register(app, { ...identity, email: `ana-${tenant.id}@example.com` });
-    tokens.set(tenant, (await login(app, identity)).accessToken);
-  }
+  ({ app, server, mpTenant, ualaTenant, tokens, iniciar, startPayment, close } =
+    await startGatewayTenants({
+      mp,
+      uala,
+      ini: receiptIni(TOKEN, 'Banco Lento CC 3'),
+      config: { PORTAL_GATEWAY_TIMEOUT_MS: String(TIMEOUT_MS) },
+    }));
 });
 
 afterAll(async () => {
-  await env.close();
-  await server.close();
+  await close?.();
 });
 
 /** The gateway answers the matching requests SLOW_MS late (until the test ends). */
@@ -126,60 +103,16 @@ function post(tenant: TestTenant, url: string, payload: object, headers = {}) {
   });
 }
 
-async function oldestDebt(tenant: TestTenant): Promise<string> {
-  const [row] = await tenant.query<{ id: string }>(
-    `SELECT id::text FROM suc0001.ordcta WHERE cnro = 1 AND tipo = 'FAC' AND saldo > 0
-      ORDER BY vencimiento LIMIT 1`,
-  );
-  if (!row) throw new Error('no pending debt');
-  return row.id;
-}
-
-function iniciar(tenant: TestTenant, debtId: string) {
-  return post(
-    tenant,
-    '/portal/pagos/iniciar',
-    { facturas: [{ id: debtId, monto: 400.4 }], total: 400.4 },
-    { origin: ORIGIN },
-  );
-}
-
 const cancelar = (tenant: TestTenant, id: number) =>
   post(tenant, '/portal/pagos/cancelar', { payment_id: id });
 const devolver = (tenant: TestTenant, id: number) =>
   post(tenant, '/portal/pagos/devolver', { payment_id: id });
-
-async function startPayment(tenant: TestTenant): Promise<{ id: number; reference: string }> {
-  const response = await iniciar(tenant, await oldestDebt(tenant));
-  expect(response.statusCode, response.body).toBe(200);
-  const id = response.json<{ data: { payment_id: number } }>().data.payment_id;
-  return { id, reference: (await paymentRow(tenant, id)).reference };
-}
 
 async function latestPayment(tenant: TestTenant) {
   const [row] = await tenant.query<{ id: number; status: string; gateway_response: unknown }>(
     'SELECT id, status, gateway_response FROM public.portal_payments ORDER BY id DESC LIMIT 1',
   );
   if (!row) throw new Error('no payment');
-  return row;
-}
-
-async function saldoOf(tenant: TestTenant, debtId: string): Promise<string> {
-  const [row] = await tenant.query<{ saldo: string }>(
-    'SELECT saldo::text FROM suc0001.ordcta WHERE id = $1',
-    [debtId],
-  );
-  return row?.saldo ?? '';
-}
-
-/** Receipts, voided receipts and cash movements: what a refund or an approval writes. */
-async function ledger(tenant: TestTenant) {
-  const [row] = await tenant.query<{ recibos: number; anulados: number; egresos: number }>(
-    `SELECT (SELECT count(*)::int FROM suc0001.ordcta WHERE tipo = 'REC') AS recibos,
-            (SELECT count(*)::int FROM suc0001.ordcta WHERE tipo = 'REC' AND anulado) AS anulados,
-            (SELECT count(*)::int FROM caja.movimi WHERE tipo = 'EGRESO') AS egresos`,
-  );
-  if (!row) throw new Error('no ledger');
   return row;
 }
 
@@ -295,14 +228,14 @@ describe('Mercado Pago slower than PORTAL_GATEWAY_TIMEOUT_MS', () => {
     const mpId = await mercadoPagoApproves(payment);
     const approved = await paymentRow(mpTenant, payment.id);
     expect(approved.recibo_id).toEqual(expect.any(String));
-    const before = await ledger(mpTenant);
+    const before = await ledgerOf(mpTenant);
     const refundCall = (seen: Seen) =>
       seen.method === 'POST' && seen.path === `/mp/v1/payments/${mpId}/refunds`;
     slowOn(refundCall);
 
     expectGatewayErrorInTime(await timed(() => devolver(mpTenant, payment.id)));
     expect(await paymentRow(mpTenant, payment.id)).toEqual(approved);
-    expect(await ledger(mpTenant)).toEqual(before);
+    expect(await ledgerOf(mpTenant)).toEqual(before);
     expect(await saldoOf(mpTenant, debt)).toBe('0.00');
     expect(await claimsOf(mpTenant, payment.id)).toHaveLength(0);
 
@@ -321,7 +254,7 @@ describe('Mercado Pago slower than PORTAL_GATEWAY_TIMEOUT_MS', () => {
       status: 'refunded',
       refund_id: String(made[0]?.id),
     });
-    const after = await ledger(mpTenant);
+    const after = await ledgerOf(mpTenant);
     expect(after).toEqual({
       ...before,
       anulados: before.anulados + 1,
@@ -331,13 +264,13 @@ describe('Mercado Pago slower than PORTAL_GATEWAY_TIMEOUT_MS', () => {
 
     // Mercado Pago's own notification of that refund changes nothing more.
     expect((await app.inject(notifyMercadoPago(mpId))).statusCode).toBe(200);
-    expect(await ledger(mpTenant)).toEqual(after);
+    expect(await ledgerOf(mpTenant)).toEqual(after);
   });
 
   it('devolver retried while the first refund is still at the slow gateway: still one refund', async () => {
     const payment = await startPayment(mpTenant);
     const mpId = await mercadoPagoApproves(payment);
-    const before = await ledger(mpTenant);
+    const before = await ledgerOf(mpTenant);
     const refundCall = (seen: Seen) =>
       seen.method === 'POST' && seen.path === `/mp/v1/payments/${mpId}/refunds`;
     // Only the first call is slow: the retry reaches a gateway that answers at once.
@@ -356,7 +289,7 @@ describe('Mercado Pago slower than PORTAL_GATEWAY_TIMEOUT_MS', () => {
     await lateAnswerOf(refundCall);
     expect(mp.refunds.filter((refund) => String(refund.payment_id) === mpId)).toHaveLength(1);
     expect((await paymentRow(mpTenant, payment.id)).status).toBe('refunded');
-    expect((await ledger(mpTenant)).egresos).toBe(before.egresos + 1);
+    expect((await ledgerOf(mpTenant)).egresos).toBe(before.egresos + 1);
   });
 
   it('a notification whose re-fetch is slow: 503 within the timeout, nothing recorded; the same notification sent again approves once', async () => {
@@ -369,7 +302,7 @@ describe('Mercado Pago slower than PORTAL_GATEWAY_TIMEOUT_MS', () => {
     const refetch = (seen: Seen) =>
       seen.method === 'GET' && seen.path === `/mp/v1/payments/${mpId}`;
     slowOn(refetch);
-    const before = await ledger(mpTenant);
+    const before = await ledgerOf(mpTenant);
     // Mercado Pago retries a notification with the same request id.
     const notification = notifyMercadoPago(mpId);
 
@@ -389,7 +322,7 @@ describe('Mercado Pago slower than PORTAL_GATEWAY_TIMEOUT_MS', () => {
         notification.headers['x-request-id'],
       ]),
     ).toHaveLength(0);
-    expect(await ledger(mpTenant)).toEqual(before);
+    expect(await ledgerOf(mpTenant)).toEqual(before);
 
     server.delay = undefined;
     for (let n = 0; n < 2; n += 1) {
@@ -400,7 +333,7 @@ describe('Mercado Pago slower than PORTAL_GATEWAY_TIMEOUT_MS', () => {
       status: 'approved',
       recibo_id: expect.any(String) as unknown,
     });
-    expect((await ledger(mpTenant)).recibos).toBe(before.recibos + 1);
+    expect((await ledgerOf(mpTenant)).recibos).toBe(before.recibos + 1);
   });
 });
 
@@ -434,14 +367,14 @@ describe('Ualá Bis slower than PORTAL_GATEWAY_TIMEOUT_MS (it has no cancel call
     const payment = await startPayment(ualaTenant);
     const uuid = await ualaApproves(payment.id);
     const approved = await paymentRow(ualaTenant, payment.id);
-    const before = await ledger(ualaTenant);
+    const before = await ledgerOf(ualaTenant);
     const refundCall = (seen: Seen) =>
       seen.method === 'POST' && seen.path === `/checkout/v2/api/orders/${uuid}/refund`;
     slowOn(refundCall);
 
     expectGatewayErrorInTime(await timed(() => devolver(ualaTenant, payment.id)));
     expect(await paymentRow(ualaTenant, payment.id)).toEqual(approved);
-    expect(await ledger(ualaTenant)).toEqual(before);
+    expect(await ledgerOf(ualaTenant)).toEqual(before);
     expect(await claimsOf(ualaTenant, payment.id)).toHaveLength(0);
     await lateAnswerOf(refundCall);
     expect(uala.refunds.filter((refunded) => refunded === uuid)).toHaveLength(1);
@@ -461,7 +394,7 @@ describe('Ualá Bis slower than PORTAL_GATEWAY_TIMEOUT_MS (it has no cancel call
     expect(retried.statusCode, retried.body).toBe(200);
     expect(server.seen.filter(refundCall)).toHaveLength(calls);
     expect(uala.refunds.filter((refunded) => refunded === uuid)).toHaveLength(1);
-    const after = await ledger(ualaTenant);
+    const after = await ledgerOf(ualaTenant);
     expect(after).toEqual({
       ...before,
       anulados: before.anulados + 1,
@@ -470,7 +403,7 @@ describe('Ualá Bis slower than PORTAL_GATEWAY_TIMEOUT_MS (it has no cancel call
     expect(await saldoOf(ualaTenant, debt)).toBe('400.40');
     // Ualá's REFUNDED notification finds it done.
     expect((await notifyUala(uuid)).statusCode).toBe(200);
-    expect(await ledger(ualaTenant)).toEqual(after);
+    expect(await ledgerOf(ualaTenant)).toEqual(after);
   });
 
   it('a notification whose order re-fetch is slow: 503 within the timeout, nothing changes; sent again it approves once', async () => {
@@ -479,7 +412,7 @@ describe('Ualá Bis slower than PORTAL_GATEWAY_TIMEOUT_MS (it has no cancel call
     const order = uala.orders.get(uuid);
     if (!order) throw new Error('no order');
     order.status = 'APPROVED';
-    const before = await ledger(ualaTenant);
+    const before = await ledgerOf(ualaTenant);
     slowOn((seen) => seen.method === 'GET' && seen.path === `/checkout/v2/api/orders/${uuid}`);
 
     const refused = await timed(() => notifyUala(uuid));
@@ -491,6 +424,6 @@ describe('Ualá Bis slower than PORTAL_GATEWAY_TIMEOUT_MS (it has no cancel call
     server.delay = undefined;
     for (let n = 0; n < 2; n += 1) expect((await notifyUala(uuid)).statusCode).toBe(200);
     expect((await paymentRow(ualaTenant, payment.id)).status).toBe('approved');
-    expect((await ledger(ualaTenant)).recibos).toBe(before.recibos + 1);
+    expect((await ledgerOf(ualaTenant)).recibos).toBe(before.recibos + 1);
   });
 });

@@ -1,22 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAuthTenant, auditEvents, bearer, login, ORIGIN, register } from '../helpers/auth.js';
+import { auditEvents, bearer } from '../helpers/auth.js';
 import {
-  allowGateways,
   FakeMercadoPago,
   FakeUala,
-  mercadoPagoIni,
   mercadoPagoNotification,
-  startFakeGateways,
-  ualaIni,
   type FakeServer,
 } from '../helpers/fake-gateways.js';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
-import { paymentRow } from '../helpers/payments.js';
+import { startGatewayTenants, type GatewayTenants } from '../helpers/gateway-tenants.js';
+import type { TestTenant } from '../helpers/harness.js';
+import { ledgerOf, oldestDebt, paymentRow, receiptIni, saldoOf } from '../helpers/payments.js';
 
 /*
  * What the security reviews found about money, through the real API and the real gateway
@@ -25,59 +18,34 @@ import { paymentRow } from '../helpers/payments.js';
  */
 
 const TOKEN = 'money-webhook-token';
-const RECIBO = {
-  'portal.webhook_token': TOKEN,
-  'portal.recibo.cuenta_bancaria': 'Banco Seguro CC 1',
-  'portal.recibo.caja_schema': 'caja',
-};
 
-let env: TestEnvironment;
 let app: FastifyInstance;
 let server: FakeServer;
 const mp = new FakeMercadoPago();
 const uala = new FakeUala();
 let mpTenant: TestTenant;
 let ualaTenant: TestTenant;
-const tokens = new Map<TestTenant, string>();
+let tokens: Map<TestTenant, string>;
+let iniciar: GatewayTenants['iniciar'];
+let startPayment: GatewayTenants['startPayment'];
+let close: GatewayTenants['close'] | undefined;
 
-/** A debt of 400.40 for Ana (cnro 1, suc0001), due `month` of 2026; answers its id. */
-async function addDebt(tenant: TestTenant, month: number): Promise<string> {
-  const [row] = await tenant.query<{ id: string }>(
-    `INSERT INTO suc0001.ordcta (cnro, tipo, comprobante, nrocomp, fecha, vencimiento, debe, saldo)
-     VALUES (1, 'FAC', 'Factura B', $1, '2026-01-01', $2, 400.40, 400.40) RETURNING id`,
-    [`0009-${String(month).padStart(8, '0')}`, `2026-${String(month).padStart(2, '0')}-10`],
-  );
-  if (!row) throw new Error('no debt');
-  return row.id;
-}
+beforeAll(async () => {
+  ({ app, server, mpTenant, ualaTenant, tokens, iniciar, startPayment, close } =
+    await startGatewayTenants({
+      mp,
+      uala,
+      ini: receiptIni(TOKEN, 'Banco Seguro CC 1'),
+      build: { jobRetryDelaySeconds: 1 },
+    }));
+});
 
-/** Ana's oldest pending debt, the only one iniciar may take alone (FIFO). */
-async function oldestDebt(tenant: TestTenant): Promise<string> {
-  const [row] = await tenant.query<{ id: string }>(
-    `SELECT id::text FROM suc0001.ordcta WHERE cnro = 1 AND tipo = 'FAC' AND saldo > 0
-      ORDER BY vencimiento LIMIT 1`,
-  );
-  if (!row) throw new Error('no pending debt');
-  return row.id;
-}
+afterAll(async () => {
+  await close?.();
+});
 
 function post(url: string, headers: Record<string, string>, payload: object) {
   return app.inject({ method: 'POST', url, headers, payload });
-}
-
-function iniciar(tenant: TestTenant, debtId: string) {
-  return post(
-    '/portal/pagos/iniciar',
-    { ...bearer(tokens.get(tenant) ?? ''), origin: ORIGIN },
-    { facturas: [{ id: debtId, monto: 400.4 }], total: 400.4 },
-  );
-}
-
-async function startPayment(tenant: TestTenant): Promise<{ id: number; reference: string }> {
-  const response = await iniciar(tenant, await oldestDebt(tenant));
-  expect(response.statusCode, response.body).toBe(200);
-  const id = response.json<{ data: { payment_id: number } }>().data.payment_id;
-  return { id, reference: (await paymentRow(tenant, id)).reference };
 }
 
 function notifyMercadoPago(paymentId: string, sucursalId = 1) {
@@ -111,46 +79,6 @@ async function mercadoPagoApproves(
   expect(answer.statusCode, answer.body).toBe(200);
   return mpId;
 }
-
-async function ledger(tenant: TestTenant) {
-  const [row] = await tenant.query<{ recibos: number; anulados: number; egresos: number }>(
-    `SELECT (SELECT count(*)::int FROM suc0001.ordcta WHERE tipo = 'REC') AS recibos,
-            (SELECT count(*)::int FROM suc0001.ordcta WHERE tipo = 'REC' AND anulado) AS anulados,
-            (SELECT count(*)::int FROM caja.movimi WHERE tipo = 'EGRESO') AS egresos`,
-  );
-  if (!row) throw new Error('no ledger');
-  return row;
-}
-
-async function saldoOf(tenant: TestTenant, debtId: string): Promise<string> {
-  const [row] = await tenant.query<{ saldo: string }>(
-    'SELECT saldo::text FROM suc0001.ordcta WHERE id = $1',
-    [debtId],
-  );
-  return row?.saldo ?? '';
-}
-
-beforeAll(async () => {
-  server = await startFakeGateways(mp, uala);
-  env = await createTestEnvironment();
-  mpTenant = await addAuthTenant(env, 1, { ...RECIBO, ...mercadoPagoIni(server) });
-  ualaTenant = await addAuthTenant(env, 2, { ...RECIBO, ...ualaIni(server) });
-  for (let month = 1; month <= 9; month += 1) {
-    await addDebt(mpTenant, month);
-    await addDebt(ualaTenant, month);
-  }
-  app = await env.app({ ...allowGateways(server) }, { jobRetryDelaySeconds: 1 });
-  for (const tenant of [mpTenant, ualaTenant]) {
-    const identity = { tenant_id: tenant.id, sucursal_id: 1 };
-    await register(app, { ...identity, email: `ana-${tenant.id}@example.com` });
-    tokens.set(tenant, (await login(app, identity)).accessToken);
-  }
-});
-
-afterAll(async () => {
-  await env.close();
-  await server.close();
-});
 
 describe('a debt is paid once', () => {
   it('approved but its receipt failed: iniciar is 409 PAYMENT_IN_PROGRESS and a coupon refuses the debt until the receipt is written', async () => {
@@ -287,7 +215,7 @@ describe('one refund, even when asked twice at once', () => {
   it('Mercado Pago: five concurrent devolver make one refund call; one 200, the others 409', async () => {
     const payment = await startPayment(mpTenant);
     const mpId = await mercadoPagoApproves(payment);
-    const before = ledger(mpTenant);
+    const before = ledgerOf(mpTenant);
     const answers = await Promise.all(
       Array.from({ length: 5 }, () =>
         post('/portal/pagos/devolver', bearer(tokens.get(mpTenant) ?? ''), {
@@ -304,7 +232,7 @@ describe('one refund, even when asked twice at once', () => {
     );
     expect(calls).toHaveLength(1);
     expect((await paymentRow(mpTenant, payment.id)).status).toBe('refunded');
-    const after = await ledger(mpTenant);
+    const after = await ledgerOf(mpTenant);
     expect(after.egresos).toBe((await before).egresos + 1);
     expect(await mpTenant.query('SELECT 1 FROM public.portal_payment_claims')).toHaveLength(0);
   });
@@ -414,7 +342,7 @@ describe('refunds and chargebacks made at the gateway reach the ledger', () => {
       const approved = await paymentRow(mpTenant, payment.id);
       expect(approved.recibo_id).toEqual(expect.any(String));
       expect(await saldoOf(mpTenant, debt)).toBe('0.00');
-      const before = await ledger(mpTenant);
+      const before = await ledgerOf(mpTenant);
 
       const record = mp.payments.get(mpId);
       if (!record) throw new Error('no MP payment');
@@ -426,7 +354,7 @@ describe('refunds and chargebacks made at the gateway reach the ledger', () => {
 
       expect(await paymentRow(mpTenant, payment.id)).toMatchObject({ status: 'refunded' });
       expect(await saldoOf(mpTenant, debt)).toBe('400.40');
-      const after = await ledger(mpTenant);
+      const after = await ledgerOf(mpTenant);
       expect(after.anulados).toBe(before.anulados + 1);
       expect(after.egresos).toBe(before.egresos + 1);
       const [receipt] = await mpTenant.query<{ anulado: boolean }>(
@@ -453,13 +381,13 @@ describe('refunds and chargebacks made at the gateway reach the ledger', () => {
     order.status = 'APPROVED';
     await notifyUala(uuid);
     expect(await saldoOf(ualaTenant, debt)).toBe('0.00');
-    const before = await ledger(ualaTenant);
+    const before = await ledgerOf(ualaTenant);
 
     order.status = 'REFUNDED';
     for (let n = 0; n < 2; n += 1) expect((await notifyUala(uuid)).statusCode).toBe(200);
     expect((await paymentRow(ualaTenant, id)).status).toBe('refunded');
     expect(await saldoOf(ualaTenant, debt)).toBe('400.40');
-    expect((await ledger(ualaTenant)).egresos).toBe(before.egresos + 1);
+    expect((await ledgerOf(ualaTenant)).egresos).toBe(before.egresos + 1);
     expect(await auditEvents(ualaTenant)).toContain('payment_refunded_at_gateway');
   });
 });
