@@ -21,7 +21,7 @@ import {
   type TestEnvironment,
   type TestTenant,
 } from '../helpers/harness.js';
-import { paymentRow } from '../helpers/payments.js';
+import { paymentRow, receiptIni } from '../helpers/payments.js';
 import { freePort } from '../helpers/ports.js';
 import { childEnv, startNode, type RunningProcess } from '../helpers/processes.js';
 
@@ -44,11 +44,6 @@ import { childEnv, startNode, type RunningProcess } from '../helpers/processes.j
  */
 
 const WEBHOOK_TOKEN = 'instances-webhook-token';
-const RECIBO = {
-  'portal.webhook_token': WEBHOOK_TOKEN,
-  'portal.recibo.cuenta_bancaria': 'Banco Instancias CC 2',
-  'portal.recibo.caja_schema': 'caja',
-};
 const AMOUNT = 1000.5;
 /** The first tick comes within 67 s of the instances' start (see above), plus slack. */
 const FIRST_TICK_WITHIN_MS = 80_000;
@@ -250,7 +245,10 @@ beforeAll(async () => {
   gateways = await startFakeGateways(mp, new FakeUala());
   env = await createTestEnvironment();
   dataDir = await mkdtemp(path.join(tmpdir(), 'portal-instances-'));
-  tenant = await addAuthTenant(env, 1, { ...RECIBO, ...mercadoPagoIni(gateways) });
+  tenant = await addAuthTenant(env, 1, {
+    ...receiptIni(WEBHOOK_TOKEN, 'Banco Instancias CC 2'),
+    ...mercadoPagoIni(gateways),
+  });
   await tenant.query(
     `INSERT INTO suc0001.ordcon (cnro, cnom, ccui) VALUES (4, 'Dora Paz', '30111444'), (5, 'Eva Ruiz', '30111555')`,
   );

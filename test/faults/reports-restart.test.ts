@@ -22,7 +22,8 @@ import {
   type ProcessEntry,
   type RunningProcess,
 } from '../helpers/processes.js';
-import { sandboxApproves } from '../helpers/sandbox.js';
+import { receiptIni } from '../helpers/payments.js';
+import { sandboxApproves, sandboxIni } from '../helpers/sandbox.js';
 
 /*
  * `npm start` in production runs the reports service as a supervised child process
@@ -60,11 +61,8 @@ const payers: Payer[] = [];
 beforeAll(async () => {
   env = await createTestEnvironment();
   tenant = await addAuthTenant(env, 1, {
-    'sistema.payment_gateway': 'sandbox',
-    'portal.webhook_token': WEBHOOK_TOKEN,
-    'portal.gateway.sandbox.webhook_secret': SANDBOX_SECRET,
-    'portal.recibo.cuenta_bancaria': 'Banco Informes CC 4',
-    'portal.recibo.caja_schema': 'caja',
+    ...sandboxIni(SANDBOX_SECRET),
+    ...receiptIni(WEBHOOK_TOKEN, 'Banco Informes CC 4'),
   });
   await tenant.query(
     `INSERT INTO suc0001.ordcon (cnro, cnom, ccui) VALUES

@@ -37,3 +37,11 @@ export async function sandboxApproves(
     payload: { type: 'payment', data: { id: dataId } },
   });
 }
+
+/** A tenant's `ini` keys for the sandbox gateway, its notifications signed with `secret`. */
+export function sandboxIni(secret: string): Record<string, string> {
+  return {
+    'sistema.payment_gateway': 'sandbox',
+    'portal.gateway.sandbox.webhook_secret': secret,
+  };
+}

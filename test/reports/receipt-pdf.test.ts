@@ -14,7 +14,8 @@ import {
   type TestTenant,
 } from '../helpers/harness.js';
 import { freePort } from '../helpers/ports.js';
-import { sandboxApproves } from '../helpers/sandbox.js';
+import { receiptIni } from '../helpers/payments.js';
+import { sandboxApproves, sandboxIni } from '../helpers/sandbox.js';
 import { startReportsService, type ReportsService } from '../helpers/reports.js';
 
 /*
@@ -43,11 +44,8 @@ beforeAll(async () => {
     startReportsService({ REPORTS_SERVICE_SECRET: SECRET }),
   ]);
   tenant = await addAuthTenant(env, 1, {
-    'sistema.payment_gateway': 'sandbox',
-    'portal.webhook_token': TOKEN,
-    'portal.gateway.sandbox.webhook_secret': SANDBOX_SECRET,
-    'portal.recibo.cuenta_bancaria': 'Banco Recibos CC 1',
-    'portal.recibo.caja_schema': 'caja',
+    ...sandboxIni(SANDBOX_SECRET),
+    ...receiptIni(TOKEN, 'Banco Recibos CC 1'),
   });
   await tenant.query(
     `INSERT INTO suc0001.ordcta (cnro, tipo, comprobante, nrocomp, fecha, vencimiento, debe, saldo)
