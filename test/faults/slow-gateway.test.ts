@@ -12,7 +12,7 @@ import {
 } from '../helpers/fake-gateways.js';
 import { startGatewayTenants, type GatewayTenants } from '../helpers/gateway-tenants.js';
 import type { TestTenant } from '../helpers/harness.js';
-import { ledgerOf, oldestDebt, paymentRow, receiptIni, saldoOf } from '../helpers/payments.js';
+import { ledgerOf, oldestDebt, paymentRow, saldoOf } from '../helpers/payments.js';
 
 /*
  * A gateway that is slow, not down: it answers, and does what it was asked, but only after
@@ -41,16 +41,29 @@ let ualaTenant: TestTenant;
 let tokens: Map<TestTenant, string>;
 let iniciar: GatewayTenants['iniciar'];
 let startPayment: GatewayTenants['startPayment'];
+let notifyUala: GatewayTenants['notifyUala'];
+let mercadoPagoApproves: GatewayTenants['mercadoPagoApproves'];
 let close: GatewayTenants['close'] | undefined;
 
 beforeAll(async () => {
-  ({ app, server, mpTenant, ualaTenant, tokens, iniciar, startPayment, close } =
-    await startGatewayTenants({
-      mp,
-      uala,
-      ini: receiptIni(TOKEN, 'Banco Lento CC 3'),
-      config: { PORTAL_GATEWAY_TIMEOUT_MS: String(TIMEOUT_MS) },
-    }));
+  ({
+    app,
+    server,
+    mpTenant,
+    ualaTenant,
+    tokens,
+    iniciar,
+    startPayment,
+    notifyUala,
+    mercadoPagoApproves,
+    close,
+  } = await startGatewayTenants({
+    mp,
+    uala,
+    webhookToken: TOKEN,
+    cuentaBancaria: 'Banco Lento CC 3',
+    config: { PORTAL_GATEWAY_TIMEOUT_MS: String(TIMEOUT_MS) },
+  }));
 });
 
 afterAll(async () => {
@@ -124,26 +137,6 @@ async function claimsOf(tenant: TestTenant, paymentId: number) {
 
 function notifyMercadoPago(mpId: string) {
   return mercadoPagoNotification(`tenant_id=1&sucursal_id=1&token=${TOKEN}`, mpId);
-}
-
-function notifyUala(uuid: string) {
-  return app.inject({
-    method: 'POST',
-    url: `/backend/portal/pagos/webhook?tenant_id=2&sucursal_id=1&token=${TOKEN}`,
-    payload: { uuid, status: 'APPROVED' },
-  });
-}
-
-/** Mercado Pago takes the payer's money and notifies; answers its payment id. */
-async function mercadoPagoApproves(payment: { reference: string }): Promise<string> {
-  const mpId = mp.addPayment({
-    status: 'approved',
-    transaction_amount: 400.4,
-    external_reference: payment.reference,
-  });
-  const answer = await app.inject(notifyMercadoPago(mpId));
-  expect(answer.statusCode, answer.body).toBe(200);
-  return mpId;
 }
 
 /** Ualá Bis approves the payment's order and notifies; answers the order's uuid. */

@@ -5,6 +5,7 @@ import { addAuthTenant, bearer, login, ORIGIN, register } from './auth.js';
 import {
   allowGateways,
   mercadoPagoIni,
+  mercadoPagoNotification,
   startFakeGateways,
   ualaIni,
   type FakeMercadoPago,
@@ -12,7 +13,7 @@ import {
   type FakeUala,
 } from './fake-gateways.js';
 import { createTestEnvironment, type TestEnvironment, type TestTenant } from './harness.js';
-import { oldestDebt, paymentRow } from './payments.js';
+import { oldestDebt, paymentRow, receiptIni } from './payments.js';
 
 /*
  * Ana paying through each gateway fake, in the real app: tenant 1 takes Mercado Pago, tenant 2
@@ -33,14 +34,22 @@ export interface GatewayTenants {
   iniciar: (tenant: TestTenant, debtId: string) => Promise<LightMyRequestResponse>;
   /** Starts paying Ana's oldest debt; fails the test unless iniciar answers 200. */
   startPayment: (tenant: TestTenant) => Promise<{ id: number; reference: string }>;
+  /** Ualá Bis's notification of order `uuid` to tenant 2, sucursal 1. */
+  notifyUala: (uuid: string) => Promise<LightMyRequestResponse>;
+  /**
+   * Mercado Pago takes the payer's money for the payment (tenant 1) and notifies; fails the test
+   * unless the notification answers 200. Answers Mercado Pago's payment id.
+   */
+  mercadoPagoApproves: (payment: { reference: string }, amount?: number) => Promise<string>;
   close: () => Promise<void>;
 }
 
 export async function startGatewayTenants(options: {
   mp: FakeMercadoPago;
   uala: FakeUala;
-  /** Both tenants' further `ini` keys (the webhook token and the receipt's). */
-  ini: Record<string, string>;
+  /** Both tenants' notification token, and the account their receipts credit. */
+  webhookToken: string;
+  cuentaBancaria: string;
   /** The app's configuration besides the gateways' allowed URLs, and buildApp's options. */
   config?: Record<string, string>;
   build?: BuildOptions;
@@ -49,8 +58,9 @@ export async function startGatewayTenants(options: {
   let env: TestEnvironment | undefined;
   try {
     env = await createTestEnvironment();
-    const mpTenant = await addAuthTenant(env, 1, { ...options.ini, ...mercadoPagoIni(server) });
-    const ualaTenant = await addAuthTenant(env, 2, { ...options.ini, ...ualaIni(server) });
+    const ini = receiptIni(options.webhookToken, options.cuentaBancaria);
+    const mpTenant = await addAuthTenant(env, 1, { ...ini, ...mercadoPagoIni(server) });
+    const ualaTenant = await addAuthTenant(env, 2, { ...ini, ...ualaIni(server) });
     for (const tenant of [mpTenant, ualaTenant]) {
       for (let month = 1; month <= 9; month += 1) {
         await tenant.query(
@@ -88,6 +98,24 @@ export async function startGatewayTenants(options: {
         expect(response.statusCode, response.body).toBe(200);
         const id = response.json<{ data: { payment_id: number } }>().data.payment_id;
         return { id, reference: (await paymentRow(tenant, id)).reference };
+      },
+      notifyUala: (uuid) =>
+        app.inject({
+          method: 'POST',
+          url: `/backend/portal/pagos/webhook?tenant_id=2&sucursal_id=1&token=${options.webhookToken}`,
+          payload: { uuid, status: 'APPROVED' },
+        }),
+      mercadoPagoApproves: async (payment, amount = 400.4) => {
+        const mpId = options.mp.addPayment({
+          status: 'approved',
+          transaction_amount: amount,
+          external_reference: payment.reference,
+        });
+        const answer = await app.inject(
+          mercadoPagoNotification(`tenant_id=1&sucursal_id=1&token=${options.webhookToken}`, mpId),
+        );
+        expect(answer.statusCode, answer.body).toBe(200);
+        return mpId;
       },
       close: async () => {
         await environment.close();

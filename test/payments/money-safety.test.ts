@@ -9,7 +9,7 @@ import {
 } from '../helpers/fake-gateways.js';
 import { startGatewayTenants, type GatewayTenants } from '../helpers/gateway-tenants.js';
 import type { TestTenant } from '../helpers/harness.js';
-import { ledgerOf, oldestDebt, paymentRow, receiptIni, saldoOf } from '../helpers/payments.js';
+import { ledgerOf, oldestDebt, paymentRow, saldoOf } from '../helpers/payments.js';
 
 /*
  * What the security reviews found about money, through the real API and the real gateway
@@ -28,16 +28,29 @@ let ualaTenant: TestTenant;
 let tokens: Map<TestTenant, string>;
 let iniciar: GatewayTenants['iniciar'];
 let startPayment: GatewayTenants['startPayment'];
+let notifyUala: GatewayTenants['notifyUala'];
+let mercadoPagoApproves: GatewayTenants['mercadoPagoApproves'];
 let close: GatewayTenants['close'] | undefined;
 
 beforeAll(async () => {
-  ({ app, server, mpTenant, ualaTenant, tokens, iniciar, startPayment, close } =
-    await startGatewayTenants({
-      mp,
-      uala,
-      ini: receiptIni(TOKEN, 'Banco Seguro CC 1'),
-      build: { jobRetryDelaySeconds: 1 },
-    }));
+  ({
+    app,
+    server,
+    mpTenant,
+    ualaTenant,
+    tokens,
+    iniciar,
+    startPayment,
+    notifyUala,
+    mercadoPagoApproves,
+    close,
+  } = await startGatewayTenants({
+    mp,
+    uala,
+    webhookToken: TOKEN,
+    cuentaBancaria: 'Banco Seguro CC 1',
+    build: { jobRetryDelaySeconds: 1 },
+  }));
 });
 
 afterAll(async () => {
@@ -52,32 +65,6 @@ function notifyMercadoPago(paymentId: string, sucursalId = 1) {
   return app.inject(
     mercadoPagoNotification(`tenant_id=1&sucursal_id=${sucursalId}&token=${TOKEN}`, paymentId),
   );
-}
-
-function notifyUala(uuid: string) {
-  return post(
-    `/backend/portal/pagos/webhook?tenant_id=2&sucursal_id=1&token=${TOKEN}`,
-    {},
-    {
-      uuid,
-      status: 'APPROVED',
-    },
-  );
-}
-
-/** Mercado Pago takes the payer's money for the payment and notifies; answers MP's payment id. */
-async function mercadoPagoApproves(
-  payment: { id: number; reference: string },
-  amount = 400.4,
-): Promise<string> {
-  const mpId = mp.addPayment({
-    status: 'approved',
-    transaction_amount: amount,
-    external_reference: payment.reference,
-  });
-  const answer = await notifyMercadoPago(mpId);
-  expect(answer.statusCode, answer.body).toBe(200);
-  return mpId;
 }
 
 describe('a debt is paid once', () => {
