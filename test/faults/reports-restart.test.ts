@@ -13,6 +13,7 @@ import {
   type TestTenant,
 } from '../helpers/harness.js';
 import { until } from '../helpers/own-cluster.js';
+import { receiptIni } from '../helpers/payments.js';
 import { freePort } from '../helpers/ports.js';
 import {
   alive,
@@ -22,7 +23,6 @@ import {
   type ProcessEntry,
   type RunningProcess,
 } from '../helpers/processes.js';
-import { receiptIni } from '../helpers/payments.js';
 import { sandboxApproves, sandboxIni } from '../helpers/sandbox.js';
 
 /*
