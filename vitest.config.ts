@@ -3,8 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The fault suite has its own command and config (vitest.faults.config.ts).
-    exclude: ['test/faults/**', 'node_modules/**'],
+    // The fault suite and the browser tests have their own configs (vitest.faults.config.ts,
+    // vitest.browser.config.ts); `npm test` runs the browser tests after this one.
+    exclude: ['test/faults/**', 'test/browser/**', 'node_modules/**'],
     globalSetup: ['test/setup/global-setup.ts'],
     pool: 'forks',
     // Most test time is waiting on PostgreSQL, job polling and child processes, not CPU: more

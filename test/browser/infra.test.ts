@@ -1,0 +1,95 @@
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../helpers/api-client.js';
+import {
+  describeViolations,
+  expectNoSeriousAxeViolations,
+  screenshotPage,
+  seriousAxeViolations,
+  useBrowser,
+} from '../helpers/browser.js';
+import { until } from '../helpers/own-cluster.js';
+import { DEMO_LOGIN, startPortal, type Portal } from '../helpers/portal.js';
+
+/*
+ * The browser-test infrastructure proved against pages the API serves today: Chromium starts,
+ * the portal runs as `npm start` runs it, axe and the screenshots work, and the sandbox checkout
+ * is paid with a real click.
+ */
+
+let portal: Portal;
+const session = useBrowser();
+
+beforeAll(async () => {
+  portal = await startPortal();
+});
+afterAll(async () => {
+  await portal?.stop();
+});
+
+interface Envelope<T> {
+  success: boolean;
+  data: T;
+}
+
+describe('browser infrastructure', () => {
+  it('the API reference at /docs renders in Chromium, screenshotted at both sizes', async () => {
+    const { page } = session;
+    const response = await page.goto(`${portal.url}/docs`);
+    expect(response?.status()).toBe(200);
+    await page.locator('.swagger-ui .info .title').waitFor();
+    const files = await screenshotPage(page, 'infra-api-reference');
+    expect(files).toHaveLength(2);
+    for (const file of files) expect(existsSync(file)).toBe(true);
+  });
+
+  it('the axe helper reports a critical violation on a page built to have one', async () => {
+    const { page } = session;
+    await page.setContent('<html lang="es-AR"><body><main><img src="logo.png"></main></body>');
+    const violations = await seriousAxeViolations(page);
+    expect(violations.map((violation) => violation.id)).toContain('image-alt');
+    expect(describeViolations(violations)).toMatch(/critical image-alt: img/);
+  });
+
+  it('sandbox checkout: Juan Pérez pays his oldest debt with a click on "Aprobar pago" and comes back to /pagos/resultado; the payment is approved with its receipt', async () => {
+    const origin = { origin: portal.url };
+    const login = await call(portal.url, 'POST', '/portal/auth/login', { body: DEMO_LOGIN });
+    expect(login.status).toBe(200);
+    const { access_token: token } = (login.body as Envelope<{ access_token: string }>).data;
+    const auth = { authorization: `Bearer ${token}`, ...origin };
+    const debts = await call(portal.url, 'GET', '/portal/deudas', { headers: auth });
+    const [oldest] = (debts.body as Envelope<{ items: { id: string; debe: number }[] }>).data.items;
+    if (!oldest) throw new Error(`the demo customer owes nothing: ${JSON.stringify(debts)}`);
+    const started = await call(portal.url, 'POST', '/portal/pagos/iniciar', {
+      headers: auth,
+      body: { facturas: [{ id: oldest.id, monto: oldest.debe }], total: oldest.debe },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const payment = (started.body as Envelope<{ payment_id: number; redirect_url: string }>).data;
+
+    const { page } = session;
+    await page.goto(payment.redirect_url);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Sandbox de pagos');
+    await expectNoSeriousAxeViolations(page);
+    await screenshotPage(page, 'infra-sandbox-checkout');
+    await page.getByRole('button', { name: 'Aprobar pago' }).click();
+    await page.waitForURL(/\/pagos\/resultado\?/);
+    const back = new URL(page.url());
+    expect(back.origin).toBe(portal.url);
+    expect(back.searchParams.get('payment_id')).toBe(String(payment.payment_id));
+    expect(back.searchParams.get('estado')).toBe('aprobado');
+
+    // The click sent the sandbox's signed webhook; the receipt (TX2) follows it.
+    const approved = await until('the approved payment with its receipt', async () => {
+      const history = await call(portal.url, 'GET', '/portal/pagos/historial', { headers: auth });
+      const items = (
+        history.body as Envelope<{ id: number; estado: string; recibo_numero: string | null }[]>
+      ).data;
+      const item = items.find((candidate) => candidate.id === payment.payment_id);
+      return item?.recibo_numero ? item : undefined;
+    });
+    expect(approved.estado).toBe('approved');
+    expect(approved.recibo_numero).toBe('RC0001-00000042');
+    expect(session.errors).toEqual([]);
+  });
+});

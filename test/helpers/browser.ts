@@ -1,0 +1,210 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { AxeResults, Result } from 'axe-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { fromRoot } from '../../src/platform/paths.js';
+
+/*
+ * Browser tests drive Debian's `chromium` package through playwright-core: Playwright's own
+ * browser download cannot work here (docs/web.md, "Browser tests").
+ */
+
+const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+
+/** CHROMIUM_PATH, else the Debian package's binary; a missing browser fails, never skips. */
+export function chromiumPath(): string {
+  const fromEnv = process.env.CHROMIUM_PATH;
+  if (fromEnv !== undefined && fromEnv !== '') {
+    if (!existsSync(fromEnv)) throw new Error(`CHROMIUM_PATH=${fromEnv} does not exist`);
+    return fromEnv;
+  }
+  const found = CANDIDATES.find((candidate) => existsSync(candidate));
+  if (found === undefined) {
+    throw new Error(
+      `No Chromium for the browser tests (looked at CHROMIUM_PATH, ${CANDIDATES.join(', ')}). ` +
+        'Install it with `apt-get install -y chromium` (.ci/run does) or set CHROMIUM_PATH.',
+    );
+  }
+  return found;
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), timeout: 30_000 });
+}
+
+/** What every context starts as: an Argentine customer's browser on a laptop. */
+export const DEFAULT_CONTEXT: BrowserContextOptions = {
+  locale: 'es-AR',
+  timezoneId: 'America/Argentina/Buenos_Aires',
+  viewport: { width: 1280, height: 800 },
+};
+
+/**
+ * A browser profile of its own that accepts third-party cookies (Chrome's "Allow third-party
+ * cookies" setting). Chromium blocks them by default here, in Playwright's incognito-like
+ * contexts and in a fresh profile alike: a test of the cross-site deployment needs both views.
+ * close() removes the profile.
+ */
+export async function launchProfileAllowingThirdPartyCookies(): Promise<{
+  context: BrowserContext;
+  close(): Promise<void>;
+}> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'portal-chromium-'));
+  await mkdir(path.join(dir, 'Default'));
+  await writeFile(
+    path.join(dir, 'Default', 'Preferences'),
+    JSON.stringify({ profile: { cookie_controls_mode: 0, block_third_party_cookies: false } }),
+  );
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: chromiumPath(),
+    timeout: 30_000,
+    ...DEFAULT_CONTEXT,
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface BrowserSession {
+  readonly browser: Browser;
+  /** This test's context (a fresh profile: no cookies, no storage). */
+  readonly context: BrowserContext;
+  /** This test's first page. */
+  readonly page: Page;
+  /** Uncaught exceptions and console.error calls of this test's pages, to assert none happened. */
+  readonly errors: string[];
+}
+
+/**
+ * One Chromium for the file (beforeAll), a fresh context and page for each test (beforeEach),
+ * closed after it. Read the session's fields inside tests and hooks only.
+ */
+export function useBrowser(contextOptions: BrowserContextOptions = {}): BrowserSession {
+  let browser: Browser | undefined;
+  let current: { context: BrowserContext; page: Page; errors: string[] } | undefined;
+  const need = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${what} is only there inside a test`);
+    return value;
+  };
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    const context = await need(browser, 'the browser').newContext({
+      ...DEFAULT_CONTEXT,
+      ...contextOptions,
+    });
+    context.setDefaultTimeout(10_000);
+    const errors: string[] = [];
+    context.on('page', (page) => watchErrors(page, errors));
+    const page = await context.newPage();
+    current = { context, page, errors };
+  });
+  afterEach(async () => {
+    await current?.context.close();
+    current = undefined;
+  });
+
+  return {
+    get browser() {
+      return need(browser, 'the browser');
+    },
+    get context() {
+      return need(current, 'the context').context;
+    },
+    get page() {
+      return need(current, 'the page').page;
+    },
+    get errors() {
+      return need(current, 'the error list').errors;
+    },
+  };
+}
+
+function watchErrors(page: Page, errors: string[]): void {
+  page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
+  page.on('console', (message) => {
+    // Chromium logs every 4xx answer as "Failed to load resource": an expected 401 (the refresh
+    // on load without a session) or a missing favicon is the test's to assert, not a page error.
+    if (message.type() !== 'error' || message.text().startsWith('Failed to load resource')) return;
+    errors.push(`${page.url()}: console: ${message.text()}`);
+  });
+}
+
+let axeSource: Promise<string> | undefined;
+
+/**
+ * axe-core's violations of impact serious or critical on the page as it is now (WCAG 2.1 A and
+ * AA rules and axe's best practices). axe goes in through page.evaluate rather than a script
+ * tag: the API's HTML pages send `default-src 'none'`, and a test must not switch CSP off to
+ * look at a page.
+ */
+export async function seriousAxeViolations(page: Page): Promise<Result[]> {
+  axeSource ??= readFile(fromRoot('node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+  await page.evaluate(await axeSource);
+  const results = await page.evaluate<AxeResults>(
+    `axe.run(document, { resultTypes: ['violations'] })`,
+  );
+  return results.violations.filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
+}
+
+/** One line per violation and node, for an assertion message a person can act on. */
+export function describeViolations(violations: Result[]): string {
+  return violations
+    .flatMap((violation) =>
+      violation.nodes.map(
+        (node) => `${violation.impact ?? ''} ${violation.id}: ${node.target.join(' ')}`,
+      ),
+    )
+    .join('\n');
+}
+
+/** Fails the test with every serious or critical violation listed. */
+export async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
+  const violations = await seriousAxeViolations(page);
+  expect(violations, describeViolations(violations)).toEqual([]);
+}
+
+export const SCREENSHOT_DIR = fromRoot('test-results', 'screenshots');
+export const SCREENSHOT_SIZES = [
+  { width: 360, height: 740 },
+  { width: 1280, height: 800 },
+] as const;
+
+/**
+ * The page as a phone (360×740) and a laptop (1280×800) see it, full length, saved as
+ * `test-results/screenshots/<name>-<w>x<h>.png` (git-ignored); answers the paths. The viewport
+ * is left as it was.
+ */
+export async function screenshotPage(page: Page, name: string): Promise<string[]> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  const before = page.viewportSize();
+  const saved: string[] = [];
+  for (const size of SCREENSHOT_SIZES) {
+    await page.setViewportSize(size);
+    const file = path.join(SCREENSHOT_DIR, `${name}-${size.width}x${size.height}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    saved.push(file);
+  }
+  if (before) await page.setViewportSize(before);
+  return saved;
+}
