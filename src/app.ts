@@ -25,7 +25,7 @@ import {
 } from './modules/payments/checkout-expiry.js';
 import { createPaymentClaims } from './modules/payments/claims.js';
 import { createGatewayRegistry } from './modules/payments/gateways/registry.js';
-import { createPaymentHistory } from './modules/payments/history.js';
+import { createPaymentDetail, createPaymentHistory } from './modules/payments/history.js';
 import { createPaymentLifecycle } from './modules/payments/lifecycle.js';
 import { createReceiptIssuer, workReceiptRetries } from './modules/payments/receipt-issuer.js';
 import { createReconciler } from './modules/payments/reconcile.js';
@@ -40,6 +40,7 @@ import { printSignerFor } from './modules/print/signer.js';
 import { createEmailChangeNotices } from './modules/profile/email-change-notice.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { createProfileService } from './modules/profile/service.js';
+import { tenantRoutes } from './modules/tenants/routes.js';
 import { createAudit } from './platform/audit.js';
 import { createJwtGuard } from './platform/auth/guard.js';
 import { createSessionVersions } from './platform/auth/session-versions.js';
@@ -54,6 +55,7 @@ import { connectRedis, createRedisOutage } from './platform/redis.js';
 import { stripBackendPrefix } from './platform/http/prefix.js';
 import { installHttpSecurity } from './platform/http/security.js';
 import { installValidation } from './platform/http/validation.js';
+import { openWebClient } from './platform/http/web-client.js';
 import { startJobQueue } from './platform/jobs.js';
 import { createMailer, type Outbox } from './platform/mail/mailer.js';
 import { createMetrics, listenMetrics } from './platform/metrics.js';
@@ -185,8 +187,13 @@ export async function buildApp(
   // DECISIONS.md 23: JSON only. Fastify also parses text/plain by default; that answers 415 here.
   app.removeContentTypeParser('text/plain');
 
+  // The built web client, when there is one to serve (docs/web.md): a PORTAL_WEB_DIR without
+  // index.html stops the start here, before anything listens.
+  const webClient = await openWebClient(config);
+  if (webClient) app.log.info({ dir: webClient.dir }, 'serving the web client');
+
   installValidation(app);
-  installErrorHandling(app);
+  installErrorHandling(app, { fallback: webClient?.serve });
   installRequestLog(app);
   await installHttpSecurity(app, config);
   await app.register(cookie);
@@ -289,6 +296,7 @@ export async function buildApp(
 
   healthRoutes(app, systemDb);
   publicAuthRoutes(app, { auth, reset, config });
+  tenantRoutes(app, { directory: standalone.directory });
   paymentWebhookRoutes(app, {
     webhook: createWebhookHandler({
       tenancy,
@@ -299,7 +307,11 @@ export async function buildApp(
       metrics,
     }),
   });
-  await sandboxRoutes(app, { tenancy, enabled: config.sandboxEnabled });
+  await sandboxRoutes(app, {
+    tenancy,
+    enabled: config.sandboxEnabled,
+    resultPage: webClient === undefined,
+  });
   printCertificateRoutes(app, { signer: printSigner });
 
   // Protected by default: the scope's hooks authenticate and rate-limit every route declared in
@@ -318,6 +330,7 @@ export async function buildApp(
       start: createPaymentStart({ config, gateways, clock, metrics, systemDb }),
       lifecycle: createPaymentLifecycle({ gateways, claims, clock }),
       history: createPaymentHistory({ calendar }),
+      detail: createPaymentDetail({ calendar }),
       receiptPdf: createReceiptDownload({ reports }),
     });
     printRoutes(authed, {

@@ -1,3 +1,5 @@
+import { fromRoot } from './platform/paths.js';
+
 /**
  * Every environment variable the portal reads, parsed and validated once at start-up.
  * Code receives `Config` values; nothing else reads `process.env`.
@@ -45,6 +47,14 @@ export interface Config {
    * gateway's official https hosts: sandboxes and local fakes. Empty by default.
    */
   readonly gatewayAllowedOrigins: readonly string[];
+  /**
+   * The built web client the API serves from its own origin (docs/web.md): a directory holding
+   * index.html. `required` when PORTAL_WEB_DIR named it (a missing build stops the start);
+   * development's default `web/dist` is served only when it was built. Undefined: none.
+   */
+  readonly webClient: { readonly dir: string; readonly required: boolean } | undefined;
+  /** The API base URL the served config.json announces; '' or the public prefix (same origin) unless PORTAL_WEB_API_URL. */
+  readonly webApiUrl: string;
   readonly logLevel: LogLevel;
   /** Prometheus listener (docs/metrics.md); undefined: none. 0 picks a free port (tests). */
   readonly metricsPort: number | undefined;
@@ -291,6 +301,8 @@ export function loadConfig(env: Env): Config {
     reader.problems.push('QZ_PRIVATE_KEY_PATH and QZ_CERTIFICATE_PATH must be set together');
   }
   const reportsServiceSecret = reader.secret('REPORTS_SERVICE_SECRET', isProduction);
+  const publicPrefix = reader.oneOf('PORTAL_PUBLIC_PREFIX', ['', '/backend'], '');
+  const webDir = reader.raw('PORTAL_WEB_DIR');
 
   const config: Config = {
     nodeEnv,
@@ -303,7 +315,7 @@ export function loadConfig(env: Env): Config {
     embeddedPgPassword: reader.string('EMBEDDED_PG_PASSWORD', 'portal-dev'),
     jwtSecret,
     allowedOrigins,
-    publicPrefix: reader.oneOf('PORTAL_PUBLIC_PREFIX', ['', '/backend'], ''),
+    publicPrefix,
     requireHttps: reader.boolean('PORTAL_REQUIRE_HTTPS', isProduction),
     trustProxy: parseTrustProxy(reader, isProduction),
     tls: certPath !== undefined && keyPath !== undefined ? { certPath, keyPath } : undefined,
@@ -327,6 +339,14 @@ export function loadConfig(env: Env): Config {
     sandboxEnabled: reader.boolean('PORTAL_ENABLE_SANDBOX', !isProduction),
     gatewayTimeoutMs: reader.integer('PORTAL_GATEWAY_TIMEOUT_MS', 10_000, 100, 120_000),
     gatewayAllowedOrigins: parseGatewayOrigins(reader),
+    // Production and tests serve a web client only when told where it is.
+    webClient:
+      webDir !== undefined
+        ? { dir: webDir, required: true }
+        : nodeEnv === 'development'
+          ? { dir: fromRoot('web', 'dist'), required: false }
+          : undefined,
+    webApiUrl: reader.url('PORTAL_WEB_API_URL', ['http:', 'https:']) ?? publicPrefix,
     logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     metricsPort:
       reader.raw('METRICS_PORT') === undefined

@@ -16,6 +16,11 @@ export const LIMITS = {
   resetPasswordPerIp: { max: 10, timeWindow: 60_000 },
   /** DECISIONS.md 13: per e-mail/identifier, silent. */
   forgotPasswordPerAccount: { max: 3, windowMs: 60 * 60_000 },
+  /**
+   * Not in the spec: GET /portal/empresas/{id}, read once per login page load. Six times the
+   * login limit leaves room for an office behind one address; a walk over tenant ids is slow.
+   */
+  tenantListingPerIp: { max: 60, timeWindow: 60_000 },
   /** DECISIONS.md 16: per tenant + portal user, whatever the access token. */
   protectedRoutes: { max: 100, timeWindow: 60_000 },
   /**

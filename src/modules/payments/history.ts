@@ -1,4 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
+import { AppError } from '../../platform/errors.js';
+import { isPositiveInt4 } from '../../platform/ids.js';
 import type { PaymentFactura, PaymentStatus } from '../../platform/db/types.js';
 import { toAmount } from '../../platform/money.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
@@ -15,44 +17,81 @@ interface HistoryRow {
 }
 
 /**
- * DECISIONS.md 34: the user's payments newest first, `limit`/`offset` paging, the receipt's
- * number when there is one. One round trip: the receipt comes from the branch schema's ordcta.
+ * The user's payments as historial shows them, newest first, in one round trip: the receipt's
+ * number comes from the branch schema's ordcta. `where` narrows it further (one payment).
  */
+async function paymentItems(
+  tenant: TenantContext,
+  zone: string,
+  portalUserId: string,
+  where: RawBuilder<unknown>,
+  page: { limit: number; offset: number },
+) {
+  const { rows } = await sql<HistoryRow>`
+    SELECT p.id,
+           to_char((p.created_at AT TIME ZONE 'UTC') AT TIME ZONE ${zone}, 'YYYY-MM-DD') AS fecha,
+           p.gateway,
+           p.monto::text AS monto,
+           p.status,
+           p.facturas_json,
+           r.nrocomp AS recibo_numero
+      FROM public.portal_payments p
+      LEFT JOIN ${sql.table(`${tenant.customerSchema}.ordcta`)} r ON r.id = p.recibo_id::uuid
+     WHERE p.portal_user_id = ${portalUserId} AND p.tenant_id = ${tenant.tenantId} ${where}
+     ORDER BY p.created_at DESC, p.id DESC
+     LIMIT ${page.limit} OFFSET ${page.offset}
+  `.execute(tenant.db);
+  return rows.map((row) => ({
+    id: row.id,
+    fecha: row.fecha,
+    metodo: row.gateway ?? '',
+    monto: row.monto === null ? 0 : toAmount(row.monto),
+    estado: row.status,
+    facturas_pagadas: row.facturas_json.map((factura) => ({
+      tipo: factura.tipo,
+      numero: factura.numero,
+      monto: toAmount(factura.pago),
+    })),
+    recibo_numero: row.recibo_numero,
+  }));
+}
+
+export type PaymentItem = Awaited<ReturnType<typeof paymentItems>>[number];
+
+/** DECISIONS.md 34: the user's payments newest first, `limit`/`offset` paging. */
 export function createPaymentHistory(deps: { calendar: TenantCalendar }) {
   return async function history(
     tenant: TenantContext,
     portalUserId: string,
     page: { limit: number; offset: number },
-  ) {
+  ): Promise<PaymentItem[]> {
     const zone = await deps.calendar.zone(tenant);
-    const { rows } = await sql<HistoryRow>`
-      SELECT p.id,
-             to_char((p.created_at AT TIME ZONE 'UTC') AT TIME ZONE ${zone}, 'YYYY-MM-DD') AS fecha,
-             p.gateway,
-             p.monto::text AS monto,
-             p.status,
-             p.facturas_json,
-             r.nrocomp AS recibo_numero
-        FROM public.portal_payments p
-        LEFT JOIN ${sql.table(`${tenant.customerSchema}.ordcta`)} r ON r.id = p.recibo_id::uuid
-       WHERE p.portal_user_id = ${portalUserId} AND p.tenant_id = ${tenant.tenantId}
-       ORDER BY p.created_at DESC, p.id DESC
-       LIMIT ${page.limit} OFFSET ${page.offset}
-    `.execute(tenant.db);
-    return rows.map((row) => ({
-      id: row.id,
-      fecha: row.fecha,
-      metodo: row.gateway ?? '',
-      monto: row.monto === null ? 0 : toAmount(row.monto),
-      estado: row.status,
-      facturas_pagadas: row.facturas_json.map((factura) => ({
-        tipo: factura.tipo,
-        numero: factura.numero,
-        monto: toAmount(factura.pago),
-      })),
-      recibo_numero: row.recibo_numero,
-    }));
+    return paymentItems(tenant, zone, portalUserId, sql``, page);
   };
 }
 
 export type PaymentHistory = ReturnType<typeof createPaymentHistory>;
+
+/**
+ * GET /portal/pagos/{id}: one payment as historial lists it, for the result page to poll. Exactly
+ * the payments historial shows are found; another user's is as absent as a missing one
+ * (DECISIONS.md 33), and an id no integer column holds names nothing (404, not 422).
+ */
+export function createPaymentDetail(deps: { calendar: TenantCalendar }) {
+  return async function payment(
+    tenant: TenantContext,
+    portalUserId: string,
+    paymentId: number,
+  ): Promise<PaymentItem> {
+    if (!isPositiveInt4(paymentId)) throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
+    const zone = await deps.calendar.zone(tenant);
+    const [item] = await paymentItems(tenant, zone, portalUserId, sql`AND p.id = ${paymentId}`, {
+      limit: 1,
+      offset: 0,
+    });
+    if (!item) throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
+    return item;
+  };
+}
+
+export type PaymentDetail = ReturnType<typeof createPaymentDetail>;

@@ -2,13 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/auth/guard.js';
 import { errorResponses, PdfResponse } from '../../platform/http/schemas.js';
-import type { PaymentHistory } from './history.js';
+import type { PaymentDetail, PaymentHistory } from './history.js';
 import type { PaymentLifecycle } from './lifecycle.js';
 import type { ReceiptDownload } from './receipt-pdf.js';
 import {
   HistoryQuery,
   HistoryResponse,
   PaymentIdBody,
+  PaymentResponse,
   ReceiptParams,
   StartBody,
   StartResponse,
@@ -25,6 +26,7 @@ export interface PaymentRouteDeps {
   start: PaymentStart;
   lifecycle: PaymentLifecycle;
   history: PaymentHistory;
+  detail: PaymentDetail;
   receiptPdf: ReceiptDownload;
 }
 
@@ -132,6 +134,24 @@ export function paymentRoutes(authed: FastifyInstance, deps: PaymentRouteDeps): 
         limit: request.query.limit ?? 50,
         offset: request.query.offset ?? 0,
       });
+      return { success: true as const, data };
+    },
+  );
+
+  routes.get(
+    '/portal/pagos/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'One of the user’s payments, as historial lists it (the result page polls it)',
+        params: ReceiptParams,
+        response: { 200: PaymentResponse, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { tenant, portalUserId } = principalOf(request);
+      const data = await deps.detail(tenant, portalUserId, request.params.id);
       return { success: true as const, data };
     },
   );

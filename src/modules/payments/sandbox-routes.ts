@@ -47,7 +47,12 @@ button{font-size:1rem;padding:.6rem 1.4rem;border:0;border-radius:.3rem;cursor:p
  */
 export async function sandboxRoutes(
   app: FastifyInstance,
-  deps: { tenancy: Tenancy; enabled: boolean },
+  deps: {
+    tenancy: Tenancy;
+    enabled: boolean;
+    /** The API's own result page at /pagos/resultado; off when the web client serves its own. */
+    resultPage: boolean;
+  },
 ): Promise<void> {
   await app.register((scope, _options, ready) => {
     // The page's buttons are plain HTML forms: accept their (empty) urlencoded bodies here only.
@@ -148,25 +153,26 @@ ${actions}<p class="note">Pasarela de prueba: ningún dinero se mueve.</p>`);
       },
     );
 
-    // Development's allowed origin is the API itself, so the payer returns here: a page saying
-    // how it went stands in for the portal's own result page.
-    routes.get(
-      '/pagos/resultado',
-      { schema: { hide: true, querystring: ResultQuery } },
-      (request, reply) => {
-        if (!deps.enabled)
-          throw new AppError('NOT_FOUND', 'El sandbox de pagos está deshabilitado');
-        const { payment_id: paymentId = '', estado = '' } = request.query;
-        void reply.type('text/html; charset=utf-8');
-        void reply.header(
-          'content-security-policy',
-          "default-src 'none'; style-src 'unsafe-inline'",
-        );
-        return page(`<h1>Pago ${escapeHtml(paymentId)}</h1>
+    // Development's allowed origin is the API itself, so the payer returns here: without the web
+    // client (docs/web.md), whose page then answers this path, a page saying how it went stands in.
+    if (deps.resultPage)
+      routes.get(
+        '/pagos/resultado',
+        { schema: { hide: true, querystring: ResultQuery } },
+        (request, reply) => {
+          if (!deps.enabled)
+            throw new AppError('NOT_FOUND', 'El sandbox de pagos está deshabilitado');
+          const { payment_id: paymentId = '', estado = '' } = request.query;
+          void reply.type('text/html; charset=utf-8');
+          void reply.header(
+            'content-security-policy',
+            "default-src 'none'; style-src 'unsafe-inline'",
+          );
+          return page(`<h1>Pago ${escapeHtml(paymentId)}</h1>
 <p>${escapeHtml(RESULTS[estado] ?? `Estado: ${estado}`)}</p>
 <p class="note">Página de desarrollo: en producción el navegador vuelve al portal.</p>`);
-      },
-    );
+        },
+      );
     ready();
   });
 }

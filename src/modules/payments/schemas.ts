@@ -45,25 +45,26 @@ export const HistoryQuery = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
 });
 
-export const HistoryResponse = Envelope(
-  Type.Array(
-    Type.Object({
-      id: Type.Integer(),
-      fecha: Type.String({ format: 'date' }),
-      metodo: Type.String(),
-      monto: Type.Number(),
-      estado: Type.String(),
-      facturas_pagadas: Type.Array(
-        Type.Object({ tipo: Type.String(), numero: Type.String(), monto: Type.Number() }),
-      ),
-      recibo_numero: NullableString(),
-    }),
+/** A payment as historial lists it; GET /portal/pagos/{id} answers the same shape. */
+const PaymentItem = Type.Object({
+  id: Type.Integer(),
+  fecha: Type.String({ format: 'date' }),
+  metodo: Type.String(),
+  monto: Type.Number(),
+  estado: Type.String(),
+  facturas_pagadas: Type.Array(
+    Type.Object({ tipo: Type.String(), numero: Type.String(), monto: Type.Number() }),
   ),
-);
+  recibo_numero: NullableString(),
+});
+
+export const HistoryResponse = Envelope(Type.Array(PaymentItem));
+
+export const PaymentResponse = Envelope(PaymentItem);
 
 export const WebhookResponse = Type.Object({ success: Type.Literal(true) });
 
-/** DECISIONS.md 4: the integer portal_payments.id. */
+/** DECISIONS.md 4: the integer portal_payments.id (of the receipt route and GET /portal/pagos/{id}). */
 export const ReceiptParams = Type.Object({
   id: Type.Integer({ minimum: 1 }),
 });

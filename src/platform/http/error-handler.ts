@@ -84,14 +84,23 @@ function send(reply: FastifyReply, code: ErrorCode, message: string): FastifyRep
   return reply.status(statusOf(code)).send(body);
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
-  app.setNotFoundHandler((request, reply) =>
-    send(
+/** Answers a request no route matched, or returns false to leave it the 404 envelope. */
+export type NotFoundFallback = (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
+
+export function installErrorHandling(
+  app: FastifyInstance,
+  options: { fallback?: NotFoundFallback | undefined } = {},
+): void {
+  const { fallback } = options;
+  app.setNotFoundHandler(async (request, reply) => {
+    // The web client's files and pages (docs/web.md), never in place of a route.
+    if (fallback && (await fallback(request, reply))) return reply;
+    return send(
       reply,
       'NOT_FOUND',
       `No existe la ruta ${request.method} ${request.originalUrl.split('?')[0]}`,
-    ),
-  );
+    );
+  });
 
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply) => {
     if (error instanceof AppError) {

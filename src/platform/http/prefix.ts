@@ -13,3 +13,8 @@ export function stripBackendPrefix(url: string): string {
   }
   return url;
 }
+
+/** The URL as the client sent it is under `/backend`: the API's, never the web client's. */
+export function hasBackendPrefix(url: string): boolean {
+  return url === PREFIX || url.startsWith(`${PREFIX}/`) || url.startsWith(`${PREFIX}?`);
+}

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { createKysely, createPool } from '../db/connect.js';
 import type { SystemDatabase } from '../db/types.js';
+import { createTenantDirectory, type TenantDirectory } from './directory.js';
 import { createTenantPools, type TenantPools } from './pools.js';
 import { createTenantRegistry } from './registry.js';
 import { createTenancy, type Tenancy } from './tenancy.js';
@@ -9,6 +10,8 @@ export interface StandaloneTenancy {
   systemDb: Kysely<SystemDatabase>;
   pools: TenantPools;
   tenancy: Tenancy;
+  /** Active tenants' names and sucursales, over the same registry cache as `tenancy`. */
+  directory: TenantDirectory;
   close(): Promise<void>;
 }
 
@@ -50,15 +53,13 @@ export function createStandaloneTenancy(
     connectionsPerPool: options.connectionsPerPool,
     preparedStatements: options.preparedStatements,
   });
-  const tenancy = createTenancy({
-    registry: createTenantRegistry(systemDb, { ttlMs: options.ttlMs }),
-    pools,
-    ttlMs: options.ttlMs,
-  });
+  const registry = createTenantRegistry(systemDb, { ttlMs: options.ttlMs });
+  const tenancy = createTenancy({ registry, pools, ttlMs: options.ttlMs });
   return {
     systemDb,
     pools,
     tenancy,
+    directory: createTenantDirectory({ registry, pools, ttlMs: options.ttlMs }),
     async close() {
       await pools.close();
       await systemDb.destroy();

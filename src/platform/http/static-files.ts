@@ -1,0 +1,85 @@
+import type { FileHandle } from 'node:fs/promises';
+import { open, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import type { Stats } from 'node:fs';
+
+/** Content types by extension; anything else is a download (`nosniff` forbids guessing). */
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.wasm': 'application/wasm',
+  '.pdf': 'application/pdf',
+};
+
+export function contentTypeOf(file: string): string {
+  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
+export interface OpenFile {
+  readonly path: string;
+  readonly handle: FileHandle;
+  readonly stats: Stats;
+}
+
+/**
+ * The file a URL path names inside `root` (an absolute, real path), opened, or undefined. Refused
+ * before the file system is asked: undecodable escapes, NUL, backslashes, `..` and hidden
+ * (`.`-prefixed) segments, so `/%2e%2e/` or `/.env` never leave or peek into the folder; after
+ * opening, a symbolic link that leads out of it. Directories are not files.
+ */
+export async function openInside(root: string, urlPath: string): Promise<OpenFile | undefined> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return undefined;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return undefined;
+  const segments = decoded.split('/').filter((segment) => segment !== '');
+  if (segments.length === 0 || segments.some((segment) => segment.startsWith('.'))) {
+    return undefined;
+  }
+  const file = path.join(root, ...segments);
+  if (!file.startsWith(`${root}${path.sep}`)) return undefined;
+
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r');
+  } catch {
+    return undefined; // absent, a path through a file (ENOTDIR), unreadable: not ours to serve
+  }
+  try {
+    const stats = await handle.stat();
+    const real = await realpath(file);
+    if (stats.isFile() && real.startsWith(`${root}${path.sep}`))
+      return { path: file, handle, stats };
+  } catch {
+    // Vanished between open and stat: as absent.
+  }
+  await handle.close();
+  return undefined;
+}
+
+/** A validator that changes whenever the file is replaced (a new build). */
+export function etagOf(stats: Stats): string {
+  return `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
+}
