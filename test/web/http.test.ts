@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, callApi, callApiBlob, type FetchLike } from '../../web/src/api/http.js';
+
+function fakeFetch(response: () => Response, seen: { url?: string; init?: RequestInit } = {}) {
+  const fn: FetchLike = (url, init) => {
+    seen.url = url;
+    seen.init = init;
+    return Promise.resolve(response());
+  };
+  return fn;
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+describe('the API client', () => {
+  it('sends JSON with credentials, the token and the tenant headers, and unwraps data', async () => {
+    const seen: { url?: string; init?: RequestInit } = {};
+    const data = await callApi<{ ok: number }>(
+      fakeFetch(() => json(200, { success: true, data: { ok: 1 } }), seen),
+      'https://api.example.com',
+      '/portal/pagos/iniciar',
+      { method: 'POST', body: { total: 1 }, token: 'T', tenant: { tenantId: 1, sucursalId: 2 } },
+    );
+    expect(data).toEqual({ ok: 1 });
+    expect(seen.url).toBe('https://api.example.com/portal/pagos/iniciar');
+    expect(seen.init?.credentials).toBe('include');
+    expect(seen.init?.method).toBe('POST');
+    expect(seen.init?.body).toBe('{"total":1}');
+    expect(seen.init?.headers).toMatchObject({
+      authorization: 'Bearer T',
+      'content-type': 'application/json',
+      'x-tenant-id': '1',
+      'x-sucursal-id': '2',
+    });
+  });
+
+  it('turns the error envelope into an ApiError with a Spanish message and Retry-After', async () => {
+    const call = callApi(
+      fakeFetch(() =>
+        json(
+          403,
+          { success: false, error: 'Cuenta bloqueada', code: 'ACCOUNT_LOCKED' },
+          { 'retry-after': '600' },
+        ),
+      ),
+      '',
+      '/portal/auth/login',
+    );
+    await expect(call).rejects.toMatchObject({
+      status: 403,
+      code: 'ACCOUNT_LOCKED',
+      retryAfterSeconds: 600,
+      serverMessage: 'Cuenta bloqueada',
+      message: expect.stringContaining('10 minutos'),
+    });
+  });
+
+  it('copes with answers that are not the envelope', async () => {
+    await expect(
+      callApi(
+        fakeFetch(() => new Response('<html>Bad gateway</html>', { status: 502 })),
+        '',
+        '/x',
+      ),
+    ).rejects.toMatchObject({ code: 'BAD_RESPONSE', status: 502 });
+    await expect(
+      callApi(
+        fakeFetch(() => new Response('', { status: 429 })),
+        '',
+        '/x',
+      ),
+    ).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    const offline: FetchLike = () => Promise.reject(new TypeError('Failed to fetch'));
+    const error: unknown = await callApi(offline, '', '/x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe('NETWORK_ERROR');
+  });
+
+  it('downloads a PDF, or reports the envelope error', async () => {
+    const pdf = await callApiBlob(
+      fakeFetch(
+        () =>
+          new Response('%PDF-1.4', { status: 200, headers: { 'content-type': 'application/pdf' } }),
+      ),
+      '',
+      '/portal/pagos/1/recibo',
+      { token: 'T' },
+    );
+    expect(await pdf.text()).toBe('%PDF-1.4');
+    await expect(
+      callApiBlob(
+        fakeFetch(() =>
+          json(409, { success: false, error: 'pendiente', code: 'RECIBO_PENDIENTE' }),
+        ),
+        '',
+        '/portal/pagos/1/recibo',
+      ),
+    ).rejects.toMatchObject({ code: 'RECIBO_PENDIENTE' });
+  });
+});

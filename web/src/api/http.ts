@@ -1,0 +1,134 @@
+/**
+ * One HTTP call to the API: JSON in, the envelope out (`{ success: true, data }` or
+ * `{ success: false, error, code }`), errors as ApiError with a Spanish message. Knows nothing of
+ * sessions (see session/session.ts) so it is tested with a fake fetch in test/web/http.test.ts.
+ */
+import { errorMessage, parseRetryAfter } from './errors.js';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly serverMessage: string | undefined,
+    readonly retryAfterSeconds: number | null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface CallOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  token?: string | null;
+  /** X-Tenant-Id / X-Sucursal-Id (SPEC.md: web clients send them). */
+  tenant?: { tenantId: number; sucursalId: number | null } | null;
+  signal?: AbortSignal;
+}
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function apiError(
+  status: number,
+  code: string,
+  serverMessage: string | undefined,
+  retryAfter: string | null,
+): ApiError {
+  const retryAfterSeconds = parseRetryAfter(retryAfter);
+  const message = errorMessage({ status, code, serverMessage, retryAfterSeconds });
+  return new ApiError(status, code, message, serverMessage, retryAfterSeconds);
+}
+
+function headersFor(options: CallOptions, accept: string): Record<string, string> {
+  const headers: Record<string, string> = { accept };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.tenant) {
+    headers['x-tenant-id'] = String(options.tenant.tenantId);
+    if (options.tenant.sucursalId !== null)
+      headers['x-sucursal-id'] = String(options.tenant.sucursalId);
+  }
+  return headers;
+}
+
+async function send(
+  fetchFn: FetchLike,
+  url: string,
+  options: CallOptions,
+  accept: string,
+): Promise<Response> {
+  try {
+    return await fetchFn(url, {
+      method: options.method ?? 'GET',
+      headers: headersFor(options, accept),
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      // The refresh cookie travels to the API even when it is on another origin.
+      credentials: 'include',
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (error instanceof Error && error.name === 'AbortError') throw error;
+    throw apiError(0, 'NETWORK_ERROR', undefined, null);
+  }
+}
+
+/** The ApiError an answer that is not a success stands for. */
+function errorOf(response: Response, payload: unknown): ApiError {
+  const retryAfter = response.headers.get('retry-after');
+  if (isRecord(payload) && payload.success === false && typeof payload.code === 'string') {
+    const serverMessage = typeof payload.error === 'string' ? payload.error : undefined;
+    return apiError(response.status, payload.code, serverMessage, retryAfter);
+  }
+  // Not the envelope: a proxy's page, a rate limiter without body, a 5xx from elsewhere.
+  const byStatus: Record<number, string> = {
+    401: 'UNAUTHORIZED',
+    404: 'NOT_FOUND',
+    429: 'RATE_LIMITED',
+    503: 'SERVICE_UNAVAILABLE',
+  };
+  return apiError(
+    response.status,
+    byStatus[response.status] ?? 'BAD_RESPONSE',
+    undefined,
+    retryAfter,
+  );
+}
+
+async function jsonOf(response: Response): Promise<unknown> {
+  try {
+    return (await response.json()) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** `base` is config.json's apiBaseUrl ('' = this origin); `path` starts with `/portal/`. */
+export async function callApi<T>(
+  fetchFn: FetchLike,
+  base: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<T> {
+  const response = await send(fetchFn, `${base}${path}`, options, 'application/json');
+  const payload = await jsonOf(response);
+  if (response.ok && isRecord(payload) && payload.success === true) return payload.data as T;
+  throw errorOf(response, payload);
+}
+
+/** A PDF (receipt, coupon): the bytes on success, the envelope's error otherwise. */
+export async function callApiBlob(
+  fetchFn: FetchLike,
+  base: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Blob> {
+  const response = await send(fetchFn, `${base}${path}`, options, 'application/pdf');
+  const type = response.headers.get('content-type') ?? '';
+  if (response.ok && type.startsWith('application/pdf')) return response.blob();
+  throw errorOf(response, await jsonOf(response));
+}

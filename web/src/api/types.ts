@@ -1,0 +1,86 @@
+/** The shapes of the API's `data` the pages use (SPEC.md, DECISIONS.md, docs/). */
+
+export interface Sucursal {
+  id: number;
+  nombre: string;
+}
+
+/** GET /portal/empresas/{tenant_id}: public, the tenant's display name and sucursales. */
+export interface Empresa {
+  id: number;
+  nombre: string;
+  sucursales: Sucursal[];
+}
+
+export interface PortalUser {
+  portal_user_id: string;
+  nombre: string;
+  email: string;
+}
+
+export interface LoginData {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+  user: PortalUser;
+}
+
+export interface RefreshData {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+}
+
+/** GET /portal/auth/me (DECISIONS.md 15). */
+export interface Me {
+  portal_user_id: string;
+  nombre: string;
+  email: string;
+  dni_cuit: string;
+  telefono: string | null;
+  tenant_id: number;
+  sucursal_id: number;
+  last_login: string | null;
+}
+
+export interface MiCuenta {
+  nombre: string;
+  saldo_total: number;
+  facturas_vencidas: number;
+  facturas_pendientes: number;
+  ultimo_pago: { fecha: string; monto: number } | null;
+}
+
+export interface Deuda {
+  id: string;
+  comprobante: string;
+  nrocomp: string;
+  fecha: string;
+  vencimiento: string | null;
+  debe: number;
+  vencido: boolean;
+}
+
+export interface IniciarData {
+  payment_id: number;
+  redirect_url: string;
+  payment_method: string;
+}
+
+export type EstadoPago = 'pending' | 'issued' | 'approved' | 'rejected' | 'refunded' | 'cancelled';
+
+/** An item of GET /portal/pagos/historial, and GET /portal/pagos/{id}. */
+export interface Pago {
+  id: number;
+  fecha: string;
+  metodo: string;
+  monto: number;
+  /** An EstadoPago; typed as string so a state added later does not break the page. */
+  estado: string;
+  facturas_pagadas: { tipo: string; numero: string; monto: number }[];
+  recibo_numero: string | null;
+}
+
+export interface MessageData {
+  message: string;
+}

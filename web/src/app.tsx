@@ -1,0 +1,222 @@
+/**
+ * The shell and the route table: which page a URL shows, and who may see it. Public pages need
+ * the tenant (GET /portal/empresas/{id}); the others need a session of that tenant (and of the
+ * link's sucursal when the link names one), or they send to the login with `next`.
+ */
+import type { ComponentChildren } from 'preact';
+import { useEffect } from 'preact/hooks';
+import type { Empresa, Me } from './api/types.js';
+import { DebtsPage } from './pages/debts.js';
+import { ForgotPage } from './pages/forgot.js';
+import { HomePage } from './pages/home.js';
+import { LoginPage } from './pages/login.js';
+import { LandingPage, NotFoundPage, ResultLoginPage } from './pages/misc.js';
+import { PaymentResultPage } from './pages/payment-result.js';
+import { RegisterPage } from './pages/register.js';
+import { navigate, useLocation } from './router.js';
+import {
+  parseRoute,
+  pathFor,
+  PUBLIC_PAGES,
+  safeNext,
+  type PageName,
+  type PortalLink,
+} from './routes.js';
+import { logout, type SessionState } from './session/session.js';
+import { useSession } from './session/use-session.js';
+import { useEmpresa } from './tenant.js';
+import { Link } from './ui/link.js';
+import { Page } from './ui/page.js';
+import { ErrorBox, Loading } from './ui/status.js';
+
+export function App() {
+  const location = useLocation();
+  const session = useSession();
+  const route = parseRoute(location.pathname, location.search);
+  switch (route.kind) {
+    case 'landing':
+      return (
+        <Shell session={session}>
+          <LandingPage />
+        </Shell>
+      );
+    case 'not-found':
+      return (
+        <Shell session={session}>
+          <NotFoundPage />
+        </Shell>
+      );
+    case 'result': {
+      const here = `${location.pathname}${location.search}`;
+      const home = session.status === 'active' ? homeLink(session.me) : null;
+      return (
+        <Shell session={session} home={home}>
+          {session.status === 'unknown' && <Loading />}
+          {session.status === 'anonymous' && <ResultLoginPage next={here} />}
+          {session.status === 'active' && (
+            <PaymentResultPage paymentId={route.paymentId} me={session.me} />
+          )}
+        </Shell>
+      );
+    }
+    case 'page':
+      return (
+        <TenantRoute
+          link={route.link}
+          page={route.page}
+          session={session}
+          here={`${location.pathname}${location.search}`}
+          next={new URLSearchParams(location.search).get('next')}
+        />
+      );
+  }
+}
+
+function homeLink(me: Me): PortalLink {
+  return { tenantId: me.tenant_id, sucursalId: me.sucursal_id };
+}
+
+/** The session belongs to the link's tenant (and sucursal, when the link fixes one). */
+function sessionFits(
+  session: SessionState,
+  link: PortalLink,
+): session is SessionState & {
+  status: 'active';
+} {
+  return (
+    session.status === 'active' &&
+    session.me.tenant_id === link.tenantId &&
+    (link.sucursalId === null || session.me.sucursal_id === link.sucursalId)
+  );
+}
+
+function TenantRoute(props: {
+  link: PortalLink;
+  page: PageName;
+  session: SessionState;
+  here: string;
+  next: string | null;
+}) {
+  const { link, page, session } = props;
+  const [empresa, retry] = useEmpresa(link.tenantId);
+  const name = empresa.status === 'ready' ? empresa.empresa.nombre : null;
+  const shell = (children: ComponentChildren) => (
+    <Shell session={session} home={link} empresa={name} fits={sessionFits(session, link)}>
+      {children}
+    </Shell>
+  );
+  if (empresa.status === 'loading') return shell(<Loading />);
+  if (empresa.status === 'error') {
+    return shell(
+      empresa.error.status === 404 ? (
+        <NotFoundPage message="No encontramos esta empresa, o su portal no está activo. Revisá el enlace." />
+      ) : (
+        <Page title="Portal de clientes">
+          <ErrorBox message={empresa.error.message} onRetry={retry} />
+        </Page>
+      ),
+    );
+  }
+  const known = empresa.empresa.sucursales.some((s) => s.id === link.sucursalId);
+  if (link.sucursalId !== null && !known) {
+    return shell(
+      <NotFoundPage
+        message="La sucursal del enlace no es de esta empresa."
+        home={pathFor({ tenantId: link.tenantId, sucursalId: null }, 'login')}
+      />,
+    );
+  }
+  if (PUBLIC_PAGES.has(page)) {
+    if (session.status === 'unknown') return shell(<Loading />);
+    if (sessionFits(session, link))
+      return shell(<Redirect to={safeNext(props.next) ?? pathFor(link, 'home')} />);
+    return shell(
+      <PublicPage page={page} link={link} empresa={empresa.empresa} next={props.next} />,
+    );
+  }
+  if (session.status === 'unknown') return shell(<Loading />);
+  if (!sessionFits(session, link))
+    return shell(<Redirect to={pathFor(link, 'login', { next: props.here })} />);
+  return shell(<PrivatePage page={page} link={link} me={session.me} />);
+}
+
+function PublicPage(props: {
+  page: PageName;
+  link: PortalLink;
+  empresa: Empresa;
+  next: string | null;
+}) {
+  switch (props.page) {
+    case 'register':
+      return <RegisterPage link={props.link} empresa={props.empresa} />;
+    case 'forgot':
+      return <ForgotPage link={props.link} empresa={props.empresa} />;
+    default:
+      return <LoginPage link={props.link} empresa={props.empresa} next={props.next} />;
+  }
+}
+
+function PrivatePage(props: { page: PageName; link: PortalLink; me: Me }) {
+  switch (props.page) {
+    case 'debts':
+      return <DebtsPage link={props.link} userId={props.me.portal_user_id} />;
+    default:
+      return <HomePage link={props.link} me={props.me} />;
+  }
+}
+
+function Redirect(props: { to: string }) {
+  useEffect(() => navigate(props.to, { replace: true }), [props.to]);
+  return <Loading />;
+}
+
+function Shell(props: {
+  session: SessionState;
+  home?: PortalLink | null;
+  empresa?: string | null;
+  fits?: boolean;
+  children: ComponentChildren;
+}) {
+  const { home } = props;
+  const signedIn = props.session.status === 'active' && (props.fits ?? true) && home;
+  return (
+    <>
+      <a class="skip-link" href="#contenido">
+        Saltar al contenido
+      </a>
+      <header class="top">
+        <div class="top-inner">
+          <p class="brand">
+            {home ? (
+              <Link href={pathFor(home, signedIn ? 'home' : 'login')}>
+                {props.empresa ?? 'Portal de clientes'}
+              </Link>
+            ) : (
+              (props.empresa ?? 'Portal de clientes')
+            )}
+          </p>
+          {signedIn && (
+            <nav aria-label="Principal">
+              <ul>
+                <li>
+                  <Link href={pathFor(home, 'home')}>Inicio</Link>
+                </li>
+                <li>
+                  <Link href={pathFor(home, 'debts')}>Facturas</Link>
+                </li>
+                <li>
+                  <button type="button" class="link-button" onClick={() => void logout()}>
+                    Salir
+                  </button>
+                </li>
+              </ul>
+            </nav>
+          )}
+        </div>
+      </header>
+      <main id="contenido" tabIndex={-1}>
+        {props.children}
+      </main>
+    </>
+  );
+}

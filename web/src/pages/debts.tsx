@@ -1,0 +1,122 @@
+import { useRef, useState } from 'preact/hooks';
+import { ApiError } from '../api/http.js';
+import type { Deuda, IniciarData } from '../api/types.js';
+import { isChosen, paymentRequest, toggleFifo, totalCents } from '../lib/fifo.js';
+import { formatCents, plural } from '../lib/format.js';
+import { pathFor, type PortalLink } from '../routes.js';
+import { authCall } from '../session/session.js';
+import { rememberPortal } from '../portal-memory.js';
+import { DebtSummary } from '../ui/debt-row.js';
+import { Page } from '../ui/page.js';
+import { Empty, ErrorBox, Loading } from '../ui/status.js';
+import { useLoad } from '../ui/use-load.js';
+
+/** Debts: choose them in FIFO order (SPEC.md iniciar rule 5), see the total, pay. */
+export function DebtsPage(props: { link: PortalLink; userId: string }) {
+  const [state, retry] = useLoad(
+    () => authCall<{ items: Deuda[] }>('/portal/deudas'),
+    `debts-${props.userId}`,
+  );
+  return (
+    <Page title="Tus facturas">
+      {state.status === 'loading' && <Loading label="Cargando tus facturas…" />}
+      {state.status === 'error' && <ErrorBox message={state.message} onRetry={retry} />}
+      {state.status === 'ready' &&
+        (state.data.items.length === 0 ? (
+          <Empty title="Estás al día">
+            <p>No tenés facturas pendientes.</p>
+          </Empty>
+        ) : (
+          <Chooser link={props.link} debts={state.data.items} reload={retry} />
+        ))}
+    </Page>
+  );
+}
+
+function Chooser(props: { link: PortalLink; debts: Deuda[]; reload: () => void }) {
+  const { debts } = props;
+  const [count, setCount] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<{ message: string; stale: boolean } | null>(null);
+  // Set synchronously on the first click: a double click starts one payment, not two.
+  const starting = useRef(false);
+  const total = totalCents(debts, count);
+
+  async function pay() {
+    if (starting.current || count === 0) return;
+    starting.current = true;
+    setBusy(true);
+    setFailure(null);
+    try {
+      const data = await authCall<IniciarData>('/portal/pagos/iniciar', {
+        method: 'POST',
+        body: paymentRequest(debts, count),
+      });
+      rememberPortal(pathFor(props.link, 'home'));
+      window.location.assign(data.redirect_url);
+    } catch (error) {
+      const code = error instanceof ApiError ? error.code : '';
+      setFailure({
+        message: error instanceof ApiError ? error.message : 'No pudimos iniciar el pago.',
+        stale: ['INVALID_FACTURAS', 'PAYMENT_ORDER_VIOLATION', 'MONTO_MISMATCH'].includes(code),
+      });
+      starting.current = false;
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <p id="fifo-rule" class="hint">
+        Las facturas se pagan de la más antigua a la más nueva: al elegir una se eligen también las
+        anteriores, y al quitar una se quitan las posteriores. Se paga el importe completo.
+      </p>
+      <fieldset class="debt-fieldset">
+        <legend class="visually-hidden">Facturas a pagar</legend>
+        <ul class="debt-list">
+          {debts.map((debt, index) => {
+            const chosen = isChosen(count, index);
+            return (
+              <li
+                key={debt.id}
+                class={`debt${debt.vencido ? ' debt-overdue' : ''}${chosen ? ' debt-chosen' : ''}`}
+              >
+                <label class="debt-choice">
+                  <input
+                    type="checkbox"
+                    checked={chosen}
+                    onChange={() => setCount((current) => toggleFifo(current, index))}
+                    aria-describedby="fifo-rule"
+                  />
+                  <DebtSummary debt={debt} />
+                </label>
+              </li>
+            );
+          })}
+        </ul>
+      </fieldset>
+      <div class="pay-bar">
+        <p aria-live="polite" aria-atomic="true" class="pay-total">
+          {count === 0
+            ? 'Elegí las facturas que querés pagar.'
+            : `${plural(count, 'factura elegida', 'facturas elegidas')}: total ${formatCents(total)}`}
+        </p>
+        {failure && (
+          <ErrorBox
+            message={failure.message}
+            onRetry={failure.stale ? props.reload : undefined}
+            retryLabel="Actualizar la lista"
+          />
+        )}
+        <button
+          type="button"
+          class="button"
+          onClick={() => void pay()}
+          aria-disabled={busy || count === 0}
+        >
+          {busy ? 'Iniciando el pago…' : count === 0 ? 'Pagar' : `Pagar ${formatCents(total)}`}
+        </button>
+      </div>
+    </>
+  );
+}

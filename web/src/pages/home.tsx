@@ -1,0 +1,93 @@
+import type { Deuda, Me, MiCuenta } from '../api/types.js';
+import { overdueFirst } from '../lib/fifo.js';
+import { formatDate, formatMoney, plural } from '../lib/format.js';
+import { pathFor, type PortalLink } from '../routes.js';
+import { authCall } from '../session/session.js';
+import { DebtSummary } from '../ui/debt-row.js';
+import { Link } from '../ui/link.js';
+import { Page } from '../ui/page.js';
+import { Empty, ErrorBox, Loading } from '../ui/status.js';
+import { useLoad } from '../ui/use-load.js';
+
+const SHOWN = 5;
+
+/** Home: mi-cuenta (balance, counts, last payment) and the debts, overdue first. */
+export function HomePage(props: { link: PortalLink; me: Me }) {
+  const [state, retry] = useLoad(
+    () =>
+      Promise.all([
+        authCall<MiCuenta>('/portal/mi-cuenta'),
+        authCall<{ items: Deuda[] }>('/portal/deudas'),
+      ]),
+    `home-${props.me.portal_user_id}`,
+  );
+  return (
+    <Page title={`Hola, ${props.me.nombre}`}>
+      {state.status === 'loading' && <Loading label="Cargando tu cuenta…" />}
+      {state.status === 'error' && <ErrorBox message={state.message} onRetry={retry} />}
+      {state.status === 'ready' && (
+        <Account link={props.link} cuenta={state.data[0]} debts={state.data[1].items} />
+      )}
+    </Page>
+  );
+}
+
+function Account(props: { link: PortalLink; cuenta: MiCuenta; debts: Deuda[] }) {
+  const { cuenta, link } = props;
+  const debts = overdueFirst(props.debts);
+  return (
+    <>
+      <dl class="summary">
+        <div class="summary-item">
+          <dt>Saldo pendiente</dt>
+          <dd class="amount-large">{formatMoney(cuenta.saldo_total)}</dd>
+        </div>
+        <div class="summary-item">
+          <dt>Facturas pendientes</dt>
+          <dd>{cuenta.facturas_pendientes}</dd>
+        </div>
+        <div class={`summary-item${cuenta.facturas_vencidas > 0 ? ' overdue' : ''}`}>
+          <dt>Vencidas</dt>
+          <dd>{cuenta.facturas_vencidas}</dd>
+        </div>
+        <div class="summary-item">
+          <dt>Último pago</dt>
+          <dd>
+            {cuenta.ultimo_pago
+              ? `${formatMoney(cuenta.ultimo_pago.monto)} el ${formatDate(cuenta.ultimo_pago.fecha)}`
+              : 'Todavía no hay pagos'}
+          </dd>
+        </div>
+      </dl>
+      <h2>Tus facturas</h2>
+      {debts.length === 0 ? (
+        <Empty title="Estás al día">
+          <p>No tenés facturas pendientes.</p>
+        </Empty>
+      ) : (
+        <>
+          {cuenta.facturas_vencidas > 0 && (
+            <p class="alert alert-warning">
+              Tenés {plural(cuenta.facturas_vencidas, 'factura vencida', 'facturas vencidas')}.
+            </p>
+          )}
+          <ul class="debt-list">
+            {debts.slice(0, SHOWN).map((debt) => (
+              <li key={debt.id} class={`debt${debt.vencido ? ' debt-overdue' : ''}`}>
+                <DebtSummary debt={debt} />
+              </li>
+            ))}
+          </ul>
+          {debts.length > SHOWN && (
+            <p>y {plural(debts.length - SHOWN, 'factura más', 'facturas más')}.</p>
+          )}
+          <p>
+            <Link href={pathFor(link, 'debts')} class="button">
+              Ver y pagar facturas
+            </Link>
+          </p>
+        </>
+      )}
+    </>
+  );
+}

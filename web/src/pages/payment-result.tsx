@@ -1,0 +1,247 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError } from '../api/http.js';
+import type { Me, Pago } from '../api/types.js';
+import { formatDate, formatMoney } from '../lib/format.js';
+import {
+  keepPolling,
+  outcomeOf,
+  pollDelay,
+  showAdvice,
+  type Outcome,
+} from '../lib/payment-status.js';
+import { pathFor } from '../routes.js';
+import { authCall } from '../session/session.js';
+import { downloadPdf } from '../ui/download.js';
+import { Link } from '../ui/link.js';
+import { Page } from '../ui/page.js';
+import { ErrorBox, Loading, Notice } from '../ui/status.js';
+
+interface Poll {
+  payment: Pago | null;
+  outcome: Outcome;
+  elapsedMs: number;
+  /** A transient failure while asking (network, 5xx): shown, and asking goes on. */
+  hiccup: string | null;
+  /** A final failure (the payment is not this customer's, or does not exist). */
+  fatal: string | null;
+  polling: boolean;
+}
+
+const START: Poll = {
+  payment: null,
+  outcome: 'processing',
+  elapsedMs: 0,
+  hiccup: null,
+  fatal: null,
+  polling: true,
+};
+
+/** Asks GET /portal/pagos/{id} until the outcome is final or asking gives up. */
+function usePaymentPoll(paymentId: number): [Poll, () => void] {
+  const [poll, setPoll] = useState<Poll>(START);
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let live = true;
+    let timer: number | undefined;
+    const started = Date.now();
+    let current = START;
+    setPoll(START);
+    async function ask(): Promise<void> {
+      let next: Partial<Poll>;
+      try {
+        const payment = await authCall<Pago>(`/portal/pagos/${paymentId}`);
+        next = { payment, outcome: outcomeOf(payment), hiccup: null };
+      } catch (error) {
+        const message = error instanceof ApiError ? error.message : 'No pudimos consultar el pago.';
+        const final = error instanceof ApiError && [401, 403, 404].includes(error.status);
+        next = final ? { fatal: message } : { hiccup: message };
+      }
+      if (!live) return;
+      const elapsedMs = Date.now() - started;
+      const merged = { ...current, ...next, elapsedMs };
+      const again = merged.fatal === null && keepPolling(merged.outcome, elapsedMs);
+      current = { ...merged, polling: again };
+      setPoll(current);
+      if (again) timer = window.setTimeout(() => void ask(), pollDelay(elapsedMs));
+    }
+    void ask();
+    return () => {
+      live = false;
+      window.clearTimeout(timer);
+    };
+  }, [paymentId, round]);
+  return [poll, () => setRound((n) => n + 1)];
+}
+
+export function PaymentResultPage(props: { paymentId: number | null; me: Me }) {
+  const home = pathFor({ tenantId: props.me.tenant_id, sucursalId: props.me.sucursal_id }, 'home');
+  if (props.paymentId === null) {
+    return (
+      <Page title="Resultado del pago">
+        <ErrorBox message="El enlace no indica qué pago consultar." />
+        <p>
+          <Link href={home}>Ir al inicio</Link>
+        </p>
+      </Page>
+    );
+  }
+  return <Result paymentId={props.paymentId} home={home} />;
+}
+
+const TITLES: Record<Outcome, string> = {
+  processing: 'Tu pago está en proceso',
+  'approved-no-receipt': 'Tu pago fue aprobado',
+  approved: 'Tu pago fue aprobado',
+  rejected: 'Tu pago fue rechazado',
+  cancelled: 'El pago fue cancelado',
+  refunded: 'El pago fue devuelto',
+};
+
+function Result(props: { paymentId: number; home: string }) {
+  const [poll, again] = usePaymentPoll(props.paymentId);
+  const { payment, outcome } = poll;
+  const title = poll.fatal ? 'Resultado del pago' : TITLES[outcome];
+  return (
+    <Page title={title}>
+      {poll.fatal && <ErrorBox message={poll.fatal} />}
+      {!poll.fatal && payment === null && <Loading label="Consultando el estado del pago…" />}
+      {!poll.fatal && payment !== null && (
+        <div aria-live="polite">
+          <OutcomeView outcome={outcome} payment={payment} />
+          <PaymentFacts payment={payment} />
+        </div>
+      )}
+      {!poll.fatal && poll.hiccup && (
+        <p class="hint" role="status">
+          {poll.hiccup} {poll.polling ? 'Seguimos intentando.' : ''}
+        </p>
+      )}
+      {!poll.fatal && showAdvice(outcome, poll.elapsedMs) && (
+        <Notice>
+          <p>
+            Todavía no tenemos la confirmación de la plataforma de pago. Puede demorar unos minutos:{' '}
+            <strong>no vuelvas a pagar</strong>. Si ya te debitaron el importe, se va a acreditar
+            solo; podés cerrar esta página y revisar tu cuenta más tarde. Si en una hora sigue
+            igual, comunicate con la empresa indicando el pago n.º {props.paymentId}.
+          </p>
+          {!poll.polling && (
+            <button type="button" class="button secondary" onClick={again}>
+              Consultar de nuevo
+            </button>
+          )}
+        </Notice>
+      )}
+      <p class="links">
+        <Link href={props.home}>Volver al inicio</Link>
+      </p>
+    </Page>
+  );
+}
+
+function OutcomeView(props: { outcome: Outcome; payment: Pago }) {
+  const { outcome, payment } = props;
+  const [download, setDownload] = useState<{ busy: boolean; error: string | null }>({
+    busy: false,
+    error: null,
+  });
+  async function getReceipt(numero: string) {
+    if (download.busy) return;
+    setDownload({ busy: true, error: null });
+    try {
+      await downloadPdf(`/portal/pagos/${payment.id}/recibo`, `recibo-${numero}.pdf`);
+      setDownload({ busy: false, error: null });
+    } catch (error) {
+      setDownload({
+        busy: false,
+        error: error instanceof ApiError ? error.message : 'No pudimos descargar el recibo.',
+      });
+    }
+  }
+  switch (outcome) {
+    case 'processing':
+      return (
+        <p class="status" role="status">
+          <span class="spinner" aria-hidden="true" />
+          Estamos esperando la confirmación de la plataforma de pago.
+        </p>
+      );
+    case 'approved-no-receipt':
+      return (
+        <Notice kind="success">
+          <p>Recibimos tu pago. Estamos generando el recibo…</p>
+        </Notice>
+      );
+    case 'approved':
+      return (
+        <Notice kind="success">
+          <p>
+            Recibimos tu pago. Recibo n.º <strong>{payment.recibo_numero}</strong>.
+          </p>
+          <button
+            type="button"
+            class="button"
+            aria-disabled={download.busy}
+            onClick={() => void getReceipt(payment.recibo_numero ?? String(payment.id))}
+          >
+            {download.busy ? 'Descargando…' : 'Descargar recibo (PDF)'}
+          </button>
+          {download.error && <ErrorBox message={download.error} />}
+        </Notice>
+      );
+    case 'rejected':
+      return (
+        <div class="alert alert-error" role="alert">
+          <p>
+            La plataforma de pago rechazó el pago y no se cobró nada. Podés intentar de nuevo con
+            otro medio de pago.
+          </p>
+        </div>
+      );
+    case 'cancelled':
+      return (
+        <div class="alert alert-error" role="alert">
+          <p>El pago se canceló antes de completarse. No se cobró nada.</p>
+        </div>
+      );
+    case 'refunded':
+      return (
+        <Notice>
+          <p>Este pago fue aprobado y después devuelto.</p>
+        </Notice>
+      );
+  }
+}
+
+function PaymentFacts(props: { payment: Pago }) {
+  const { payment } = props;
+  return (
+    <dl class="facts">
+      <div>
+        <dt>Pago n.º</dt>
+        <dd>{payment.id}</dd>
+      </div>
+      <div>
+        <dt>Fecha</dt>
+        <dd>{formatDate(payment.fecha)}</dd>
+      </div>
+      <div>
+        <dt>Importe</dt>
+        <dd>{formatMoney(payment.monto)}</dd>
+      </div>
+      {payment.facturas_pagadas.length > 0 && (
+        <div>
+          <dt>Facturas</dt>
+          <dd>
+            <ul class="plain">
+              {payment.facturas_pagadas.map((f) => (
+                <li key={`${f.tipo}-${f.numero}`}>
+                  {f.tipo} {f.numero}: {formatMoney(f.monto)}
+                </li>
+              ))}
+            </ul>
+          </dd>
+        </div>
+      )}
+    </dl>
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * The portal's URLs. Pure (no DOM), tested in test/web/routes.test.ts.
+ *
+ *   /e/{tenant}/[s/{sucursal}/]{page}   a tenant's portal; the link fixes the tenant, and the
+ *                                       sucursal too when it has `s/{id}`
+ *   /pagos/resultado?payment_id={id}    where the gateway returns the payer (SPEC.md, iniciar);
+ *                                       the tenant comes from the session
+ *   /                                   no tenant: says to use the company's link
+ *
+ * Adding a page: add its name to PAGES with its path segment, a component in pages/, and a line
+ * in app.tsx's table.
+ */
+
+export const PAGES = {
+  home: '',
+  login: 'ingresar',
+  register: 'registro',
+  forgot: 'recuperar',
+  debts: 'deudas',
+} as const;
+
+export type PageName = keyof typeof PAGES;
+
+/** Pages anyone can see; every other page needs a session. */
+export const PUBLIC_PAGES: ReadonlySet<PageName> = new Set(['login', 'register', 'forgot']);
+
+/** Where a tenant's link points: the tenant, and the sucursal when the link fixes it. */
+export interface PortalLink {
+  tenantId: number;
+  sucursalId: number | null;
+}
+
+export type Route =
+  | { kind: 'page'; link: PortalLink; page: PageName }
+  | { kind: 'result'; paymentId: number | null }
+  | { kind: 'landing' }
+  | { kind: 'not-found' };
+
+function positiveInt(segment: string | undefined): number | null {
+  if (segment === undefined || !/^[1-9]\d{0,9}$/.test(segment)) return null;
+  const value = Number(segment);
+  return Number.isSafeInteger(value) && value <= 2_147_483_647 ? value : null;
+}
+
+function pageOf(segment: string): PageName | null {
+  for (const [name, path] of Object.entries(PAGES) as [PageName, string][]) {
+    if (path === segment) return name;
+  }
+  return null;
+}
+
+export function parseRoute(pathname: string, search: string): Route {
+  const segments = pathname.split('/').filter((s) => s !== '');
+  if (segments.length === 0) return { kind: 'landing' };
+  if (segments[0] === 'pagos' && segments[1] === 'resultado' && segments.length === 2) {
+    const id = positiveInt(new URLSearchParams(search).get('payment_id') ?? undefined);
+    return { kind: 'result', paymentId: id };
+  }
+  if (segments[0] !== 'e') return { kind: 'not-found' };
+  const tenantId = positiveInt(segments[1]);
+  if (tenantId === null) return { kind: 'not-found' };
+  let rest = segments.slice(2);
+  let sucursalId: number | null = null;
+  if (rest[0] === 's') {
+    sucursalId = positiveInt(rest[1]);
+    if (sucursalId === null) return { kind: 'not-found' };
+    rest = rest.slice(2);
+  }
+  if (rest.length > 1) return { kind: 'not-found' };
+  const page = pageOf(rest[0] ?? '');
+  if (page === null) return { kind: 'not-found' };
+  return { kind: 'page', link: { tenantId, sucursalId }, page };
+}
+
+/** `/e/1/deudas`, `/e/1/s/2/ingresar`, `/e/1/` for home. */
+export function pathFor(link: PortalLink, page: PageName, query?: Record<string, string>): string {
+  const base =
+    link.sucursalId === null ? `/e/${link.tenantId}/` : `/e/${link.tenantId}/s/${link.sucursalId}/`;
+  const qs = query ? new URLSearchParams(query).toString() : '';
+  return `${base}${PAGES[page]}${qs ? `?${qs}` : ''}`;
+}
+
+/** A `next` query value is only followed when it is one of our own paths (no open redirect). */
+export function safeNext(next: string | null): string | null {
+  if (next === null || !next.startsWith('/') || next.startsWith('//')) return null;
+  const url = new URL(next, 'http://portal.invalid');
+  const route = parseRoute(url.pathname, url.search);
+  return route.kind === 'page' || route.kind === 'result' ? `${url.pathname}${url.search}` : null;
+}

@@ -1,0 +1,204 @@
+/**
+ * The session: the access token lives in this module's memory only (never localStorage or
+ * sessionStorage); the refresh token is the API's HttpOnly cookie, which this code never sees.
+ *
+ * - On load, and on a 401, the client refreshes once (POST refresh-token, empty body,
+ *   credentials included); when that fails the user logs in again.
+ * - Refresh rotates the cookie and a second use of a rotated token revokes the session
+ *   (DECISIONS.md 11), so two tabs must never refresh at once: every refresh runs under the Web
+ *   Lock `portal-refresh`, and a tab that got a new token tells the others (BroadcastChannel
+ *   `portal-session`), which then use it instead of refreshing themselves.
+ * - Logout, or a session found ended, in one tab ends it in every tab.
+ */
+import { ApiError, callApi, callApiBlob, type CallOptions } from '../api/http.js';
+import type { LoginData, Me, RefreshData } from '../api/types.js';
+
+export type SessionState =
+  | { status: 'unknown' }
+  | { status: 'anonymous'; reason: 'none' | 'logout' | 'expired' }
+  | { status: 'active'; token: string; me: Me };
+
+type Message =
+  | { type: 'session'; token: string; me: Me }
+  | { type: 'token'; token: string }
+  | { type: 'ended'; reason: 'logout' | 'expired' };
+
+type Listener = (state: SessionState) => void;
+
+let apiBase = '';
+let state: SessionState = { status: 'unknown' };
+const listeners = new Set<Listener>();
+let refreshing: Promise<string | null> | null = null;
+const channel: BroadcastChannel | null =
+  typeof BroadcastChannel === 'function' ? new BroadcastChannel('portal-session') : null;
+
+function setState(next: SessionState): void {
+  state = next;
+  for (const listener of listeners) listener(state);
+}
+
+function post(message: Message): void {
+  channel?.postMessage(message);
+}
+
+channel?.addEventListener('message', (event: MessageEvent<Message>) => {
+  const message = event.data;
+  if (message.type === 'session')
+    setState({ status: 'active', token: message.token, me: message.me });
+  else if (message.type === 'token' && state.status === 'active')
+    setState({ ...state, token: message.token });
+  else if (message.type === 'ended') setState({ status: 'anonymous', reason: message.reason });
+});
+
+export function configureSession(base: string): void {
+  apiBase = base;
+}
+
+export function apiBaseUrl(): string {
+  return apiBase;
+}
+
+export function getSession(): SessionState {
+  return state;
+}
+
+export function subscribe(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function currentToken(): string | null {
+  return state.status === 'active' ? state.token : null;
+}
+
+/** Runs `task` while holding the cross-tab refresh lock (Web Locks; alone when unsupported). */
+async function withRefreshLock<T>(task: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator === 'object' ? navigator.locks : undefined;
+  if (!locks) return task();
+  return locks.request('portal-refresh', task);
+}
+
+/** A public call: no token. */
+export function publicCall<T>(path: string, options: CallOptions = {}): Promise<T> {
+  return callApi<T>(fetch, apiBase, path, options);
+}
+
+/**
+ * A new access token through the cookie, unless another tab already got one after `staleToken`.
+ * One refresh at a time in this tab (callers share it) and across tabs (the lock).
+ */
+function refresh(staleToken: string | null): Promise<string | null> {
+  refreshing ??= withRefreshLock(async () => {
+    const fresh = currentToken();
+    if (fresh !== null && fresh !== staleToken) return fresh;
+    try {
+      const data = await publicCall<RefreshData>('/portal/auth/refresh-token', {
+        method: 'POST',
+        body: {},
+      });
+      return data.access_token;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return null;
+      throw error;
+    }
+  }).finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+function ended(reason: 'logout' | 'expired'): void {
+  setState({ status: 'anonymous', reason });
+  post({ type: 'ended', reason });
+}
+
+/** A call with the access token; on a 401 it refreshes once and retries, else the session ends. */
+export async function authCall<T>(path: string, options: CallOptions = {}): Promise<T> {
+  return withToken((token) => callApi<T>(fetch, apiBase, path, { ...options, token }));
+}
+
+/** A PDF download with the access token, same 401 handling. */
+export async function authBlob(path: string): Promise<Blob> {
+  return withToken((token) => callApiBlob(fetch, apiBase, path, { token }));
+}
+
+async function withToken<T>(call: (token: string) => Promise<T>): Promise<T> {
+  const token = currentToken();
+  if (token === null)
+    throw new ApiError(401, 'UNAUTHORIZED', 'Ingresá para continuar.', undefined, null);
+  try {
+    return await call(token);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 401) throw error;
+    const renewed = await refresh(token);
+    if (renewed === null) {
+      ended('expired');
+      throw error;
+    }
+    if (state.status === 'active' && state.token !== renewed) {
+      setState({ ...state, token: renewed });
+      post({ type: 'token', token: renewed });
+    }
+    try {
+      return await call(renewed);
+    } catch (retryError) {
+      if (retryError instanceof ApiError && retryError.status === 401) ended('expired');
+      throw retryError;
+    }
+  }
+}
+
+async function activate(token: string): Promise<void> {
+  const me = await callApi<Me>(fetch, apiBase, '/portal/auth/me', { token });
+  setState({ status: 'active', token, me });
+  post({ type: 'session', token, me });
+}
+
+/** On load: a session from the refresh cookie, if there is one. Never throws. */
+export async function restoreSession(): Promise<void> {
+  try {
+    const token = await refresh(null);
+    if (token === null) {
+      setState({ status: 'anonymous', reason: 'none' });
+      return;
+    }
+    await activate(token);
+  } catch {
+    // The API is unreachable or answered oddly: the login page says so when used.
+    setState({ status: 'anonymous', reason: 'none' });
+  }
+}
+
+export interface Credentials {
+  identifier: string;
+  identifier_type: 'dni' | 'cuit';
+  password: string;
+  tenant_id: number;
+  sucursal_id: number;
+}
+
+/** Login; the API also sets the refresh cookie. Throws ApiError with a Spanish message. */
+export async function login(credentials: Credentials): Promise<Me> {
+  const data = await publicCall<LoginData>('/portal/auth/login', {
+    method: 'POST',
+    body: credentials,
+  });
+  await activate(data.access_token);
+  if (state.status !== 'active') throw new Error('session not active after login');
+  return state.me;
+}
+
+/**
+ * Logout here and in every other tab. Through authCall, so an expired access token is renewed
+ * first: the API must revoke the session and clear the cookie, or a reload would restore it.
+ * Never throws.
+ */
+export async function logout(): Promise<void> {
+  try {
+    if (currentToken() !== null)
+      await authCall('/portal/auth/logout', { method: 'POST', body: {} });
+  } catch {
+    // The session ends here anyway; the API's ends at the latest when the token expires.
+  }
+  ended('logout');
+}

@@ -1,0 +1,42 @@
+/**
+ * Whose portal this is: GET /portal/empresas/{tenant_id} (public) gives the tenant's name and
+ * sucursales. Cached per tenant for the life of the page.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import type { ApiError } from './api/http.js';
+import type { Empresa } from './api/types.js';
+import { publicCall } from './session/session.js';
+
+export type EmpresaState =
+  | { status: 'loading' }
+  | { status: 'ready'; empresa: Empresa }
+  | { status: 'error'; error: ApiError };
+
+const cache = new Map<number, Promise<Empresa>>();
+
+export function fetchEmpresa(tenantId: number): Promise<Empresa> {
+  let pending = cache.get(tenantId);
+  if (!pending) {
+    pending = publicCall<Empresa>(`/portal/empresas/${tenantId}`);
+    pending.catch(() => cache.delete(tenantId));
+    cache.set(tenantId, pending);
+  }
+  return pending;
+}
+
+export function useEmpresa(tenantId: number): [EmpresaState, () => void] {
+  const [state, setState] = useState<EmpresaState>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState({ status: 'loading' });
+    fetchEmpresa(tenantId).then(
+      (empresa) => live && setState({ status: 'ready', empresa }),
+      (error: ApiError) => live && setState({ status: 'error', error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [tenantId, attempt]);
+  return [state, () => setAttempt((n) => n + 1)];
+}

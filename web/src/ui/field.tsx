@@ -1,0 +1,99 @@
+import type { ComponentChildren } from 'preact';
+
+export interface FieldProps {
+  id: string;
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  type?: 'text' | 'email' | 'tel' | 'password';
+  error?: string | null;
+  /** Help shown under the label, read with the field (aria-describedby). */
+  hint?: ComponentChildren;
+  /** Ids of other elements that describe the field (e.g. the password policy). */
+  describedBy?: string;
+  autoComplete?: string;
+  inputMode?: 'text' | 'numeric' | 'tel' | 'email';
+  required?: boolean;
+  maxLength?: number;
+}
+
+/**
+ * A labelled input. Its hint and its error are tied to it with aria-describedby, and an error
+ * sets aria-invalid; the form's summary (role=alert) announces errors on submit.
+ */
+export function Field(props: FieldProps) {
+  const hintId = props.hint ? `${props.id}-hint` : null;
+  const errorId = props.error ? `${props.id}-error` : null;
+  const describedBy = [hintId, props.describedBy, errorId].filter(Boolean).join(' ');
+  const common = {
+    id: props.id,
+    name: props.id,
+    value: props.value,
+    onInput: (event: Event) => {
+      if (event.currentTarget instanceof HTMLInputElement) props.onInput(event.currentTarget.value);
+    },
+    autoComplete: props.autoComplete,
+    inputMode: props.inputMode,
+    required: props.required !== false,
+    maxLength: props.maxLength,
+    'aria-invalid': props.error ? ('true' as const) : undefined,
+    'aria-describedby': describedBy || undefined,
+  };
+  return (
+    <div class={`field${props.error ? ' field-invalid' : ''}`}>
+      <label for={props.id}>
+        {props.label}
+        {props.required === false && <span class="optional"> (opcional)</span>}
+      </label>
+      {props.hint && (
+        <p class="hint" id={hintId ?? undefined}>
+          {props.hint}
+        </p>
+      )}
+      {props.type === 'password' ? (
+        <input type="password" {...common} />
+      ) : props.type === 'email' ? (
+        <input type="email" {...common} />
+      ) : props.type === 'tel' ? (
+        <input type="tel" {...common} />
+      ) : (
+        <input type="text" {...common} />
+      )}
+      {props.error && (
+        <p class="field-error" id={errorId ?? undefined}>
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** DNI or CUIT, as radio buttons in a fieldset. */
+export function IdentifierTypeField(props: {
+  value: 'dni' | 'cuit';
+  onChange: (value: 'dni' | 'cuit') => void;
+}) {
+  return (
+    <fieldset class="field choice">
+      <legend>Tipo de documento</legend>
+      {(['dni', 'cuit'] as const).map((type) => (
+        <label key={type} class="radio">
+          <input
+            type="radio"
+            name="identifier_type"
+            value={type}
+            checked={props.value === type}
+            onChange={() => props.onChange(type)}
+          />
+          {type === 'dni' ? 'DNI' : 'CUIT'}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** Focuses the first field with an error (after a submit that found some). */
+export function focusFirstInvalid(form: HTMLFormElement | null): void {
+  const invalid = form?.querySelector<HTMLElement>('[aria-invalid="true"]');
+  invalid?.focus();
+}

@@ -1,0 +1,11 @@
+import type { ComponentChildren } from 'preact';
+import { onLinkClick } from '../router.js';
+
+/** An in-app link: a real `<a href>` (keyboard, new tab, copy link) that navigates in place. */
+export function Link(props: { href: string; class?: string; children: ComponentChildren }) {
+  return (
+    <a href={props.href} class={props.class} onClick={onLinkClick}>
+      {props.children}
+    </a>
+  );
+}
