@@ -78,6 +78,8 @@ declare module 'fastify' {
     outbox: Outbox;
     /** The Prometheus listener's `GET /metrics` URL; undefined without METRICS_PORT. */
     metricsUrl: string | undefined;
+    /** The folder of the web client served at `/` (docs/web.md); undefined when none is. */
+    webClientDir: string | undefined;
   }
 }
 
@@ -154,6 +156,9 @@ export async function buildApp(
 
   // Read once, before anything opens (DECISIONS.md 39): a bad key stops the start, naming it.
   const printSigner = await printSignerFor(config, (message) => app.log.warn(message));
+  // Likewise the web client to serve (docs/web.md): a PORTAL_WEB_DIR without index.html stops it.
+  const webClient = await openWebClient(config);
+  if (webClient) app.log.info({ dir: webClient.dir }, 'serving the web client');
 
   const standalone = createStandaloneTenancy(config.databaseUrl, {
     applicationName: 'portal-system',
@@ -178,6 +183,7 @@ export async function buildApp(
   app.decorate('systemDb', systemDb);
   app.decorate('tenancy', tenancy);
   app.decorate('outbox', mailer);
+  app.decorate('webClientDir', webClient?.dir);
   app.addHook('onClose', async () => {
     await jobs.stop().catch((error: unknown) => app.log.warn({ err: error }, 'job queue stop'));
     redis?.disconnect();
@@ -186,11 +192,6 @@ export async function buildApp(
 
   // DECISIONS.md 23: JSON only. Fastify also parses text/plain by default; that answers 415 here.
   app.removeContentTypeParser('text/plain');
-
-  // The built web client, when there is one to serve (docs/web.md): a PORTAL_WEB_DIR without
-  // index.html stops the start here, before anything listens.
-  const webClient = await openWebClient(config);
-  if (webClient) app.log.info({ dir: webClient.dir }, 'serving the web client');
 
   installValidation(app);
   installErrorHandling(app, { fallback: webClient?.serve });

@@ -39,10 +39,12 @@ function banner(
   url: string,
   embedded: DevelopmentDatabase | undefined,
   reports: { url: string; child: boolean } | undefined,
+  webClientDir: string | undefined,
 ): string {
   const lines = [
     '',
     `  Portal API        ${url}`,
+    ...(webClientDir ? [`  Web client        ${url}/ (${webClientDir})`] : []),
     `  API reference     ${url}${DOCS_PATH}`,
     `  Health            ${url}/healthz`,
   ];
@@ -121,7 +123,14 @@ async function main(): Promise<void> {
   process.on('SIGTERM', (signal) => void shutdown(signal));
 
   const listenUrl = await app.listen({ port: config.port, host: config.host });
-  say(banner(listenUrl, embedded, reports && { url: config.reportsUrl, child: reports.child }));
+  say(
+    banner(
+      listenUrl,
+      embedded,
+      reports && { url: config.reportsUrl, child: reports.child },
+      app.webClientDir,
+    ),
+  );
 }
 
 main().catch((error: unknown) => {
