@@ -41,6 +41,7 @@ const CODES = [
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   'NOT_FOUND',
+  'TENANT_NOT_FOUND',
 ];
 
 describe('error messages', () => {

@@ -27,6 +27,7 @@ const MESSAGES: Record<string, string> = {
   USER_NOT_FOUND: 'No encontramos tu cuenta. Ingresá de nuevo.',
   INVALID_SUCURSAL: 'La sucursal elegida no pertenece a esta empresa.',
   FORBIDDEN: 'No tenés permiso para ver esto.',
+  TENANT_NOT_FOUND: 'No encontramos esta empresa, o su portal no está activo. Revisá el enlace.',
   // Payments
   INVALID_FACTURAS:
     'Alguna de las facturas elegidas ya no está pendiente o cambió su importe. Actualizá la lista.',

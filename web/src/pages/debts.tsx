@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/http.js';
 import type { Deuda, IniciarData } from '../api/types.js';
 import { isChosen, paymentRequest, toggleFifo, totalCents } from '../lib/fifo.js';
@@ -41,6 +41,17 @@ function Chooser(props: { link: PortalLink; debts: Deuda[]; reload: () => void }
   // Set synchronously on the first click: a double click starts one payment, not two.
   const starting = useRef(false);
   const total = totalCents(debts, count);
+
+  // Back from the gateway, the browser may show this page from its cache: still "busy" then.
+  useEffect(() => {
+    const reset = (event: PageTransitionEvent) => {
+      if (!event.persisted) return;
+      starting.current = false;
+      setBusy(false);
+    };
+    window.addEventListener('pageshow', reset);
+    return () => window.removeEventListener('pageshow', reset);
+  }, []);
 
   async function pay() {
     if (starting.current || count === 0) return;
