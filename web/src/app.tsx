@@ -46,19 +46,14 @@ export function App() {
           <NotFoundPage />
         </Shell>
       );
-    case 'result': {
-      const here = `${location.pathname}${location.search}`;
-      const home = session.status === 'active' ? homeLink(session.me) : null;
+    case 'result':
       return (
-        <Shell session={session} home={home}>
-          {session.status === 'unknown' && <Loading />}
-          {session.status === 'anonymous' && <ResultLoginPage next={here} />}
-          {session.status === 'active' && (
-            <PaymentResultPage paymentId={route.paymentId} me={session.me} />
-          )}
-        </Shell>
+        <ResultRoute
+          session={session}
+          paymentId={route.paymentId}
+          here={`${location.pathname}${location.search}`}
+        />
       );
-    }
     case 'page':
       return (
         <TenantRoute
@@ -70,6 +65,32 @@ export function App() {
         />
       );
   }
+}
+
+/** /pagos/resultado: the tenant comes from the session (the gateway's return has none). */
+function ResultRoute(props: { session: SessionState; paymentId: number | null; here: string }) {
+  const { session } = props;
+  if (session.status !== 'active') {
+    return (
+      <Shell session={session}>
+        {session.status === 'unknown' ? <Loading /> : <ResultLoginPage next={props.here} />}
+      </Shell>
+    );
+  }
+  return <ActiveResult me={session.me} session={session} paymentId={props.paymentId} />;
+}
+
+function ActiveResult(props: { me: Me; session: SessionState; paymentId: number | null }) {
+  const [empresa] = useEmpresa(props.me.tenant_id);
+  return (
+    <Shell
+      session={props.session}
+      home={homeLink(props.me)}
+      empresa={empresa.status === 'ready' ? empresa.empresa.nombre : null}
+    >
+      <PaymentResultPage paymentId={props.paymentId} me={props.me} />
+    </Shell>
+  );
 }
 
 function homeLink(me: Me): PortalLink {

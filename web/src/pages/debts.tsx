@@ -108,9 +108,14 @@ function Chooser(props: { link: PortalLink; debts: Deuda[]; reload: () => void }
       </fieldset>
       <div class="pay-bar">
         <p aria-live="polite" aria-atomic="true" class="pay-total">
-          {count === 0
-            ? 'Elegí las facturas que querés pagar.'
-            : `${plural(count, 'factura elegida', 'facturas elegidas')}: total ${formatCents(total)}`}
+          {count === 0 ? (
+            'Elegí las facturas que querés pagar.'
+          ) : (
+            <>
+              {plural(count, 'factura elegida', 'facturas elegidas')}: total{' '}
+              <span class="nowrap">{formatCents(total)}</span>
+            </>
+          )}
         </p>
         {failure && (
           <ErrorBox

@@ -125,7 +125,7 @@ export function ForgotPage(props: { link: PortalLink; empresa: Empresa }) {
           <IdentifierTypeField value={type} onChange={setType} />
           <Field
             id="identifier"
-            label={type === 'dni' ? 'DNI' : 'CUIT'}
+            label={type === 'dni' ? 'Número de DNI' : 'Número de CUIT'}
             value={identifier}
             onInput={setIdentifier}
             error={errors.identifier}

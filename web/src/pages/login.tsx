@@ -87,7 +87,7 @@ export function LoginPage(props: { link: PortalLink; empresa: Empresa; next: str
         <IdentifierTypeField value={type} onChange={setType} />
         <Field
           id="identifier"
-          label={type === 'dni' ? 'DNI' : 'CUIT'}
+          label={type === 'dni' ? 'Número de DNI' : 'Número de CUIT'}
           hint={type === 'dni' ? 'Solo números, sin puntos.' : 'Con o sin guiones.'}
           value={identifier}
           onInput={setIdentifier}

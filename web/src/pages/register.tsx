@@ -116,7 +116,7 @@ export function RegisterPage(props: { link: PortalLink; empresa: Empresa }) {
         <IdentifierTypeField value={type} onChange={setType} />
         <Field
           id="identifier"
-          label={type === 'dni' ? 'DNI' : 'CUIT'}
+          label={type === 'dni' ? 'Número de DNI' : 'Número de CUIT'}
           hint={type === 'dni' ? '7 u 8 números, sin puntos.' : '11 números, con o sin guiones.'}
           value={identifier}
           onInput={setIdentifier}
