@@ -57,6 +57,7 @@ function banner(
       `  Database          embedded PostgreSQL on 127.0.0.1:${embedded.database.port} (${embedded.database.dataDir})`,
       '',
       `  Demo tenant       ${embedded.demoTenant.id} "${embedded.demoTenant.nombre}", sucursal 1 (suc0001) and 2 (public)`,
+      ...(webClientDir ? [`  Demo portal       ${url}/e/${embedded.demoTenant.id}/`] : []),
       `  Demo login        POST ${url}/portal/auth/login`,
       `                    ${JSON.stringify(embedded.demoLogin)}`,
       '  More customers    see README.md, "Demo data"',
