@@ -1,0 +1,84 @@
+import { readFile } from 'node:fs/promises';
+import type { Download, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { DEMO_TENANT } from './portal.js';
+import { expectNoSeriousAxeViolations, screenshotPage } from './browser.js';
+
+/*
+ * Steps of the web client's pages (web/src/pages) as a customer takes them, for the end-to-end
+ * browser tests. Selectors are the accessible names a person sees (labels, headings, buttons).
+ */
+
+/** The demo tenant's link, as the tenant hands it out: `/e/1/<page>` on `origin`. */
+export function tenantPage(origin: string, page = ''): string {
+  return `${origin}/e/${DEMO_TENANT.id}/${page}`;
+}
+
+/** Waits for the page's `<h1>` to say `title` (a string is matched exactly). */
+export async function expectHeading(page: Page, title: string | RegExp): Promise<void> {
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+}
+
+/** Every page a test visits: no serious/critical axe violation, screenshotted at both sizes. */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  await expectNoSeriousAxeViolations(page);
+  await screenshotPage(page, name);
+}
+
+export interface Customer {
+  identifier: string;
+  type: 'dni' | 'cuit';
+  password: string;
+  /** The demo tenant has two sucursales: the public forms offer a selector (`/e/1/` fixes none). */
+  sucursal: 'Casa Central' | 'Sucursal Norte';
+}
+
+/** Juan Pérez of the demo seed: registered, sucursal 1, four debts. */
+export const JUAN: Customer = {
+  identifier: '20304050',
+  type: 'dni',
+  password: 'Portal2026',
+  sucursal: 'Casa Central',
+};
+
+/** Fills and sends the login form of the page shown now (sucursal, identifier, password). */
+export async function submitLogin(page: Page, customer: Customer, password = customer.password) {
+  const sucursal = page.getByLabel('Sucursal');
+  if (await sucursal.isVisible()) await sucursal.selectOption({ label: customer.sucursal });
+  await page.getByRole('radio', { name: customer.type === 'dni' ? 'DNI' : 'CUIT' }).check();
+  await page
+    .getByLabel(customer.type === 'dni' ? 'Número de DNI' : 'Número de CUIT')
+    .fill(customer.identifier);
+  await page.getByLabel('Contraseña', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+}
+
+/** Opens `/e/1/ingresar` on `origin`, logs in and waits for the home page ("Hola, …"). */
+export async function logIn(page: Page, origin: string, customer: Customer = JUAN) {
+  await page.goto(tenantPage(origin, 'ingresar'));
+  await expectHeading(page, 'Ingresá a tu cuenta');
+  await submitLogin(page, customer);
+  await expectHeading(page, /^Hola, /);
+}
+
+/** The debt checkbox of the voucher number `nrocomp` (its label holds voucher, dates, amount). */
+export function debtBox(page: Page, nrocomp: string) {
+  return page.getByRole('checkbox', { name: new RegExp(nrocomp) });
+}
+
+/** The bytes a Playwright download saved. */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  return readFile(await download.path());
+}
+
+/** The PDF a click on `buttonName` hands to the browser: its file name and first bytes checked. */
+export async function expectPdfDownload(page: Page, buttonName: string, filename: string) {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: buttonName }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(filename);
+  const bytes = await downloadedBytes(download);
+  expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  return bytes;
+}
