@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../helpers/api-client.js';
+import { useBrowser } from '../helpers/browser.js';
+import { lastMailTo, startPortal, type Portal } from '../helpers/portal.js';
+import { ensureWebBuild } from '../helpers/web-dist.js';
+import {
+  checkPage,
+  expectHeading,
+  JUAN,
+  submitLogin,
+  tenantPage,
+  type Customer,
+} from '../helpers/web-pages.js';
+
+/*
+ * Issue 14 point 6, the login's hard cases in the web client: the lockout message and the
+ * forgotten password through the e-mailed code. One portal for the file: six logins, one
+ * register, one forgot and one reset against its per-IP limits (10/min, 5/min, 10/min, 10/min).
+ */
+
+let portal: Portal;
+const session = useBrowser();
+
+beforeAll(async () => {
+  portal = await startPortal({ webDir: await ensureWebBuild() });
+});
+afterAll(async () => {
+  await portal?.stop();
+});
+
+/** Carlos Rodríguez of the demo seed (no debts), registered through the API for the lockout. */
+const CARLOS: Customer = {
+  identifier: '5123456',
+  type: 'dni',
+  password: 'Tornillo2026',
+  sucursal: 'Casa Central',
+};
+
+describe('logging in: lockout and forgotten password', () => {
+  it('the 5th wrong password shows the lockout in Spanish, for 15 minutes', async () => {
+    const registered = await call(portal.url, 'POST', '/portal/auth/register', {
+      headers: { origin: portal.url },
+      body: {
+        tenant_id: 1,
+        sucursal_id: 1,
+        identifier: CARLOS.identifier,
+        identifier_type: 'dni',
+        email: 'carlos.rodriguez@example.com',
+        password: CARLOS.password,
+        password_confirmation: CARLOS.password,
+      },
+    });
+    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+
+    const { page } = session;
+    await page.goto(tenantPage(portal.url, 'ingresar'));
+    await expectHeading(page, 'Ingresá a tu cuenta');
+    const alert = page.getByRole('alert');
+    /** One attempt, waiting for the API's answer (the alert's text repeats across attempts). */
+    const attempt = async (password: string) => {
+      const [answer] = await Promise.all([
+        page.waitForResponse((response) => response.url().endsWith('/portal/auth/login')),
+        submitLogin(page, CARLOS, password),
+      ]);
+      return answer.status();
+    };
+    for (let n = 1; n <= 4; n += 1) {
+      expect(await attempt(`Equivocada${n}`)).toBe(401);
+      await alert.getByText('El documento o la contraseña no son correctos.').waitFor();
+      if (n === 1) await checkPage(page, 'auth-login-wrong-password');
+    }
+    expect(await attempt('Equivocada5')).toBe(403);
+    await alert
+      .getByText(
+        'Tu cuenta quedó bloqueada por varios intentos fallidos. Probá de nuevo en 15 minutos o recuperá tu contraseña.',
+      )
+      .waitFor();
+    await checkPage(page, 'auth-login-locked');
+    // Locked: the right password is refused too, with the same message.
+    expect(await attempt(CARLOS.password)).toBe(403);
+    await alert.getByText(/bloqueada .* Probá de nuevo en 15 minutos/).waitFor();
+    await expectHeading(page, 'Ingresá a tu cuenta');
+    expect(session.errors).toEqual([]);
+  });
+
+  it('forgot: the 6-digit code from the SMTP sink resets the password, and the new one logs in', async () => {
+    const { page } = session;
+    await page.goto(tenantPage(portal.url, 'ingresar'));
+    await page.getByRole('link', { name: 'Olvidé mi contraseña' }).click();
+    await expectHeading(page, 'Recuperá tu contraseña');
+    await checkPage(page, 'auth-forgot');
+    await page.getByLabel('Sucursal').selectOption({ label: JUAN.sucursal });
+    await page.getByLabel('Número de DNI').fill(JUAN.identifier);
+    await page.getByRole('button', { name: 'Enviar código' }).click();
+    await page.getByLabel('Código').waitFor();
+    await checkPage(page, 'auth-forgot-code');
+
+    const mail = await lastMailTo(portal.smtp, 'juan.perez@demo.invalid');
+    const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
+    expect(code, mail.text).toMatch(/^\d{6}$/);
+    const newPassword = 'Renovada2026';
+    await page.getByLabel('Código').fill(code ?? '');
+    await page.getByLabel('Nueva contraseña', { exact: true }).fill(newPassword);
+    await page.getByLabel('Repetí la nueva contraseña').fill(newPassword);
+    await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
+
+    await expectHeading(page, 'Ingresá a tu cuenta');
+    await page.getByText('Cambiaste tu contraseña. Ingresá con la nueva.').waitFor();
+    await checkPage(page, 'auth-login-after-reset');
+    await submitLogin(page, JUAN);
+    await page
+      .getByRole('alert')
+      .getByText('El documento o la contraseña no son correctos.')
+      .waitFor();
+    await submitLogin(page, JUAN, newPassword);
+    await expectHeading(page, 'Hola, Juan Pérez');
+    expect(session.errors).toEqual([]);
+  });
+});
