@@ -19,6 +19,9 @@ describe('routes', () => {
     });
     expect(parseRoute('/e/1/registro', '')).toMatchObject({ page: 'register' });
     expect(parseRoute('/e/1/recuperar', '')).toMatchObject({ page: 'forgot' });
+    expect(parseRoute('/e/1/historial', '')).toMatchObject({ page: 'history' });
+    expect(parseRoute('/e/1/s/2/cupones', '')).toMatchObject({ page: 'coupons' });
+    expect(parseRoute('/e/1/perfil', '')).toMatchObject({ page: 'profile' });
   });
 
   it('refuses malformed links', () => {

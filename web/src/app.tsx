@@ -6,12 +6,15 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import type { Empresa, Me } from './api/types.js';
+import { CouponsPage } from './pages/coupons.js';
 import { DebtsPage } from './pages/debts.js';
 import { ForgotPage } from './pages/forgot.js';
+import { HistoryPage } from './pages/history.js';
 import { HomePage } from './pages/home.js';
 import { LoginPage } from './pages/login.js';
 import { LandingPage, NotFoundPage, ResultLoginPage } from './pages/misc.js';
 import { PaymentResultPage } from './pages/payment-result.js';
+import { ProfilePage } from './pages/profile.js';
 import { RegisterPage } from './pages/register.js';
 import { navigate, useLocation } from './router.js';
 import {
@@ -122,7 +125,13 @@ function TenantRoute(props: {
   const [empresa, retry] = useEmpresa(link.tenantId);
   const name = empresa.status === 'ready' ? empresa.empresa.nombre : null;
   const shell = (children: ComponentChildren) => (
-    <Shell session={session} home={link} empresa={name} fits={sessionFits(session, link)}>
+    <Shell
+      session={session}
+      home={link}
+      empresa={name}
+      fits={sessionFits(session, link)}
+      current={page}
+    >
       {children}
     </Shell>
   );
@@ -181,6 +190,12 @@ function PrivatePage(props: { page: PageName; link: PortalLink; me: Me }) {
   switch (props.page) {
     case 'debts':
       return <DebtsPage link={props.link} userId={props.me.portal_user_id} />;
+    case 'history':
+      return <HistoryPage link={props.link} userId={props.me.portal_user_id} />;
+    case 'coupons':
+      return <CouponsPage userId={props.me.portal_user_id} />;
+    case 'profile':
+      return <ProfilePage link={props.link} userId={props.me.portal_user_id} />;
     default:
       return <HomePage link={props.link} me={props.me} />;
   }
@@ -191,11 +206,22 @@ function Redirect(props: { to: string }) {
   return <Loading />;
 }
 
+/** The signed-in pages of the nav, in order. */
+const NAV: readonly (readonly [PageName, string])[] = [
+  ['home', 'Inicio'],
+  ['debts', 'Facturas'],
+  ['history', 'Pagos'],
+  ['coupons', 'Cupones'],
+  ['profile', 'Perfil'],
+];
+
 function Shell(props: {
   session: SessionState;
   home?: PortalLink | null;
   empresa?: string | null;
   fits?: boolean;
+  /** The page shown, marked in the nav with aria-current. */
+  current?: PageName;
   children: ComponentChildren;
 }) {
   const { home } = props;
@@ -219,12 +245,13 @@ function Shell(props: {
           {signedIn && (
             <nav aria-label="Principal">
               <ul>
-                <li>
-                  <Link href={pathFor(home, 'home')}>Inicio</Link>
-                </li>
-                <li>
-                  <Link href={pathFor(home, 'debts')}>Facturas</Link>
-                </li>
+                {NAV.map(([page, label]) => (
+                  <li key={page}>
+                    <Link href={pathFor(home, page)} current={props.current === page}>
+                      {label}
+                    </Link>
+                  </li>
+                ))}
                 <li>
                   <button type="button" class="link-button" onClick={() => void logout()}>
                     Salir

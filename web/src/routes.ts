@@ -17,6 +17,9 @@ export const PAGES = {
   register: 'registro',
   forgot: 'recuperar',
   debts: 'deudas',
+  history: 'historial',
+  coupons: 'cupones',
+  profile: 'perfil',
 } as const;
 
 export type PageName = keyof typeof PAGES;

@@ -84,3 +84,38 @@ export interface Pago {
 export interface MessageData {
   message: string;
 }
+
+/** An item of GET /portal/cupones/mis-cupones. */
+export interface Cupon {
+  cupon_id: string;
+  codigo_barras: string;
+  monto: number;
+  /** pending, used, expired, cancelled; a string so a state added later does not break. */
+  estado: string;
+  fecha_generacion: string;
+  fecha_vencimiento: string;
+}
+
+export interface CuponesPage {
+  cupones: Cupon[];
+  total: number;
+  has_more: boolean;
+}
+
+/** POST /portal/cupones/generar. */
+export interface CuponGenerado {
+  cupon_id: string;
+  codigo_barras: string;
+  monto: number;
+  fecha_vencimiento: string;
+  facturas: { id: string; tipo: string; numero: string; monto: number }[];
+}
+
+/** GET and PUT /portal/perfil. */
+export interface Perfil {
+  nombre: string;
+  dni_cuit: string;
+  email: string;
+  telefono: string | null;
+  last_login: string | null;
+}

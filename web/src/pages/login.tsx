@@ -26,6 +26,8 @@ export function LoginPage(props: { link: PortalLink; empresa: Empresa; next: str
     if (session.status === 'anonymous' && session.reason === 'expired')
       return 'Tu sesión terminó. Ingresá de nuevo.';
     if (session.status === 'anonymous' && session.reason === 'logout') return 'Cerraste la sesión.';
+    if (session.status === 'anonymous' && session.reason === 'password')
+      return 'Cambiaste tu contraseña. Ingresá con la nueva.';
     return null;
   });
   const [type, setType] = useState<IdentifierType>('dni');

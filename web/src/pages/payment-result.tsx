@@ -11,9 +11,9 @@ import {
 } from '../lib/payment-status.js';
 import { pathFor } from '../routes.js';
 import { authCall } from '../session/session.js';
-import { downloadPdf } from '../ui/download.js';
 import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
+import { PdfButton } from '../ui/pdf-button.js';
 import { ErrorBox, Loading, Notice } from '../ui/status.js';
 
 interface Poll {
@@ -140,23 +140,6 @@ function Result(props: { paymentId: number; home: string }) {
 
 function OutcomeView(props: { outcome: Outcome; payment: Pago }) {
   const { outcome, payment } = props;
-  const [download, setDownload] = useState<{ busy: boolean; error: string | null }>({
-    busy: false,
-    error: null,
-  });
-  async function getReceipt(numero: string) {
-    if (download.busy) return;
-    setDownload({ busy: true, error: null });
-    try {
-      await downloadPdf(`/portal/pagos/${payment.id}/recibo`, `recibo-${numero}.pdf`);
-      setDownload({ busy: false, error: null });
-    } catch (error) {
-      setDownload({
-        busy: false,
-        error: error instanceof ApiError ? error.message : 'No pudimos descargar el recibo.',
-      });
-    }
-  }
   switch (outcome) {
     case 'processing':
       return (
@@ -177,15 +160,11 @@ function OutcomeView(props: { outcome: Outcome; payment: Pago }) {
           <p>
             Recibimos tu pago. Recibo n.º <strong>{payment.recibo_numero}</strong>.
           </p>
-          <button
-            type="button"
-            class="button"
-            aria-disabled={download.busy}
-            onClick={() => void getReceipt(payment.recibo_numero ?? String(payment.id))}
-          >
-            {download.busy ? 'Descargando…' : 'Descargar recibo (PDF)'}
-          </button>
-          {download.error && <ErrorBox message={download.error} />}
+          <PdfButton
+            path={`/portal/pagos/${payment.id}/recibo`}
+            filename={`recibo-${payment.recibo_numero ?? payment.id}.pdf`}
+            label="Descargar recibo (PDF)"
+          />
         </Notice>
       );
     case 'rejected':

@@ -15,13 +15,16 @@ import type { LoginData, Me, RefreshData } from '../api/types.js';
 
 export type SessionState =
   | { status: 'unknown' }
-  | { status: 'anonymous'; reason: 'none' | 'logout' | 'expired' }
+  | { status: 'anonymous'; reason: 'none' | EndReason }
   | { status: 'active'; token: string; me: Me };
+
+/** Why a session ended: a logout, a refused refresh, or a password change (the API ends it). */
+export type EndReason = 'logout' | 'expired' | 'password';
 
 type Message =
   | { type: 'session'; token: string; me: Me }
   | { type: 'token'; token: string }
-  | { type: 'ended'; reason: 'logout' | 'expired' };
+  | { type: 'ended'; reason: EndReason };
 
 type Listener = (state: SessionState) => void;
 
@@ -107,7 +110,7 @@ function refresh(staleToken: string | null): Promise<string | null> {
   return refreshing;
 }
 
-function ended(reason: 'logout' | 'expired'): void {
+function ended(reason: EndReason): void {
   setState({ status: 'anonymous', reason });
   post({ type: 'ended', reason });
 }
@@ -201,4 +204,13 @@ export async function logout(): Promise<void> {
     // The session ends here anyway; the API's ends at the latest when the token expires.
   }
   ended('logout');
+}
+
+/**
+ * The password was changed: the API has already ended the session (refresh token revoked, cookie
+ * cleared, the access token refused from now on), so nothing is sent; every tab goes to the login,
+ * which says why.
+ */
+export function passwordChanged(): void {
+  ended('password');
 }

@@ -12,7 +12,7 @@ export interface FieldProps {
   /** Ids of other elements that describe the field (e.g. the password policy). */
   describedBy?: string;
   autoComplete?: string;
-  inputMode?: 'text' | 'numeric' | 'tel' | 'email';
+  inputMode?: 'text' | 'numeric' | 'decimal' | 'tel' | 'email';
   required?: boolean;
   maxLength?: number;
 }

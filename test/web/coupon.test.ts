@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import {
+  amountError,
+  amountText,
+  couponListPath,
+  couponRequest,
+  couponStateLabel,
+  diasError,
+  generateErrorMessage,
+  groupDigits,
+  linesTotalCents,
+  paging,
+  parseAmount,
+  staleAfterGenerate,
+} from '../../web/src/lib/coupon.js';
+
+const debt = (id: string, debe: number) => ({
+  id,
+  comprobante: 'FAC',
+  nrocomp: `0001-${id}`,
+  debe,
+});
+
+describe('coupon amounts', () => {
+  it('reads amounts typed the Argentine way', () => {
+    expect(parseAmount('1.250,50')).toEqual({ cents: 125050 });
+    expect(parseAmount('1250,5')).toEqual({ cents: 125050 });
+    expect(parseAmount('$ 1.250')).toEqual({ cents: 125000 });
+    expect(parseAmount('1250.50')).toEqual({ cents: 125050 });
+    expect(parseAmount('1250')).toEqual({ cents: 125000 });
+    expect(parseAmount('0,01')).toEqual({ cents: 1 });
+    expect(parseAmount('1.234.567,89')).toEqual({ cents: 123456789 });
+    expect(parseAmount(' 12, ')).toEqual({ cents: 1200 });
+  });
+
+  it('refuses what is not an amount, or has more than 2 decimals', () => {
+    for (const text of ['', 'abc', '-5', '1,2,3', '12.34,5', '1e3', '1.2.3']) {
+      expect(parseAmount(text), text).toHaveProperty('error');
+    }
+    expect(parseAmount('10,505')).toEqual({ error: 'El importe lleva como mucho 2 decimales.' });
+    expect(parseAmount('10.505')).toEqual({ cents: 1050500 }); // a thousands group
+  });
+
+  it('checks each amount as the API does: > 0 and at most the balance (DECISIONS.md 36)', () => {
+    expect(amountError('1.250,50', 1250.5)).toBeNull();
+    expect(amountError('100', 1250.5)).toBeNull(); // partial amounts are fine for coupons
+    expect(amountError('0', 1250.5)).toBe('El importe tiene que ser mayor que cero.');
+    expect(amountError('1.250,51', 1250.5)).toBe(
+      'No puede superar el saldo de la factura, $ 1.250,50.',
+    );
+    expect(amountError('', 10)).toBe('Ingresá el importe.');
+  });
+
+  it('starts each amount at the whole balance', () => {
+    expect(amountText(1250.5)).toBe('1.250,50');
+    expect(amountText(0.1)).toBe('0,10');
+  });
+
+  it('checks the days until due: an integer 1..365', () => {
+    expect(diasError('30')).toBeNull();
+    expect(diasError('1')).toBeNull();
+    expect(diasError('365')).toBeNull();
+    for (const text of ['0', '366', '2.5', '-1', 'x', '1000'])
+      expect(diasError(text), text).not.toBeNull();
+    expect(diasError(' ')).toBe('Ingresá en cuántos días vence el cupón.');
+  });
+});
+
+describe('coupon request', () => {
+  it('sends any subset with partial amounts; total is the exact sum', () => {
+    const lines = [
+      { debt: debt('a', 100.1), text: '100,10' },
+      { debt: debt('b', 300), text: '200,20' },
+    ];
+    expect(linesTotalCents(lines)).toBe(30030);
+    expect(couponRequest(lines, ' 45 ')).toEqual({
+      facturas: [
+        { id: 'a', tipo: 'FAC', numero: '0001-a', monto: 100.1 },
+        { id: 'b', tipo: 'FAC', numero: '0001-b', monto: 200.2 },
+      ],
+      total: 300.3,
+      dias_vencimiento: 45,
+    });
+  });
+
+  it('sends nothing while a line or the days are wrong, or nothing is chosen', () => {
+    expect(couponRequest([], '30')).toBeNull();
+    expect(couponRequest([{ debt: debt('a', 10), text: '11' }], '30')).toBeNull();
+    expect(couponRequest([{ debt: debt('a', 10), text: '5' }], '0')).toBeNull();
+    expect(
+      linesTotalCents([
+        { debt: debt('a', 10), text: '11' },
+        { debt: debt('b', 10), text: '2' },
+      ]),
+    ).toBe(200);
+  });
+});
+
+describe('coupon display and list', () => {
+  it('groups the 19 digits in fours for reading', () => {
+    expect(groupDigits('1234567890123456789')).toBe('1234 5678 9012 3456 789');
+    expect(groupDigits('0001000000420000013')).toBe('0001 0000 0042 0000 013');
+  });
+
+  it('names the states in Spanish', () => {
+    expect(['pending', 'used', 'expired', 'cancelled'].map(couponStateLabel)).toEqual([
+      'Pendiente de pago',
+      'Pagado',
+      'Vencido',
+      'Anulado',
+    ]);
+  });
+
+  it('asks the list with SPEC.md query parameters', () => {
+    expect(couponListPath(null, 0)).toBe('/portal/cupones/mis-cupones?limit=20&offset=0');
+    expect(couponListPath('expired', 40)).toBe(
+      '/portal/cupones/mis-cupones?estado=expired&limit=20&offset=40',
+    );
+  });
+
+  it('pages through the list', () => {
+    expect(paging(0, 20, 45, true)).toEqual({
+      summary: 'Cupones 1 a 20 de 45',
+      previous: null,
+      next: 20,
+    });
+    expect(paging(40, 5, 45, false)).toEqual({
+      summary: 'Cupones 41 a 45 de 45',
+      previous: 20,
+      next: null,
+    });
+    expect(paging(60, 0, 45, false).next).toBeNull();
+  });
+});
+
+describe('coupon generation errors', () => {
+  it('explains a refused selection and the coupons that cannot be encoded', () => {
+    expect(generateErrorMessage('INVALID_REQUEST', 'La factura x…', 'general')).toContain(
+      'Actualizá la lista',
+    );
+    expect(
+      generateErrorMessage(
+        'CUPON_NO_DISPONIBLE',
+        'No se pueden emitir más cupones para este cliente: se usaron los 999999 números',
+        'general',
+      ),
+    ).toBe(
+      'No se pueden emitir más cupones para este cliente: se usaron los 999999 números. Consultá a la empresa.',
+    );
+    expect(generateErrorMessage('CUPON_NO_DISPONIBLE', undefined, 'general')).toContain('empresa');
+    expect(generateErrorMessage('RATE_LIMITED', undefined, 'Esperá 5 segundos')).toBe(
+      'Esperá 5 segundos',
+    );
+    expect(staleAfterGenerate('INVALID_REQUEST')).toBe(true);
+    expect(staleAfterGenerate('INTERNAL_ERROR')).toBe(false);
+  });
+});

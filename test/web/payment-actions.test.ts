@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import {
+  actionErrorMessage,
+  actionPath,
+  canCancel,
+  canRefund,
+  hasReceipt,
+  paymentStateLabel,
+  receiptPending,
+  reloadAfter,
+} from '../../web/src/lib/payment-actions.js';
+
+const STATES = ['pending', 'issued', 'approved', 'rejected', 'refunded', 'cancelled'];
+
+describe('payment actions', () => {
+  it('cancels pending and issued payments only (DECISIONS.md 24)', () => {
+    expect(STATES.filter(canCancel)).toEqual(['pending', 'issued']);
+  });
+
+  it('refunds approved payments only (SPEC.md devolver)', () => {
+    expect(STATES.filter(canRefund)).toEqual(['approved']);
+  });
+
+  it('offers the receipt of an approved payment once its number exists', () => {
+    expect(hasReceipt({ estado: 'approved', recibo_numero: 'RC0001-00000042' })).toBe(true);
+    expect(hasReceipt({ estado: 'approved', recibo_numero: null })).toBe(false);
+    expect(receiptPending({ estado: 'approved', recibo_numero: null })).toBe(true);
+    // A refunded payment keeps its number, but the API answers its receipt 422.
+    expect(hasReceipt({ estado: 'refunded', recibo_numero: 'RC0001-00000042' })).toBe(false);
+    expect(receiptPending({ estado: 'refunded', recibo_numero: null })).toBe(false);
+  });
+
+  it('names every state in Spanish, and an unknown one as it comes', () => {
+    expect(STATES.map(paymentStateLabel)).toEqual([
+      'Pendiente',
+      'En proceso',
+      'Aprobado',
+      'Rechazado',
+      'Devuelto',
+      'Cancelado',
+    ]);
+    expect(paymentStateLabel('chargeback')).toBe('chargeback');
+  });
+
+  it('posts to the routes of SPEC.md', () => {
+    expect(actionPath('cancel')).toBe('/portal/pagos/cancelar');
+    expect(actionPath('refund')).toBe('/portal/pagos/devolver');
+  });
+
+  it('has a message for each error cancelar and devolver answer, said for the action', () => {
+    for (const action of ['cancel', 'refund'] as const) {
+      for (const code of [
+        'INVALID_STATUS',
+        'GATEWAY_ERROR',
+        'PAYMENT_NOT_FOUND',
+        'VALIDATION_ERROR',
+      ]) {
+        const message = actionErrorMessage(action, code, 'general');
+        expect(message, `${action} ${code}`).not.toBe('general');
+        expect(message).toMatch(/[áéíóúñ]|\bpago\b/);
+      }
+      expect(actionErrorMessage(action, 'RATE_LIMITED', 'Esperá 30 segundos')).toBe(
+        'Esperá 30 segundos',
+      );
+    }
+    expect(actionErrorMessage('cancel', 'INVALID_STATUS', '')).toContain('cancelar');
+    expect(actionErrorMessage('refund', 'GATEWAY_ERROR', '')).toContain('no se devolvió nada');
+  });
+
+  it('reads the list again when the payment changed or vanished', () => {
+    expect(reloadAfter('INVALID_STATUS')).toBe(true);
+    expect(reloadAfter('PAYMENT_NOT_FOUND')).toBe(true);
+    expect(reloadAfter('GATEWAY_ERROR')).toBe(false);
+  });
+});

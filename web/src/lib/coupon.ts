@@ -1,0 +1,186 @@
+/**
+ * The coupons page's logic: amounts typed the Argentine way, each checked as the API checks it
+ * (SPEC.md generar; DECISIONS.md 36: > 0 and <= the debt's balance, exact to the cent, total =
+ * sum; neither FIFO nor full amounts), days until due (docs/coupons.md: 1..365, default 30), the
+ * 19 digits grouped for reading, and the list's query and paging. Pure, tested in
+ * test/web/coupon.test.ts.
+ */
+import { formatCents, fromCents, toCents } from './format.js';
+
+export const DEFAULT_DIAS = 30;
+export const MIN_DIAS = 1;
+export const MAX_DIAS = 365;
+export const PAGE_SIZE = 20;
+
+export type AmountResult = { cents: number } | { error: string };
+
+/**
+ * `1.250,50`, `1250,5`, `1250.50`, `$ 1.250` -> cents. A comma is the decimal mark and dots then
+ * group thousands; without a comma, dots in thousands groups (`1.250`) group thousands, and a
+ * single dot followed by one or two digits (`1250.5`) is the decimal mark.
+ */
+export function parseAmount(text: string): AmountResult {
+  const raw = text.replace(/\$/g, '').replace(/\s/g, '');
+  if (raw === '') return { error: 'Ingresá el importe.' };
+  let integer: string;
+  let decimals: string;
+  if (raw.includes(',')) {
+    const match = /^(\d{1,3}(?:\.\d{3})+|\d+),(\d*)$/.exec(raw);
+    if (!match) return { error: 'Escribí el importe con números, por ejemplo 1.250,50.' };
+    integer = (match[1] ?? '').replace(/\./g, '');
+    decimals = match[2] ?? '';
+  } else if (/^\d{1,3}(?:\.\d{3})+$/.test(raw)) {
+    integer = raw.replace(/\./g, '');
+    decimals = '';
+  } else {
+    const match = /^(\d+)(?:\.(\d*))?$/.exec(raw);
+    if (!match) return { error: 'Escribí el importe con números, por ejemplo 1.250,50.' };
+    integer = match[1] ?? '';
+    decimals = match[2] ?? '';
+  }
+  if (decimals.length > 2) return { error: 'El importe lleva como mucho 2 decimales.' };
+  if (integer.length > 13) return { error: 'El importe es demasiado grande.' };
+  return { cents: Number(integer) * 100 + Number(decimals.padEnd(2, '0')) };
+}
+
+/** An amount to pay of one debt: > 0 and at most its balance (`balance` in the API's decimals). */
+export function amountError(text: string, balance: number): string | null {
+  const parsed = parseAmount(text);
+  if ('error' in parsed) return parsed.error;
+  if (parsed.cents <= 0) return 'El importe tiene que ser mayor que cero.';
+  const max = toCents(balance);
+  if (parsed.cents > max) return `No puede superar el saldo de la factura, ${formatCents(max)}.`;
+  return null;
+}
+
+/** The amount field's starting text: the whole balance, `1.250,50` (without the `$`). */
+export function amountText(balance: number): string {
+  return formatCents(toCents(balance)).replace(/^\$ /, '');
+}
+
+export function diasError(text: string): string | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return 'Ingresá en cuántos días vence el cupón.';
+  if (!/^\d{1,3}$/.test(trimmed) || Number(trimmed) < MIN_DIAS || Number(trimmed) > MAX_DIAS)
+    return `Elegí un número entero de días entre ${MIN_DIAS} y ${MAX_DIAS}.`;
+  return null;
+}
+
+export interface CouponDebt {
+  id: string;
+  comprobante: string;
+  nrocomp: string;
+  debe: number;
+}
+
+export interface CouponLine {
+  debt: CouponDebt;
+  /** The amount as typed. */
+  text: string;
+}
+
+/** Sum of the lines whose amount is valid, in cents (for the running total). */
+export function linesTotalCents(lines: readonly CouponLine[]): number {
+  let cents = 0;
+  for (const line of lines) {
+    const parsed = parseAmount(line.text);
+    if ('cents' in parsed && amountError(line.text, line.debt.debe) === null) cents += parsed.cents;
+  }
+  return cents;
+}
+
+export interface CouponRequest {
+  facturas: { id: string; tipo: string; numero: string; monto: number }[];
+  total: number;
+  dias_vencimiento: number;
+}
+
+/** The body of POST /portal/cupones/generar, or null when a line or the days are not valid. */
+export function couponRequest(lines: readonly CouponLine[], dias: string): CouponRequest | null {
+  if (lines.length === 0 || diasError(dias) !== null) return null;
+  const facturas: CouponRequest['facturas'] = [];
+  let total = 0;
+  for (const line of lines) {
+    const parsed = parseAmount(line.text);
+    if (!('cents' in parsed) || amountError(line.text, line.debt.debe) !== null) return null;
+    total += parsed.cents;
+    facturas.push({
+      id: line.debt.id,
+      tipo: line.debt.comprobante,
+      numero: line.debt.nrocomp,
+      monto: fromCents(parsed.cents),
+    });
+  }
+  return { facturas, total: fromCents(total), dias_vencimiento: Number(dias.trim()) };
+}
+
+/** `1234567890123456789` -> `1234 5678 9012 3456 789`: groups of four, for reading aloud. */
+export function groupDigits(code: string): string {
+  return code.replace(/\D/g, '').replace(/(\d{4})(?=\d)/g, '$1 ');
+}
+
+export const COUPON_STATES = ['pending', 'used', 'expired', 'cancelled'] as const;
+export type CouponState = (typeof COUPON_STATES)[number];
+
+const STATE_LABELS: Record<string, string> = {
+  pending: 'Pendiente de pago',
+  used: 'Pagado',
+  expired: 'Vencido',
+  cancelled: 'Anulado',
+};
+
+export function couponStateLabel(estado: string): string {
+  return STATE_LABELS[estado] ?? estado;
+}
+
+/** GET /portal/cupones/mis-cupones's query: `estado` only when filtering. */
+export function couponListPath(estado: CouponState | null, offset: number): string {
+  const query = new URLSearchParams();
+  if (estado) query.set('estado', estado);
+  query.set('limit', String(PAGE_SIZE));
+  query.set('offset', String(Math.max(0, Math.trunc(offset))));
+  return `/portal/cupones/mis-cupones?${query.toString()}`;
+}
+
+export interface Paging {
+  /** "Cupones 21 a 40 de 45". */
+  summary: string;
+  previous: number | null;
+  next: number | null;
+}
+
+export function paging(offset: number, shown: number, total: number, hasMore: boolean): Paging {
+  const summary =
+    shown === 0
+      ? `Ningún cupón en esta página (hay ${total} en total).`
+      : `Cupones ${offset + 1} a ${offset + shown} de ${total}`;
+  return {
+    summary,
+    previous: offset > 0 ? Math.max(0, offset - PAGE_SIZE) : null,
+    next: hasMore ? offset + shown : null,
+  };
+}
+
+/**
+ * A Spanish message for what generar can answer besides the API client's general ones:
+ * 400 INVALID_REQUEST (a debt no longer pending or its balance now lower: the UI checked the
+ * rest) and 422 CUPON_NO_DISPONIBLE (the API's own Spanish message names the limit reached).
+ */
+export function generateErrorMessage(
+  code: string,
+  serverMessage: string | undefined,
+  fallback: string,
+): string {
+  if (code === 'INVALID_REQUEST')
+    return 'Alguna factura ya no está pendiente o su saldo cambió. Actualizá la lista y revisá los importes.';
+  if (code === 'CUPON_NO_DISPONIBLE')
+    return serverMessage?.trim()
+      ? `${serverMessage.trim()}. Consultá a la empresa.`
+      : 'No se pueden emitir más cupones para tu cuenta. Consultá a la empresa.';
+  return fallback;
+}
+
+/** Whether the debts should be read again after this error of generar. */
+export function staleAfterGenerate(code: string): boolean {
+  return code === 'INVALID_REQUEST';
+}

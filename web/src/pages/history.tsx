@@ -1,0 +1,277 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from '../api/http.js';
+import type { Pago } from '../api/types.js';
+import { formatDate, formatMoney } from '../lib/format.js';
+import {
+  actionDoneMessage,
+  actionErrorMessage,
+  actionPath,
+  canCancel,
+  canRefund,
+  hasReceipt,
+  paymentStateLabel,
+  paymentStateTone,
+  receiptPending,
+  reloadAfter,
+  type PaymentAction,
+} from '../lib/payment-actions.js';
+import { pathFor, type PortalLink } from '../routes.js';
+import { authCall } from '../session/session.js';
+import { ConfirmStep } from '../ui/confirm.js';
+import { Link } from '../ui/link.js';
+import { Page } from '../ui/page.js';
+import { PdfButton } from '../ui/pdf-button.js';
+import { Empty, ErrorBox, Loading, Notice } from '../ui/status.js';
+import { useLoad } from '../ui/use-load.js';
+
+/** The API's page size for historial (DECISIONS.md 34: default 50, max 100). */
+const HISTORY_PAGE = 50;
+
+/** What the last cancel or refund did, shown above the list read again. */
+interface Outcome {
+  kind: 'success' | 'error';
+  message: string;
+}
+
+const historyPath = (offset: number) =>
+  `/portal/pagos/historial?limit=${HISTORY_PAGE}&offset=${offset}`;
+
+/** History: every payment with its state and receipt; cancel or refund where SPEC.md allows. */
+export function HistoryPage(props: { link: PortalLink; userId: string }) {
+  const [round, setRound] = useState(0);
+  const [state, retry] = useLoad(
+    () => authCall<Pago[]>(historyPath(0)),
+    `history-${props.userId}-${round}`,
+  );
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const outcomeBox = useRef<HTMLDivElement>(null);
+  // The card that had focus is gone after the list is read again: focus goes to what happened.
+  useEffect(() => outcomeBox.current?.focus(), [outcome]);
+  return (
+    <Page title="Tus pagos">
+      {outcome && (
+        <div tabIndex={-1} ref={outcomeBox} class="focus-target">
+          {outcome.kind === 'success' ? (
+            <Notice kind="success">{outcome.message}</Notice>
+          ) : (
+            <ErrorBox message={outcome.message} />
+          )}
+        </div>
+      )}
+      {state.status === 'loading' && <Loading label="Cargando tus pagos…" />}
+      {state.status === 'error' && <ErrorBox message={state.message} onRetry={retry} />}
+      {state.status === 'ready' &&
+        (state.data.length === 0 ? (
+          <Empty title="Estás al día">
+            <p>Todavía no hiciste pagos en línea.</p>
+            <p>
+              <Link href={pathFor(props.link, 'debts')}>Ver tus facturas</Link>
+            </p>
+          </Empty>
+        ) : (
+          <PaymentList
+            key={round}
+            first={state.data}
+            onChanged={(next) => {
+              setOutcome(next);
+              setRound((n) => n + 1);
+            }}
+          />
+        ))}
+    </Page>
+  );
+}
+
+function PaymentList(props: { first: Pago[]; onChanged: (outcome: Outcome) => void }) {
+  const [more, setMore] = useState<Pago[]>([]);
+  const [hasMore, setHasMore] = useState(props.first.length === HISTORY_PAGE);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const payments = [...props.first, ...more];
+
+  async function loadMore() {
+    if (loading) return;
+    setLoading(true);
+    setError(null);
+    try {
+      const next = await authCall<Pago[]>(historyPath(payments.length));
+      setMore((current) => [...current, ...next]);
+      setHasMore(next.length === HISTORY_PAGE);
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : 'No pudimos cargar más pagos.');
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  return (
+    <>
+      <p class="hint">Los más recientes primero.</p>
+      <ul class="card-list">
+        {payments.map((payment) => (
+          <PaymentCard key={payment.id} payment={payment} onChanged={props.onChanged} />
+        ))}
+      </ul>
+      {error && <ErrorBox message={error} />}
+      {hasMore && (
+        <p>
+          <button
+            type="button"
+            class="button secondary"
+            aria-disabled={loading}
+            onClick={() => void loadMore()}
+          >
+            {loading ? 'Cargando…' : 'Ver pagos anteriores'}
+          </button>
+        </p>
+      )}
+    </>
+  );
+}
+
+const QUESTIONS: Record<PaymentAction, (p: Pago) => string> = {
+  cancel: (p) => `¿Cancelar el pago n.º ${p.id} de ${formatMoney(p.monto)}?`,
+  refund: (p) => `¿Pedir la devolución del pago n.º ${p.id} de ${formatMoney(p.monto)}?`,
+};
+
+function PaymentCard(props: { payment: Pago; onChanged: (outcome: Outcome) => void }) {
+  const { payment } = props;
+  const [confirming, setConfirming] = useState<PaymentAction | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const triggers = {
+    cancel: useRef<HTMLButtonElement>(null),
+    refund: useRef<HTMLButtonElement>(null),
+  };
+  const headingId = `pago-${payment.id}`;
+
+  function close(action: PaymentAction) {
+    setConfirming(null);
+    requestAnimationFrame(() => triggers[action].current?.focus());
+  }
+
+  async function run(action: PaymentAction) {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await authCall(actionPath(action), { method: 'POST', body: { payment_id: payment.id } });
+      props.onChanged({ kind: 'success', message: actionDoneMessage(action, payment.id) });
+    } catch (e) {
+      const code = e instanceof ApiError ? e.code : '';
+      const general = e instanceof ApiError ? e.message : 'No pudimos completar la operación.';
+      setBusy(false);
+      setConfirming(null);
+      if (reloadAfter(code))
+        props.onChanged({ kind: 'error', message: actionErrorMessage(action, code, general) });
+      else {
+        setError(actionErrorMessage(action, code, general));
+        requestAnimationFrame(() => triggers[action].current?.focus());
+      }
+    }
+  }
+
+  const tone = paymentStateTone(payment.estado);
+  return (
+    <li class="card">
+      <div class="card-head">
+        <h2 id={headingId} class="card-title">
+          Pago n.º {payment.id}
+        </h2>
+        <span class={`badge badge-${tone}`}>{paymentStateLabel(payment.estado)}</span>
+      </div>
+      <dl class="facts">
+        <div>
+          <dt>Fecha</dt>
+          <dd>{formatDate(payment.fecha)}</dd>
+        </div>
+        <div>
+          <dt>Importe</dt>
+          <dd class="nowrap">{formatMoney(payment.monto)}</dd>
+        </div>
+        {payment.metodo && (
+          <div>
+            <dt>Medio</dt>
+            <dd>{payment.metodo}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Recibo</dt>
+          <dd>
+            {payment.recibo_numero ??
+              (receiptPending(payment) ? 'Se está generando' : 'Sin recibo')}
+          </dd>
+        </div>
+        {payment.facturas_pagadas.length > 0 && (
+          <div>
+            <dt>Facturas</dt>
+            <dd>
+              <ul class="plain">
+                {payment.facturas_pagadas.map((f) => (
+                  <li key={`${f.tipo}-${f.numero}`}>
+                    {f.tipo} {f.numero}: <span class="nowrap">{formatMoney(f.monto)}</span>
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </div>
+        )}
+      </dl>
+      {error && <ErrorBox message={error} />}
+      {confirming ? (
+        <ConfirmStep
+          id={`confirmar-${payment.id}`}
+          question={QUESTIONS[confirming](payment)}
+          confirmLabel={
+            confirming === 'cancel' ? 'Sí, cancelar el pago' : 'Sí, pedir la devolución'
+          }
+          cancelLabel="No, volver"
+          busy={busy}
+          onConfirm={() => void run(confirming)}
+          onCancel={() => close(confirming)}
+        >
+          <p>
+            {confirming === 'cancel'
+              ? 'Si ya pagaste en la plataforma de pago, no lo canceles: esperá la confirmación. Al cancelar, sus facturas quedan libres para pagarlas de nuevo.'
+              : 'La plataforma de pago te devuelve el importe, el recibo queda anulado y sus facturas vuelven a estar pendientes.'}
+          </p>
+        </ConfirmStep>
+      ) : (
+        (hasReceipt(payment) || canCancel(payment.estado) || canRefund(payment.estado)) && (
+          <div class="actions">
+            {hasReceipt(payment) && (
+              <PdfButton
+                path={`/portal/pagos/${payment.id}/recibo`}
+                filename={`recibo-${payment.recibo_numero ?? payment.id}.pdf`}
+                label="Descargar recibo (PDF)"
+                describedBy={headingId}
+              />
+            )}
+            {canCancel(payment.estado) && (
+              <button
+                type="button"
+                class="button secondary"
+                ref={triggers.cancel}
+                aria-describedby={headingId}
+                onClick={() => setConfirming('cancel')}
+              >
+                Cancelar pago
+              </button>
+            )}
+            {canRefund(payment.estado) && (
+              <button
+                type="button"
+                class="button secondary"
+                ref={triggers.refund}
+                aria-describedby={headingId}
+                onClick={() => setConfirming('refund')}
+              >
+                Pedir devolución
+              </button>
+            )}
+          </div>
+        )
+      )}
+    </li>
+  );
+}
