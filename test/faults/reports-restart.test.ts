@@ -19,7 +19,7 @@ import {
   alive,
   childEnv,
   descendantsOf,
-  startTsx,
+  startNode,
   type ProcessEntry,
   type RunningProcess,
 } from '../helpers/processes.js';
@@ -206,7 +206,7 @@ describe('the reports service killed under load (npm start, production)', () => 
     const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-reports-restart-'));
     onTestFinished(() => rm(dataDir, { recursive: true, force: true }));
     const reportsUrl = `http://127.0.0.1:${await freePort()}`;
-    const server: RunningProcess = startTsx(
+    const server: RunningProcess = startNode(
       'src/server.ts',
       [],
       childEnv({

@@ -2,8 +2,6 @@ import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'n
 import { readdir, readFile } from 'node:fs/promises';
 import { fromRoot } from '../../src/platform/paths.js';
 
-const TSX = fromRoot('node_modules', '.bin', 'tsx');
-
 /** Environment for a child process: the test runner's, minus anything that would steer it. */
 export function childEnv(overrides: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -31,14 +29,11 @@ export interface RunningProcess {
   exited(timeoutMs?: number): Promise<number | null>;
 }
 
-export function startTsx(script: string, args: string[], env: NodeJS.ProcessEnv): RunningProcess {
-  return track(spawn(TSX, [script, ...args], { cwd: fromRoot(), env, stdio: 'pipe' }));
-}
-
 /**
  * The script in one node process with tsx as a loader (as `npm start` runs it), so a signal
- * reaches the server itself: tsx's own command runs the script in a child of its own, which a
- * SIGKILL of the command would leave running.
+ * reaches the server itself. tsx's own command runs the script in a child of its own: a SIGKILL
+ * of the command leaves that child running, and on a loaded machine it answered a SIGTERM with
+ * 143 before the child's handlers had said they were there.
  */
 export function startNode(script: string, args: string[], env: NodeJS.ProcessEnv): RunningProcess {
   return track(
@@ -103,12 +98,12 @@ function track(child: ChildProcessWithoutNullStreams): RunningProcess {
 }
 
 /** Runs a CLI command to completion. */
-export async function runTsx(
+export async function runNode(
   script: string,
   args: string[],
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number | null; output: string }> {
-  const running = startTsx(script, args, env);
+  const running = startNode(script, args, env);
   const code = await running.exited(60_000);
   return { code, output: running.output() };
 }

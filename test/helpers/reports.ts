@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import { freePort } from './ports.js';
-import { childEnv, startTsx, type RunningProcess } from './processes.js';
+import { childEnv, startNode, type RunningProcess } from './processes.js';
 
 export interface ReportsService {
   url: string;
@@ -19,7 +19,7 @@ export async function startReportsService(
   const url = `http://127.0.0.1:${port}`;
   // Its development defaults would write secrets under the repository's .data/: not in tests.
   const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-reports-'));
-  const running = startTsx(
+  const running = startNode(
     'src/reports/main.ts',
     [],
     childEnv({ REPORTS_URL: url, LOG_LEVEL: 'warn', PORTAL_DATA_DIR: dataDir, ...env }),

@@ -7,7 +7,7 @@ import {
   type TestEnvironment,
   type TestTenant,
 } from '../helpers/harness.js';
-import { childEnv, runTsx } from '../helpers/processes.js';
+import { childEnv, runNode } from '../helpers/processes.js';
 
 let env: TestEnvironment;
 let tenant: TestTenant;
@@ -69,7 +69,7 @@ afterAll(async () => {
 
 describe('cli payments retry-receipts', () => {
   it('creates the missing receipt once; a second run finds nothing to do', async () => {
-    const first = await runTsx(
+    const first = await runNode(
       'src/cli.ts',
       ['payments', 'retry-receipts', '--tenant', '5'],
       processEnv,
@@ -86,7 +86,7 @@ describe('cli payments retry-receipts', () => {
     ]);
     expect(await tenant.query(`SELECT monto FROM caja.movimi`)).toEqual([{ monto: '150.25' }]);
 
-    const second = await runTsx('src/cli.ts', ['payments', 'retry-receipts'], processEnv);
+    const second = await runNode('src/cli.ts', ['payments', 'retry-receipts'], processEnv);
     expect(second.code, second.output).toBe(0);
     expect(second.output).toContain('no approved payment is missing its receipt');
     expect(await tenant.query(`SELECT 1 FROM suc0001.ordcta WHERE tipo = 'REC'`)).toHaveLength(1);
@@ -98,7 +98,7 @@ describe('cli payments retry-receipts', () => {
        VALUES (1, 'FAC', 'Factura B', '0001-00000002', '2026-02-01', 150.25, 150.25) RETURNING id`,
     );
     const paymentId = await approvedWithoutReceipt(debt?.id ?? '', '100.00');
-    const run = await runTsx(
+    const run = await runNode(
       'src/cli.ts',
       ['payments', 'retry-receipts', '--payment', String(paymentId)],
       processEnv,

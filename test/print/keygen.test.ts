@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDevPrintAgentKeys } from '../../src/dev/print-agent-keys.js';
 import { addAuthTenant, bearer, login, register } from '../helpers/auth.js';
 import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
-import { childEnv, runTsx, startTsx } from '../helpers/processes.js';
+import { childEnv, runNode, startNode } from '../helpers/processes.js';
 
 let env: TestEnvironment;
 let scratch: string;
@@ -27,7 +27,7 @@ const noQz = { QZ_PRIVATE_KEY_PATH: undefined, QZ_CERTIFICATE_PATH: undefined };
 describe('npm run cli -- qz keygen', () => {
   it('writes a key (mode 600) and a self-signed RSA-2048 certificate the API then signs with', async () => {
     const out = path.join(scratch, 'cli');
-    const result = await runTsx(
+    const result = await runNode(
       'src/cli.ts',
       ['qz', 'keygen', '--out', out, '--cn', 'Ferretería Sur S.A.'],
       childEnv(noQz),
@@ -70,16 +70,16 @@ describe('npm run cli -- qz keygen', () => {
 
   it('never replaces an existing pair unless --force', async () => {
     const out = path.join(scratch, 'twice');
-    const first = await runTsx('src/cli.ts', ['qz', 'keygen', '--out', out], childEnv(noQz));
+    const first = await runNode('src/cli.ts', ['qz', 'keygen', '--out', out], childEnv(noQz));
     expect(first.code, first.output).toBe(0);
     const before = await readFile(path.join(out, 'private-key.pem'), 'utf8');
 
-    const refused = await runTsx('src/cli.ts', ['qz', 'keygen', '--out', out], childEnv(noQz));
+    const refused = await runNode('src/cli.ts', ['qz', 'keygen', '--out', out], childEnv(noQz));
     expect(refused.code).toBe(1);
     expect(refused.output).toContain('--force');
     expect(await readFile(path.join(out, 'private-key.pem'), 'utf8')).toBe(before);
 
-    const forced = await runTsx(
+    const forced = await runNode(
       'src/cli.ts',
       ['qz', 'keygen', '--out', out, '--force'],
       childEnv(noQz),
@@ -121,7 +121,7 @@ describe('development defaults', () => {
 
   it('npm start without QZ_* serves the pair it generated under PORTAL_DATA_DIR', async () => {
     const dataDir = path.join(scratch, 'start');
-    const server = startTsx(
+    const server = startNode(
       'src/server.ts',
       [],
       childEnv({

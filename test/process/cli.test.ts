@@ -7,7 +7,7 @@ import {
   type TestEnvironment,
   type TestTenant,
 } from '../helpers/harness.js';
-import { childEnv, runTsx } from '../helpers/processes.js';
+import { childEnv, runNode } from '../helpers/processes.js';
 
 let env: TestEnvironment;
 let tenant: TestTenant;
@@ -46,7 +46,7 @@ describe('cli', () => {
       '--database-url',
       tenant.databaseUrl,
     ];
-    const first = await runTsx('src/cli.ts', args, processEnv);
+    const first = await runNode('src/cli.ts', args, processEnv);
     expect(first.code, first.output).toBe(0);
     expect(first.output).toContain('customer/0001_portal_users');
     expect(await env.systemQuery('SELECT id, nombre, activo FROM tenants WHERE id = 41')).toEqual([
@@ -58,13 +58,13 @@ describe('cli', () => {
     );
     expect(tables).toEqual([{ schema: 'public' }, { schema: 'suc0001' }]);
 
-    const again = await runTsx('src/cli.ts', args, processEnv);
+    const again = await runNode('src/cli.ts', args, processEnv);
     expect(again.code, again.output).toBe(0);
     expect(again.output).toContain('up to date');
   }, 60_000);
 
   it('migrate migrates the system database and every registered tenant', async () => {
-    const result = await runTsx('src/cli.ts', ['migrate'], processEnv);
+    const result = await runNode('src/cli.ts', ['migrate'], processEnv);
     expect(result.code, result.output).toBe(0);
     expect(result.output).toMatch(/system: up to date/);
     expect(result.output).toMatch(/tenant 41: up to date/);
@@ -77,7 +77,7 @@ describe('cli', () => {
 
   it('bad usage exits 2 with the usage text and changes nothing', async () => {
     const tenantsBefore = await env.systemQuery('SELECT * FROM tenants ORDER BY id');
-    const result = await runTsx(
+    const result = await runNode(
       'src/cli.ts',
       ['tenant', 'add', '--id', 'x', '--nombre', 'N', '--database-url', tenant.databaseUrl],
       processEnv,
@@ -85,7 +85,7 @@ describe('cli', () => {
     expect(result.code).toBe(2);
     expect(result.output).toContain('--id must be a positive integer');
     expect(result.output).toContain('Usage: npm run cli');
-    const unknown = await runTsx('src/cli.ts', ['frobnicate'], processEnv);
+    const unknown = await runNode('src/cli.ts', ['frobnicate'], processEnv);
     expect(unknown.code).toBe(2);
     expect(await env.systemQuery('SELECT * FROM tenants ORDER BY id')).toEqual(tenantsBefore);
   }, 60_000);

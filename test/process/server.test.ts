@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrlFor, ensureDatabase } from '../../src/platform/db/admin.js';
 import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
 import { freePort } from '../helpers/ports.js';
-import { childEnv, startTsx } from '../helpers/processes.js';
+import { childEnv, startNode } from '../helpers/processes.js';
 
 let env: TestEnvironment;
 
@@ -49,7 +49,7 @@ describe('npm start on embedded defaults', () => {
       LOG_LEVEL: 'warn',
     });
     try {
-      const first = startTsx('src/server.ts', [], processEnv);
+      const first = startNode('src/server.ts', [], processEnv);
       const [, url] = await first.waitFor(/Portal API\s+(http:\/\/\S+)/);
       expect(first.output()).toMatch(/API reference\s+http:\/\/\S+\/docs/);
       expect(first.output()).toContain('"identifier":"20304050"');
@@ -94,7 +94,7 @@ describe('npm start on embedded defaults', () => {
       await expect(fetch(`${reportsUrl}/healthz`)).rejects.toThrow();
 
       // A restart keeps the data and does not seed again.
-      const second = startTsx('src/server.ts', [], processEnv);
+      const second = startNode('src/server.ts', [], processEnv);
       const [, secondUrl] = await second.waitFor(/Portal API\s+(http:\/\/\S+)/);
       expect((await fetch(`${secondUrl}/readyz`)).status).toBe(200);
       expect(
@@ -117,7 +117,7 @@ describe('npm start with DATABASE_URL', () => {
     const name = `${new URL(env.systemUrl).pathname.slice(1)}_srv`;
     await ensureDatabase(env.serverUrl, name);
     const reportsUrl = `http://127.0.0.1:${await freePort()}`;
-    const server = startTsx(
+    const server = startNode(
       'src/server.ts',
       [],
       childEnv({
@@ -147,7 +147,7 @@ describe('npm start with DATABASE_URL', () => {
   }, 60_000);
 
   it('production refuses to start without its required settings, naming them', async () => {
-    const server = startTsx('src/server.ts', [], childEnv({ NODE_ENV: 'production' }));
+    const server = startNode('src/server.ts', [], childEnv({ NODE_ENV: 'production' }));
     expect(await server.exited()).toBe(1);
     for (const name of ['DATABASE_URL', 'PORTAL_JWT_SECRET', 'PORTAL_ALLOWED_ORIGIN']) {
       expect(server.output()).toContain(name);
