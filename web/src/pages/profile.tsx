@@ -217,7 +217,7 @@ function PasswordForm(props: { link: PortalLink }) {
         <PasswordPolicy id="new-password-policy" password={password} />
         <Field
           id="new-password-confirmation"
-          label="Repetí la contraseña nueva"
+          label="Repetí la nueva contraseña"
           type="password"
           value={confirmation}
           onInput={setConfirmation}

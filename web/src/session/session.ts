@@ -125,6 +125,15 @@ export async function authBlob(path: string): Promise<Blob> {
   return withToken((token) => callApiBlob(fetch, apiBase, path, { token }));
 }
 
+/**
+ * A 401 that says the access token was refused (UNAUTHORIZED, or a 401 without the envelope).
+ * Not INVALID_PASSWORD: cambiar-password answers a wrong current password with a 401 too, and
+ * that must neither refresh nor end the session.
+ */
+function tokenRefused(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401 && error.code === 'UNAUTHORIZED';
+}
+
 async function withToken<T>(call: (token: string) => Promise<T>): Promise<T> {
   const token = currentToken();
   if (token === null)
@@ -132,7 +141,7 @@ async function withToken<T>(call: (token: string) => Promise<T>): Promise<T> {
   try {
     return await call(token);
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 401) throw error;
+    if (!tokenRefused(error)) throw error;
     const renewed = await refresh(token);
     if (renewed === null) {
       ended('expired');
@@ -145,7 +154,7 @@ async function withToken<T>(call: (token: string) => Promise<T>): Promise<T> {
     try {
       return await call(renewed);
     } catch (retryError) {
-      if (retryError instanceof ApiError && retryError.status === 401) ended('expired');
+      if (tokenRefused(retryError)) ended('expired');
       throw retryError;
     }
   }
