@@ -198,8 +198,13 @@ function PaymentCard(props: { payment: Pago; onChanged: (outcome: Outcome) => vo
         <div>
           <dt>Recibo</dt>
           <dd>
-            {payment.recibo_numero ??
-              (receiptPending(payment) ? 'Se está generando' : 'Sin recibo')}
+            {payment.recibo_numero === null
+              ? receiptPending(payment)
+                ? 'Se está generando'
+                : 'Sin recibo'
+              : payment.estado === 'refunded'
+                ? `${payment.recibo_numero} (anulado)`
+                : payment.recibo_numero}
           </dd>
         </div>
         {payment.facturas_pagadas.length > 0 && (
