@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../helpers/api-client.js';
+import { useBrowser } from '../helpers/browser.js';
+import { startPortal, type Portal } from '../helpers/portal.js';
+import { ensureWebBuild } from '../helpers/web-dist.js';
+import {
+  checkPage,
+  debtBox,
+  expectHeading,
+  expectPdfDownload,
+  logIn,
+  submitLogin,
+  tenantPage,
+  type Customer,
+} from '../helpers/web-pages.js';
+
+/*
+ * Issue 14 point 6, the signed-in pages beyond paying: coupons (generate, the 19 digits, the PDF),
+ * history (cancel a pending payment), profile (contact data, password change). One portal for the
+ * file: four logins and one register against its per-IP limits.
+ */
+
+let portal: Portal;
+const session = useBrowser();
+
+beforeAll(async () => {
+  portal = await startPortal({ webDir: await ensureWebBuild() });
+});
+afterAll(async () => {
+  await portal?.stop();
+});
+
+/** The signed-in nav's link to `name` ("Inicio", "Facturas", "Pagos", "Cupones", "Perfil"). */
+function navLink(name: string) {
+  return session.page
+    .getByRole('navigation', { name: 'Principal' })
+    .getByRole('link', { name, exact: true });
+}
+
+/** Lucía Fernández of the demo seed: sucursal 2 (customers centralized in `public`). */
+const LUCIA: Customer = {
+  identifier: '31222333',
+  type: 'dni',
+  password: 'Norte2026',
+  sucursal: 'Sucursal Norte',
+};
+
+describe('coupons, history and profile in the web client', () => {
+  it('coupons: a partial amount of one debt, 30 days by default, generates a coupon whose 19 digits are shown, whose PDF downloads, and which the list shows', async () => {
+    const { page } = session;
+    await logIn(page, portal.url);
+    await navLink('Cupones').click();
+    await expectHeading(page, 'Cupones de pago');
+    await page.getByText('Todavía no generaste cupones').waitFor();
+    await debtBox(page, '0001-00001345').check();
+    const amount = page.getByLabel('Importe de Factura B 0001-00001345');
+    await expect(amount.inputValue()).resolves.toBe('52.340,75');
+    await amount.fill('10.000,00');
+    await expect(page.getByLabel('Días hasta el vencimiento').inputValue()).resolves.toBe('30');
+    await page.getByText('1 factura en el cupón: total $ 10.000,00').waitFor();
+    await checkPage(page, 'account-coupon-form');
+
+    await page.getByRole('button', { name: 'Generar cupón' }).click();
+    await page.getByRole('heading', { name: 'Cupón generado' }).waitFor();
+    const digits = (await page.locator('#codigo-generado').textContent())?.replace(/\D/g, '');
+    expect(digits).toMatch(/^\d{19}$/);
+    const [stored] = await portal.tenantQuery<{ monto: string }>(
+      'SELECT monto::text FROM suc0001.ledger_cupones WHERE codigo_barras = $1',
+      [digits],
+    );
+    expect(stored?.monto).toBe('10000.00');
+    await checkPage(page, 'account-coupon-generated');
+    await expectPdfDownload(page, 'Descargar cupón (PDF)', `cupon-${digits}.pdf`);
+    // The list below shows it too.
+    await page.getByRole('button', { name: 'Descargar PDF' }).waitFor();
+    expect(session.errors).toEqual([]);
+  });
+
+  it('history: a pending payment is cancelled after the confirmation, and its state says "Cancelado"', async () => {
+    const { page } = session;
+    await logIn(page, portal.url);
+    await navLink('Facturas').click();
+    await expectHeading(page, 'Tus facturas');
+    await debtBox(page, '0001-00001301').check();
+    await page.getByRole('button', { name: /^Pagar \$/ }).click();
+    await page.waitForURL(/\/portal\/sandbox\/checkout\//);
+    // The payer leaves the gateway without paying and looks at the history.
+    await page.goto(tenantPage(portal.url, 'historial'));
+    await expectHeading(page, 'Tus pagos');
+    const [payment] = await portal.tenantQuery<{ id: number }>(
+      "SELECT id FROM public.portal_payments WHERE status IN ('pending', 'issued')",
+    );
+    if (!payment) throw new Error('no pending payment');
+    await checkPage(page, 'account-history-pending');
+
+    await page.getByRole('button', { name: 'Cancelar pago' }).click();
+    await page.getByText(`¿Cancelar el pago n.º ${payment.id} de $ 20.000,00?`).waitFor();
+    await checkPage(page, 'account-history-confirm-cancel');
+    await page.getByRole('button', { name: 'Sí, cancelar el pago' }).click();
+    await page
+      .getByText(
+        `Cancelaste el pago n.º ${payment.id}. Sus facturas quedan libres para pagarlas de nuevo.`,
+      )
+      .waitFor();
+    await page.getByText('Cancelado', { exact: true }).waitFor();
+    await checkPage(page, 'account-history-cancelled');
+    const [row] = await portal.tenantQuery<{ status: string }>(
+      'SELECT status FROM public.portal_payments WHERE id = $1',
+      [payment.id],
+    );
+    expect(row?.status).toBe('cancelled');
+    expect(session.errors).toEqual([]);
+  });
+
+  it('profile: new e-mail and phone are saved; a password change ends the session, says why at the login, and the new password logs in', async () => {
+    const registered = await call(portal.url, 'POST', '/portal/auth/register', {
+      headers: { origin: portal.url },
+      body: {
+        tenant_id: 1,
+        sucursal_id: 2,
+        identifier: LUCIA.identifier,
+        identifier_type: 'dni',
+        email: 'lucia.fernandez@example.com',
+        password: LUCIA.password,
+        password_confirmation: LUCIA.password,
+      },
+    });
+    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+
+    const { page } = session;
+    await logIn(page, portal.url, LUCIA);
+    await navLink('Perfil').click();
+    await expectHeading(page, 'Tu perfil');
+    const email = page.getByLabel('E-mail');
+    await expect(email.inputValue()).resolves.toBe('lucia.fernandez@example.com');
+    await checkPage(page, 'account-profile');
+    await email.fill('lucia.f@example.com');
+    await page.getByLabel('Teléfono').fill('+54 381 555-0199');
+    await page.getByRole('button', { name: 'Guardar cambios' }).click();
+    await page.getByText('Guardamos tus datos de contacto.').waitFor();
+    const [user] = await portal.tenantQuery<{ email: string; telefono: string }>(
+      'SELECT email, telefono FROM public.portal_users WHERE cnro = 2001',
+    );
+    expect(user).toEqual({ email: 'lucia.f@example.com', telefono: '+54 381 555-0199' });
+
+    const newPassword = 'Cambiada2026';
+    await page.getByLabel('Contraseña actual').fill(LUCIA.password);
+    await page.getByLabel('Contraseña nueva').fill(newPassword);
+    await page.getByLabel('Repetí la nueva contraseña').fill(newPassword);
+    await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
+    await expectHeading(page, 'Ingresá a tu cuenta');
+    await page.getByText('Cambiaste tu contraseña. Ingresá con la nueva.').waitFor();
+    await submitLogin(page, LUCIA, newPassword);
+    await expectHeading(page, 'Hola, Lucía Fernández');
+    expect(session.errors).toEqual([]);
+  });
+});
