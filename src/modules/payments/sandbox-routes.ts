@@ -87,9 +87,12 @@ export async function sandboxRoutes(
 <form method="post" action="${escapeHtml(base)}/reject"><button class="ko">Rechazar pago</button></form>`
           : `<p>Este cobro ya no admite pagos (estado: ${escapeHtml(row.status)}).</p>`;
         void reply.type('text/html; charset=utf-8');
+        // A form post's redirect counts as form-action in Chromium: the payer goes back to the
+        // pages' origin (the checkout's back URLs), which may not be this one.
+        const returns = returnOrigins(row.back_urls);
         void reply.header(
           'content-security-policy',
-          "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+          `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${returns.join(' ')}`.trimEnd(),
         );
         return page(`<h1>Sandbox de pagos</h1><p>${escapeHtml(tenant.tenantName)}</p>
 <p>${escapeHtml(row.description)}</p><p class="total">$ ${escapeHtml(row.amount)}</p>
@@ -175,4 +178,18 @@ ${actions}<p class="note">Pasarela de prueba: ningún dinero se mueve.</p>`);
       );
     ready();
   });
+}
+
+/** The http(s) origins the checkout sends the payer back to, as CSP sources. */
+function returnOrigins(backUrls: { success: string; failure: string }): string[] {
+  const origins = new Set<string>();
+  for (const url of [backUrls.success, backUrls.failure]) {
+    try {
+      const { protocol, origin } = new URL(url);
+      if (protocol === 'http:' || protocol === 'https:') origins.add(origin);
+    } catch {
+      // Not a URL: the redirect will fail anyway; nothing to allow.
+    }
+  }
+  return [...origins];
 }
