@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  withFullStop,
   formatCents,
   formatDate,
   formatDateTime,
@@ -50,5 +51,13 @@ describe('dates', () => {
   it('pluralizes', () => {
     expect(plural(1, 'factura', 'facturas')).toBe('1 factura');
     expect(plural(3, 'factura', 'facturas')).toBe('3 facturas');
+  });
+});
+
+describe('withFullStop', () => {
+  it('ends a sentence with one full stop, also after a name ending in one', () => {
+    expect(withFullStop('Distribuidora Demo S.A.')).toBe('Distribuidora Demo S.A.');
+    expect(withFullStop('Ferretería López')).toBe('Ferretería López.');
+    expect(withFullStop('Demo SRL ')).toBe('Demo SRL.');
   });
 });

@@ -14,6 +14,9 @@ export interface ErrorContext {
   retryAfterSeconds?: number | null;
 }
 
+/** The words of PAYMENT_IN_PROGRESS's message naming the payments page (debts.tsx links them). */
+export const PAYMENTS_PAGE_WORDS = 'tus pagos';
+
 const MESSAGES: Record<string, string> = {
   // Authentication
   INVALID_CREDENTIALS: 'El documento o la contraseña no son correctos.',
@@ -35,8 +38,7 @@ const MESSAGES: Record<string, string> = {
   PARTIAL_PAYMENT_NOT_ALLOWED: 'Las facturas se pagan por su importe completo.',
   PAYMENT_ORDER_VIOLATION:
     'Las facturas se pagan de la más antigua a la más nueva. Actualizá la lista y elegí de nuevo.',
-  PAYMENT_IN_PROGRESS:
-    'Ya hay un pago en curso para alguna de esas facturas. Esperá a que termine o cancelalo desde tus pagos.',
+  PAYMENT_IN_PROGRESS: `Ya hay un pago en curso para alguna de esas facturas. Esperá a que termine o cancelalo desde ${PAYMENTS_PAGE_WORDS}.`,
   MISSING_ORIGIN: 'Esta página no está autorizada para iniciar pagos. Avisale a la empresa.',
   MISCONFIGURED: 'Los pagos en línea no están disponibles por un problema de configuración.',
   GATEWAY_NOT_CONFIGURED: 'La empresa todavía no tiene habilitados los pagos en línea.',

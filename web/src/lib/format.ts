@@ -64,3 +64,9 @@ export function formatDateTime(value: string | null | undefined): string {
 export function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
+
+/** `text` ending a sentence: a full stop added unless it ends in one already ("Demo S.A."). */
+export function withFullStop(text: string): string {
+  const trimmed = text.trimEnd();
+  return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { PAYMENTS_PAGE_WORDS } from '../api/errors.js';
 import { ApiError } from '../api/http.js';
 import type { Deuda, IniciarData } from '../api/types.js';
 import { isChosen, paymentRequest, toggleFifo, totalCents } from '../lib/fifo.js';
@@ -7,6 +8,7 @@ import { pathFor, type PortalLink } from '../routes.js';
 import { authCall } from '../session/session.js';
 import { rememberPortal } from '../portal-memory.js';
 import { DebtSummary } from '../ui/debt-row.js';
+import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
 import { Empty, ErrorBox, Loading } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
@@ -37,7 +39,12 @@ function Chooser(props: { link: PortalLink; debts: Deuda[]; reload: () => void }
   const { debts } = props;
   const [count, setCount] = useState(0);
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<{ message: string; stale: boolean } | null>(null);
+  const [failure, setFailure] = useState<{
+    message: string;
+    stale: boolean;
+    /** PAYMENT_IN_PROGRESS: "tus pagos" in the message links to the history page. */
+    inProgress: boolean;
+  } | null>(null);
   // Set synchronously on the first click: a double click starts one payment, not two.
   const starting = useRef(false);
   const total = totalCents(debts, count);
@@ -70,6 +77,7 @@ function Chooser(props: { link: PortalLink; debts: Deuda[]; reload: () => void }
       setFailure({
         message: error instanceof ApiError ? error.message : 'No pudimos iniciar el pago.',
         stale: ['INVALID_FACTURAS', 'PAYMENT_ORDER_VIOLATION', 'MONTO_MISMATCH'].includes(code),
+        inProgress: code === 'PAYMENT_IN_PROGRESS',
       });
       starting.current = false;
       setBusy(false);
@@ -119,7 +127,13 @@ function Chooser(props: { link: PortalLink; debts: Deuda[]; reload: () => void }
         </p>
         {failure && (
           <ErrorBox
-            message={failure.message}
+            message={
+              failure.inProgress ? (
+                <WithPaymentsLink message={failure.message} href={pathFor(props.link, 'history')} />
+              ) : (
+                failure.message
+              )
+            }
             onRetry={failure.stale ? props.reload : undefined}
             retryLabel="Actualizar la lista"
           />
@@ -133,6 +147,19 @@ function Chooser(props: { link: PortalLink; debts: Deuda[]; reload: () => void }
           {busy ? 'Iniciando el pago…' : count === 0 ? 'Pagar' : `Pagar ${formatCents(total)}`}
         </button>
       </div>
+    </>
+  );
+}
+
+/** The message with its words naming the payments page as a link to it. */
+function WithPaymentsLink(props: { message: string; href: string }) {
+  const at = props.message.indexOf(PAYMENTS_PAGE_WORDS);
+  if (at < 0) return <>{props.message}</>;
+  return (
+    <>
+      {props.message.slice(0, at)}
+      <Link href={props.href}>{PAYMENTS_PAGE_WORDS}</Link>
+      {props.message.slice(at + PAYMENTS_PAGE_WORDS.length)}
     </>
   );
 }

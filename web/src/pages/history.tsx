@@ -8,6 +8,7 @@ import {
   actionPath,
   canCancel,
   canRefund,
+  gatewayLabel,
   hasReceipt,
   paymentStateLabel,
   paymentStateTone,
@@ -192,19 +193,24 @@ function PaymentCard(props: { payment: Pago; onChanged: (outcome: Outcome) => vo
         {payment.metodo && (
           <div>
             <dt>Medio</dt>
-            <dd>{payment.metodo}</dd>
+            <dd>{gatewayLabel(payment.metodo)}</dd>
           </div>
         )}
         <div>
           <dt>Recibo</dt>
           <dd>
-            {payment.recibo_numero === null
-              ? receiptPending(payment)
-                ? 'Se está generando'
-                : 'Sin recibo'
-              : payment.estado === 'refunded'
-                ? `${payment.recibo_numero} (anulado)`
-                : payment.recibo_numero}
+            {payment.recibo_numero === null ? (
+              receiptPending(payment) ? (
+                'Se está generando'
+              ) : (
+                'Sin recibo'
+              )
+            ) : (
+              <>
+                <span class="nowrap">{payment.recibo_numero}</span>
+                {payment.estado === 'refunded' && ' (anulado)'}
+              </>
+            )}
           </dd>
         </div>
         {payment.facturas_pagadas.length > 0 && (
@@ -214,7 +220,8 @@ function PaymentCard(props: { payment: Pago; onChanged: (outcome: Outcome) => vo
               <ul class="plain">
                 {payment.facturas_pagadas.map((f) => (
                   <li key={`${f.tipo}-${f.numero}`}>
-                    {f.tipo} {f.numero}: <span class="nowrap">{formatMoney(f.monto)}</span>
+                    {f.tipo} <span class="nowrap">{f.numero}</span>:{' '}
+                    <span class="nowrap">{formatMoney(f.monto)}</span>
                   </li>
                 ))}
               </ul>

@@ -158,7 +158,7 @@ function OutcomeView(props: { outcome: Outcome; payment: Pago }) {
       return (
         <Notice kind="success">
           <p>
-            Recibimos tu pago. Recibo n.º <strong>{payment.recibo_numero}</strong>.
+            Recibimos tu pago. Recibo n.º <strong class="nowrap">{payment.recibo_numero}</strong>.
           </p>
           <PdfButton
             path={`/portal/pagos/${payment.id}/recibo`}

@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/http.js';
 import type { Empresa, PortalUser } from '../api/types.js';
 import { setFlash } from '../flash.js';
+import { withFullStop } from '../lib/format.js';
 import {
   confirmationError,
   emailError,
@@ -100,8 +101,8 @@ export function RegisterPage(props: { link: PortalLink; empresa: Empresa }) {
   return (
     <Page title="Creá tu cuenta">
       <p>
-        Para registrarte tenés que ser cliente de {empresa.nombre}. Usá el documento con el que te
-        conocen.
+        Para registrarte tenés que ser cliente de {withFullStop(empresa.nombre)} Usá el documento
+        con el que te conocen.
       </p>
       <form ref={form} noValidate onSubmit={(event) => void submit(event)} class="form">
         {failure && <ErrorBox message={failure} />}

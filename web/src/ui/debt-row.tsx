@@ -7,7 +7,7 @@ export function DebtSummary(props: { debt: Deuda }) {
   return (
     <>
       <span class="debt-name">
-        {debt.comprobante} {debt.nrocomp}
+        {debt.comprobante} <span class="nowrap">{debt.nrocomp}</span>
       </span>
       <span class="debt-dates">
         {debt.vencimiento ? `Vence ${formatDate(debt.vencimiento)}` : 'Sin vencimiento'}

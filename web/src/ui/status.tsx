@@ -12,7 +12,8 @@ export function Loading(props: { label?: string }) {
 
 /** An error message, announced at once (role=alert), with an optional retry. */
 export function ErrorBox(props: {
-  message: string;
+  /** Text, or text with a link in it. */
+  message: ComponentChildren;
   onRetry?: (() => void) | undefined;
   retryLabel?: string;
   id?: string;
