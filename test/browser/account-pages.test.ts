@@ -1,8 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/api-client.js';
-import { useBrowser } from '../helpers/browser.js';
-import { startPortal, type Portal } from '../helpers/portal.js';
-import { ensureWebBuild } from '../helpers/web-dist.js';
 import {
   checkPage,
   debtBox,
@@ -13,6 +10,7 @@ import {
   tenantPage,
   type Customer,
 } from '../helpers/web-pages.js';
+import { useServedWebClient } from '../helpers/web-suite.js';
 
 /*
  * Issue 14 point 6, the signed-in pages beyond paying: coupons (generate, the 19 digits, the PDF),
@@ -20,19 +18,11 @@ import {
  * file: four logins and one register against its per-IP limits.
  */
 
-let portal: Portal;
-const session = useBrowser();
-
-beforeAll(async () => {
-  portal = await startPortal({ webDir: await ensureWebBuild() });
-});
-afterAll(async () => {
-  await portal?.stop();
-});
+const web = useServedWebClient();
 
 /** The signed-in nav's link to `name` ("Inicio", "Facturas", "Pagos", "Cupones", "Perfil"). */
 function navLink(name: string) {
-  return session.page
+  return web.session.page
     .getByRole('navigation', { name: 'Principal' })
     .getByRole('link', { name, exact: true });
 }
@@ -47,8 +37,8 @@ const LUCIA: Customer = {
 
 describe('coupons, history and profile in the web client', () => {
   it('coupons: a partial amount of one debt, 30 days by default, generates a coupon whose 19 digits are shown, whose PDF downloads, and which the list shows', async () => {
-    const { page } = session;
-    await logIn(page, portal.url);
+    const { page } = web.session;
+    await logIn(page, web.portal.url);
     await navLink('Cupones').click();
     await expectHeading(page, 'Cupones de pago');
     await page.getByText('Todavía no generaste cupones').waitFor();
@@ -64,7 +54,7 @@ describe('coupons, history and profile in the web client', () => {
     await page.getByRole('heading', { name: 'Cupón generado' }).waitFor();
     const digits = (await page.locator('#codigo-generado').textContent())?.replace(/\D/g, '');
     expect(digits).toMatch(/^\d{19}$/);
-    const [stored] = await portal.tenantQuery<{ monto: string }>(
+    const [stored] = await web.portal.tenantQuery<{ monto: string }>(
       'SELECT monto::text FROM suc0001.ledger_cupones WHERE codigo_barras = $1',
       [digits],
     );
@@ -73,21 +63,21 @@ describe('coupons, history and profile in the web client', () => {
     await expectPdfDownload(page, 'Descargar cupón (PDF)', `cupon-${digits}.pdf`);
     // The list below shows it too.
     await page.getByRole('button', { name: 'Descargar PDF' }).waitFor();
-    expect(session.errors).toEqual([]);
+    expect(web.session.errors).toEqual([]);
   });
 
   it('history: a pending payment is cancelled after the confirmation, and its state says "Cancelado"', async () => {
-    const { page } = session;
-    await logIn(page, portal.url);
+    const { page } = web.session;
+    await logIn(page, web.portal.url);
     await navLink('Facturas').click();
     await expectHeading(page, 'Tus facturas');
     await debtBox(page, '0001-00001301').check();
     await page.getByRole('button', { name: /^Pagar \$/ }).click();
     await page.waitForURL(/\/portal\/sandbox\/checkout\//);
     // The payer leaves the gateway without paying and looks at the history.
-    await page.goto(tenantPage(portal.url, 'historial'));
+    await page.goto(tenantPage(web.portal.url, 'historial'));
     await expectHeading(page, 'Tus pagos');
-    const [payment] = await portal.tenantQuery<{ id: number }>(
+    const [payment] = await web.portal.tenantQuery<{ id: number }>(
       "SELECT id FROM public.portal_payments WHERE status IN ('pending', 'issued')",
     );
     if (!payment) throw new Error('no pending payment');
@@ -104,17 +94,17 @@ describe('coupons, history and profile in the web client', () => {
       .waitFor();
     await page.getByText('Cancelado', { exact: true }).waitFor();
     await checkPage(page, 'account-history-cancelled');
-    const [row] = await portal.tenantQuery<{ status: string }>(
+    const [row] = await web.portal.tenantQuery<{ status: string }>(
       'SELECT status FROM public.portal_payments WHERE id = $1',
       [payment.id],
     );
     expect(row?.status).toBe('cancelled');
-    expect(session.errors).toEqual([]);
+    expect(web.session.errors).toEqual([]);
   });
 
   it('profile: new e-mail and phone are saved; a password change ends the session, says why at the login, and the new password logs in', async () => {
-    const registered = await call(portal.url, 'POST', '/portal/auth/register', {
-      headers: { origin: portal.url },
+    const registered = await call(web.portal.url, 'POST', '/portal/auth/register', {
+      headers: { origin: web.portal.url },
       body: {
         tenant_id: 1,
         sucursal_id: 2,
@@ -127,8 +117,8 @@ describe('coupons, history and profile in the web client', () => {
     });
     expect(registered.status, JSON.stringify(registered.body)).toBe(201);
 
-    const { page } = session;
-    await logIn(page, portal.url, LUCIA);
+    const { page } = web.session;
+    await logIn(page, web.portal.url, LUCIA);
     await navLink('Perfil').click();
     await expectHeading(page, 'Tu perfil');
     const email = page.getByLabel('E-mail');
@@ -138,7 +128,7 @@ describe('coupons, history and profile in the web client', () => {
     await page.getByLabel('Teléfono').fill('+54 381 555-0199');
     await page.getByRole('button', { name: 'Guardar cambios' }).click();
     await page.getByText('Guardamos tus datos de contacto.').waitFor();
-    const [user] = await portal.tenantQuery<{ email: string; telefono: string }>(
+    const [user] = await web.portal.tenantQuery<{ email: string; telefono: string }>(
       'SELECT email, telefono FROM public.portal_users WHERE cnro = 2001',
     );
     expect(user).toEqual({ email: 'lucia.f@example.com', telefono: '+54 381 555-0199' });
@@ -152,6 +142,6 @@ describe('coupons, history and profile in the web client', () => {
     await page.getByText('Cambiaste tu contraseña. Ingresá con la nueva.').waitFor();
     await submitLogin(page, LUCIA, newPassword);
     await expectHeading(page, 'Hola, Lucía Fernández');
-    expect(session.errors).toEqual([]);
+    expect(web.session.errors).toEqual([]);
   });
 });

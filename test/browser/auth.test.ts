@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/api-client.js';
-import { useBrowser } from '../helpers/browser.js';
-import { lastMailTo, startPortal, type Portal } from '../helpers/portal.js';
-import { ensureWebBuild } from '../helpers/web-dist.js';
+import { lastMailTo } from '../helpers/portal.js';
 import {
   checkPage,
   expectHeading,
@@ -11,6 +9,7 @@ import {
   tenantPage,
   type Customer,
 } from '../helpers/web-pages.js';
+import { useServedWebClient } from '../helpers/web-suite.js';
 
 /*
  * Issue 14 point 6, the login's hard cases in the web client: the lockout message and the
@@ -18,15 +17,7 @@ import {
  * register, one forgot and one reset against its per-IP limits (10/min, 5/min, 10/min, 10/min).
  */
 
-let portal: Portal;
-const session = useBrowser();
-
-beforeAll(async () => {
-  portal = await startPortal({ webDir: await ensureWebBuild() });
-});
-afterAll(async () => {
-  await portal?.stop();
-});
+const web = useServedWebClient();
 
 /** Carlos Rodríguez of the demo seed (no debts), registered through the API for the lockout. */
 const CARLOS: Customer = {
@@ -38,8 +29,8 @@ const CARLOS: Customer = {
 
 describe('logging in: lockout and forgotten password', () => {
   it('the 5th wrong password shows the lockout in Spanish, for 15 minutes', async () => {
-    const registered = await call(portal.url, 'POST', '/portal/auth/register', {
-      headers: { origin: portal.url },
+    const registered = await call(web.portal.url, 'POST', '/portal/auth/register', {
+      headers: { origin: web.portal.url },
       body: {
         tenant_id: 1,
         sucursal_id: 1,
@@ -52,8 +43,8 @@ describe('logging in: lockout and forgotten password', () => {
     });
     expect(registered.status, JSON.stringify(registered.body)).toBe(201);
 
-    const { page } = session;
-    await page.goto(tenantPage(portal.url, 'ingresar'));
+    const { page } = web.session;
+    await page.goto(tenantPage(web.portal.url, 'ingresar'));
     await expectHeading(page, 'Ingresá a tu cuenta');
     const alert = page.getByRole('alert');
     /** One attempt, waiting for the API's answer (the alert's text repeats across attempts). */
@@ -80,12 +71,12 @@ describe('logging in: lockout and forgotten password', () => {
     expect(await attempt(CARLOS.password)).toBe(403);
     await alert.getByText(/bloqueada .* Probá de nuevo en 15 minutos/).waitFor();
     await expectHeading(page, 'Ingresá a tu cuenta');
-    expect(session.errors).toEqual([]);
+    expect(web.session.errors).toEqual([]);
   });
 
   it('forgot: the 6-digit code from the SMTP sink resets the password, and the new one logs in', async () => {
-    const { page } = session;
-    await page.goto(tenantPage(portal.url, 'ingresar'));
+    const { page } = web.session;
+    await page.goto(tenantPage(web.portal.url, 'ingresar'));
     await page.getByRole('link', { name: 'Olvidé mi contraseña' }).click();
     await expectHeading(page, 'Recuperá tu contraseña');
     await checkPage(page, 'auth-forgot');
@@ -95,7 +86,7 @@ describe('logging in: lockout and forgotten password', () => {
     await page.getByLabel('Código').waitFor();
     await checkPage(page, 'auth-forgot-code');
 
-    const mail = await lastMailTo(portal.smtp, 'juan.perez@demo.invalid');
+    const mail = await lastMailTo(web.portal.smtp, 'juan.perez@demo.invalid');
     const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
     expect(code, mail.text).toMatch(/^\d{6}$/);
     const newPassword = 'Renovada2026';
@@ -114,6 +105,6 @@ describe('logging in: lockout and forgotten password', () => {
       .waitFor();
     await submitLogin(page, JUAN, newPassword);
     await expectHeading(page, 'Hola, Juan Pérez');
-    expect(session.errors).toEqual([]);
+    expect(web.session.errors).toEqual([]);
   });
 });

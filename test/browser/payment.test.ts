@@ -1,8 +1,5 @@
 import type { Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useBrowser } from '../helpers/browser.js';
-import { startPortal, type Portal } from '../helpers/portal.js';
-import { ensureWebBuild } from '../helpers/web-dist.js';
+import { describe, expect, it } from 'vitest';
 import {
   checkPage,
   debtBox,
@@ -13,6 +10,7 @@ import {
   tenantPage,
   type Customer,
 } from '../helpers/web-pages.js';
+import { useServedWebClient } from '../helpers/web-suite.js';
 
 /*
  * Issue 14 point 6, paying in the web client served by the API (as `npm start` serves it): a new
@@ -21,15 +19,7 @@ import {
  * (10/min, in memory) sees three logins here.
  */
 
-let portal: Portal;
-const session = useBrowser();
-
-beforeAll(async () => {
-  portal = await startPortal({ webDir: await ensureWebBuild() });
-});
-afterAll(async () => {
-  await portal?.stop();
-});
+const web = useServedWebClient();
 
 /** María González of the demo seed: CUIT stored with dashes, two debts, not yet registered. */
 const MARIA: Customer = {
@@ -47,12 +37,12 @@ function countIniciar(requests: Request[]): number {
 
 describe('paying from the web client (sandbox gateway)', () => {
   it('a new customer registers, logs in, chooses two debts in FIFO order, pays them with one payment despite a double click, approves in the sandbox, sees "aprobado" with receipt RC0001-00000042 and downloads its PDF', async () => {
-    const { page } = session;
+    const { page } = web.session;
     const requests: Request[] = [];
     page.on('request', (request) => requests.push(request));
 
     // Register: the policy is shown before it is broken, then the form logs in and goes home.
-    await page.goto(tenantPage(portal.url, 'registro'));
+    await page.goto(tenantPage(web.portal.url, 'registro'));
     await expectHeading(page, 'Creá tu cuenta');
     await checkPage(page, 'flow-register');
     await page.getByLabel('Sucursal').selectOption({ label: MARIA.sucursal });
@@ -64,7 +54,7 @@ describe('paying from the web client (sandbox gateway)', () => {
     await page.getByLabel('Repetí la contraseña').fill(MARIA.password);
     await page.getByRole('button', { name: 'Crear cuenta' }).click();
     await expectHeading(page, 'Hola, María González');
-    const [user] = await portal.tenantQuery<{ id: string; telefono: string | null }>(
+    const [user] = await web.portal.tenantQuery<{ id: string; telefono: string | null }>(
       'SELECT id, telefono FROM suc0001.portal_users WHERE cnro = 1002',
     );
     expect(user?.telefono).toBe('+54 11 4444-0102');
@@ -101,7 +91,7 @@ describe('paying from the web client (sandbox gateway)', () => {
     await page.getByRole('button', { name: 'Pagar $ 218.500,00' }).dblclick();
     await page.waitForURL(/\/portal\/sandbox\/checkout\//);
     expect(countIniciar(requests)).toBe(1);
-    const payments = await portal.tenantQuery<{ id: number; monto: string; facturas: number }>(
+    const payments = await web.portal.tenantQuery<{ id: number; monto: string; facturas: number }>(
       `SELECT id, monto::text, jsonb_array_length(facturas_json) AS facturas
          FROM public.portal_payments WHERE portal_user_id = $1`,
       [user?.id],
@@ -121,13 +111,13 @@ describe('paying from the web client (sandbox gateway)', () => {
     await page.getByText('0001-00000512').waitFor();
     await checkPage(page, 'flow-result-approved');
     await expectPdfDownload(page, 'Descargar recibo (PDF)', 'recibo-RC0001-00000042.pdf');
-    expect(session.errors).toEqual([]);
+    expect(web.session.errors).toEqual([]);
   });
 
   it('a payment the sandbox rejects: the result page says "rechazado" and nothing was charged', async () => {
-    const { page } = session;
-    await logIn(page, portal.url);
-    await page.goto(tenantPage(portal.url, 'deudas'));
+    const { page } = web.session;
+    await logIn(page, web.portal.url);
+    await page.goto(tenantPage(web.portal.url, 'deudas'));
     await expectHeading(page, 'Tus facturas');
     await debtBox(page, '0001-00001301').check();
     await page.getByRole('button', { name: /^Pagar \$/ }).click();
@@ -137,11 +127,11 @@ describe('paying from the web client (sandbox gateway)', () => {
     await expectHeading(page, 'Tu pago fue rechazado');
     await page.getByText('La plataforma de pago rechazó el pago y no se cobró nada.').waitFor();
     await checkPage(page, 'flow-result-rejected');
-    const [payment] = await portal.tenantQuery<{ status: string }>(
+    const [payment] = await web.portal.tenantQuery<{ status: string }>(
       `SELECT status FROM public.portal_payments
         WHERE portal_user_id = (SELECT id FROM suc0001.portal_users WHERE cnro = 1001)`,
     );
     expect(payment?.status).toBe('rejected');
-    expect(session.errors).toEqual([]);
+    expect(web.session.errors).toEqual([]);
   });
 });

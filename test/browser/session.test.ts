@@ -1,8 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useBrowser } from '../helpers/browser.js';
-import { startPortal, type Portal } from '../helpers/portal.js';
-import { ensureWebBuild } from '../helpers/web-dist.js';
+import { describe, expect, it } from 'vitest';
 import {
   checkPage,
   expectHeading,
@@ -11,6 +8,7 @@ import {
   submitLogin,
   tenantPage,
 } from '../helpers/web-pages.js';
+import { useServedWebClient } from '../helpers/web-suite.js';
 
 /*
  * Issue 14 points 4 and 6, the session in the web client: the access token lives in memory, so a
@@ -19,18 +17,10 @@ import {
  * One portal for the file: three logins against its per-IP limit.
  */
 
-let portal: Portal;
-const session = useBrowser();
-
-beforeAll(async () => {
-  portal = await startPortal({ webDir: await ensureWebBuild() });
-});
-afterAll(async () => {
-  await portal?.stop();
-});
+const web = useServedWebClient();
 
 async function refreshCookie(context: BrowserContext): Promise<string | undefined> {
-  const cookies = await context.cookies(`${portal.url}/portal/auth/refresh-token`);
+  const cookies = await context.cookies(`${web.portal.url}/portal/auth/refresh-token`);
   return cookies.find((cookie) => cookie.name === 'portal_refresh_token')?.value;
 }
 
@@ -45,20 +35,20 @@ async function reloadWithRefresh(page: Page): Promise<number> {
 
 describe('the session in the browser', () => {
   it('a private page without a session sends to the login with `next`, and logging in comes back to it', async () => {
-    const { page } = session;
-    await page.goto(tenantPage(portal.url, 'deudas'));
+    const { page } = web.session;
+    await page.goto(tenantPage(web.portal.url, 'deudas'));
     await expectHeading(page, 'Ingresá a tu cuenta');
     expect(new URL(page.url()).searchParams.get('next')).toBe('/e/1/deudas');
     await checkPage(page, 'session-login-next');
     await submitLogin(page, JUAN);
     await expectHeading(page, 'Tus facturas');
     expect(new URL(page.url()).pathname).toBe('/e/1/deudas');
-    expect(session.errors).toEqual([]);
+    expect(web.session.errors).toEqual([]);
   });
 
   it('a reload keeps the session: the client refreshes once through the cookie, which rotates, and stays on the page', async () => {
-    const { page, context } = session;
-    await logIn(page, portal.url);
+    const { page, context } = web.session;
+    await logIn(page, web.portal.url);
     await page
       .getByRole('navigation', { name: 'Principal' })
       .getByRole('link', { name: 'Facturas' })
@@ -74,14 +64,14 @@ describe('the session in the browser', () => {
     expect(after).toEqual(expect.any(String));
     expect(after).not.toBe(before);
     await checkPage(page, 'session-debts-after-reload');
-    expect(session.errors).toEqual([]);
+    expect(web.session.errors).toEqual([]);
   });
 
   it('two tabs reloading at once both keep the session (no refresh reuse); logging out in one sends the other to the login', async () => {
-    const { page: first, context } = session;
-    await logIn(first, portal.url);
+    const { page: first, context } = web.session;
+    await logIn(first, web.portal.url);
     const second = await context.newPage();
-    await second.goto(tenantPage(portal.url, 'deudas'));
+    await second.goto(tenantPage(web.portal.url, 'deudas'));
     await expectHeading(second, 'Tus facturas');
 
     // Both tabs need a token on load; the Web Lock makes them take turns, so neither reuses a
@@ -98,7 +88,7 @@ describe('the session in the browser', () => {
       refreshes.every((status) => status === 200),
       String(refreshes),
     ).toBe(true);
-    const reuse = await portal.tenantQuery(
+    const reuse = await web.portal.tenantQuery(
       "SELECT 1 FROM public.portal_audit_log WHERE event = 'refresh_reuse'",
     );
     expect(reuse).toEqual([]);
@@ -112,6 +102,6 @@ describe('the session in the browser', () => {
     // The server ended it too: a reload finds no session to refresh.
     expect(await reloadWithRefresh(second)).toBe(401);
     await expectHeading(second, 'Ingresá a tu cuenta');
-    expect(session.errors).toEqual([]);
+    expect(web.session.errors).toEqual([]);
   });
 });
