@@ -13,17 +13,14 @@ import {
 import { navigate } from '../router.js';
 import { pathFor, type PortalLink } from '../routes.js';
 import { publicCall } from '../session/session.js';
-import { Field, focusFirstInvalid, IdentifierTypeField } from '../ui/field.js';
+import { Field } from '../ui/field.js';
+import { useFormErrors } from '../ui/form.js';
+import { IdentityFields } from '../ui/identity-fields.js';
 import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
-import { PasswordPolicy } from '../ui/password-policy.js';
+import { NewPasswordFields } from '../ui/password-policy.js';
 import { ErrorBox, Notice } from '../ui/status.js';
-import {
-  needsSucursalChoice,
-  SUCURSAL_MISSING,
-  SucursalField,
-  useSucursal,
-} from '../ui/sucursal.js';
+import { SUCURSAL_MISSING, useSucursal } from '../ui/sucursal.js';
 
 /** Forgot password: the identifier, then the e-mailed 6-digit code and a new password. */
 export function ForgotPage(props: { link: PortalLink; empresa: Empresa }) {
@@ -35,24 +32,13 @@ export function ForgotPage(props: { link: PortalLink; empresa: Empresa }) {
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [sucursalId, setSucursalId] = useSucursal(link, empresa);
-  const [errors, setErrors] = useState<Record<string, string | null>>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const { form, errors, failure, setFailure, invalid } = useFormErrors();
   const [busy, setBusy] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
   const codeHeading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
     if (step === 'reset') codeHeading.current?.focus();
   }, [step]);
-
-  function invalid(found: Record<string, string | null>): boolean {
-    setErrors(found);
-    setFailure(null);
-    if (!Object.values(found).some(Boolean)) return false;
-    setFailure('Revisá los campos marcados.');
-    requestAnimationFrame(() => focusFirstInvalid(form.current));
-    return true;
-  }
 
   async function send<T>(path: string, body: Record<string, unknown>): Promise<T | null> {
     if (sucursalId === null) return null;
@@ -114,24 +100,16 @@ export function ForgotPage(props: { link: PortalLink; empresa: Empresa }) {
         <form ref={form} noValidate onSubmit={(event) => void requestCode(event)} class="form">
           <p>Te vamos a enviar un código de 6 números al e-mail de tu cuenta.</p>
           {failure && <ErrorBox message={failure} />}
-          {needsSucursalChoice(link, empresa) && (
-            <SucursalField
-              empresa={empresa}
-              value={sucursalId}
-              onChange={setSucursalId}
-              error={errors.sucursal}
-            />
-          )}
-          <IdentifierTypeField value={type} onChange={setType} />
-          <Field
-            id="identifier"
-            label={type === 'dni' ? 'Número de DNI' : 'Número de CUIT'}
-            value={identifier}
-            onInput={setIdentifier}
-            error={errors.identifier}
-            autoComplete="username"
-            inputMode="numeric"
-            maxLength={20}
+          <IdentityFields
+            link={link}
+            empresa={empresa}
+            sucursalId={sucursalId}
+            onSucursal={setSucursalId}
+            type={type}
+            onType={setType}
+            identifier={identifier}
+            onIdentifier={setIdentifier}
+            errors={errors}
           />
           <button type="submit" class="button" aria-disabled={busy}>
             {busy ? 'Enviando…' : 'Enviar código'}
@@ -158,27 +136,14 @@ export function ForgotPage(props: { link: PortalLink; empresa: Empresa }) {
             inputMode="numeric"
             maxLength={6}
           />
-          <Field
-            id="password"
+          <NewPasswordFields
+            idPrefix="password"
             label="Nueva contraseña"
-            type="password"
-            value={password}
-            onInput={setPassword}
-            error={errors.password}
-            describedBy="password-policy"
-            autoComplete="new-password"
-            maxLength={256}
-          />
-          <PasswordPolicy id="password-policy" password={password} />
-          <Field
-            id="confirmation"
-            label="Repetí la nueva contraseña"
-            type="password"
-            value={confirmation}
-            onInput={setConfirmation}
-            error={errors.confirmation}
-            autoComplete="new-password"
-            maxLength={256}
+            password={password}
+            onPassword={setPassword}
+            confirmation={confirmation}
+            onConfirmation={setConfirmation}
+            errors={errors}
           />
           <button type="submit" class="button" aria-disabled={busy}>
             {busy ? 'Guardando…' : 'Cambiar contraseña'}

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiError } from '../api/http.js';
 import type { Empresa } from '../api/types.js';
 import { takeFlash } from '../flash.js';
@@ -6,16 +6,13 @@ import { identifierError, normalizeIdentifier, type IdentifierType } from '../li
 import { navigate } from '../router.js';
 import { pathFor, safeNext, type PortalLink } from '../routes.js';
 import { getSession, login } from '../session/session.js';
-import { Field, focusFirstInvalid, IdentifierTypeField } from '../ui/field.js';
+import { Field } from '../ui/field.js';
+import { useFormErrors } from '../ui/form.js';
+import { IdentityFields } from '../ui/identity-fields.js';
 import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
 import { ErrorBox, Notice } from '../ui/status.js';
-import {
-  needsSucursalChoice,
-  SUCURSAL_MISSING,
-  SucursalField,
-  useSucursal,
-} from '../ui/sucursal.js';
+import { SUCURSAL_MISSING, useSucursal } from '../ui/sucursal.js';
 
 export function LoginPage(props: { link: PortalLink; empresa: Empresa; next: string | null }) {
   const { link, empresa } = props;
@@ -34,10 +31,8 @@ export function LoginPage(props: { link: PortalLink; empresa: Empresa; next: str
   const [identifier, setIdentifier] = useState('');
   const [password, setPassword] = useState('');
   const [sucursalId, setSucursalId] = useSucursal(link, empresa);
-  const [errors, setErrors] = useState<Record<string, string | null>>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const { form, errors, failure, setFailure, invalid } = useFormErrors();
   const [busy, setBusy] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -47,13 +42,7 @@ export function LoginPage(props: { link: PortalLink; empresa: Empresa; next: str
       password: password === '' ? 'Ingresá tu contraseña.' : null,
       sucursal: sucursalId === null ? SUCURSAL_MISSING : null,
     };
-    setErrors(found);
-    setFailure(null);
-    if (Object.values(found).some(Boolean) || sucursalId === null) {
-      setFailure('Revisá los campos marcados.');
-      requestAnimationFrame(() => focusFirstInvalid(form.current));
-      return;
-    }
+    if (invalid(found) || sucursalId === null) return;
     setBusy(true);
     try {
       await login({
@@ -78,25 +67,17 @@ export function LoginPage(props: { link: PortalLink; empresa: Empresa; next: str
       {notice && <Notice>{notice}</Notice>}
       <form ref={form} noValidate onSubmit={(event) => void submit(event)} class="form">
         {failure && <ErrorBox message={failure} />}
-        {needsSucursalChoice(link, empresa) && (
-          <SucursalField
-            empresa={empresa}
-            value={sucursalId}
-            onChange={setSucursalId}
-            error={errors.sucursal}
-          />
-        )}
-        <IdentifierTypeField value={type} onChange={setType} />
-        <Field
-          id="identifier"
-          label={type === 'dni' ? 'Número de DNI' : 'Número de CUIT'}
-          hint={type === 'dni' ? 'Solo números, sin puntos.' : 'Con o sin guiones.'}
-          value={identifier}
-          onInput={setIdentifier}
-          error={errors.identifier}
-          autoComplete="username"
-          inputMode="numeric"
-          maxLength={20}
+        <IdentityFields
+          link={link}
+          empresa={empresa}
+          sucursalId={sucursalId}
+          onSucursal={setSucursalId}
+          type={type}
+          onType={setType}
+          identifier={identifier}
+          onIdentifier={setIdentifier}
+          errors={errors}
+          withHint
         />
         <Field
           id="password"

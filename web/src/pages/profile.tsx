@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiError } from '../api/http.js';
 import type { Perfil } from '../api/types.js';
 import { formatDateTime } from '../lib/format.js';
@@ -6,9 +6,10 @@ import { confirmationError, emailError, passwordError, phoneError } from '../lib
 import { navigate } from '../router.js';
 import { pathFor, type PortalLink } from '../routes.js';
 import { authCall, passwordChanged } from '../session/session.js';
-import { Field, focusFirstInvalid } from '../ui/field.js';
+import { Field } from '../ui/field.js';
+import { useFormErrors } from '../ui/form.js';
 import { Page } from '../ui/page.js';
-import { PasswordPolicy } from '../ui/password-policy.js';
+import { NewPasswordFields } from '../ui/password-policy.js';
 import { ErrorBox, Loading, Notice } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 
@@ -49,24 +50,15 @@ export function ProfilePage(props: { link: PortalLink; userId: string }) {
 function ContactForm(props: { perfil: Perfil }) {
   const [email, setEmail] = useState(props.perfil.email);
   const [phone, setPhone] = useState(props.perfil.telefono ?? '');
-  const [errors, setErrors] = useState<Record<string, string | null>>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const { form, errors, failure, setFailure, invalid } = useFormErrors();
   const [saved, setSaved] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
 
   async function submit(event: Event) {
     event.preventDefault();
     if (busy) return;
-    const found = { email: emailError(email), phone: phoneError(phone) };
-    setErrors(found);
-    setFailure(null);
     setSaved(null);
-    if (found.email || found.phone) {
-      setFailure('Revisá los campos marcados.');
-      requestAnimationFrame(() => focusFirstInvalid(form.current));
-      return;
-    }
+    if (invalid({ email: emailError(email), phone: phoneError(phone) })) return;
     setBusy(true);
     try {
       // An empty phone clears it (the API stores null).
@@ -134,10 +126,8 @@ function PasswordForm(props: { link: PortalLink }) {
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [errors, setErrors] = useState<Record<string, string | null>>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const { form, errors, failure, setFailure, invalid } = useFormErrors();
   const [busy, setBusy] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -147,13 +137,7 @@ function PasswordForm(props: { link: PortalLink }) {
       password: passwordError(password),
       confirmation: confirmationError(password, confirmation),
     };
-    setErrors(found);
-    setFailure(null);
-    if (Object.values(found).some(Boolean)) {
-      setFailure('Revisá los campos marcados.');
-      requestAnimationFrame(() => focusFirstInvalid(form.current));
-      return;
-    }
+    if (invalid(found)) return;
     setBusy(true);
     try {
       await authCall('/portal/auth/cambiar-password', {
@@ -163,10 +147,8 @@ function PasswordForm(props: { link: PortalLink }) {
     } catch (error) {
       setBusy(false);
       if (error instanceof ApiError && error.code === 'INVALID_PASSWORD') {
-        setErrors({ current: error.message });
         setCurrent('');
-        setFailure('Revisá los campos marcados.');
-        requestAnimationFrame(() => focusFirstInvalid(form.current));
+        invalid({ current: error.message });
         return;
       }
       setFailure(
@@ -203,27 +185,14 @@ function PasswordForm(props: { link: PortalLink }) {
           autoComplete="current-password"
           maxLength={256}
         />
-        <Field
-          id="new-password"
+        <NewPasswordFields
+          idPrefix="new-password"
           label="Contraseña nueva"
-          type="password"
-          value={password}
-          onInput={setPassword}
-          error={errors.password}
-          describedBy="new-password-policy"
-          autoComplete="new-password"
-          maxLength={256}
-        />
-        <PasswordPolicy id="new-password-policy" password={password} />
-        <Field
-          id="new-password-confirmation"
-          label="Repetí la nueva contraseña"
-          type="password"
-          value={confirmation}
-          onInput={setConfirmation}
-          error={errors.confirmation}
-          autoComplete="new-password"
-          maxLength={256}
+          password={password}
+          onPassword={setPassword}
+          confirmation={confirmation}
+          onConfirmation={setConfirmation}
+          errors={errors}
         />
         <div>
           <button

@@ -1,4 +1,6 @@
 import { passwordRules } from '../lib/validation.js';
+import { Field } from './field.js';
+import type { FieldErrors } from './form.js';
 
 /**
  * The password policy, visible before it is broken; each rule says whether the typed password
@@ -19,5 +21,47 @@ export function PasswordPolicy(props: { id: string; password: string }) {
         ))}
       </ul>
     </div>
+  );
+}
+
+/**
+ * A new password (with the policy under it) and its confirmation. Errors under `password` and
+ * `confirmation`; the inputs are `<idPrefix>` and `<idPrefix>-confirmation`.
+ */
+export function NewPasswordFields(props: {
+  idPrefix: string;
+  label: string;
+  password: string;
+  onPassword: (password: string) => void;
+  confirmation: string;
+  onConfirmation: (confirmation: string) => void;
+  errors: FieldErrors;
+}) {
+  const policyId = `${props.idPrefix}-policy`;
+  return (
+    <>
+      <Field
+        id={props.idPrefix}
+        label={props.label}
+        type="password"
+        value={props.password}
+        onInput={props.onPassword}
+        error={props.errors.password}
+        describedBy={policyId}
+        autoComplete="new-password"
+        maxLength={256}
+      />
+      <PasswordPolicy id={policyId} password={props.password} />
+      <Field
+        id={`${props.idPrefix}-confirmation`}
+        label="Repetí la nueva contraseña"
+        type="password"
+        value={props.confirmation}
+        onInput={props.onConfirmation}
+        error={props.errors.confirmation}
+        autoComplete="new-password"
+        maxLength={256}
+      />
+    </>
   );
 }
