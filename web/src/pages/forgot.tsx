@@ -2,36 +2,26 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/http.js';
 import type { Empresa, MessageData } from '../api/types.js';
 import { setFlash } from '../flash.js';
-import {
-  codeError,
-  confirmationError,
-  identifierError,
-  normalizeIdentifier,
-  passwordError,
-  type IdentifierType,
-} from '../lib/validation.js';
+import { codeError, confirmationError, passwordError } from '../lib/validation.js';
 import { navigate } from '../router.js';
 import { pathFor, type PortalLink } from '../routes.js';
 import { publicCall } from '../session/session.js';
 import { Field } from '../ui/field.js';
 import { useFormErrors } from '../ui/form.js';
-import { IdentityFields } from '../ui/identity-fields.js';
+import { IdentityFields, useIdentity } from '../ui/identity-fields.js';
 import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
 import { NewPasswordFields } from '../ui/password-policy.js';
 import { ErrorBox, Notice } from '../ui/status.js';
-import { SUCURSAL_MISSING, useSucursal } from '../ui/sucursal.js';
 
 /** Forgot password: the identifier, then the e-mailed 6-digit code and a new password. */
 export function ForgotPage(props: { link: PortalLink; empresa: Empresa }) {
   const { link, empresa } = props;
   const [step, setStep] = useState<'identify' | 'reset'>('identify');
-  const [type, setType] = useState<IdentifierType>('dni');
-  const [identifier, setIdentifier] = useState('');
+  const who = useIdentity(link, empresa);
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [sucursalId, setSucursalId] = useSucursal(link, empresa);
   const { form, errors, failure, setFailure, invalid } = useFormErrors();
   const [busy, setBusy] = useState(false);
   const codeHeading = useRef<HTMLHeadingElement>(null);
@@ -41,19 +31,11 @@ export function ForgotPage(props: { link: PortalLink; empresa: Empresa }) {
   }, [step]);
 
   async function send<T>(path: string, body: Record<string, unknown>): Promise<T | null> {
-    if (sucursalId === null) return null;
+    const identity = who.identity();
+    if (!identity) return null;
     setBusy(true);
     try {
-      return await publicCall<T>(path, {
-        method: 'POST',
-        body: {
-          identifier: normalizeIdentifier(type, identifier),
-          identifier_type: type,
-          tenant_id: link.tenantId,
-          sucursal_id: sucursalId,
-          ...body,
-        },
-      });
+      return await publicCall<T>(path, { method: 'POST', body: { ...identity, ...body } });
     } catch (error) {
       setFailure(error instanceof ApiError ? error.message : 'No pudimos completar el pedido.');
       return null;
@@ -65,11 +47,7 @@ export function ForgotPage(props: { link: PortalLink; empresa: Empresa }) {
   async function requestCode(event: Event) {
     event.preventDefault();
     if (busy) return;
-    const found = {
-      sucursal: sucursalId === null ? SUCURSAL_MISSING : null,
-      identifier: identifierError(type, identifier),
-    };
-    if (invalid(found)) return;
+    if (invalid(who.check())) return;
     const answer = await send<MessageData>('/portal/auth/forgot-password', {});
     if (answer) setStep('reset');
   }
@@ -100,17 +78,7 @@ export function ForgotPage(props: { link: PortalLink; empresa: Empresa }) {
         <form ref={form} noValidate onSubmit={(event) => void requestCode(event)} class="form">
           <p>Te vamos a enviar un código de 6 números al e-mail de tu cuenta.</p>
           {failure && <ErrorBox message={failure} />}
-          <IdentityFields
-            link={link}
-            empresa={empresa}
-            sucursalId={sucursalId}
-            onSucursal={setSucursalId}
-            type={type}
-            onType={setType}
-            identifier={identifier}
-            onIdentifier={setIdentifier}
-            errors={errors}
-          />
+          <IdentityFields {...who.fields} errors={errors} />
           <button type="submit" class="button" aria-disabled={busy}>
             {busy ? 'Enviando…' : 'Enviar código'}
           </button>

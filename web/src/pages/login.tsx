@@ -2,17 +2,15 @@ import { useState } from 'preact/hooks';
 import { ApiError } from '../api/http.js';
 import type { Empresa } from '../api/types.js';
 import { takeFlash } from '../flash.js';
-import { identifierError, normalizeIdentifier, type IdentifierType } from '../lib/validation.js';
 import { navigate } from '../router.js';
 import { pathFor, safeNext, type PortalLink } from '../routes.js';
 import { getSession, login } from '../session/session.js';
 import { Field } from '../ui/field.js';
 import { useFormErrors } from '../ui/form.js';
-import { IdentityFields } from '../ui/identity-fields.js';
+import { IdentityFields, useIdentity } from '../ui/identity-fields.js';
 import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
 import { ErrorBox, Notice } from '../ui/status.js';
-import { SUCURSAL_MISSING, useSucursal } from '../ui/sucursal.js';
 
 export function LoginPage(props: { link: PortalLink; empresa: Empresa; next: string | null }) {
   const { link, empresa } = props;
@@ -27,31 +25,20 @@ export function LoginPage(props: { link: PortalLink; empresa: Empresa; next: str
       return 'Cambiaste tu contraseña. Ingresá con la nueva.';
     return null;
   });
-  const [type, setType] = useState<IdentifierType>('dni');
-  const [identifier, setIdentifier] = useState('');
+  const who = useIdentity(link, empresa);
   const [password, setPassword] = useState('');
-  const [sucursalId, setSucursalId] = useSucursal(link, empresa);
   const { form, errors, failure, setFailure, invalid } = useFormErrors();
   const [busy, setBusy] = useState(false);
 
   async function submit(event: Event) {
     event.preventDefault();
     if (busy) return;
-    const found = {
-      identifier: identifierError(type, identifier),
-      password: password === '' ? 'Ingresá tu contraseña.' : null,
-      sucursal: sucursalId === null ? SUCURSAL_MISSING : null,
-    };
-    if (invalid(found) || sucursalId === null) return;
+    const found = { ...who.check(), password: password === '' ? 'Ingresá tu contraseña.' : null };
+    const identity = who.identity();
+    if (invalid(found) || !identity) return;
     setBusy(true);
     try {
-      await login({
-        identifier: normalizeIdentifier(type, identifier),
-        identifier_type: type,
-        password,
-        tenant_id: link.tenantId,
-        sucursal_id: sucursalId,
-      });
+      await login({ ...identity, password });
       navigate(safeNext(props.next) ?? pathFor(link, 'home'), { replace: true });
     } catch (error) {
       setFailure(
@@ -67,18 +54,7 @@ export function LoginPage(props: { link: PortalLink; empresa: Empresa; next: str
       {notice && <Notice>{notice}</Notice>}
       <form ref={form} noValidate onSubmit={(event) => void submit(event)} class="form">
         {failure && <ErrorBox message={failure} />}
-        <IdentityFields
-          link={link}
-          empresa={empresa}
-          sucursalId={sucursalId}
-          onSucursal={setSucursalId}
-          type={type}
-          onType={setType}
-          identifier={identifier}
-          onIdentifier={setIdentifier}
-          errors={errors}
-          withHint
-        />
+        <IdentityFields {...who.fields} errors={errors} withHint />
         <Field
           id="password"
           label="Contraseña"

@@ -1,9 +1,53 @@
+import { useState } from 'preact/hooks';
 import type { Empresa } from '../api/types.js';
-import type { IdentifierType } from '../lib/validation.js';
+import { identifierError, normalizeIdentifier, type IdentifierType } from '../lib/validation.js';
 import type { PortalLink } from '../routes.js';
 import { Field, IdentifierTypeField } from './field.js';
 import type { FieldErrors } from './form.js';
-import { needsSucursalChoice, SucursalField } from './sucursal.js';
+import { needsSucursalChoice, SUCURSAL_MISSING, SucursalField, useSucursal } from './sucursal.js';
+
+/** Who the customer says they are, as the API's login, forgot and reset bodies name it. */
+export interface Identity {
+  identifier: string;
+  identifier_type: IdentifierType;
+  tenant_id: number;
+  sucursal_id: number;
+}
+
+/**
+ * The state of `<IdentityFields>` for a public form of `link`: `fields` goes to the component,
+ * `check()` finds its errors, `identity()` is the request's part (null while no sucursal is set).
+ */
+export function useIdentity(link: PortalLink, empresa: Empresa) {
+  const [type, setType] = useState<IdentifierType>('dni');
+  const [identifier, setIdentifier] = useState('');
+  const [sucursalId, setSucursalId] = useSucursal(link, empresa);
+  return {
+    fields: {
+      link,
+      empresa,
+      sucursalId,
+      onSucursal: setSucursalId,
+      type,
+      onType: setType,
+      identifier,
+      onIdentifier: setIdentifier,
+    },
+    check: (): FieldErrors => ({
+      sucursal: sucursalId === null ? SUCURSAL_MISSING : null,
+      identifier: identifierError(type, identifier),
+    }),
+    identity: (): Identity | null =>
+      sucursalId === null
+        ? null
+        : {
+            identifier: normalizeIdentifier(type, identifier),
+            identifier_type: type,
+            tenant_id: link.tenantId,
+            sucursal_id: sucursalId,
+          },
+  };
+}
 
 /**
  * Who the customer is, on the public forms: the sucursal (when the link fixes none and the
