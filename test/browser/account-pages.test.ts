@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { call } from '../helpers/api-client.js';
 import {
   checkPage,
   debtBox,
   expectHeading,
   expectPdfDownload,
   logIn,
+  registerThroughApi,
   submitLogin,
   tenantPage,
   type Customer,
@@ -103,19 +103,7 @@ describe('coupons, history and profile in the web client', () => {
   });
 
   it('profile: new e-mail and phone are saved; a password change ends the session, says why at the login, and the new password logs in', async () => {
-    const registered = await call(web.portal.url, 'POST', '/portal/auth/register', {
-      headers: { origin: web.portal.url },
-      body: {
-        tenant_id: 1,
-        sucursal_id: 2,
-        identifier: LUCIA.identifier,
-        identifier_type: 'dni',
-        email: 'lucia.fernandez@example.com',
-        password: LUCIA.password,
-        password_confirmation: LUCIA.password,
-      },
-    });
-    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+    await registerThroughApi(web.portal.url, LUCIA, 'lucia.fernandez@example.com');
 
     const { page } = web.session;
     await logIn(page, web.portal.url, LUCIA);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { call } from '../helpers/api-client.js';
 import { lastMailTo } from '../helpers/portal.js';
 import {
   checkPage,
   expectHeading,
   JUAN,
+  registerThroughApi,
   submitLogin,
   tenantPage,
   type Customer,
@@ -29,19 +29,7 @@ const CARLOS: Customer = {
 
 describe('logging in: lockout and forgotten password', () => {
   it('the 5th wrong password shows the lockout in Spanish, for 15 minutes', async () => {
-    const registered = await call(web.portal.url, 'POST', '/portal/auth/register', {
-      headers: { origin: web.portal.url },
-      body: {
-        tenant_id: 1,
-        sucursal_id: 1,
-        identifier: CARLOS.identifier,
-        identifier_type: 'dni',
-        email: 'carlos.rodriguez@example.com',
-        password: CARLOS.password,
-        password_confirmation: CARLOS.password,
-      },
-    });
-    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+    await registerThroughApi(web.portal.url, CARLOS, 'carlos.rodriguez@example.com');
 
     const { page } = web.session;
     await page.goto(tenantPage(web.portal.url, 'ingresar'));

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Download, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { call } from './api-client.js';
 import { DEMO_TENANT } from './portal.js';
 import { expectNoSeriousAxeViolations, screenshotPage } from './browser.js';
 
@@ -40,6 +41,29 @@ export const JUAN: Customer = {
   password: 'Portal2026',
   sucursal: 'Casa Central',
 };
+
+/** The demo seed's sucursal ids, by the name the selector shows. */
+const SUCURSAL_IDS: Record<Customer['sucursal'], number> = {
+  'Casa Central': 1,
+  'Sucursal Norte': 2,
+};
+
+/** Registers `customer` with `email` through the API (set-up, not a page step); expects 201. */
+export async function registerThroughApi(origin: string, customer: Customer, email: string) {
+  const registered = await call(origin, 'POST', '/portal/auth/register', {
+    headers: { origin },
+    body: {
+      tenant_id: DEMO_TENANT.id,
+      sucursal_id: SUCURSAL_IDS[customer.sucursal],
+      identifier: customer.identifier,
+      identifier_type: customer.type,
+      email,
+      password: customer.password,
+      password_confirmation: customer.password,
+    },
+  });
+  expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+}
 
 /** Fills and sends the login form of the page shown now (sucursal, identifier, password). */
 export async function submitLogin(page: Page, customer: Customer, password = customer.password) {
