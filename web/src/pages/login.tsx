@@ -7,7 +7,7 @@ import { pathFor, safeNext, type PortalLink } from '../routes.js';
 import { getSession, login } from '../session/session.js';
 import { Field } from '../ui/field.js';
 import { useFormErrors } from '../ui/form.js';
-import { IdentityFields, useIdentity } from '../ui/identity-fields.js';
+import { IDENTIFIER_HINTS, IdentityFields, useIdentity } from '../ui/identity-fields.js';
 import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
 import { ErrorBox, Notice } from '../ui/status.js';
@@ -54,7 +54,7 @@ export function LoginPage(props: { link: PortalLink; empresa: Empresa; next: str
       {notice && <Notice>{notice}</Notice>}
       <form ref={form} noValidate onSubmit={(event) => void submit(event)} class="form">
         {failure && <ErrorBox message={failure} />}
-        <IdentityFields {...who.fields} errors={errors} withHint />
+        <IdentityFields {...who.fields} errors={errors} hints={IDENTIFIER_HINTS} />
         <Field
           id="password"
           label="Contraseña"

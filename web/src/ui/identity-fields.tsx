@@ -49,6 +49,12 @@ export function useIdentity(link: PortalLink, empresa: Empresa) {
   };
 }
 
+/** How to type the number: no dots for a DNI, dashes optional for a CUIT. */
+export const IDENTIFIER_HINTS: Record<IdentifierType, string> = {
+  dni: 'Solo números, sin puntos.',
+  cuit: 'Con o sin guiones.',
+};
+
 /**
  * Who the customer is, on the public forms: the sucursal (when the link fixes none and the
  * empresa has several), DNI or CUIT, and the number. Errors under `sucursal` and `identifier`.
@@ -63,8 +69,8 @@ export function IdentityFields(props: {
   identifier: string;
   onIdentifier: (identifier: string) => void;
   errors: FieldErrors;
-  /** Say how to type the number (no dots for a DNI, dashes optional for a CUIT). */
-  withHint?: boolean;
+  /** How to type the number, per type (e.g. `IDENTIFIER_HINTS`); none when not given. */
+  hints?: Record<IdentifierType, string>;
 }) {
   const { type } = props;
   return (
@@ -81,13 +87,7 @@ export function IdentityFields(props: {
       <Field
         id="identifier"
         label={type === 'dni' ? 'Número de DNI' : 'Número de CUIT'}
-        hint={
-          props.withHint
-            ? type === 'dni'
-              ? 'Solo números, sin puntos.'
-              : 'Con o sin guiones.'
-            : undefined
-        }
+        hint={props.hints?.[type]}
         value={props.identifier}
         onInput={props.onIdentifier}
         error={props.errors.identifier}

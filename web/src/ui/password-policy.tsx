@@ -36,6 +36,8 @@ export function NewPasswordFields(props: {
   confirmation: string;
   onConfirmation: (confirmation: string) => void;
   errors: FieldErrors;
+  /** The confirmation's label ('Repetí la nueva contraseña' unless given). */
+  confirmationLabel?: string;
 }) {
   const policyId = `${props.idPrefix}-policy`;
   return (
@@ -54,7 +56,7 @@ export function NewPasswordFields(props: {
       <PasswordPolicy id={policyId} password={props.password} />
       <Field
         id={`${props.idPrefix}-confirmation`}
-        label="Repetí la nueva contraseña"
+        label={props.confirmationLabel ?? 'Repetí la nueva contraseña'}
         type="password"
         value={props.confirmation}
         onInput={props.onConfirmation}
