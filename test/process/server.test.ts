@@ -48,9 +48,12 @@ describe('npm start on embedded defaults', () => {
       PORT: '0',
       LOG_LEVEL: 'warn',
     });
+    let pgDir: string | undefined;
     try {
       const first = startNode('src/server.ts', [], processEnv);
       const [, url] = await first.waitFor(/Portal API\s+(http:\/\/\S+)/);
+      // Run as root, the database may live outside the temp dir (see embedded-postgres.ts).
+      [, pgDir] = await first.waitFor(/embedded PostgreSQL on \S+ \((.+)\)/, 1_000);
       expect(first.output()).toMatch(/API reference\s+http:\/\/\S+\/docs/);
       expect(first.output()).toContain('"identifier":"20304050"');
       expect(first.output()).toContain('"password":"Portal2026"');
@@ -105,9 +108,14 @@ describe('npm start on embedded defaults', () => {
       );
       second.child.kill('SIGINT');
       expect(await second.exited()).toBe(0);
-      expect(await exists(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+      expect(await exists(path.join(pgDir ?? path.join(dataDir, 'pg'), 'postmaster.pid'))).toBe(
+        false,
+      );
     } finally {
       await rm(dataDir, { recursive: true, force: true });
+      if (pgDir?.startsWith('/var/tmp/portal-embedded-pg-')) {
+        await rm(pgDir, { recursive: true, force: true });
+      }
     }
   }, 120_000);
 });
