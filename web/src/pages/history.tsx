@@ -21,6 +21,7 @@ import { authCall } from '../session/session.js';
 import { ConfirmStep } from '../ui/confirm.js';
 import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
+import { PaidInvoices } from '../ui/paid-invoices.js';
 import { PdfButton } from '../ui/pdf-button.js';
 import { Empty, ErrorBox, Loading, Notice } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
@@ -213,21 +214,7 @@ function PaymentCard(props: { payment: Pago; onChanged: (outcome: Outcome) => vo
             )}
           </dd>
         </div>
-        {payment.facturas_pagadas.length > 0 && (
-          <div>
-            <dt>Facturas</dt>
-            <dd>
-              <ul class="plain">
-                {payment.facturas_pagadas.map((f) => (
-                  <li key={`${f.tipo}-${f.numero}`}>
-                    {f.tipo} <span class="nowrap">{f.numero}</span>:{' '}
-                    <span class="nowrap">{formatMoney(f.monto)}</span>
-                  </li>
-                ))}
-              </ul>
-            </dd>
-          </div>
-        )}
+        <PaidInvoices facturas={payment.facturas_pagadas} />
       </dl>
       {error && <ErrorBox message={error} />}
       {confirming ? (

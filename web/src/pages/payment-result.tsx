@@ -13,6 +13,7 @@ import { pathFor } from '../routes.js';
 import { authCall } from '../session/session.js';
 import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
+import { PaidInvoices } from '../ui/paid-invoices.js';
 import { PdfButton } from '../ui/pdf-button.js';
 import { ErrorBox, Loading, Notice } from '../ui/status.js';
 
@@ -207,20 +208,7 @@ function PaymentFacts(props: { payment: Pago }) {
         <dt>Importe</dt>
         <dd>{formatMoney(payment.monto)}</dd>
       </div>
-      {payment.facturas_pagadas.length > 0 && (
-        <div>
-          <dt>Facturas</dt>
-          <dd>
-            <ul class="plain">
-              {payment.facturas_pagadas.map((f) => (
-                <li key={`${f.tipo}-${f.numero}`}>
-                  {f.tipo} {f.numero}: {formatMoney(f.monto)}
-                </li>
-              ))}
-            </ul>
-          </dd>
-        </div>
-      )}
+      <PaidInvoices facturas={payment.facturas_pagadas} />
     </dl>
   );
 }

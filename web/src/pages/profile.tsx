@@ -6,6 +6,7 @@ import { confirmationError, emailError, passwordError, phoneError } from '../lib
 import { navigate } from '../router.js';
 import { pathFor, type PortalLink } from '../routes.js';
 import { authCall, passwordChanged } from '../session/session.js';
+import { ContactFields } from '../ui/contact-fields.js';
 import { Field } from '../ui/field.js';
 import { useFormErrors } from '../ui/form.js';
 import { Page } from '../ui/page.js';
@@ -88,29 +89,13 @@ function ContactForm(props: { perfil: Perfil }) {
       <form ref={form} noValidate class="form" onSubmit={(event) => void submit(event)}>
         {failure && <ErrorBox message={failure} />}
         {saved && <Notice kind="success">{saved}</Notice>}
-        <Field
-          id="email"
-          label="E-mail"
-          type="email"
-          value={email}
-          onInput={setEmail}
-          error={errors.email}
-          autoComplete="email"
-          inputMode="email"
-          maxLength={254}
-        />
-        <Field
-          id="phone"
-          label="Teléfono"
-          type="tel"
-          hint="Dejalo vacío para borrarlo."
-          value={phone}
-          onInput={setPhone}
-          error={errors.phone}
-          autoComplete="tel"
-          inputMode="tel"
-          required={false}
-          maxLength={20}
+        <ContactFields
+          email={email}
+          phone={phone}
+          onEmail={setEmail}
+          onPhone={setPhone}
+          errors={errors}
+          phoneHint="Dejalo vacío para borrarlo."
         />
         <div>
           <button type="submit" class="button" aria-disabled={busy}>

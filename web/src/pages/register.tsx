@@ -7,7 +7,7 @@ import { confirmationError, emailError, passwordError, phoneError } from '../lib
 import { navigate } from '../router.js';
 import { pathFor, type PortalLink } from '../routes.js';
 import { authCall, login, publicCall } from '../session/session.js';
-import { Field } from '../ui/field.js';
+import { ContactFields } from '../ui/contact-fields.js';
 import { useFormErrors } from '../ui/form.js';
 import { IdentityFields, useIdentity } from '../ui/identity-fields.js';
 import { Link } from '../ui/link.js';
@@ -85,28 +85,12 @@ export function RegisterPage(props: { link: PortalLink; empresa: Empresa }) {
           errors={errors}
           hints={{ dni: '7 u 8 números, sin puntos.', cuit: '11 números, con o sin guiones.' }}
         />
-        <Field
-          id="email"
-          label="E-mail"
-          type="email"
-          value={email}
-          onInput={setEmail}
-          error={errors.email}
-          autoComplete="email"
-          inputMode="email"
-          maxLength={254}
-        />
-        <Field
-          id="phone"
-          label="Teléfono"
-          type="tel"
-          value={phone}
-          onInput={setPhone}
-          error={errors.phone}
-          autoComplete="tel"
-          inputMode="tel"
-          required={false}
-          maxLength={20}
+        <ContactFields
+          email={email}
+          phone={phone}
+          onEmail={setEmail}
+          onPhone={setPhone}
+          errors={errors}
         />
         <NewPasswordFields
           idPrefix="password"

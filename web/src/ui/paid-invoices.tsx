@@ -1,0 +1,22 @@
+import type { Pago } from '../api/types.js';
+import { formatMoney } from '../lib/format.js';
+
+/** The invoices a payment settles, as one `dt`/`dd` pair of a payment's facts; none: nothing. */
+export function PaidInvoices({ facturas }: { facturas: Pago['facturas_pagadas'] }) {
+  if (facturas.length === 0) return null;
+  return (
+    <div>
+      <dt>Facturas</dt>
+      <dd>
+        <ul class="plain">
+          {facturas.map((f) => (
+            <li key={`${f.tipo}-${f.numero}`}>
+              {f.tipo} <span class="nowrap">{f.numero}</span>:{' '}
+              <span class="nowrap">{formatMoney(f.monto)}</span>
+            </li>
+          ))}
+        </ul>
+      </dd>
+    </div>
+  );
+}
