@@ -92,7 +92,7 @@ describe('npm start on embedded defaults', () => {
       await query(tenantUrl, `INSERT INTO public.ini VALUES ('test.marker', 'kept')`);
 
       first.child.kill('SIGTERM');
-      expect(await first.exited()).toBe(0);
+      expect(await first.exited(), first.output()).toBe(0);
       expect(await exists(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
       await expect(fetch(`${reportsUrl}/healthz`)).rejects.toThrow();
 
@@ -107,7 +107,7 @@ describe('npm start on embedded defaults', () => {
         [{ n: 1 }],
       );
       second.child.kill('SIGINT');
-      expect(await second.exited()).toBe(0);
+      expect(await second.exited(), second.output()).toBe(0);
       expect(await exists(path.join(pgDir ?? path.join(dataDir, 'pg'), 'postmaster.pid'))).toBe(
         false,
       );
