@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
 import pg from 'pg';
-import { pendingDebtsQuery } from '../src/modules/account/queries.js';
+import { pendingDebtsQuery } from '../src/ledger/pending-debts.js';
 import { createKysely, createPool } from '../src/platform/db/connect.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';
 import { systemClock } from '../src/platform/clock.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Clock } from '../platform/clock.js';
 import type { PaymentFactura, TenantDatabase } from '../platform/db/types.js';
-import { centsOf, centsToDecimal } from '../platform/money.js';
+import { numericToCents, centsToNumeric } from '../platform/money.js';
 import type { TenantContext } from '../platform/tenancy/tenancy.js';
 
 export interface ReceiptSettings {
@@ -36,7 +36,7 @@ export function receiptRefusal(payment: {
   const currency = payment.currency ?? 'ARS';
   if (
     payment.monto === null ||
-    centsOf(amount) !== centsOf(payment.monto) ||
+    numericToCents(amount) !== numericToCents(payment.monto) ||
     approvedCurrency.toUpperCase() !== currency.toUpperCase()
   ) {
     return `Importe aprobado ${amount} ${approvedCurrency} distinto del monto del pago ${payment.monto ?? '?'} ${currency}`;
@@ -124,7 +124,7 @@ export async function createReceipt(
 
     const schema = tenant.customerSchema;
     const cnro = payment.ordcon_id;
-    const totalCents = centsOf(payment.monto);
+    const totalCents = numericToCents(payment.monto);
     const facturas: PaymentFactura[] = payment.facturas_json;
     const nrocomp = await nextReceiptNumber(trx, schema, settings.puntoVenta);
     const reciboId = randomUUID();
@@ -132,7 +132,7 @@ export async function createReceipt(
 
     const paid = facturas.map((factura) => ({
       factura,
-      pago: centsToDecimal(Math.round(Number(factura.pago) * 100)),
+      pago: centsToNumeric(Math.round(Number(factura.pago) * 100)),
     }));
     // Every debt in one statement; one it could not reduce (voided, or less saldo than paid in
     // the ERP meanwhile) is missing from the answer and stops the whole receipt.
@@ -163,7 +163,7 @@ export async function createReceipt(
         fecha: deps.today,
         vencimiento: null,
         debe: '0',
-        haber: centsToDecimal(totalCents),
+        haber: centsToNumeric(totalCents),
         saldo: '0',
       })
       .execute();
@@ -185,7 +185,7 @@ export async function createReceipt(
         fecha: now,
         tipo: 'INGRESO',
         cuenta_bancaria: settings.cuentaBancaria,
-        monto: centsToDecimal(totalCents),
+        monto: centsToNumeric(totalCents),
         concepto: `Pago portal #${payment.id} (${payment.gateway ?? ''} ${payment.gateway_payment_id ?? ''}) recibo ${nrocomp}`,
         ordcta_id: reciboId,
         cnro,

@@ -1,11 +1,11 @@
-import { centsOf, centsToDecimal } from '../platform/money.js';
+import { numericToCents, centsToNumeric } from '../platform/money.js';
 
 const THOUSANDS = /\B(?=(\d{3})+(?!\d))/g;
 
 /** `$ 1.234,56` from a 2-decimal amount ("1234.56"), the way Argentine documents print money. */
 export function formatMoney(amount: string): string {
-  // centsToDecimal writes the sign, the units and both cent digits ("-1234.56"); this only regroups.
-  const [units = '', cents = ''] = centsToDecimal(centsOf(amount)).split('.');
+  // centsToNumeric writes the sign, the units and both cent digits ("-1234.56"); this only regroups.
+  const [units = '', cents = ''] = centsToNumeric(numericToCents(amount)).split('.');
   const negative = units.startsWith('-');
   const grouped = (negative ? units.slice(1) : units).replace(THOUSANDS, '.');
   return `${negative ? '-' : ''}$ ${grouped},${cents}`;

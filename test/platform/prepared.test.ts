@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findPendingDebts } from '../../src/modules/account/queries.js';
+import { findPendingDebts } from '../../src/ledger/pending-debts.js';
 import { PLACEHOLDER_ID, preparedQuery } from '../../src/platform/db/prepared.js';
 import { createTenantPools, type TenantPools } from '../../src/platform/tenancy/pools.js';
 import type { TenantContext } from '../../src/platform/tenancy/tenancy.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { centsToDecimal } from '../../src/platform/money.js';
+import { centsToNumeric } from '../../src/platform/money.js';
 import { formatDate, formatMoney } from '../../src/reports/format.js';
 
 describe('formatMoney', () => {
@@ -17,10 +17,10 @@ describe('formatMoney', () => {
   it('reads back as the same cents, for every numeric(15,2) amount', () => {
     fc.assert(
       fc.property(fc.integer({ min: -(10 ** 15) + 1, max: 10 ** 15 - 1 }), (cents) => {
-        const printed = formatMoney(centsToDecimal(cents));
+        const printed = formatMoney(centsToNumeric(cents));
         expect(printed).toMatch(/^-?\$ \d{1,3}(\.\d{3})*,\d{2}$/);
         const plain = printed.replace('$ ', '').replaceAll('.', '').replace(',', '.');
-        expect(plain).toBe(centsToDecimal(cents));
+        expect(plain).toBe(centsToNumeric(cents));
       }),
     );
   });

@@ -1,7 +1,6 @@
 import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { StoredCouponEstado, TenantDatabase } from '../../platform/db/types.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { isPendingDebt } from '../pending-debts.js';
 import type { CouponEstado, CouponFactura } from './types.js';
 
 type Executor = Kysely<TenantDatabase> | Transaction<TenantDatabase>;
@@ -113,18 +112,6 @@ export async function listCustomerCoupons(
     ).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.total) };
-}
-
-/** The given ledger rows that are pending debts of the customer (the one definition). */
-export function findPendingDebtsById(tenant: TenantContext, cnro: number, ids: readonly string[]) {
-  return tenant.db
-    .withSchema(tenant.customerSchema)
-    .selectFrom('ordcta as o')
-    .select(['o.id', 'o.comprobante', 'o.nrocomp', 'o.saldo'])
-    .where('o.cnro', '=', cnro)
-    .where('o.id', 'in', ids)
-    .where((eb) => isPendingDebt(eb))
-    .execute();
 }
 
 /**

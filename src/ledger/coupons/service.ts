@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock.js';
 import { addDays } from '../../platform/dates.js';
 import type { StoredCouponEstado } from '../../platform/db/types.js';
 import { AppError } from '../../platform/errors.js';
-import { centsToDecimal } from '../../platform/money.js';
+import { centsToNumeric } from '../../platform/money.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { BARCODE_LIMITS, buildBarcode, parseBarcode, unencodable } from './barcode.js';
@@ -10,14 +10,14 @@ import {
   findCouponBy,
   findCouponFacturas,
   findCouponOwner,
-  findPendingDebtsById,
   insertCoupon,
   listCustomerCoupons,
   moveCoupon,
   nextCouponSequence,
   type StoredCoupon,
 } from './queries.js';
-import { matchPendingDebts, parseSelection } from './selection.js';
+import { COUPON_SELECTION, decideSelection } from '../debt-selection.js';
+import { findPayableDebtsById } from '../pending-debts.js';
 import { isUuid } from '../../platform/ids.js';
 import type {
   Coupon,
@@ -51,6 +51,21 @@ function summaryOf(row: StoredCoupon, today: string): CouponSummary {
     usedAt: row.used_at,
     cancelledAt: row.cancelled_at,
   };
+}
+
+const DEFAULT_DIAS_VENCIMIENTO = 30;
+const MAX_DIAS_VENCIMIENTO = 365;
+
+/** Days from today to fecha_vencimiento: 30 when absent (SPEC.md), 1..365. */
+function expiryDaysOf(request: GenerateCouponRequest): number {
+  const dias = request.diasVencimiento ?? DEFAULT_DIAS_VENCIMIENTO;
+  if (!Number.isInteger(dias) || dias < 1 || dias > MAX_DIAS_VENCIMIENTO) {
+    throw new AppError(
+      'INVALID_REQUEST',
+      `dias_vencimiento debe ser un entero entre 1 y ${MAX_DIAS_VENCIMIENTO}`,
+    );
+  }
+  return dias;
 }
 
 const NOT_ENCODABLE: Record<'tenantId' | 'cnro', string> = {
@@ -124,14 +139,15 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
 
   return {
     /**
-     * The coupon generation service. Checks the request (parseSelection), that tenant and
-     * customer fit the barcode, that each debt is the customer's pending debt with saldo for its
-     * amount, then allocates the customer's next sequence and stores the coupon, in one
+     * The coupon generation service. Checks dias_vencimiento, that tenant and customer fit the
+     * barcode, the selection against the customer's pending debts (decideSelection with
+     * COUPON_SELECTION: each debt the customer's, once, an amount up to its saldo, the total
+     * their sum), then allocates the customer's next sequence and stores the coupon, in one
      * transaction. fecha_generacion is the tenant's today; fecha_vencimiento today + dias.
      * Errors: 400 INVALID_REQUEST (the request), 422 CUPON_NO_DISPONIBLE (cannot be encoded).
      */
     async generate(tenant: TenantContext, request: GenerateCouponRequest): Promise<Coupon> {
-      const selection = parseSelection(request);
+      const diasVencimiento = expiryDaysOf(request);
       const field = unencodable({ tenantId: tenant.tenantId, cnro: request.cnro, sequence: 0 });
       if (field === 'tenantId' || field === 'cnro') {
         throw new AppError(
@@ -139,18 +155,18 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
           `No se pueden emitir cupones para este cliente: ${NOT_ENCODABLE[field]}`,
         );
       }
-      const debts = await findPendingDebtsById(
+      const debts = await findPayableDebtsById(
         tenant,
         request.cnro,
-        selection.facturas.map((factura) => factura.id),
+        request.facturas.map((factura) => factura.id.toLowerCase()).filter(isUuid),
       );
-      const selected = matchPendingDebts(selection, debts);
+      const selection = decideSelection(request, debts, COUPON_SELECTION);
       const today = await calendar.today(tenant);
-      const facturas = selected.map(({ debt, cents }) => ({
+      const facturas = selection.debts.map(({ debt, cents }) => ({
         id: debt.id,
         tipo: debt.comprobante,
         numero: debt.nrocomp,
-        monto: centsToDecimal(cents),
+        monto: centsToNumeric(cents),
       }));
       const row = await tenant.db.transaction().execute(async (trx) => {
         const secuencia = await nextCouponSequence(trx, request.cnro);
@@ -173,9 +189,9 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
             cnro: request.cnro,
             secuencia,
             sucursal_id: tenant.sucursalId,
-            monto: centsToDecimal(selection.totalCents),
+            monto: centsToNumeric(selection.totalCents),
             fecha_generacion: today,
-            fecha_vencimiento: addDays(today, selection.diasVencimiento),
+            fecha_vencimiento: addDays(today, diasVencimiento),
             created_at: clock.now(),
           },
           facturas,

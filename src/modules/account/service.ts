@@ -1,8 +1,9 @@
 import { assertThat } from '../../platform/errors.js';
-import { toAmount } from '../../platform/money.js';
+import { numericToNumber } from '../../platform/money.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { findAccountSummary, findPendingDebts } from './queries.js';
+import { findPendingDebts } from '../../ledger/pending-debts.js';
+import { findAccountSummary } from './queries.js';
 
 const USER_GONE = 'Usuario no encontrado';
 
@@ -15,13 +16,13 @@ export function createAccountService(deps: { calendar: TenantCalendar }) {
       assertThat(row, 'USER_NOT_FOUND', USER_GONE);
       return {
         nombre: row.cnom,
-        saldo_total: toAmount(row.saldo_total),
+        saldo_total: numericToNumber(row.saldo_total),
         facturas_vencidas: row.vencidas,
         facturas_pendientes: row.pendientes,
         ultimo_pago:
           row.ultimo_fecha === null || row.ultimo_monto === null
             ? null
-            : { fecha: row.ultimo_fecha, monto: toAmount(row.ultimo_monto) },
+            : { fecha: row.ultimo_fecha, monto: numericToNumber(row.ultimo_monto) },
       };
     },
 
@@ -41,7 +42,7 @@ export function createAccountService(deps: { calendar: TenantCalendar }) {
           nrocomp: row.nrocomp ?? '',
           fecha: row.fecha,
           vencimiento: row.vencimiento,
-          debe: toAmount(row.debe),
+          debe: numericToNumber(row.debe),
           vencido: row.vencimiento !== null && row.vencimiento < today,
         });
       }

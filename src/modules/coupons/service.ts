@@ -2,7 +2,7 @@ import type { CouponLedger } from '../../ledger/coupons/service.js';
 import type { CouponEstado, CouponFactura, CouponSummary } from '../../ledger/coupons/types.js';
 import { AppError } from '../../platform/errors.js';
 import type { Metrics } from '../../platform/metrics.js';
-import { toAmount } from '../../platform/money.js';
+import { numericToNumber } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { paymentHoldingDebts } from '../payments/debts-in-flight.js';
 import { findCustomerNumber } from './queries.js';
@@ -22,7 +22,7 @@ function facturaBody(factura: CouponFactura) {
     id: factura.id,
     tipo: factura.tipo,
     numero: factura.numero,
-    monto: toAmount(factura.monto),
+    monto: numericToNumber(factura.monto),
   };
 }
 
@@ -30,7 +30,7 @@ function summaryBody(coupon: CouponSummary) {
   return {
     cupon_id: coupon.id,
     codigo_barras: coupon.codigoBarras,
-    monto: toAmount(coupon.monto),
+    monto: numericToNumber(coupon.monto),
     estado: coupon.estado,
     fecha_generacion: coupon.fechaGeneracion,
     fecha_vencimiento: coupon.fechaVencimiento,
@@ -87,7 +87,7 @@ export function createCouponService(deps: {
       return {
         cupon_id: coupon.id,
         codigo_barras: coupon.codigoBarras,
-        monto: toAmount(coupon.monto),
+        monto: numericToNumber(coupon.monto),
         fecha_vencimiento: coupon.fechaVencimiento,
         facturas: coupon.facturas.map(facturaBody),
       };

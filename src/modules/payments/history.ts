@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { AppError } from '../../platform/errors.js';
 import { isPositiveInt4 } from '../../platform/ids.js';
 import type { PaymentFactura, PaymentStatus } from '../../platform/db/types.js';
-import { toAmount } from '../../platform/money.js';
+import { numericToNumber } from '../../platform/money.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 
@@ -45,12 +45,12 @@ async function paymentItems(
     id: row.id,
     fecha: row.fecha,
     metodo: row.gateway ?? '',
-    monto: row.monto === null ? 0 : toAmount(row.monto),
+    monto: row.monto === null ? 0 : numericToNumber(row.monto),
     estado: row.status,
     facturas_pagadas: row.facturas_json.map((factura) => ({
       tipo: factura.tipo,
       numero: factura.numero,
-      monto: toAmount(factura.pago),
+      monto: numericToNumber(factura.pago),
     })),
     recibo_numero: row.recibo_numero,
   }));

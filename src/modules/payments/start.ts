@@ -1,4 +1,3 @@
-import { Decimal } from 'decimal.js';
 import { CompiledQuery } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -6,18 +5,15 @@ import type { Config } from '../../config.js';
 import type { Clock } from '../../platform/clock.js';
 import type { SystemDatabase } from '../../platform/db/types.js';
 import { AppError } from '../../platform/errors.js';
-import { isUuid } from '../../platform/ids.js';
 import type { Metrics } from '../../platform/metrics.js';
-import {
-  amountOfCents,
-  centsOf,
-  centsToAmount,
-  centsToDecimal,
-  parseAmount,
-  sameAmount,
-} from '../../platform/money.js';
+import { centsToNumber, centsToNumeric } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { findPendingDebts } from '../account/queries.js';
+import {
+  decideSelection,
+  PAYMENT_SELECTION,
+  type SelectionRequest,
+} from '../../ledger/debt-selection.js';
+import { findPayableDebts } from '../../ledger/pending-debts.js';
 import { gatewayFailureRecord } from './gateways/failure-record.js';
 import type { GatewayRegistry } from './gateways/registry.js';
 import { paymentHoldingDebts } from './debts-in-flight.js';
@@ -25,103 +21,8 @@ import { markExpiryDue } from './expiry-due.js';
 import { readPaymentSettings } from './settings.js';
 import { webhookUrl } from './webhook-url.js';
 
-export interface StartRequest {
-  facturas: { id: string; monto: unknown }[];
-  total: unknown;
+export interface StartRequest extends SelectionRequest {
   origin: string | undefined;
-}
-
-interface Debt {
-  id: string;
-  comprobante: string;
-  nrocomp: string;
-  debeCents: number;
-  saldoCents: number;
-}
-
-/** The customer's pending debts in FIFO order (the /portal/deudas query), with the customer number. */
-async function pendingDebtsOf(tenant: TenantContext, portalUserId: string) {
-  const rows = await findPendingDebts(tenant, portalUserId);
-  const first = rows[0];
-  if (!first) throw new AppError('USER_NOT_FOUND', 'Usuario no encontrado');
-  const debts: Debt[] = [];
-  for (const row of rows) {
-    if (row.id === null || row.debe === null || row.saldo === null) continue;
-    debts.push({
-      id: row.id,
-      comprobante: row.comprobante ?? '',
-      nrocomp: row.nrocomp ?? '',
-      debeCents: centsOf(row.debe),
-      saldoCents: centsOf(row.saldo),
-    });
-  }
-  return { cnro: first.cnro, debts };
-}
-
-function invalid(message: string): AppError {
-  return new AppError('INVALID_FACTURAS', message);
-}
-
-/**
- * SPEC.md's validation rules of POST /portal/pagos/iniciar, in its order, against the customer's
- * pending debts. Answers the selected debts: each is paid its `debe`, to the cent.
- */
-export function validateSelection(
-  request: Pick<StartRequest, 'facturas' | 'total'>,
-  debts: Debt[],
-): Debt[] {
-  if (request.facturas.length === 0) throw invalid('Seleccione al menos una factura');
-  const byId = new Map(debts.map((debt) => [debt.id.toLowerCase(), debt]));
-  const seen = new Set<string>();
-  const selected: { debt: Debt; amount: Decimal }[] = [];
-  // 1. Each debt exists and is the customer's (pending debts only: paid ones are not payable).
-  for (const factura of request.facturas) {
-    const id = factura.id.toLowerCase();
-    const debt = isUuid(id) ? byId.get(id) : undefined;
-    if (!debt) throw invalid(`La factura ${factura.id} no es una deuda pendiente del cliente`);
-    if (seen.has(id)) throw invalid(`La factura ${factura.id} está repetida`);
-    seen.add(id);
-    const amount = parseAmount(factura.monto);
-    if (amount === undefined) throw invalid(`El importe de ${debt.nrocomp} no es un número`);
-    selected.push({ debt, amount });
-  }
-  // 2. Each amount > 0 and not above the balance (SPEC.md's 0.001 tolerance applies here too).
-  for (const { debt, amount } of selected) {
-    if (amount.lte(0)) throw invalid(`El importe de ${debt.nrocomp} debe ser mayor que cero`);
-    const saldo = amountOfCents(debt.saldoCents);
-    if (amount.gt(saldo) && !sameAmount(amount, saldo)) {
-      throw invalid(`El importe de ${debt.nrocomp} supera su saldo`);
-    }
-  }
-  // 3. Full amounts only: equal to debe within 0.001.
-  for (const { debt, amount } of selected) {
-    if (!sameAmount(amount, amountOfCents(debt.debeCents))) {
-      throw new AppError(
-        'PARTIAL_PAYMENT_NOT_ALLOWED',
-        `La factura ${debt.nrocomp} debe pagarse completa (${centsToDecimal(debt.debeCents)})`,
-      );
-    }
-  }
-  // 4. The total is the sum of the amounts as sent (exact decimals), within 0.001.
-  const total = parseAmount(request.total);
-  if (total === undefined) throw new AppError('MONTO_MISMATCH', 'El total no es un número');
-  const sum = selected.reduce((acc, item) => acc.plus(item.amount), new Decimal(0));
-  if (!sameAmount(total, sum)) {
-    throw new AppError(
-      'MONTO_MISMATCH',
-      `El total (${total.toString()}) no es la suma de los importes (${sum.toString()})`,
-    );
-  }
-  // 5. FIFO: exactly the first K pending debts; the order inside the payload does not matter.
-  const prefix = new Set(debts.slice(0, selected.length).map((debt) => debt.id.toLowerCase()));
-  if (![...seen].every((id) => prefix.has(id))) {
-    throw new AppError(
-      'PAYMENT_ORDER_VIOLATION',
-      'Las facturas deben pagarse en orden de vencimiento: seleccione las más antiguas primero',
-    );
-  }
-  // What is paid is each debt's pending amount to the cent, whatever float noise came with it.
-  return selected.map(({ debt }) => debt);
 }
 
 export function createPaymentStart(deps: {
@@ -138,8 +39,12 @@ export function createPaymentStart(deps: {
     portalUserId: string,
     request: StartRequest,
   ) {
-    const { cnro, debts } = await pendingDebtsOf(tenant, portalUserId);
-    const selected = validateSelection(request, debts);
+    const customer = await findPayableDebts(tenant, portalUserId);
+    if (!customer) throw new AppError('USER_NOT_FOUND', 'Usuario no encontrado');
+    const { cnro } = customer;
+    // What is paid is each debt's pending amount to the cent, whatever float noise came with it.
+    const selection = decideSelection(request, customer.debts, PAYMENT_SELECTION);
+    const selected = selection.debts.map(({ debt }) => debt);
 
     // 6. Origin, BACKEND_URL, gateway, receipt configuration.
     const origin = request.origin;
@@ -171,15 +76,15 @@ export function createPaymentStart(deps: {
       );
     }
 
-    const totalCents = selected.reduce((acc, debt) => acc + debt.debeCents, 0);
+    const { totalCents } = selection;
     const reference = randomUUID();
     const facturas = selected.map((debt) => ({
       id: debt.id,
       tipo: debt.comprobante,
       numero: debt.nrocomp,
-      monto: centsToAmount(debt.debeCents),
-      pago: centsToAmount(debt.debeCents),
-      saldo: centsToAmount(debt.saldoCents - debt.debeCents),
+      monto: centsToNumber(debt.debeCents),
+      pago: centsToNumber(debt.debeCents),
+      saldo: centsToNumber(debt.saldoCents - debt.debeCents),
     }));
 
     // The expiry job visits only tenants marked here (DECISIONS.md 26: the checkout's TTL).
@@ -214,7 +119,7 @@ export function createPaymentStart(deps: {
           sucursal_id: tenant.sucursalId,
           gateway: gatewayId,
           currency: 'ARS',
-          monto: centsToDecimal(totalCents),
+          monto: centsToNumeric(totalCents),
           status: 'pending',
           facturas_json: JSON.stringify(facturas),
           reference,
@@ -231,13 +136,13 @@ export function createPaymentStart(deps: {
       const checkout = await adapter.createCheckout({
         paymentId: payment.id,
         reference,
-        amount: centsToDecimal(totalCents),
+        amount: centsToNumeric(totalCents),
         currency: 'ARS',
         description: `${tenant.tenantName}: pago de ${facturas.length} comprobante(s)`,
         items: selected.map((debt) => ({
           id: debt.id,
           title: `${debt.comprobante} ${debt.nrocomp}`,
-          amount: centsToDecimal(debt.debeCents),
+          amount: centsToNumeric(debt.debeCents),
         })),
         notificationUrl: webhookUrl(config.backendUrl, tenant, settings.webhookToken),
         backUrls: {

@@ -1,0 +1,144 @@
+import { AppError, type ErrorCode } from '../platform/errors.js';
+import { isUuid } from '../platform/ids.js';
+import { centsToNumeric, MAX_NUMERIC_CENTS, requestCents } from '../platform/money.js';
+import type { PayableDebt } from './pending-debts.js';
+
+/** Debts and amounts as a request sends them: amounts are JSON numbers or numeric strings. */
+export interface SelectionRequest {
+  facturas: readonly { id: string; monto: unknown }[];
+  total: unknown;
+}
+
+/** What differs between the two kinds of selection: a payment's and a coupon's. */
+export interface SelectionRules {
+  /** The ids must be exactly the first K debts of the list given (in FIFO order). */
+  fifo: boolean;
+  /** Each amount must be the debt's whole `debe`; otherwise any amount up to its `saldo`. */
+  fullAmounts: boolean;
+  /** The error code of each kind of failure. */
+  codes: {
+    /** A debt that is not the customer's pending debt, repeated, or an amount out of range. */
+    invalid: ErrorCode;
+    /** An amount below the debt's `debe` when full amounts are required. */
+    partial: ErrorCode;
+    /** A total that is not the sum of the amounts. */
+    total: ErrorCode;
+    /** Ids that are not a FIFO prefix. */
+    order: ErrorCode;
+  };
+}
+
+/** SPEC.md's rules of POST /portal/pagos/iniciar: FIFO, full amounts, a code per failure. */
+export const PAYMENT_SELECTION: SelectionRules = {
+  fifo: true,
+  fullAmounts: true,
+  codes: {
+    invalid: 'INVALID_FACTURAS',
+    partial: 'PARTIAL_PAYMENT_NOT_ALLOWED',
+    total: 'MONTO_MISMATCH',
+    order: 'PAYMENT_ORDER_VIOLATION',
+  },
+};
+
+/** DECISIONS.md 36: a coupon's debts in any order, partial amounts allowed, every failure 400. */
+export const COUPON_SELECTION: SelectionRules = {
+  fifo: false,
+  fullAmounts: false,
+  codes: {
+    invalid: 'INVALID_REQUEST',
+    partial: 'INVALID_REQUEST',
+    total: 'INVALID_REQUEST',
+    order: 'INVALID_REQUEST',
+  },
+};
+
+export interface SelectedDebt {
+  debt: PayableDebt;
+  /** What the selection pays of this debt. */
+  cents: number;
+}
+
+export interface Selection {
+  /** In the request's order. */
+  debts: SelectedDebt[];
+  totalCents: number;
+}
+
+/**
+ * Decides a selection of debts against the customer's pending debts, in SPEC.md's order for
+ * pagos/iniciar: 1. each debt is one of `debts` (the customer's pending ones), once; 2. each
+ * amount is a cent figure above zero and at most the debt's saldo; 3. with full amounts, each
+ * amount is the debt's debe; 4. the total is the sum; 5. with FIFO, the ids are the first K of
+ * `debts` (order inside the request does not matter). Amounts are read as whole cents (within
+ * SPEC.md's 0.001 of one) and everything after is integer arithmetic.
+ */
+export function decideSelection(
+  request: SelectionRequest,
+  debts: readonly PayableDebt[],
+  rules: SelectionRules,
+): Selection {
+  const { codes } = rules;
+  const invalid = (message: string) => new AppError(codes.invalid, message);
+  if (request.facturas.length === 0) throw invalid('Seleccione al menos una factura');
+
+  const byId = new Map(debts.map((debt) => [debt.id.toLowerCase(), debt]));
+  const seen = new Set<string>();
+  const requested: { debt: PayableDebt; cents: number | undefined }[] = [];
+  for (const factura of request.facturas) {
+    const id = factura.id.toLowerCase();
+    const debt = isUuid(id) ? byId.get(id) : undefined;
+    if (!debt) throw invalid(`La factura ${factura.id} no es una deuda pendiente del cliente`);
+    if (seen.has(id)) throw invalid(`La factura ${factura.id} está repetida`);
+    seen.add(id);
+    requested.push({ debt, cents: requestCents(factura.monto) });
+  }
+
+  const selected: SelectedDebt[] = [];
+  for (const { debt, cents } of requested) {
+    if (cents === undefined) {
+      throw invalid(`El importe de ${debt.nrocomp} no es un importe con hasta 2 decimales`);
+    }
+    if (cents <= 0) throw invalid(`El importe de ${debt.nrocomp} debe ser mayor que cero`);
+    if (cents > debt.saldoCents) {
+      throw invalid(
+        `El importe de ${debt.nrocomp} (${centsToNumeric(cents)}) supera su saldo (${centsToNumeric(debt.saldoCents)})`,
+      );
+    }
+    selected.push({ debt, cents });
+  }
+
+  if (rules.fullAmounts) {
+    for (const { debt, cents } of selected) {
+      if (cents !== debt.debeCents) {
+        throw new AppError(
+          codes.partial,
+          `La factura ${debt.nrocomp} debe pagarse completa (${centsToNumeric(debt.debeCents)})`,
+        );
+      }
+    }
+  }
+
+  const sum = selected.reduce((acc, { cents }) => acc + cents, 0);
+  if (sum > MAX_NUMERIC_CENTS) throw invalid('La suma de los importes supera el máximo admitido');
+  const totalCents = requestCents(request.total);
+  if (totalCents === undefined) {
+    throw new AppError(codes.total, 'El total no es un importe con hasta 2 decimales');
+  }
+  if (totalCents !== sum) {
+    throw new AppError(
+      codes.total,
+      `El total (${centsToNumeric(totalCents)}) no es la suma de los importes (${centsToNumeric(sum)})`,
+    );
+  }
+
+  if (rules.fifo) {
+    const prefix = new Set(debts.slice(0, selected.length).map((debt) => debt.id.toLowerCase()));
+    if (![...seen].every((id) => prefix.has(id))) {
+      throw new AppError(
+        codes.order,
+        'Las facturas deben pagarse en orden de vencimiento: seleccione las más antiguas primero',
+      );
+    }
+  }
+  return { debts: selected, totalCents };
+}
