@@ -11,7 +11,7 @@ interface CouponReport {
   coupon: Coupon;
 }
 
-const ESTADOS: Record<Coupon['estado'], string> = {
+const STATE_LABELS: Record<Coupon['estado'], string> = {
   pending: 'Pendiente de pago',
   used: 'Pagado',
   expired: 'Vencido',
@@ -51,7 +51,7 @@ export async function renderCoupon(data: CouponReport): Promise<Buffer> {
     ['Importe', formatMoney(coupon.monto)],
     ['Vencimiento', formatDate(coupon.fechaVencimiento)],
     ['Generado', formatDate(coupon.fechaGeneracion)],
-    ['Estado', ESTADOS[coupon.estado]],
+    ['Estado', STATE_LABELS[coupon.estado]],
   ]);
   invoiceTable(report, 'Importe', coupon.facturas);
   report.total('Total a pagar', formatMoney(coupon.monto));

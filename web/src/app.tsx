@@ -5,7 +5,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
-import type { Empresa, Me } from './api/types.js';
+import type { Tenant, Me } from './api/types.js';
 import { CouponsPage } from './pages/coupons.js';
 import { DebtsPage } from './pages/debts.js';
 import { ForgotPage } from './pages/forgot.js';
@@ -27,7 +27,7 @@ import {
 } from './routes.js';
 import { logout, type SessionState } from './session/session.js';
 import { useSession } from './session/use-session.js';
-import { useEmpresa } from './tenant.js';
+import { useTenant } from './tenant.js';
 import { Link } from './ui/link.js';
 import { Page } from './ui/page.js';
 import { ErrorBox, Loading } from './ui/status.js';
@@ -84,7 +84,7 @@ function ResultRoute(props: { session: SessionState; paymentId: number | null; h
 }
 
 function ActiveResult(props: { me: Me; session: SessionState; paymentId: number | null }) {
-  const [empresa] = useEmpresa(props.me.tenant_id);
+  const [empresa] = useTenant(props.me.tenant_id);
   return (
     <Shell
       session={props.session}
@@ -122,7 +122,7 @@ function TenantRoute(props: {
   next: string | null;
 }) {
   const { link, page, session } = props;
-  const [empresa, retry] = useEmpresa(link.tenantId);
+  const [empresa, retry] = useTenant(link.tenantId);
   const name = empresa.status === 'ready' ? empresa.empresa.nombre : null;
   const shell = (children: ComponentChildren) => (
     <Shell
@@ -173,7 +173,7 @@ function TenantRoute(props: {
 function PublicPage(props: {
   page: PageName;
   link: PortalLink;
-  empresa: Empresa;
+  empresa: Tenant;
   next: string | null;
 }) {
   switch (props.page) {

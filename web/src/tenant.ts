@@ -4,33 +4,33 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { ApiError } from './api/http.js';
-import type { Empresa } from './api/types.js';
+import type { Tenant } from './api/types.js';
 import { publicCall } from './session/session.js';
 
-export type EmpresaState =
+export type TenantState =
   | { status: 'loading' }
-  | { status: 'ready'; empresa: Empresa }
+  | { status: 'ready'; empresa: Tenant }
   | { status: 'error'; error: ApiError };
 
-const cache = new Map<number, Promise<Empresa>>();
+const cache = new Map<number, Promise<Tenant>>();
 
-export function fetchEmpresa(tenantId: number): Promise<Empresa> {
+export function fetchTenant(tenantId: number): Promise<Tenant> {
   let pending = cache.get(tenantId);
   if (!pending) {
-    pending = publicCall<Empresa>(`/portal/empresas/${tenantId}`);
+    pending = publicCall<Tenant>(`/portal/empresas/${tenantId}`);
     pending.catch(() => cache.delete(tenantId));
     cache.set(tenantId, pending);
   }
   return pending;
 }
 
-export function useEmpresa(tenantId: number): [EmpresaState, () => void] {
-  const [state, setState] = useState<EmpresaState>({ status: 'loading' });
+export function useTenant(tenantId: number): [TenantState, () => void] {
+  const [state, setState] = useState<TenantState>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let live = true;
     setState({ status: 'loading' });
-    fetchEmpresa(tenantId).then(
+    fetchTenant(tenantId).then(
       (empresa) => live && setState({ status: 'ready', empresa }),
       (error: ApiError) => live && setState({ status: 'error', error }),
     );

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
-import type { StoredCouponEstado, TenantDatabase } from '../../platform/db/types.js';
+import type { StoredCouponState, TenantDatabase } from '../../platform/db/types.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import type { CouponEstado, CouponFactura } from './types.js';
+import type { CouponState, CouponInvoice } from './types.js';
 
 type Executor = Kysely<TenantDatabase> | Transaction<TenantDatabase>;
 
@@ -12,7 +12,7 @@ export interface StoredCoupon {
   secuencia: number;
   sucursal_id: number;
   monto: string;
-  estado: StoredCouponEstado;
+  estado: StoredCouponState;
   fecha_generacion: string;
   fecha_vencimiento: string;
   used_at: Date | null;
@@ -75,7 +75,7 @@ export function findCouponFacturas(db: Executor, schema: string, cuponId: string
  */
 function withEstado<O>(
   query: SelectQueryBuilder<TenantDatabase & { c: TenantDatabase['ledger_cupones'] }, 'c', O>,
-  estado: CouponEstado | undefined,
+  estado: CouponState | undefined,
   today: string,
 ) {
   switch (estado) {
@@ -95,7 +95,7 @@ function withEstado<O>(
 export async function listCustomerCoupons(
   tenant: TenantContext,
   cnro: number,
-  filter: { estado: CouponEstado | undefined; limit: number; offset: number; today: string },
+  filter: { estado: CouponState | undefined; limit: number; offset: number; today: string },
 ): Promise<{ rows: StoredCoupon[]; total: number }> {
   const base = coupons(tenant.db, tenant.customerSchema).where('c.cnro', '=', cnro);
   const [rows, count] = await Promise.all([
@@ -149,7 +149,7 @@ export async function insertCoupon(
     fecha_vencimiento: string;
     created_at: Date;
   },
-  facturas: readonly CouponFactura[],
+  facturas: readonly CouponInvoice[],
 ): Promise<StoredCoupon> {
   const row = await trx
     .withSchema(schema)
@@ -181,7 +181,7 @@ export async function insertCoupon(
 export async function moveCoupon(
   tenant: TenantContext,
   id: string,
-  from: readonly StoredCouponEstado[],
+  from: readonly StoredCouponState[],
   to: 'used' | 'cancelled',
   now: Date,
 ): Promise<boolean> {

@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import { addDays } from '../../platform/dates.js';
-import type { StoredCouponEstado } from '../../platform/db/types.js';
+import type { StoredCouponState } from '../../platform/db/types.js';
 import { AppError } from '../../platform/errors.js';
 import { centsToNumeric } from '../../platform/money.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
@@ -21,7 +21,7 @@ import { findPayableDebtsById } from '../pending-debts.js';
 import { isUuid } from '../../platform/ids.js';
 import type {
   Coupon,
-  CouponEstado,
+  CouponState,
   CouponListFilter,
   CouponPage,
   CouponSummary,
@@ -29,11 +29,7 @@ import type {
 } from './types.js';
 
 /** DECISIONS.md 36: a pending coupon is expired once fecha_vencimiento is before today. */
-function estadoOn(
-  stored: StoredCouponEstado,
-  fechaVencimiento: string,
-  today: string,
-): CouponEstado {
+function estadoOn(stored: StoredCouponState, fechaVencimiento: string, today: string): CouponState {
   return stored === 'pending' && fechaVencimiento < today ? 'expired' : stored;
 }
 
@@ -121,7 +117,7 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
     tenant: TenantContext,
     id: string,
     to: 'used' | 'cancelled',
-    from: readonly StoredCouponEstado[],
+    from: readonly StoredCouponState[],
   ): Promise<Coupon> {
     const moved = isUuid(id) && (await moveCoupon(tenant, id, from, to, clock.now()));
     const coupon = await findById(tenant, id);

@@ -1,9 +1,9 @@
 /** SPEC.md's coupon states; `expired` is computed on read, never stored (DECISIONS.md 36). */
-export const COUPON_ESTADOS = ['pending', 'used', 'expired', 'cancelled'] as const;
-export type CouponEstado = (typeof COUPON_ESTADOS)[number];
+export const COUPON_STATES = ['pending', 'used', 'expired', 'cancelled'] as const;
+export type CouponState = (typeof COUPON_STATES)[number];
 
 /** One debt a coupon pays: the ledger row's id, voucher name and number, and the amount. */
-export interface CouponFactura {
+export interface CouponInvoice {
   id: string;
   tipo: string;
   numero: string;
@@ -20,7 +20,7 @@ export interface CouponSummary {
   /** The sucursal whose portal (or ERP user) generated it. */
   sucursalId: number;
   monto: string;
-  estado: CouponEstado;
+  estado: CouponState;
   fechaGeneracion: string;
   fechaVencimiento: string;
   usedAt: Date | null;
@@ -29,7 +29,7 @@ export interface CouponSummary {
 
 export interface Coupon extends CouponSummary {
   /** In the order they were given at generation. */
-  facturas: CouponFactura[];
+  facturas: CouponInvoice[];
 }
 
 export interface GenerateCouponRequest {
@@ -43,7 +43,7 @@ export interface GenerateCouponRequest {
 }
 
 export interface CouponListFilter {
-  estado?: CouponEstado;
+  estado?: CouponState;
   limit: number;
   offset: number;
 }

@@ -1,13 +1,6 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { TenantDatabase } from '../../platform/db/types.js';
+import { sql } from 'kysely';
+import { inCustomerSchema, type TenantExecutor } from '../../platform/db/executor.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-
-type Executor = Kysely<TenantDatabase> | Transaction<TenantDatabase>;
-
-/** The customer-data schema of the request's sucursal: every query names it. */
-function users(db: Executor, tenant: TenantContext) {
-  return db.withSchema(tenant.customerSchema);
-}
 
 export async function findCustomerByIdentifier(tenant: TenantContext, digits: string) {
   // ccui may be stored with dashes: compare digits only (DESIGN.md).
@@ -22,7 +15,7 @@ export async function findCustomerByIdentifier(tenant: TenantContext, digits: st
 }
 
 export async function portalUserExists(tenant: TenantContext, cnro: number, digits: string) {
-  const row = await users(tenant.db, tenant)
+  const row = await inCustomerSchema(tenant.db, tenant)
     .selectFrom('portal_users')
     .select('id')
     .where((eb) => eb.or([eb('cnro', '=', cnro), eb('dni_cuit', '=', digits)]))
@@ -34,7 +27,7 @@ export async function insertPortalUser(
   tenant: TenantContext,
   user: { cnro: number; dniCuit: string; email: string; passwordHash: string; now: Date },
 ) {
-  return users(tenant.db, tenant)
+  return inCustomerSchema(tenant.db, tenant)
     .insertInto('portal_users')
     .values({
       cnro: user.cnro,
@@ -57,15 +50,15 @@ const LOGIN_COLUMNS = [
 ] as const;
 
 export function findUserForLogin(tenant: TenantContext, digits: string) {
-  return users(tenant.db, tenant)
+  return inCustomerSchema(tenant.db, tenant)
     .selectFrom('portal_users')
     .select(LOGIN_COLUMNS)
     .where('dni_cuit', '=', digits)
     .executeTakeFirst();
 }
 
-export function findUserById(db: Executor, tenant: TenantContext, id: string) {
-  return users(db, tenant)
+export function findUserById(db: TenantExecutor, tenant: TenantContext, id: string) {
+  return inCustomerSchema(db, tenant)
     .selectFrom('portal_users')
     .select([...LOGIN_COLUMNS, 'refresh_token', 'refresh_token_expires'])
     .where('id', '=', id)
@@ -74,7 +67,7 @@ export function findUserById(db: Executor, tenant: TenantContext, id: string) {
 
 /** The user with its customer record: what /auth/me and /perfil show. */
 export function findUserProfile(tenant: TenantContext, id: string) {
-  return users(tenant.db, tenant)
+  return inCustomerSchema(tenant.db, tenant)
     .selectFrom('portal_users as u')
     .innerJoin('ordcon as c', 'c.cnro', 'u.cnro')
     .select(['u.id', 'u.email', 'u.telefono', 'u.last_login', 'u.cnro', 'c.cnom', 'c.ccui'])
@@ -107,7 +100,7 @@ export function claimLoginAttempt(
   options: { maxAttempts: number; lockUntil: Date; now: Date },
 ): Promise<ClaimedAttempt | undefined> {
   const attempts = sql<number>`(CASE WHEN locked_until IS NULL THEN failed_login_attempts ELSE 0 END) + 1`;
-  return users(tenant.db, tenant)
+  return inCustomerSchema(tenant.db, tenant)
     .updateTable('portal_users')
     .set({
       failed_login_attempts: attempts,
@@ -139,7 +132,7 @@ export function recordSuccessfulLogin(
   id: string,
   options: { ownLock: Date | null; now: Date },
 ) {
-  return users(tenant.db, tenant)
+  return inCustomerSchema(tenant.db, tenant)
     .updateTable('portal_users')
     .set({
       failed_login_attempts: 0,
@@ -160,13 +153,13 @@ export function recordSuccessfulLogin(
 }
 
 export async function updatePasswordHash(
-  db: Executor,
+  db: TenantExecutor,
   tenant: TenantContext,
   id: string,
   passwordHash: string,
   now: Date,
 ): Promise<void> {
-  await users(db, tenant)
+  await inCustomerSchema(db, tenant)
     .updateTable('portal_users')
     .set({ password_hash: passwordHash, updated_at: now })
     .where('id', '=', id)

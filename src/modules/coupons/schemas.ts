@@ -1,12 +1,12 @@
 import { Type } from 'typebox';
-import { COUPON_ESTADOS } from '../../ledger/coupons/types.js';
+import { COUPON_STATES } from '../../ledger/coupons/types.js';
 import { Envelope } from '../../platform/http/schemas.js';
 
 const DateString = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 const Amount = Type.Number({ description: 'Amount with 2 decimals' });
 /** DECISIONS.md 5: a JSON number or a numeric string; exactness is checked by the ledger. */
 const AmountInput = Type.Union([Type.Number(), Type.String({ maxLength: 20 })]);
-const Estado = Type.Enum(COUPON_ESTADOS, {
+const State = Type.Enum(COUPON_STATES, {
   description: '`expired`: still unpaid and fecha_vencimiento before today',
 });
 
@@ -32,7 +32,7 @@ export const GenerateBody = Type.Object({
   ),
 });
 
-const Factura = Type.Object({
+const InvoiceItem = Type.Object({
   id: Type.String({ format: 'uuid' }),
   tipo: Type.String(),
   numero: Type.String(),
@@ -43,7 +43,7 @@ const CouponFields = {
   cupon_id: Type.String({ format: 'uuid' }),
   codigo_barras: Type.String({ pattern: '^[0-9]{19}$' }),
   monto: Amount,
-  estado: Estado,
+  estado: State,
   fecha_generacion: DateString,
   fecha_vencimiento: DateString,
 };
@@ -54,13 +54,13 @@ export const GenerateResponse = Envelope(
     codigo_barras: CouponFields.codigo_barras,
     monto: Amount,
     fecha_vencimiento: DateString,
-    facturas: Type.Array(Factura),
+    facturas: Type.Array(InvoiceItem),
   }),
 );
 
 /** Defaults (SPEC.md: limit 50, offset 0) are the service's; the descriptions document them. */
 export const ListQuery = Type.Object({
-  estado: Type.Optional(Estado),
+  estado: Type.Optional(State),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: '50 when absent' })),
   offset: Type.Optional(
     Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: '0 when absent' }),
@@ -81,7 +81,7 @@ export const BarcodeParams = Type.Object({
 });
 
 export const CouponResponse = Envelope(
-  Type.Object({ ...CouponFields, facturas: Type.Array(Factura) }),
+  Type.Object({ ...CouponFields, facturas: Type.Array(InvoiceItem) }),
 );
 
 export const CouponIdParams = Type.Object({

@@ -1,5 +1,5 @@
 import type { CouponLedger } from '../../ledger/coupons/service.js';
-import type { CouponEstado, CouponFactura, CouponSummary } from '../../ledger/coupons/types.js';
+import type { CouponState, CouponInvoice, CouponSummary } from '../../ledger/coupons/types.js';
 import { AppError } from '../../platform/errors.js';
 import type { Metrics } from '../../platform/metrics.js';
 import { numericToNumber } from '../../platform/money.js';
@@ -17,7 +17,7 @@ interface GenerateInput {
   dias_vencimiento?: number | undefined;
 }
 
-function facturaBody(factura: CouponFactura) {
+function facturaBody(factura: CouponInvoice) {
   return {
     id: factura.id,
     tipo: factura.tipo,
@@ -98,7 +98,7 @@ export function createCouponService(deps: {
       tenant: TenantContext,
       portalUserId: string,
       query: {
-        estado?: CouponEstado | undefined;
+        estado?: CouponState | undefined;
         limit?: number | undefined;
         offset?: number | undefined;
       },

@@ -1,23 +1,18 @@
-import type { Kysely, Transaction, Updateable } from 'kysely';
-import type { PrintDocumento, TenantDatabase } from '../../platform/db/types.js';
+import type { Transaction, Updateable } from 'kysely';
+import { inCustomerSchema, type TenantExecutor } from '../../platform/db/executor.js';
+import type { PrintDocument, TenantDatabase } from '../../platform/db/types.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 
-type Executor = Kysely<TenantDatabase> | Transaction<TenantDatabase>;
 type PrintConfigTable = TenantDatabase['portal_print_config'];
 
 const COLUMNS = ['id', 'documento', 'impresora', 'papel', 'copias', 'predeterminada'] as const;
 
-/** portal_print_config lives beside portal_users, in the sucursal's customer-data schema. */
-function inSchema(db: Executor, tenant: TenantContext) {
-  return db.withSchema(tenant.customerSchema);
-}
-
 export function listPrintConfigs(
   tenant: TenantContext,
   portalUserId: string,
-  documento: PrintDocumento | undefined,
+  documento: PrintDocument | undefined,
 ) {
-  let query = inSchema(tenant.db, tenant)
+  let query = inCustomerSchema(tenant.db, tenant)
     .selectFrom('portal_print_config')
     .select(COLUMNS)
     .where('portal_user_id', '=', portalUserId);
@@ -31,12 +26,12 @@ export function listPrintConfigs(
 }
 
 export function findPrintConfig(
-  db: Executor,
+  db: TenantExecutor,
   tenant: TenantContext,
   portalUserId: string,
   id: string,
 ) {
-  return inSchema(db, tenant)
+  return inCustomerSchema(db, tenant)
     .selectFrom('portal_print_config')
     .select(COLUMNS)
     .where('id', '=', id)
@@ -54,7 +49,7 @@ export async function lockPortalUser(
   tenant: TenantContext,
   portalUserId: string,
 ): Promise<boolean> {
-  const user = await inSchema(trx, tenant)
+  const user = await inCustomerSchema(trx, tenant)
     .selectFrom('portal_users')
     .select('id')
     .where('id', '=', portalUserId)
@@ -69,7 +64,7 @@ export async function countPrintConfigs(
   tenant: TenantContext,
   portalUserId: string,
 ): Promise<number> {
-  const { count } = await inSchema(trx, tenant)
+  const { count } = await inCustomerSchema(trx, tenant)
     .selectFrom('portal_print_config')
     .select((eb) => eb.fn.countAll<string>().as('count'))
     .where('portal_user_id', '=', portalUserId)
@@ -81,9 +76,9 @@ export async function countPrintConfigs(
 export async function clearDefault(
   trx: Transaction<TenantDatabase>,
   tenant: TenantContext,
-  change: { portalUserId: string; documento: PrintDocumento; exceptId?: string; now: Date },
+  change: { portalUserId: string; documento: PrintDocument; exceptId?: string; now: Date },
 ): Promise<void> {
-  let query = inSchema(trx, tenant)
+  let query = inCustomerSchema(trx, tenant)
     .updateTable('portal_print_config')
     .set({ predeterminada: false, updated_at: change.now })
     .where('portal_user_id', '=', change.portalUserId)
@@ -98,7 +93,7 @@ export function insertPrintConfig(
   tenant: TenantContext,
   values: {
     portal_user_id: string;
-    documento: PrintDocumento;
+    documento: PrintDocument;
     impresora: string;
     papel: PrintConfigTable['papel'];
     copias: number;
@@ -106,7 +101,7 @@ export function insertPrintConfig(
     created_at: Date;
   },
 ) {
-  return inSchema(trx, tenant)
+  return inCustomerSchema(trx, tenant)
     .insertInto('portal_print_config')
     .values(values)
     .returning(COLUMNS)
@@ -119,7 +114,7 @@ export function updatePrintConfig(
   id: string,
   changes: Updateable<PrintConfigTable>,
 ) {
-  return inSchema(trx, tenant)
+  return inCustomerSchema(trx, tenant)
     .updateTable('portal_print_config')
     .set(changes)
     .where('id', '=', id)
@@ -128,7 +123,7 @@ export function updatePrintConfig(
 }
 
 export function deletePrintConfig(tenant: TenantContext, portalUserId: string, id: string) {
-  return inSchema(tenant.db, tenant)
+  return inCustomerSchema(tenant.db, tenant)
     .deleteFrom('portal_print_config')
     .where('id', '=', id)
     .where('portal_user_id', '=', portalUserId)

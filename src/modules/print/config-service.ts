@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock.js';
 import { isUuid } from '../../platform/ids.js';
 import { AppError, assertThat } from '../../platform/errors.js';
-import type { PrintDocumento, PrintPapel } from '../../platform/db/types.js';
+import type { PrintDocument, PrintPaper } from '../../platform/db/types.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import {
   clearDefault,
@@ -18,9 +18,9 @@ import {
 export const MAX_PRINT_CONFIGS_PER_USER = 50;
 
 interface PrintConfigInput {
-  documento: PrintDocumento;
+  documento: PrintDocument;
   impresora: string;
-  papel: PrintPapel;
+  papel: PrintPaper;
   copias?: number | undefined;
   predeterminada?: boolean | undefined;
 }
@@ -43,7 +43,7 @@ function assertKnownShape(id: string): void {
  */
 export function createPrintConfigService(deps: { clock: Clock }) {
   return {
-    list(tenant: TenantContext, portalUserId: string, documento?: PrintDocumento) {
+    list(tenant: TenantContext, portalUserId: string, documento?: PrintDocument) {
       return listPrintConfigs(tenant, portalUserId, documento);
     },
 

@@ -20,10 +20,10 @@ export const SignBody = Type.Object(
 );
 
 /** DECISIONS.md 40. */
-const Documento = Type.Enum(['recibo', 'cupon']);
-const Papel = Type.Enum(['A4', 'carta', '80mm']);
-const Copias = Type.Integer({ minimum: 1, maximum: 5 });
-const Impresora = Type.String({
+const PrintedDocument = Type.Enum(['recibo', 'cupon']);
+const Paper = Type.Enum(['A4', 'carta', '80mm']);
+const Copies = Type.Integer({ minimum: 1, maximum: 5 });
+const Printer = Type.String({
   minLength: 1,
   maxLength: 255,
   // Kept exactly as sent (QZ Tray matches printer names exactly): not blank, no control characters.
@@ -33,9 +33,9 @@ const Impresora = Type.String({
 
 export const PrintConfig = Type.Object({
   id: Type.String({ format: 'uuid' }),
-  documento: Documento,
+  documento: PrintedDocument,
   impresora: Type.String(),
-  papel: Papel,
+  papel: Paper,
   copias: Type.Integer(),
   predeterminada: Type.Boolean(),
 });
@@ -45,11 +45,11 @@ export const PrintConfigListResponse = Envelope(Type.Array(PrintConfig));
 
 export const PrintConfigCreateBody = Type.Object(
   {
-    documento: Documento,
-    impresora: Impresora,
-    papel: Papel,
+    documento: PrintedDocument,
+    impresora: Printer,
+    papel: Paper,
     // Their defaults are the service's (one place); the descriptions document them.
-    copias: Type.Optional({ ...Copias, description: '1 when absent' }),
+    copias: Type.Optional({ ...Copies, description: '1 when absent' }),
     predeterminada: Type.Optional(
       Type.Boolean({
         description:
@@ -63,10 +63,10 @@ export const PrintConfigCreateBody = Type.Object(
 /** Any of the fields, at least one; the others keep their values. */
 export const PrintConfigUpdateBody = Type.Object(
   {
-    documento: Type.Optional(Documento),
-    impresora: Type.Optional(Impresora),
-    papel: Type.Optional(Papel),
-    copias: Type.Optional(Copias),
+    documento: Type.Optional(PrintedDocument),
+    impresora: Type.Optional(Printer),
+    papel: Type.Optional(Paper),
+    copias: Type.Optional(Copies),
     predeterminada: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false, minProperties: 1 },
@@ -75,4 +75,4 @@ export const PrintConfigUpdateBody = Type.Object(
 /** Any text: an id that is not one of ours (not even a uuid) is simply not found. */
 export const PrintConfigParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
-export const PrintConfigQuery = Type.Object({ documento: Type.Optional(Documento) });
+export const PrintConfigQuery = Type.Object({ documento: Type.Optional(PrintedDocument) });

@@ -77,7 +77,7 @@ export interface TenantDatabase {
     secuencia: number;
     sucursal_id: number;
     monto: Numeric;
-    estado: Generated<StoredCouponEstado>;
+    estado: Generated<StoredCouponState>;
     fecha_generacion: DateString;
     fecha_vencimiento: DateString;
     used_at: Timestamp | null;
@@ -122,9 +122,9 @@ export interface TenantDatabase {
   portal_print_config: {
     id: Generated<string>;
     portal_user_id: string;
-    documento: PrintDocumento;
+    documento: PrintDocument;
     impresora: string;
-    papel: PrintPapel;
+    papel: PrintPaper;
     copias: Generated<number>;
     predeterminada: Generated<boolean>;
     created_at: CreatedAt;
@@ -207,11 +207,11 @@ export interface TenantDatabase {
 }
 
 /** DECISIONS.md 40: the documents and papers a print configuration names. */
-export type PrintDocumento = 'recibo' | 'cupon';
-export type PrintPapel = 'A4' | 'carta' | '80mm';
+export type PrintDocument = 'recibo' | 'cupon';
+export type PrintPaper = 'A4' | 'carta' | '80mm';
 
 /** A coupon's stored state; `expired` is never stored, it is computed on read. */
-export type StoredCouponEstado = 'pending' | 'used' | 'cancelled';
+export type StoredCouponState = 'pending' | 'used' | 'cancelled';
 
 export type PaymentStatus =
   'pending' | 'issued' | 'approved' | 'rejected' | 'refunded' | 'cancelled';

@@ -6,7 +6,7 @@ export interface Sucursal {
 }
 
 /** GET /portal/empresas/{tenant_id}: public, the tenant's display name and sucursales. */
-export interface Empresa {
+export interface Tenant {
   id: number;
   nombre: string;
   sucursales: Sucursal[];
@@ -43,7 +43,7 @@ export interface Me {
   last_login: string | null;
 }
 
-export interface MiCuenta {
+export interface AccountSummary {
   nombre: string;
   saldo_total: number;
   facturas_vencidas: number;
@@ -51,7 +51,7 @@ export interface MiCuenta {
   ultimo_pago: { fecha: string; monto: number } | null;
 }
 
-export interface Deuda {
+export interface Debt {
   id: string;
   comprobante: string;
   nrocomp: string;
@@ -61,21 +61,22 @@ export interface Deuda {
   vencido: boolean;
 }
 
-export interface IniciarData {
+export interface PaymentStartData {
   payment_id: number;
   redirect_url: string;
   payment_method: string;
 }
 
-export type EstadoPago = 'pending' | 'issued' | 'approved' | 'rejected' | 'refunded' | 'cancelled';
+export type PaymentStatus =
+  'pending' | 'issued' | 'approved' | 'rejected' | 'refunded' | 'cancelled';
 
 /** An item of GET /portal/pagos/historial, and GET /portal/pagos/{id}. */
-export interface Pago {
+export interface Payment {
   id: number;
   fecha: string;
   metodo: string;
   monto: number;
-  /** An EstadoPago; typed as string so a state added later does not break the page. */
+  /** A PaymentStatus; typed as string so a state added later does not break the page. */
   estado: string;
   facturas_pagadas: { tipo: string; numero: string; monto: number }[];
   recibo_numero: string | null;
@@ -86,7 +87,7 @@ export interface MessageData {
 }
 
 /** An item of GET /portal/cupones/mis-cupones. */
-export interface Cupon {
+export interface Coupon {
   cupon_id: string;
   codigo_barras: string;
   monto: number;
@@ -96,14 +97,14 @@ export interface Cupon {
   fecha_vencimiento: string;
 }
 
-export interface CuponesPage {
-  cupones: Cupon[];
+export interface CouponPage {
+  cupones: Coupon[];
   total: number;
   has_more: boolean;
 }
 
 /** POST /portal/cupones/generar. */
-export interface CuponGenerado {
+export interface GeneratedCoupon {
   cupon_id: string;
   codigo_barras: string;
   monto: number;
@@ -112,7 +113,7 @@ export interface CuponGenerado {
 }
 
 /** GET and PUT /portal/perfil. */
-export interface Perfil {
+export interface Profile {
   nombre: string;
   dni_cuit: string;
   email: string;

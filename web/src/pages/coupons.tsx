@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/http.js';
-import type { CuponesPage, CuponGenerado, Deuda } from '../api/types.js';
+import type { CouponPage, GeneratedCoupon, Debt } from '../api/types.js';
 import {
   amountError,
   amountText,
@@ -55,10 +55,10 @@ export function CouponsPage(props: { userId: string }) {
 function Generator(props: { userId: string; onGenerated: () => void }) {
   const [round, setRound] = useState(0);
   const [state, retry] = useLoad(
-    () => authCall<{ items: Deuda[] }>('/portal/deudas'),
+    () => authCall<{ items: Debt[] }>('/portal/deudas'),
     `coupon-debts-${props.userId}-${round}`,
   );
-  const [coupon, setCoupon] = useState<CuponGenerado | null>(null);
+  const [coupon, setCoupon] = useState<GeneratedCoupon | null>(null);
   if (coupon) {
     return (
       <Generated
@@ -92,9 +92,9 @@ function Generator(props: { userId: string; onGenerated: () => void }) {
 }
 
 function CouponForm(props: {
-  debts: Deuda[];
+  debts: Debt[];
   reload: () => void;
-  onGenerated: (coupon: CuponGenerado) => void;
+  onGenerated: (coupon: GeneratedCoupon) => void;
 }) {
   const { debts } = props;
   /** The amount typed for each chosen debt, by id; a debt not in it is not chosen. */
@@ -111,14 +111,14 @@ function CouponForm(props: {
     .map((debt) => ({ debt, text: amounts[debt.id] ?? '' }));
   const total = linesTotalCents(lines);
   // Errors show once a submit was tried, then follow the typing.
-  const lineError = (debt: Deuda): string | null =>
+  const lineError = (debt: Debt): string | null =>
     checked && amounts[debt.id] !== undefined
       ? amountError(amounts[debt.id] ?? '', debt.debe)
       : null;
   const daysError = checked ? diasError(dias) : null;
   const noneChosen = checked && lines.length === 0;
 
-  function toggle(debt: Deuda) {
+  function toggle(debt: Debt) {
     setAmounts((current) => {
       const next = { ...current };
       if (next[debt.id] === undefined) next[debt.id] = amountText(debt.debe);
@@ -148,7 +148,7 @@ function CouponForm(props: {
     sending.current = true;
     setBusy(true);
     try {
-      const coupon = await authCall<CuponGenerado>('/portal/cupones/generar', {
+      const coupon = await authCall<GeneratedCoupon>('/portal/cupones/generar', {
         method: 'POST',
         body,
       });
@@ -260,7 +260,7 @@ function CouponForm(props: {
 }
 
 /** The coupon just generated: its 19 digits (grouped, copyable), amount, due date, PDF. */
-function Generated(props: { coupon: CuponGenerado; onAnother: () => void }) {
+function Generated(props: { coupon: GeneratedCoupon; onAnother: () => void }) {
   const { coupon } = props;
   const heading = useRef<HTMLHeadingElement>(null);
   const [copied, setCopied] = useState<string | null>(null);
@@ -337,7 +337,7 @@ function CouponList(props: { userId: string; refresh: number }) {
   const heading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
   const [state, retry] = useLoad(
-    () => authCall<CuponesPage>(couponListPath(estado, offset)),
+    () => authCall<CouponPage>(couponListPath(estado, offset)),
     `coupons-${props.userId}-${estado ?? 'all'}-${offset}-${props.refresh}`,
   );
   // After "Anteriores"/"Siguientes" the buttons may vanish: focus goes to the list's heading.
@@ -387,7 +387,7 @@ function CouponList(props: { userId: string; refresh: number }) {
 }
 
 function CouponPage(props: {
-  page: CuponesPage;
+  page: CouponPage;
   offset: number;
   filtered: boolean;
   goTo: (offset: number) => void;

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { PAYMENTS_PAGE_WORDS } from '../api/errors.js';
 import { ApiError } from '../api/http.js';
-import type { Deuda, IniciarData } from '../api/types.js';
+import type { Debt, PaymentStartData } from '../api/types.js';
 import { isChosen, paymentRequest, toggleFifo, totalCents } from '../lib/fifo.js';
 import { formatCents, plural } from '../lib/format.js';
 import { pathFor, type PortalLink } from '../routes.js';
@@ -16,7 +16,7 @@ import { useLoad } from '../ui/use-load.js';
 /** Debts: choose them in FIFO order (SPEC.md iniciar rule 5), see the total, pay. */
 export function DebtsPage(props: { link: PortalLink; userId: string }) {
   const [state, retry] = useLoad(
-    () => authCall<{ items: Deuda[] }>('/portal/deudas'),
+    () => authCall<{ items: Debt[] }>('/portal/deudas'),
     `debts-${props.userId}`,
   );
   return (
@@ -35,7 +35,7 @@ export function DebtsPage(props: { link: PortalLink; userId: string }) {
   );
 }
 
-function Chooser(props: { link: PortalLink; debts: Deuda[]; reload: () => void }) {
+function Chooser(props: { link: PortalLink; debts: Debt[]; reload: () => void }) {
   const { debts } = props;
   const [count, setCount] = useState(0);
   const [busy, setBusy] = useState(false);
@@ -66,7 +66,7 @@ function Chooser(props: { link: PortalLink; debts: Deuda[]; reload: () => void }
     setBusy(true);
     setFailure(null);
     try {
-      const data = await authCall<IniciarData>('/portal/pagos/iniciar', {
+      const data = await authCall<PaymentStartData>('/portal/pagos/iniciar', {
         method: 'POST',
         body: paymentRequest(debts, count),
       });

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/http.js';
-import type { Empresa, MessageData } from '../api/types.js';
+import type { Tenant, MessageData } from '../api/types.js';
 import { setFlash } from '../flash.js';
 import { codeError, confirmationError, passwordError } from '../lib/validation.js';
 import { navigate } from '../router.js';
@@ -15,7 +15,7 @@ import { NewPasswordFields } from '../ui/password-policy.js';
 import { ErrorBox, Notice } from '../ui/status.js';
 
 /** Forgot password: the identifier, then the e-mailed 6-digit code and a new password. */
-export function ForgotPage(props: { link: PortalLink; empresa: Empresa }) {
+export function ForgotPage(props: { link: PortalLink; empresa: Tenant }) {
   const { link, empresa } = props;
   const [step, setStep] = useState<'identify' | 'reset'>('identify');
   const who = useIdentity(link, empresa);

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/http.js';
-import type { Pago } from '../api/types.js';
+import type { Payment } from '../api/types.js';
 import { formatDate, formatMoney } from '../lib/format.js';
 import {
   actionDoneMessage,
@@ -42,7 +42,7 @@ const historyPath = (offset: number) =>
 export function HistoryPage(props: { link: PortalLink; userId: string }) {
   const [round, setRound] = useState(0);
   const [state, retry] = useLoad(
-    () => authCall<Pago[]>(historyPath(0)),
+    () => authCall<Payment[]>(historyPath(0)),
     `history-${props.userId}-${round}`,
   );
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -84,8 +84,8 @@ export function HistoryPage(props: { link: PortalLink; userId: string }) {
   );
 }
 
-function PaymentList(props: { first: Pago[]; onChanged: (outcome: Outcome) => void }) {
-  const [more, setMore] = useState<Pago[]>([]);
+function PaymentList(props: { first: Payment[]; onChanged: (outcome: Outcome) => void }) {
+  const [more, setMore] = useState<Payment[]>([]);
   const [hasMore, setHasMore] = useState(props.first.length === HISTORY_PAGE);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -96,7 +96,7 @@ function PaymentList(props: { first: Pago[]; onChanged: (outcome: Outcome) => vo
     setLoading(true);
     setError(null);
     try {
-      const next = await authCall<Pago[]>(historyPath(payments.length));
+      const next = await authCall<Payment[]>(historyPath(payments.length));
       setMore((current) => [...current, ...next]);
       setHasMore(next.length === HISTORY_PAGE);
     } catch (e) {
@@ -131,12 +131,12 @@ function PaymentList(props: { first: Pago[]; onChanged: (outcome: Outcome) => vo
   );
 }
 
-const QUESTIONS: Record<PaymentAction, (p: Pago) => string> = {
+const QUESTIONS: Record<PaymentAction, (p: Payment) => string> = {
   cancel: (p) => `¿Cancelar el pago n.º ${p.id} de ${formatMoney(p.monto)}?`,
   refund: (p) => `¿Pedir la devolución del pago n.º ${p.id} de ${formatMoney(p.monto)}?`,
 };
 
-function PaymentCard(props: { payment: Pago; onChanged: (outcome: Outcome) => void }) {
+function PaymentCard(props: { payment: Payment; onChanged: (outcome: Outcome) => void }) {
   const { payment } = props;
   const [confirming, setConfirming] = useState<PaymentAction | null>(null);
   const [busy, setBusy] = useState(false);

@@ -1,4 +1,4 @@
-import type { Deuda, Me, MiCuenta } from '../api/types.js';
+import type { Debt, Me, AccountSummary } from '../api/types.js';
 import { overdueFirst } from '../lib/fifo.js';
 import { formatDate, formatMoney, plural } from '../lib/format.js';
 import { pathFor, type PortalLink } from '../routes.js';
@@ -16,8 +16,8 @@ export function HomePage(props: { link: PortalLink; me: Me }) {
   const [state, retry] = useLoad(
     () =>
       Promise.all([
-        authCall<MiCuenta>('/portal/mi-cuenta'),
-        authCall<{ items: Deuda[] }>('/portal/deudas'),
+        authCall<AccountSummary>('/portal/mi-cuenta'),
+        authCall<{ items: Debt[] }>('/portal/deudas'),
       ]),
     `home-${props.me.portal_user_id}`,
   );
@@ -32,7 +32,7 @@ export function HomePage(props: { link: PortalLink; me: Me }) {
   );
 }
 
-function Account(props: { link: PortalLink; cuenta: MiCuenta; debts: Deuda[] }) {
+function Account(props: { link: PortalLink; cuenta: AccountSummary; debts: Debt[] }) {
   const { cuenta, link } = props;
   const debts = overdueFirst(props.debts);
   return (

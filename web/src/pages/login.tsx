@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api/http.js';
-import type { Empresa } from '../api/types.js';
+import type { Tenant } from '../api/types.js';
 import { takeFlash } from '../flash.js';
 import { navigate } from '../router.js';
 import { pathFor, safeNext, type PortalLink } from '../routes.js';
@@ -12,7 +12,7 @@ import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
 import { ErrorBox, Notice } from '../ui/status.js';
 
-export function LoginPage(props: { link: PortalLink; empresa: Empresa; next: string | null }) {
+export function LoginPage(props: { link: PortalLink; empresa: Tenant; next: string | null }) {
   const { link, empresa } = props;
   const [notice] = useState(() => {
     const flash = takeFlash();

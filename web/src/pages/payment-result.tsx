@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../api/http.js';
-import type { Me, Pago } from '../api/types.js';
+import type { Me, Payment } from '../api/types.js';
 import { formatDate, formatMoney } from '../lib/format.js';
 import {
   keepPolling,
@@ -18,7 +18,7 @@ import { PdfButton } from '../ui/pdf-button.js';
 import { ErrorBox, Loading, Notice } from '../ui/status.js';
 
 interface Poll {
-  payment: Pago | null;
+  payment: Payment | null;
   outcome: Outcome;
   elapsedMs: number;
   /** A transient failure while asking (network, 5xx): shown, and asking goes on. */
@@ -50,7 +50,7 @@ function usePaymentPoll(paymentId: number): [Poll, () => void] {
     async function ask(): Promise<void> {
       let next: Partial<Poll>;
       try {
-        const payment = await authCall<Pago>(`/portal/pagos/${paymentId}`);
+        const payment = await authCall<Payment>(`/portal/pagos/${paymentId}`);
         next = { payment, outcome: outcomeOf(payment), hiccup: null };
       } catch (error) {
         const message = error instanceof ApiError ? error.message : 'No pudimos consultar el pago.';
@@ -139,7 +139,7 @@ function Result(props: { paymentId: number; home: string }) {
   );
 }
 
-function OutcomeView(props: { outcome: Outcome; payment: Pago }) {
+function OutcomeView(props: { outcome: Outcome; payment: Payment }) {
   const { outcome, payment } = props;
   switch (outcome) {
     case 'processing':
@@ -192,7 +192,7 @@ function OutcomeView(props: { outcome: Outcome; payment: Pago }) {
   }
 }
 
-function PaymentFacts(props: { payment: Pago }) {
+function PaymentFacts(props: { payment: Payment }) {
   const { payment } = props;
   return (
     <dl class="facts">

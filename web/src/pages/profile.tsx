@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api/http.js';
-import type { Perfil } from '../api/types.js';
+import type { Profile } from '../api/types.js';
 import { formatDateTime } from '../lib/format.js';
 import { confirmationError, emailError, passwordError, phoneError } from '../lib/validation.js';
 import { navigate } from '../router.js';
@@ -17,7 +17,7 @@ import { useLoad } from '../ui/use-load.js';
 /** Profile (SPEC.md perfil): contact data, and the password change that ends the session. */
 export function ProfilePage(props: { link: PortalLink; userId: string }) {
   const [state, retry] = useLoad(
-    () => authCall<Perfil>('/portal/perfil'),
+    () => authCall<Profile>('/portal/perfil'),
     `profile-${props.userId}`,
   );
   return (
@@ -48,7 +48,7 @@ export function ProfilePage(props: { link: PortalLink; userId: string }) {
   );
 }
 
-function ContactForm(props: { perfil: Perfil }) {
+function ContactForm(props: { perfil: Profile }) {
   const [email, setEmail] = useState(props.perfil.email);
   const [phone, setPhone] = useState(props.perfil.telefono ?? '');
   const { form, errors, failure, setFailure, invalid } = useFormErrors();
@@ -63,7 +63,7 @@ function ContactForm(props: { perfil: Perfil }) {
     setBusy(true);
     try {
       // An empty phone clears it (the API stores null).
-      const perfil = await authCall<Perfil>('/portal/perfil', {
+      const perfil = await authCall<Profile>('/portal/perfil', {
         method: 'PUT',
         body: { email: email.trim(), telefono: phone.trim() },
       });

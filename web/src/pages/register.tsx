@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api/http.js';
-import type { Empresa, PortalUser } from '../api/types.js';
+import type { Tenant, PortalUser } from '../api/types.js';
 import { setFlash } from '../flash.js';
 import { withFullStop } from '../lib/format.js';
 import { confirmationError, emailError, passwordError, phoneError } from '../lib/validation.js';
@@ -19,7 +19,7 @@ import { ErrorBox } from '../ui/status.js';
  * Registration (SPEC.md register). The API's register takes no phone, so a phone given here is
  * saved right after, through PUT /portal/perfil, once the new account has logged in.
  */
-export function RegisterPage(props: { link: PortalLink; empresa: Empresa }) {
+export function RegisterPage(props: { link: PortalLink; empresa: Tenant }) {
   const { link, empresa } = props;
   const who = useIdentity(link, empresa);
   const [email, setEmail] = useState('');

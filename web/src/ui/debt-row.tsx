@@ -1,8 +1,8 @@
-import type { Deuda } from '../api/types.js';
+import type { Debt } from '../api/types.js';
 import { formatDate, formatMoney } from '../lib/format.js';
 
 /** A debt's voucher, dates and amount; overdue ones say so in words, not only colour. */
-export function DebtSummary(props: { debt: Deuda }) {
+export function DebtSummary(props: { debt: Debt }) {
   const { debt } = props;
   return (
     <>

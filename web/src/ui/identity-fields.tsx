@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { Empresa } from '../api/types.js';
+import type { Tenant } from '../api/types.js';
 import { identifierError, normalizeIdentifier, type IdentifierType } from '../lib/validation.js';
 import type { PortalLink } from '../routes.js';
 import { Field, IdentifierTypeField } from './field.js';
@@ -18,7 +18,7 @@ export interface Identity {
  * The state of `<IdentityFields>` for a public form of `link`: `fields` goes to the component,
  * `check()` finds its errors, `identity()` is the request's part (null while no sucursal is set).
  */
-export function useIdentity(link: PortalLink, empresa: Empresa) {
+export function useIdentity(link: PortalLink, empresa: Tenant) {
   const [type, setType] = useState<IdentifierType>('dni');
   const [identifier, setIdentifier] = useState('');
   const [sucursalId, setSucursalId] = useSucursal(link, empresa);
@@ -61,7 +61,7 @@ export const IDENTIFIER_HINTS: Record<IdentifierType, string> = {
  */
 export function IdentityFields(props: {
   link: PortalLink;
-  empresa: Empresa;
+  empresa: Tenant;
   sucursalId: number | null;
   onSucursal: (id: number | null) => void;
   type: IdentifierType;

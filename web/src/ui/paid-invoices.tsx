@@ -1,8 +1,8 @@
-import type { Pago } from '../api/types.js';
+import type { Payment } from '../api/types.js';
 import { formatMoney } from '../lib/format.js';
 
 /** The invoices a payment settles, as one `dt`/`dd` pair of a payment's facts; none: nothing. */
-export function PaidInvoices({ facturas }: { facturas: Pago['facturas_pagadas'] }) {
+export function PaidInvoices({ facturas }: { facturas: Payment['facturas_pagadas'] }) {
   if (facturas.length === 0) return null;
   return (
     <div>

@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
-import type { Empresa } from '../api/types.js';
+import type { Tenant } from '../api/types.js';
 import type { PortalLink } from '../routes.js';
 
 /** The sucursal a public form sends: the link's, the only one, or the one chosen. */
 export function useSucursal(
   link: PortalLink,
-  empresa: Empresa,
+  empresa: Tenant,
 ): [number | null, (id: number | null) => void] {
   return useState<number | null>(() => {
     if (link.sucursalId !== null) return link.sucursalId;
@@ -14,12 +14,12 @@ export function useSucursal(
 }
 
 /** Whether the form must offer a choice of sucursal. */
-export function needsSucursalChoice(link: PortalLink, empresa: Empresa): boolean {
+export function needsSucursalChoice(link: PortalLink, empresa: Tenant): boolean {
   return link.sucursalId === null && empresa.sucursales.length > 1;
 }
 
 export function SucursalField(props: {
-  empresa: Empresa;
+  empresa: Tenant;
   value: number | null;
   onChange: (id: number | null) => void;
   error?: string | null;
