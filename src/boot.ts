@@ -4,7 +4,7 @@ import { loadEnvFile } from './platform/env-file.js';
 
 export interface BootOptions {
   /**
-   * Point QZ_* at the development key pair, generating it on first run (DECISIONS.md 39). Only
+   * Point QZ_* at the development key pair, generating it on first run (docs/decisions.md #39). Only
    * `npm start` serves the print routes; the CLI's commands must not write RSA keys.
    */
   printAgentKeys?: boolean;

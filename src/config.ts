@@ -82,7 +82,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-/** Where the API calls the reports service, and where that service listens (SPEC.md: port 9999). */
+/** Where the API calls the reports service, and where that service listens (docs/api.md: port 9999). */
 export const DEFAULT_REPORTS_URL = 'http://127.0.0.1:9999';
 /** HS256 keys shorter than the hash output (32 bytes) are within reach of an offline guess. */
 const MIN_SECRET_BYTES = 32;

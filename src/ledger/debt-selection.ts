@@ -28,7 +28,7 @@ export interface SelectionRules {
   };
 }
 
-/** SPEC.md's rules of POST /portal/pagos/iniciar: FIFO, full amounts, a code per failure. */
+/** docs/api.md's rules of POST /portal/pagos/iniciar: FIFO, full amounts, a code per failure. */
 export const PAYMENT_SELECTION: SelectionRules = {
   fifo: true,
   fullAmounts: true,
@@ -40,7 +40,7 @@ export const PAYMENT_SELECTION: SelectionRules = {
   },
 };
 
-/** DECISIONS.md 36: a coupon's debts in any order, partial amounts allowed, every failure 400. */
+/** docs/decisions.md #36: a coupon's debts in any order, partial amounts allowed, every failure 400. */
 export const COUPON_SELECTION: SelectionRules = {
   fifo: false,
   fullAmounts: false,
@@ -65,12 +65,12 @@ export interface Selection {
 }
 
 /**
- * Decides a selection of debts against the customer's pending debts, in SPEC.md's order for
+ * Decides a selection of debts against the customer's pending debts, in docs/api.md's order for
  * pagos/iniciar: 1. each debt is one of `debts` (the customer's pending ones), once; 2. each
  * amount is a cent figure above zero and at most the debt's saldo; 3. with full amounts, each
  * amount is the debt's debe; 4. the total is the sum; 5. with FIFO, the ids are the first K of
  * `debts` (order inside the request does not matter). Amounts are read as whole cents (within
- * SPEC.md's 0.001 of one) and everything after is integer arithmetic.
+ * docs/api.md's 0.001 of one) and everything after is integer arithmetic.
  */
 export function decideSelection(
   request: SelectionRequest,

@@ -4,7 +4,7 @@ import type { TenantDatabase } from '../platform/db/types.js';
 import { numericToCents } from '../platform/money.js';
 import type { TenantContext } from '../platform/tenancy/tenancy.js';
 
-/** Ledger row types that are debts of the customer (DESIGN.md: invoices and debit notes). */
+/** Ledger row types that are debts of the customer (docs/erp.md "ordcta": invoices and debit notes). */
 export const DEBT_TYPES = ['FAC', 'ND'] as const;
 
 /**
@@ -19,7 +19,7 @@ export function isPendingDebt(eb: ExpressionBuilder<{ o: TenantDatabase['ordcta'
   ]);
 }
 
-/** The order in which debts must be paid (SPEC.md FIFO rule): due date, undated last. */
+/** The order in which debts must be paid (docs/api.md FIFO rule): due date, undated last. */
 export const FIFO_ORDER = [
   sql`o.vencimiento ASC NULLS LAST`,
   sql`o.fecha ASC`,

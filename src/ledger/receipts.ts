@@ -19,7 +19,7 @@ export type ReceiptOutcome =
   | { kind: 'refused'; reason: string };
 
 /**
- * DECISIONS.md 30: a receipt is written only for exactly what the customer owed, in its currency.
+ * docs/decisions.md #30: a receipt is written only for exactly what the customer owed, in its currency.
  * The reason a payment can never get one automatically, or undefined when it can. The approval
  * is what TX1 recorded the gateway approved (`portal_payment_approvals`), if anything.
  */
@@ -91,7 +91,7 @@ async function nextReceiptNumber(trx: Trx, schema: string, puntoVenta: number): 
 }
 
 /**
- * TX2 (SPEC.md, DESIGN.md): in one transaction, the REC row in ordcta, one recfac per paid debt,
+ * TX2 (docs/erp.md "TX2: the receipt of an approved payment"): in one transaction, the REC row in ordcta, one recfac per paid debt,
  * each debt's saldo and debe reduced, the movimi INGRESO in the cash schema, then recibo_id and
  * recibo_at on the payment. The payment row is locked first, so concurrent or repeated runs
  * create one receipt: the second finds recibo_id set.
@@ -202,7 +202,7 @@ export async function createReceipt(
 }
 
 /**
- * DECISIONS.md 37, inside the refund's transaction: the receipt is voided, each paid debt gets back
+ * docs/decisions.md #37, inside the refund's transaction: the receipt is voided, each paid debt gets back
  * what the receipt applied to it (recfac), and an EGRESO leaves the cash account.
  */
 export async function reverseReceipt(

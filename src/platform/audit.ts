@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { TenantContext } from './tenancy/tenancy.js';
 
-/** SPEC.md "Audit logging" events, plus DECISIONS.md 17's and 28's. */
+/** docs/api.md "Audit logging" events, plus docs/decisions.md #17's and 28's. */
 export type AuditEvent =
   | 'login_success'
   | 'login_failed'
@@ -13,7 +13,7 @@ export type AuditEvent =
   | 'logout'
   | 'token_refresh'
   | 'refresh_reuse'
-  /** DECISIONS.md 28: a rejected or cancelled payment approved by the gateway after all. */
+  /** docs/decisions.md #28: a rejected or cancelled payment approved by the gateway after all. */
   | 'payment_approved_after_close'
   /** A refund or chargeback made at the gateway, applied to the ledger like devolver. */
   | 'payment_refunded_at_gateway';
@@ -36,7 +36,7 @@ export interface Audit {
 
 /**
  * Every authentication event: a row in the tenant's `public.portal_audit_log` (who, from where,
- * when) and a log line (DECISIONS.md 17). The line says what happened in which tenant and
+ * when) and a log line (docs/decisions.md #17). The line says what happened in which tenant and
  * sucursal, never who or from where: logs carry no user, address or other identifier, the
  * audit table does.
  */

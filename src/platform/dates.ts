@@ -1,4 +1,4 @@
-/** DECISIONS.md 6: "today" is the date in the tenant's time zone, Buenos Aires unless configured. */
+/** docs/decisions.md #6: "today" is the date in the tenant's time zone, Buenos Aires unless configured. */
 export const DEFAULT_TIME_ZONE = 'America/Argentina/Buenos_Aires';
 
 // Building an Intl.DateTimeFormat costs far more than using one: keep one per zone.

@@ -1,6 +1,6 @@
 /**
- * The one error type services throw. `code` is a stable code from SPEC.md's error table
- * (or DECISIONS.md); the error handler turns it into `{ success: false, error, code }`.
+ * The one error type services throw. `code` is a stable code from docs/api.md's error table
+ * (or docs/decisions.md); the error handler turns it into `{ success: false, error, code }`.
  */
 const STATUS_BY_CODE = {
   INVALID_REQUEST: 400,

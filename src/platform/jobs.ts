@@ -37,7 +37,7 @@ async function createQueueExclusively(connectionString: string, create: () => Pr
 }
 
 /**
- * Background jobs on pg-boss in the system database (DESIGN.md): durable, retried with backoff,
+ * Background jobs on pg-boss in the system database (docs/architecture.md): durable, retried with backoff,
  * and shared by every instance, so nothing depends on one process's memory.
  */
 export async function startJobQueue(

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 
 /*
- * Money has three representations, and every name here says which it holds (DECISIONS.md 5):
+ * Money has three representations, and every name here says which it holds (docs/decisions.md #5):
  * - cents: an integer count of cents, the one representation rules compare and sum;
  * - numeric: PostgreSQL's numeric(15,2) as text ("1250.50"), what the database reads and writes;
  * - number: a JSON number with 2 decimals, what responses carry.
@@ -48,7 +48,7 @@ export function centsToNumber(cents: number): number {
 /** The largest numeric(15,2) value, in cents. */
 export const MAX_NUMERIC_CENTS = 999_999_999_999_999;
 
-/** SPEC.md: request amounts are compared with a tolerance of 0.001. */
+/** docs/api.md: request amounts are compared with a tolerance of 0.001. */
 const TOLERANCE = new Decimal('0.001');
 
 const REQUEST_NUMERIC = /^-?\d{1,15}(?:\.\d{1,20})?$/;
@@ -68,7 +68,7 @@ function requestDecimal(value: unknown): Decimal | undefined {
 
 /**
  * The whole cents a request amount stands for: itself when it has at most 2 decimals, the
- * nearest cent when it is within SPEC.md's 0.001 of one (a float sum's noise), undefined when it
+ * nearest cent when it is within docs/api.md's 0.001 of one (a float sum's noise), undefined when it
  * is not a number or a third decimal really matters (10.005 is not a cent amount).
  */
 export function requestCents(value: unknown): number | undefined {

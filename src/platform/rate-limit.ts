@@ -6,22 +6,22 @@ import type { Clock } from './clock.js';
 import type { RedisOutage } from './redis.js';
 import { AppError } from './errors.js';
 
-/** SPEC.md "Limits". */
+/** docs/api.md "Limits". */
 export const LIMITS = {
   login: { max: 10, timeWindow: 60_000 },
   register: { max: 5, timeWindow: 60_000 },
-  /** DECISIONS.md 13: per IP, answered 429. */
+  /** docs/decisions.md #13: per IP, answered 429. */
   forgotPasswordPerIp: { max: 10, timeWindow: 60_000 },
   /** Not in the spec: guessing reset codes costs a bcrypt hash each, so it is bounded per IP too. */
   resetPasswordPerIp: { max: 10, timeWindow: 60_000 },
-  /** DECISIONS.md 13: per e-mail/identifier, silent. */
+  /** docs/decisions.md #13: per e-mail/identifier, silent. */
   forgotPasswordPerAccount: { max: 3, windowMs: 60 * 60_000 },
   /**
    * Not in the spec: GET /portal/empresas/{id}, read once per login page load. Six times the
    * login limit leaves room for an office behind one address; a walk over tenant ids is slow.
    */
   tenantListingPerIp: { max: 60, timeWindow: 60_000 },
-  /** DECISIONS.md 16: per tenant + portal user, whatever the access token. */
+  /** docs/decisions.md #16: per tenant + portal user, whatever the access token. */
   protectedRoutes: { max: 100, timeWindow: 60_000 },
   /**
    * Not in the spec: refused webhooks (bad ids, unknown tenant, bad token or signature) and
@@ -112,7 +112,7 @@ export interface RateLimits {
 }
 
 /**
- * Route limits answer 429 RATE_LIMITED with Retry-After (DECISIONS.md 16). Counters live in
+ * Route limits answer 429 RATE_LIMITED with Retry-After (docs/decisions.md #16). Counters live in
  * Redis when REDIS_URL is set, so every instance shares them; in memory otherwise. If Redis
  * fails while running, requests are let through (and logged) rather than refused.
  */

@@ -28,7 +28,7 @@ interface ReportsAppOptions {
 const PDF_HEADERS = { 'content-type': 'application/pdf', 'cache-control': 'no-store' };
 
 /**
- * The internal reports service (SPEC.md: PDF generation, reachable only from the backend). Every
+ * The internal reports service (docs/api.md: PDF generation, reachable only from the backend). Every
  * route but the health check needs the API's service token; rendering happens here, in its own
  * process, so a heavy PDF never stalls the API's event loop.
  */

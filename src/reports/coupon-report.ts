@@ -20,7 +20,7 @@ const STATE_LABELS: Record<Coupon['estado'], string> = {
 
 /**
  * The ITF symbol of a coupon: the 19 digits behind a leading 0 (ITF encodes digit pairs), the
- * library's own check digit off (the code carries its own, DECISIONS.md 38), quiet zones of ten
+ * library's own check digit off (the code carries its own, docs/decisions.md #38), quiet zones of ten
  * modules either side, as scanners at the collection networks' counters expect.
  */
 function couponBarcodePng(codigoBarras: string): Promise<Buffer> {

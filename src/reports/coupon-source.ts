@@ -8,7 +8,7 @@ import { renderCoupon } from './coupon-report.js';
 
 /**
  * The reports service reads a coupon itself, through the ledger's coupon module, in the tenant
- * and sucursal its service token names (SPEC.md: the API sends only the id). Its own small pools:
+ * and sucursal its service token names (docs/api.md: the API sends only the id). Its own small pools:
  * it renders one document at a time per request and holds no state.
  */
 export function createCouponSource(systemUrl: string) {

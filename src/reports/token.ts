@@ -2,7 +2,7 @@ import { errors, jwtVerify, SignJWT } from 'jose';
 import { isPositiveInt4 } from '../platform/ids.js';
 import { importHmacKey } from '../platform/security/secrets.js';
 
-/** SPEC.md: the API calls the reports service with a service-to-service token it issues. */
+/** docs/api.md: the API calls the reports service with a service-to-service token it issues. */
 const REPORTS_AUDIENCE = 'reports';
 const ISSUER = 'portal-api';
 /** A token serves one call: a minute covers the call and any clock difference between hosts. */

@@ -3,7 +3,7 @@
  *
  *   /e/{tenant}/[s/{sucursal}/]{page}   a tenant's portal; the link fixes the tenant, and the
  *                                       sucursal too when it has `s/{id}`
- *   /pagos/resultado?payment_id={id}    where the gateway returns the payer (SPEC.md, iniciar);
+ *   /pagos/resultado?payment_id={id}    where the gateway returns the payer (docs/api.md, iniciar);
  *                                       the tenant comes from the session
  *   /                                   no tenant: says to use the company's link
  *

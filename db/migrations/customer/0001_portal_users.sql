@@ -1,4 +1,4 @@
--- Portal accounts of one customer-data schema (SPEC.md "portal_users", DESIGN.md "Portal tables").
+-- Portal accounts of one customer-data schema (docs/erp.md "portal_users", docs/erp.md "Portal tables").
 -- cnro ties the account to its ordcon row; dni_cuit holds the identifier's digits only.
 CREATE TABLE {{schema}}.portal_users (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),

@@ -1,4 +1,4 @@
--- Print settings of a portal user for the QZ Tray print agent (DECISIONS.md 40): which printer,
+-- Print settings of a portal user for the QZ Tray print agent (docs/decisions.md #40): which printer,
 -- paper and number of copies to use for each kind of document. They belong to the portal user,
 -- so they live beside portal_users in the customer-data schema and go away with the account.
 CREATE TABLE {{schema}}.portal_print_config (

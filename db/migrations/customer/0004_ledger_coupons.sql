@@ -1,4 +1,4 @@
--- The account-ledger module's payment coupons (SPEC.md capability 6, DECISIONS.md 36 and 38).
+-- The account-ledger module's payment coupons (docs/api.md "Coupons", docs/decisions.md #36 and 38).
 -- The ERP's coupon module is absent here, so the ledger stand-in keeps its own tables in the
 -- customer-data schema; the portal has no coupon table and reaches these only through
 -- src/ledger/coupons. Stored estado is pending, used or cancelled: expired is computed on read

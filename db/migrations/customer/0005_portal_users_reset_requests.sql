@@ -1,4 +1,4 @@
--- The per-account cap on reset-code requests (DECISIONS.md 13: 3 an hour) kept in the account's
+-- The per-account cap on reset-code requests (docs/decisions.md #13: 3 an hour) kept in the account's
 -- own row. The Redis counter fails open while Redis is down; this one cannot, so an outage never
 -- turns into unlimited fresh codes (each with 5 tries) or a flooded mailbox. A fixed window:
 -- reset_window_start is the first counted request, reset_requests the count within that hour.

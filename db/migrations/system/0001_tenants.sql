@@ -1,4 +1,4 @@
--- The system registry: which database holds each tenant (DESIGN.md "Tenancy").
+-- The system registry: which database holds each tenant (docs/erp.md "Tenancy").
 CREATE TABLE IF NOT EXISTS public.tenants (
   id integer PRIMARY KEY,
   nombre text NOT NULL,

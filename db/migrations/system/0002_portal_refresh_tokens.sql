@@ -1,6 +1,6 @@
 -- Where each refresh token's session lives. The refresh request carries only the token
--- (SPEC.md), so this index routes it to its tenant database and branch schema; the session
--- itself is portal_users.refresh_token there. Tokens are stored as SHA-256 (DECISIONS.md 11).
+-- (docs/api.md), so this index routes it to its tenant database and branch schema; the session
+-- itself is portal_users.refresh_token there. Tokens are stored as SHA-256 (docs/decisions.md #11).
 -- A rotated-away token stays (rotated_at set) until it expires, so its reuse is recognised.
 CREATE TABLE public.portal_refresh_tokens (
   token_hash text PRIMARY KEY,

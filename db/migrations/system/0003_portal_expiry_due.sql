@@ -1,4 +1,4 @@
--- When each tenant next has a checkout for the expiry job (DECISIONS.md 26). The job reads this
+-- When each tenant next has a checkout for the expiry job (docs/decisions.md #26). The job reads this
 -- one table instead of opening a connection to every tenant database each minute: a row is
 -- written when a payment starts (due = start + PORTAL_CHECKOUT_TTL_MINUTES, the earliest kept)
 -- and advanced or deleted by the sweep. `version` changes on every write, so a sweep never

@@ -1,5 +1,5 @@
--- SPEC.md "portal_payments", in its final shape (the 2026-04..05 history collapsed into one step).
--- portal_user_id is a uuid without a foreign key: users live in per-branch schemas (DECISIONS.md 4).
+-- docs/erp.md "portal_payments", in its final shape (the 2026-04..05 history collapsed into one step).
+-- portal_user_id is a uuid without a foreign key: users live in per-branch schemas (docs/decisions.md #4).
 CREATE TABLE public.portal_payments (
   id serial PRIMARY KEY,
   portal_user_id uuid NOT NULL,

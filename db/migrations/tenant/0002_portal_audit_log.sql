@@ -1,4 +1,4 @@
--- Authentication audit trail (SPEC.md "Audit logging", DECISIONS.md 17).
+-- Authentication audit trail (docs/api.md "Audit logging", docs/decisions.md #17).
 CREATE TABLE public.portal_audit_log (
   id bigserial PRIMARY KEY,
   tenant_id integer NOT NULL,

@@ -1,4 +1,4 @@
--- One row per gateway notification id (x-request-id): a repeated delivery is recognised (DECISIONS.md 29).
+-- One row per gateway notification id (x-request-id): a repeated delivery is recognised (docs/decisions.md #29).
 CREATE TABLE public.portal_webhook_events (
   request_id text PRIMARY KEY,
   tenant_id integer NOT NULL,

@@ -1,4 +1,4 @@
--- The coupon sequence of each customer number (DECISIONS.md 38: barcode = tenant + cnro +
+-- The coupon sequence of each customer number (docs/decisions.md #38: barcode = tenant + cnro +
 -- sequence + check digit). It lives in the tenant's public schema, not in each customer-data
 -- schema, because the barcode carries no sucursal: two sucursales with their own schemas may
 -- both have a customer 42, and their coupons must still get different barcodes. The row is

@@ -1,6 +1,6 @@
 -- What the gateway said it approved, recorded by TX1 with the status change. The receipt (TX2,
 -- its retry job, the CLI) is written only when this matches the payment's monto and currency
--- (DECISIONS.md 30), whichever path writes it.
+-- (docs/decisions.md #30), whichever path writes it.
 CREATE TABLE public.portal_payment_approvals (
   payment_id integer PRIMARY KEY REFERENCES public.portal_payments (id) ON DELETE CASCADE,
   amount numeric(15, 2) NOT NULL,
@@ -27,7 +27,7 @@ CREATE TABLE public.portal_payment_claims (
   claimed_at timestamptz NOT NULL DEFAULT now()
 );
 
--- A customer's payments still holding their debts (DECISIONS.md 26): in flight at the gateway,
+-- A customer's payments still holding their debts (docs/decisions.md #26): in flight at the gateway,
 -- or approved and waiting for their receipt.
 CREATE INDEX portal_payments_holding_debts_idx ON public.portal_payments (ordcon_id)
   WHERE status IN ('pending', 'issued') OR (status = 'approved' AND recibo_id IS NULL);

@@ -1,5 +1,5 @@
 /**
- * DECISIONS.md 38: the coupon barcode, 19 digits = tenant id (4) + customer number `cnro` (8) +
+ * docs/decisions.md #38: the coupon barcode, 19 digits = tenant id (4) + customer number `cnro` (8) +
  * that customer's coupon sequence (6) + one check digit. Pure functions: the generation service
  * builds codes with them, the validation service parses with them.
  */
@@ -60,7 +60,7 @@ type ParsedBarcode =
   { ok: true; codigoBarras: string; parts: BarcodeParts } | { ok: false; problem: BarcodeProblem };
 
 /**
- * Validation (DECISIONS.md 38): 19 digits, or 20 starting with `0` (what a scanner reads from
+ * Validation (docs/decisions.md #38): 19 digits, or 20 starting with `0` (what a scanner reads from
  * the ITF symbol), with a right check digit. Surrounding spaces are not forgiven: a path
  * parameter is either a code or not.
  */
@@ -84,7 +84,7 @@ export function parseBarcode(input: string): ParsedBarcode {
 
 /**
  * What the ITF symbol encodes: ITF needs an even count of digits, so a leading `0` plus the 19
- * (DECISIONS.md 38; the barcode library's own checksum stays off). The text under the bars is
+ * (docs/decisions.md #38; the barcode library's own checksum stays off). The text under the bars is
  * still the 19-digit code.
  */
 export function itfDigits(codigoBarras: string): string {

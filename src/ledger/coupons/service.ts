@@ -28,7 +28,7 @@ import type {
   GenerateCouponRequest,
 } from './types.js';
 
-/** DECISIONS.md 36: a pending coupon is expired once fecha_vencimiento is before today. */
+/** docs/decisions.md #36: a pending coupon is expired once fecha_vencimiento is before today. */
 function estadoOn(stored: StoredCouponState, fechaVencimiento: string, today: string): CouponState {
   return stored === 'pending' && fechaVencimiento < today ? 'expired' : stored;
 }
@@ -52,7 +52,7 @@ function summaryOf(row: StoredCoupon, today: string): CouponSummary {
 const DEFAULT_DIAS_VENCIMIENTO = 30;
 const MAX_DIAS_VENCIMIENTO = 365;
 
-/** Days from today to fecha_vencimiento: 30 when absent (SPEC.md), 1..365. */
+/** Days from today to fecha_vencimiento: 30 when absent (docs/api.md), 1..365. */
 function expiryDaysOf(request: GenerateCouponRequest): number {
   const dias = request.diasVencimiento ?? DEFAULT_DIAS_VENCIMIENTO;
   if (!Number.isInteger(dias) || dias < 1 || dias > MAX_DIAS_VENCIMIENTO) {
@@ -70,7 +70,7 @@ const NOT_ENCODABLE: Record<'tenantId' | 'cnro', string> = {
 };
 
 /**
- * The account-ledger module's coupon services (SPEC.md capability 6, DECISIONS.md 36 and 38):
+ * The account-ledger module's coupon services (docs/api.md "Coupons", docs/decisions.md #36 and 38):
  * generation, barcode validation, reads, and the ledger-side transitions to `used` and
  * `cancelled`. Every function takes the tenant context (database + customer-data schema), so the
  * portal routes, a PDF route or the reports service reach coupons the same way.
@@ -244,7 +244,7 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
 
     /**
      * The collection network reports the coupon paid. From pending (expired too: the network
-     * took the money) and from cancelled (money received is never dropped, as DECISIONS.md 28
+     * took the money) and from cancelled (money received is never dropped, as docs/decisions.md #28
      * says of payments); already used is a no-op. 404 CUPON_NOT_FOUND.
      */
     markUsed(tenant: TenantContext, id: string): Promise<Coupon> {

@@ -1,4 +1,4 @@
-/** SPEC.md's coupon states; `expired` is computed on read, never stored (DECISIONS.md 36). */
+/** docs/api.md's coupon states; `expired` is computed on read, never stored (docs/decisions.md #36). */
 export const COUPON_STATES = ['pending', 'used', 'expired', 'cancelled'] as const;
 export type CouponState = (typeof COUPON_STATES)[number];
 
@@ -35,10 +35,10 @@ export interface Coupon extends CouponSummary {
 export interface GenerateCouponRequest {
   /** The customer (ordcon.cnro) the coupon is for; the debts must be theirs. */
   cnro: number;
-  /** Debts and amounts: JSON numbers or numeric strings, at most 2 decimals (DECISIONS.md 5). */
+  /** Debts and amounts: JSON numbers or numeric strings, at most 2 decimals (docs/decisions.md #5). */
   facturas: readonly { id: string; monto: unknown }[];
   total: unknown;
-  /** Days from the tenant's today to fecha_vencimiento; 30 when absent (SPEC.md), 1..365. */
+  /** Days from the tenant's today to fecha_vencimiento; 30 when absent (docs/api.md), 1..365. */
   diasVencimiento?: number;
 }
 

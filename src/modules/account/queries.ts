@@ -2,7 +2,7 @@ import { sql, type InferResult } from 'kysely';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { isPendingDebt } from '../../ledger/pending-debts.js';
 
-/** DECISIONS.md 35 in one round trip: balances of the pending debts and the newest receipt. */
+/** docs/decisions.md #35 in one round trip: balances of the pending debts and the newest receipt. */
 export function accountSummaryQuery(tenant: TenantContext, portalUserId: string, today: string) {
   return tenant.db
     .withSchema(tenant.customerSchema)
@@ -16,7 +16,7 @@ export function accountSummaryQuery(tenant: TenantContext, portalUserId: string,
           // The one definition of a pending debt, the same the debts list and payments use.
           .where((debt) => isPendingDebt(debt))
           .select((agg) => [
-            // Summed in numeric and sent as text: no floating point on the way (DECISIONS.md 5).
+            // Summed in numeric and sent as text: no floating point on the way (docs/decisions.md #5).
             agg
               .cast<string>(agg.fn.coalesce(agg.fn.sum('o.saldo'), sql.lit(0)), 'text')
               .as('saldo_total'),

@@ -9,7 +9,7 @@ const USER_GONE = 'Usuario no encontrado';
 
 export function createAccountService(deps: { calendar: TenantCalendar }) {
   return {
-    /** GET /portal/mi-cuenta (DECISIONS.md 35). */
+    /** GET /portal/mi-cuenta (docs/decisions.md #35). */
     async summary(tenant: TenantContext, portalUserId: string) {
       const today = await deps.calendar.today(tenant);
       const row = await findAccountSummary(tenant, portalUserId, today);

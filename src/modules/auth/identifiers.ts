@@ -3,7 +3,7 @@ import { AppError } from '../../platform/errors.js';
 export type IdentifierType = 'dni' | 'cuit';
 
 /**
- * DECISIONS.md 3: DNI is 7-8 digits; CUIT is 11 digits, with or without its dashes
+ * docs/decisions.md #3: DNI is 7-8 digits; CUIT is 11 digits, with or without its dashes
  * (`20-12345678-3` or `20123456783`). The type must agree with the length. Answers the digits,
  * which is how identifiers are stored and compared (against `ordcon.ccui` digits).
  */

@@ -1,10 +1,10 @@
 import { AppError } from '../../platform/errors.js';
 
 export const PASSWORD_MIN_CHARACTERS = 8;
-/** bcrypt reads only the first 72 bytes; longer passwords are refused, not cut (DECISIONS.md 18). */
+/** bcrypt reads only the first 72 bytes; longer passwords are refused, not cut (docs/decisions.md #18). */
 export const PASSWORD_MAX_BYTES = 72;
 
-/** SPEC.md: at least 8 characters and at least one digit. Throws 422 VALIDATION_ERROR. */
+/** docs/api.md: at least 8 characters and at least one digit. Throws 422 VALIDATION_ERROR. */
 export function assertPasswordPolicy(password: string, field = 'password'): void {
   if ([...password].length < PASSWORD_MIN_CHARACTERS) {
     throw new AppError('VALIDATION_ERROR', `${field}: debe tener al menos 8 caracteres`);

@@ -43,7 +43,7 @@ export interface PasswordResetDeps {
   mailer: Mailer;
   counter: Counter;
   clock: Clock;
-  /** HMAC key for stored codes (DECISIONS.md 14) and the key that seals codes in job payloads. */
+  /** HMAC key for stored codes (docs/decisions.md #14) and the key that seals codes in job payloads. */
   codeKey: Buffer;
   sealKey: Buffer;
 }
@@ -64,7 +64,7 @@ function unseal(key: Buffer, sealed: string): string {
 
 /**
  * Counts a reset-code request in the account's row and stores the new code only within the cap
- * (DECISIONS.md 13: 3 an hour, fixed window). The Redis counter answers 0 while Redis fails, so
+ * (docs/decisions.md #13: 3 an hour, fixed window). The Redis counter answers 0 while Redis fails, so
  * this is the cap that holds during an outage. One statement: concurrent requests queue on the row
  * lock and each sees the count the previous one left, so no interleaving gets past the cap.
  * Returns whether the code was stored.
@@ -117,7 +117,7 @@ export function createPasswordReset(deps: PasswordResetDeps) {
   return {
     /**
      * Same 200 answer whether or not the user exists (the route answers it); the e-mail goes out
-     * in a job. Past 3 requests an hour for one account, nothing more is sent (DECISIONS.md 13).
+     * in a job. Past 3 requests an hour for one account, nothing more is sent (docs/decisions.md #13).
      */
     async requestCode(
       ids: RequestedTenant,
@@ -194,7 +194,7 @@ export function createPasswordReset(deps: PasswordResetDeps) {
 
     /**
      * Code checked under a row lock: single use, 15 minutes, and the 5th wrong code burns it, so
-     * concurrent guesses cannot get more than five tries (DECISIONS.md 14).
+     * concurrent guesses cannot get more than five tries (docs/decisions.md #14).
      */
     async reset(
       ids: RequestedTenant,

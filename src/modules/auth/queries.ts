@@ -3,7 +3,7 @@ import { inCustomerSchema, type TenantExecutor } from '../../platform/db/executo
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 
 export async function findCustomerByIdentifier(tenant: TenantContext, digits: string) {
-  // ccui may be stored with dashes: compare digits only (DESIGN.md).
+  // ccui may be stored with dashes: compare digits only (docs/erp.md "ordcon").
   return tenant.db
     .withSchema(tenant.customerSchema)
     .selectFrom('ordcon')

@@ -1,9 +1,9 @@
 import type { FastifyReply } from 'fastify';
 
-/** SPEC.md "Browser delivery". */
+/** docs/api.md "Browser delivery". */
 export const REFRESH_COOKIE = 'portal_refresh_token';
 
-/** DECISIONS.md 12: the cookie's path follows the public prefix, or the browser never sends it back. */
+/** docs/decisions.md #12: the cookie's path follows the public prefix, or the browser never sends it back. */
 function cookiePath(publicPrefix: string): string {
   return `${publicPrefix}/portal/auth`;
 }
@@ -19,7 +19,7 @@ export function setRefreshCookie(
     secure: true,
     sameSite: 'none',
     path: cookiePath(publicPrefix),
-    // DECISIONS.md 9: Max-Age always equals the stored lifetime.
+    // docs/decisions.md #9: Max-Age always equals the stored lifetime.
     maxAge: maxAgeSeconds,
   });
 }

@@ -35,7 +35,7 @@ function originOf(request: FastifyRequest): RequestOrigin {
   return { ip: request.ip, userAgent: request.headers['user-agent'] };
 }
 
-/** DECISIONS.md 2: older body shapes are refused naming the fields the route expects. */
+/** docs/decisions.md #2: older body shapes are refused naming the fields the route expects. */
 function expecting(...fields: string[]) {
   return { expectedFields: fields };
 }
@@ -180,7 +180,7 @@ export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): voi
     async (request, reply) => {
       let token = request.body.refresh_token;
       if (token === undefined) {
-        // DECISIONS.md 10: a SameSite=None cookie rides on cross-site form posts too.
+        // docs/decisions.md #10: a SameSite=None cookie rides on cross-site form posts too.
         if (!isAllowedOrigin(config, request.headers.origin)) {
           throw new AppError('FORBIDDEN', 'Origen no permitido para usar la cookie de sesión');
         }
@@ -259,7 +259,7 @@ export function authRoutes(
       },
     },
     async (request, reply) => {
-      // DECISIONS.md 10, as on refresh: a request carrying the cookie must come from an allowed
+      // docs/decisions.md #10, as on refresh: a request carrying the cookie must come from an allowed
       // Origin, and one without Origin is refused as the cookie-based refresh refuses it.
       if (
         request.cookies[REFRESH_COOKIE] !== undefined &&
@@ -268,7 +268,7 @@ export function authRoutes(
         throw new AppError('FORBIDDEN', 'Origen no permitido para usar la cookie de sesión');
       }
       const { tenant, portalUserId, sessionEnded } = principalOf(request);
-      // DECISIONS.md 15: logging out of a session that already ended succeeds and changes
+      // docs/decisions.md #15: logging out of a session that already ended succeeds and changes
       // nothing (its token must not end the session that replaced it).
       if (!sessionEnded) await auth.logout(tenant, portalUserId, originOf(request));
       clearRefreshCookie(reply, prefix);

@@ -23,7 +23,7 @@ import {
 } from './queries.js';
 import { invalidRefreshToken, type IssuedSession, type Sessions } from './sessions.js';
 
-/** SPEC.md "Password and lock rules". */
+/** docs/api.md "Password and lock rules". */
 export const MAX_FAILED_LOGINS = 5;
 export const LOCK_MINUTES = 15;
 
@@ -123,7 +123,7 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     /**
-     * SPEC.md's order: sucursal, user, lock before password, count failures, reset on success.
+     * docs/api.md's order: sucursal, user, lock before password, count failures, reset on success.
      * The attempt is claimed (counted, and the lock decided) before bcrypt runs, so concurrent
      * wrong passwords cannot get more than five comparisons, and a right one that arrives once
      * the account is locked does not log in.
@@ -152,7 +152,7 @@ export function createAuthService(deps: AuthDeps) {
       if (!claim) {
         const user = await findUserForLogin(tenant, digits);
         if (user) return locked(user.id, user.locked_until);
-        // Same single bcrypt comparison as a wrong password (DECISIONS.md 8).
+        // Same single bcrypt comparison as a wrong password (docs/decisions.md #8).
         await passwords.verify(input.password, DUMMY_PASSWORD_HASH);
         await audit.record(tenant, origin, {
           event: 'login_failed',
@@ -231,7 +231,7 @@ export function createAuthService(deps: AuthDeps) {
       await audit.record(tenant, origin, { event: 'logout', portalUserId });
     },
 
-    /** Verify the current password, then the policy, then store (SPEC.md's order); the session ends. */
+    /** Verify the current password, then the policy, then store (docs/api.md's order); the session ends. */
     async changePassword(
       tenant: TenantContext,
       portalUserId: string,
@@ -253,7 +253,7 @@ export function createAuthService(deps: AuthDeps) {
       await audit.record(tenant, origin, { event: 'password_change', portalUserId });
     },
 
-    /** DECISIONS.md 15. */
+    /** docs/decisions.md #15. */
     async me(tenant: TenantContext, portalUserId: string) {
       const profile = await findUserProfile(tenant, portalUserId);
       assertThat(profile, 'USER_NOT_FOUND', 'Usuario no encontrado');

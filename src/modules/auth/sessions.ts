@@ -27,7 +27,7 @@ export type RefreshOutcome =
 export interface Sessions {
   /** Login: a new refresh token replaces the user's previous one (one session per user). */
   start(tenant: TenantContext, portalUserId: string): Promise<IssuedSession>;
-  /** Refresh: each token works once; a rotated-away token revokes the session (DECISIONS.md 11). */
+  /** Refresh: each token works once; a rotated-away token revokes the session (docs/decisions.md #11). */
   rotate(refreshToken: string): Promise<RefreshOutcome>;
   /**
    * Logout, password change or reset, reuse: no refresh token works any more, and the session

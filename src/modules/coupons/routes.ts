@@ -28,7 +28,7 @@ export function couponRoutes(
   deps: { coupons: CouponService; reports: ReportsClient },
 ): void {
   const routes = authed.withTypeProvider<TypeBoxTypeProvider>();
-  // SPEC.md: invalid coupon parameters are 400 INVALID_REQUEST, not the default 422.
+  // docs/api.md: invalid coupon parameters are 400 INVALID_REQUEST, not the default 422.
   const config = { validationCode: 'INVALID_REQUEST' as const };
 
   routes.post(

@@ -4,7 +4,7 @@ import { Envelope } from '../../platform/http/schemas.js';
 
 const DateString = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 const Amount = Type.Number({ description: 'Amount with 2 decimals' });
-/** DECISIONS.md 5: a JSON number or a numeric string; exactness is checked by the ledger. */
+/** docs/decisions.md #5: a JSON number or a numeric string; exactness is checked by the ledger. */
 const AmountInput = Type.Union([Type.Number(), Type.String({ maxLength: 20 })]);
 const State = Type.Enum(COUPON_STATES, {
   description: '`expired`: still unpaid and fecha_vencimiento before today',
@@ -58,7 +58,7 @@ export const GenerateResponse = Envelope(
   }),
 );
 
-/** Defaults (SPEC.md: limit 50, offset 0) are the service's; the descriptions document them. */
+/** Defaults (docs/api.md: limit 50, offset 0) are the service's; the descriptions document them. */
 export const ListQuery = Type.Object({
   estado: Type.Optional(State),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: '50 when absent' })),
@@ -75,7 +75,7 @@ export const ListResponse = Envelope(
   }),
 );
 
-/** The barcode is checked by the ledger's validation service, not here (SPEC.md). */
+/** The barcode is checked by the ledger's validation service, not here (docs/api.md). */
 export const BarcodeParams = Type.Object({
   codigo_barras: Type.String({ description: '19 digits (or 20 with a leading 0, as scanned)' }),
 });

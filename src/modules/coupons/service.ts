@@ -7,7 +7,7 @@ import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { paymentHoldingDebts } from '../payments/debts-in-flight.js';
 import { findCustomerNumber } from './queries.js';
 
-/** SPEC.md "Limits": the coupon listing's page. */
+/** docs/api.md "Limits": the coupon listing's page. */
 const DEFAULT_LIMIT = 50;
 const DEFAULT_OFFSET = 0;
 
@@ -38,8 +38,8 @@ function summaryBody(coupon: CouponSummary) {
 }
 
 /**
- * The portal side of coupons (SPEC.md capability 6): the customer comes from the token's portal
- * user (-> ordcon), everything else is the ledger's coupon services (DECISIONS.md 36).
+ * The portal side of coupons (docs/api.md "Coupons"): the customer comes from the token's portal
+ * user (-> ordcon), everything else is the ledger's coupon services (docs/decisions.md #36).
  */
 export function createCouponService(deps: {
   ledger: CouponLedger;
@@ -53,7 +53,7 @@ export function createCouponService(deps: {
     return cnro;
   }
 
-  /** 404 CUPON_NOT_FOUND when absent, 403 FORBIDDEN when it is another customer's (SPEC.md). */
+  /** 404 CUPON_NOT_FOUND when absent, 403 FORBIDDEN when it is another customer's (docs/api.md). */
   function ensureOwned<T extends { cnro: number }>(coupon: T | undefined, cnro: number): T {
     if (!coupon) throw new AppError('CUPON_NOT_FOUND', 'Cupón no encontrado');
     if (coupon.cnro !== cnro) throw new AppError('FORBIDDEN', 'El cupón es de otro cliente');

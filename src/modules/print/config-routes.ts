@@ -16,7 +16,7 @@ const tags = ['impresion'];
 const security = [{ bearerAuth: [] }];
 const FIELDS = ['documento', 'impresora', 'papel', 'copias', 'predeterminada'] as const;
 
-/** DECISIONS.md 40: the portal user's print configurations, at /qz/print-config (and /backend/qz/...). */
+/** docs/decisions.md #40: the portal user's print configurations, at /qz/print-config (and /backend/qz/...). */
 export function printConfigRoutes(
   authed: FastifyInstance,
   deps: { printConfigs: PrintConfigService },

@@ -37,7 +37,7 @@ function assertKnownShape(id: string): void {
 }
 
 /**
- * DECISIONS.md 40: print configurations per portal user, at most one default per documento.
+ * docs/decisions.md #40: print configurations per portal user, at most one default per documento.
  * Every change that may set a default locks the user's row first and clears the previous
  * default in the same transaction; a partial unique index backs the rule up.
  */
@@ -50,7 +50,7 @@ export function createPrintConfigService(deps: { clock: Clock }) {
     async get(tenant: TenantContext, portalUserId: string, id: string) {
       assertKnownShape(id);
       const config = await findPrintConfig(tenant.db, tenant, portalUserId, id);
-      // Another user's id answers like an unknown one: ids are not disclosed (DECISIONS.md 33).
+      // Another user's id answers like an unknown one: ids are not disclosed (docs/decisions.md #33).
       assertThat(config, 'PRINT_CONFIG_NOT_FOUND', NOT_FOUND_MESSAGE);
       return config;
     },

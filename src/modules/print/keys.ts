@@ -24,7 +24,7 @@ export const KEY_FILE = 'private-key.pem';
 export const CERTIFICATE_FILE = 'certificate.pem';
 
 /**
- * A self-signed RSA-2048 certificate for QZ Tray (DECISIONS.md 39). Node generates the key on
+ * A self-signed RSA-2048 certificate for QZ Tray (docs/decisions.md #39). Node generates the key on
  * libuv's pool; node-forge only builds and signs the certificate (SHA-256), which Node cannot do.
  */
 async function generatePrintAgentKeyPair(options: KeyPairOptions = {}): Promise<PrintAgentKeyPair> {

@@ -19,7 +19,7 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 }
 
 /**
- * The QZ Tray print agent (DECISIONS.md 39, 40), under /qz and /backend/qz. The certificate it
+ * The QZ Tray print agent (docs/decisions.md #39, 40), under /qz and /backend/qz. The certificate it
  * trusts holds no secret and is cached by the agent, so it is public.
  */
 export function printCertificateRoutes(app: FastifyInstance, deps: { signer: PrintSigner }): void {

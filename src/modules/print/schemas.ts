@@ -19,7 +19,7 @@ export const SignBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** DECISIONS.md 40. */
+/** docs/decisions.md #40. */
 const PrintedDocument = Type.Enum(['recibo', 'cupon']);
 const Paper = Type.Enum(['A4', 'carta', '80mm']);
 const Copies = Type.Integer({ minimum: 1, maximum: 5 });

@@ -14,7 +14,7 @@ export interface Principal {
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * Logout stays idempotent (DECISIONS.md 15): a token of a session already ended reaches it,
+     * Logout stays idempotent (docs/decisions.md #15): a token of a session already ended reaches it,
      * marked `sessionEnded`, and changes nothing. Every other route refuses such a token.
      */
     acceptsEndedSession?: boolean;
@@ -28,7 +28,7 @@ declare module 'fastify' {
 const UNAUTHORIZED_MESSAGE = 'Token de acceso ausente, inválido o vencido';
 
 /**
- * SPEC.md: every protected request verifies signature, expiry and the three id claims; the
+ * docs/api.md: every protected request verifies signature, expiry and the three id claims; the
  * tenant and sucursal must still resolve, and the token must belong to the user's current
  * session (an ended session's tokens are refused at once). Anything else is 401 UNAUTHORIZED.
  */
@@ -41,7 +41,7 @@ export function createJwtGuard(tokens: AccessTokens, tenancy: Tenancy, versions:
     if (!claims) throw new AppError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
     const tenant = await tenancy.tryResolve(claims.tenant_id, claims.sucursal_id);
     if (!tenant) throw new AppError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
-    // A user that is gone has no session to compare: the route answers for it (SPEC.md: 404).
+    // A user that is gone has no session to compare: the route answers for it (docs/api.md: 404).
     const version = await versions.current(tenant, claims.portal_user_id);
     const sessionEnded = version !== undefined && version !== claims.sv;
     if (sessionEnded && request.routeOptions.config.acceptsEndedSession !== true) {

@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 
 /**
- * Dates stay `YYYY-MM-DD` strings (DECISIONS.md 6): pg's default turns a DATE into a JS Date at
+ * Dates stay `YYYY-MM-DD` strings (docs/decisions.md #6): pg's default turns a DATE into a JS Date at
  * local midnight, which shifts the day in any time zone west of UTC. NUMERIC stays a string so
  * money never passes through a float; BIGINT (counts) becomes a number when it fits.
  */

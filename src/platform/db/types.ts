@@ -36,7 +36,7 @@ export interface MigrationsTable {
   applied_at: Generated<Date>;
 }
 
-/** ERP tables of a tenant database (DESIGN.md contract) plus the portal's own tables. */
+/** ERP tables of a tenant database (docs/erp.md) plus the portal's own tables. */
 export interface TenantDatabase {
   // ERP, tenant public schema
   sucursales: { id: number; nombre: string; clientes_centralizados: Generated<boolean> };
@@ -113,7 +113,7 @@ export interface TenantDatabase {
     reset_code_hash: string | null;
     reset_code_expires: Timestamp | null;
     reset_code_attempts: Generated<number>;
-    /** Reset-code requests counted in the hour from reset_window_start (DECISIONS.md 13). */
+    /** Reset-code requests counted in the hour from reset_window_start (docs/decisions.md #13). */
     reset_requests: Generated<number>;
     reset_window_start: Timestamp | null;
     created_at: CreatedAt;
@@ -206,7 +206,7 @@ export interface TenantDatabase {
   portal_migrations: MigrationsTable;
 }
 
-/** DECISIONS.md 40: the documents and papers a print configuration names. */
+/** docs/decisions.md #40: the documents and papers a print configuration names. */
 export type PrintDocument = 'recibo' | 'cupon';
 export type PrintPaper = 'A4' | 'carta' | '80mm';
 

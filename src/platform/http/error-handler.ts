@@ -9,9 +9,9 @@ export interface ErrorBody {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Code for schema-validation failures on this route (SPEC.md: coupons use INVALID_REQUEST). */
+    /** Code for schema-validation failures on this route (docs/api.md: coupons use INVALID_REQUEST). */
     validationCode?: ErrorCode;
-    /** Fields the body takes, named in validation errors (DECISIONS.md 2: refuse older shapes clearly). */
+    /** Fields the body takes, named in validation errors (docs/decisions.md #2: refuse older shapes clearly). */
     expectedFields?: readonly string[];
   }
 }

@@ -1,5 +1,5 @@
 /**
- * DECISIONS.md 20: every route answers at `/portal/...` and at `/backend/portal/...` (and the
+ * docs/decisions.md #20: every route answers at `/portal/...` and at `/backend/portal/...` (and the
  * print routes at `/qz/...` and `/backend/qz/...`). Rewriting the URL once before routing keeps
  * one registration per route; `request.originalUrl` still holds what the client sent.
  */

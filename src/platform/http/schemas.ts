@@ -1,6 +1,6 @@
 import { Type, type TSchema } from 'typebox';
 
-/** `{ success: false, error, code }`: every error answer (DECISIONS.md 1). */
+/** `{ success: false, error, code }`: every error answer (docs/decisions.md #1). */
 export const ErrorResponse = Type.Object(
   {
     success: Type.Literal(false),

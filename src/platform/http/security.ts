@@ -2,7 +2,7 @@ import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 
-/** SPEC.md "Transport and CORS": exactly these lists. */
+/** docs/api.md "Transport and CORS": exactly these lists. */
 export const CORS_ALLOWED_HEADERS = [
   'Content-Type',
   'Authorization',
@@ -50,7 +50,7 @@ export async function installHttpSecurity(app: FastifyInstance, config: Config):
   });
 
   if (config.requireHttps) {
-    // DECISIONS.md 21: the socket, or X-Forwarded-Proto when TRUST_PROXY is set, says how the
+    // docs/decisions.md #21: the socket, or X-Forwarded-Proto when TRUST_PROXY is set, says how the
     // client connected (Fastify's request.protocol honours trustProxy only when configured).
     app.addHook('onRequest', async (request, reply) => {
       if (request.protocol === 'https' || PLAIN_HTTP_PATHS.has(request.url.split('?')[0] ?? '')) {
@@ -61,7 +61,7 @@ export async function installHttpSecurity(app: FastifyInstance, config: Config):
   }
 
   await app.register(cors, {
-    // DECISIONS.md 22: echo the origin only when listed, never "*"; credentials for the cookie.
+    // docs/decisions.md #22: echo the origin only when listed, never "*"; credentials for the cookie.
     origin: (origin, callback) => callback(null, isAllowedOrigin(config, origin)),
     credentials: true,
     allowedHeaders: CORS_ALLOWED_HEADERS,

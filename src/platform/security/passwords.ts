@@ -1,6 +1,6 @@
 import bcrypt from 'bcrypt';
 
-/** SPEC.md: bcrypt with cost factor 12. bcrypt's async API runs on libuv's pool, off the event loop. */
+/** docs/api.md: bcrypt with cost factor 12. bcrypt's async API runs on libuv's pool, off the event loop. */
 export const BCRYPT_COST = 12;
 
 export interface PasswordHasher {
@@ -20,6 +20,6 @@ export function hashPassword(plain: string): Promise<string> {
 /**
  * A cost-12 hash of a random string nobody knows. Login compares against it when the user does
  * not exist, so an unknown user costs the same single bcrypt comparison as a wrong password
- * (DECISIONS.md 8).
+ * (docs/decisions.md #8).
  */
 export const DUMMY_PASSWORD_HASH = '$2b$12$eUO/m51ivDsvnCcW3157zemdC/jdeOK5OnzYnh8zWFweosjrQFWJi';

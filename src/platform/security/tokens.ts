@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import { isPositiveInt4, isUuid } from '../ids.js';
 import { importHmacKey } from './secrets.js';
 
-/** SPEC.md "Access token": HS256, `exp = iat + 3600`, ids only. */
+/** docs/api.md "Access token": HS256, `exp = iat + 3600`, ids only. */
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 
 export interface AccessClaims {

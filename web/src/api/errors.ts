@@ -1,5 +1,5 @@
 /**
- * A Spanish (es-AR) message for every error code of SPEC.md's table (and DECISIONS.md's
+ * A Spanish (es-AR) message for every error code of docs/api.md's table (and docs/decisions.md's
  * additions) a page of the portal can receive. Pure, tested in test/web/errors.test.ts.
  */
 
@@ -90,7 +90,7 @@ export function parseRetryAfter(header: string | null, now: number = Date.now())
   return Math.max(0, Math.round((date - now) / 1000));
 }
 
-/** `payment_id 123` in PAYMENT_IN_PROGRESS's message (DECISIONS.md 26), if any. */
+/** `payment_id 123` in PAYMENT_IN_PROGRESS's message (docs/decisions.md #26), if any. */
 export function paymentIdInMessage(message: string | undefined): number | null {
   const match = /payment_id\D{0,3}(\d+)/i.exec(message ?? '');
   return match ? Number(match[1]) : null;

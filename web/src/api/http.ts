@@ -22,7 +22,7 @@ export interface CallOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
   token?: string | null;
-  /** X-Tenant-Id / X-Sucursal-Id (SPEC.md: web clients send them). */
+  /** X-Tenant-Id / X-Sucursal-Id (docs/api.md: web clients send them). */
   tenant?: { tenantId: number; sucursalId: number | null } | null;
   signal?: AbortSignal;
 }

@@ -1,4 +1,4 @@
-/** The shapes of the API's `data` the pages use (SPEC.md, DECISIONS.md, docs/). */
+/** The shapes of the API's `data` the pages use (docs/api.md, docs/decisions.md, docs/). */
 
 export interface Sucursal {
   id: number;
@@ -31,7 +31,7 @@ export interface RefreshData {
   expires_in: number;
 }
 
-/** GET /portal/auth/me (DECISIONS.md 15). */
+/** GET /portal/auth/me (docs/decisions.md #15). */
 export interface Me {
   portal_user_id: string;
   nombre: string;

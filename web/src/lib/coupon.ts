@@ -1,6 +1,6 @@
 /**
  * The coupons page's logic: amounts typed the Argentine way, each checked as the API checks it
- * (SPEC.md generar; DECISIONS.md 36: > 0 and <= the debt's balance, exact to the cent, total =
+ * (docs/api.md generar; docs/decisions.md #36: > 0 and <= the debt's balance, exact to the cent, total =
  * sum; neither FIFO nor full amounts), days until due (docs/coupons.md: 1..365, default 30), the
  * 19 digits grouped for reading, and the list's query and paging. Pure, tested in
  * test/web/coupon.test.ts.

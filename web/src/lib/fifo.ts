@@ -1,5 +1,5 @@
 /**
- * SPEC.md's FIFO rule for payments, in the UI: the debts paid must be the oldest K of the list the
+ * docs/api.md's FIFO rule for payments, in the UI: the debts paid must be the oldest K of the list the
  * API gives (GET /portal/deudas is already in FIFO order: due date ascending, undated last).
  * Choosing a debt chooses every older one; unchoosing one unchooses every newer one. So a
  * selection is just a count K of the list's head. Pure, tested in test/web/fifo.test.ts.

@@ -3,7 +3,7 @@
  * Pure functions (no DOM), unit-tested in test/web/format.test.ts.
  */
 
-/** Amounts arrive as JSON numbers with 2 decimals (DECISIONS.md 5); cents keep sums exact. */
+/** Amounts arrive as JSON numbers with 2 decimals (docs/decisions.md #5); cents keep sums exact. */
 export function toCents(amount: number | string): number {
   const value = typeof amount === 'number' ? amount : Number(amount);
   if (!Number.isFinite(value)) throw new RangeError(`Importe inválido: ${String(amount)}`);
@@ -40,7 +40,7 @@ export function formatDate(value: string | null | undefined): string {
 
 /**
  * An ISO 8601 timestamp (`last_login`) as the date and time in Buenos Aires, `dd/mm/aaaa hh:mm`.
- * The portal's tenants are Argentine; DECISIONS.md 6 names this zone as the default.
+ * The portal's tenants are Argentine; docs/decisions.md #6 names this zone as the default.
  */
 export function formatDateTime(value: string | null | undefined): string {
   if (!value) return '—';

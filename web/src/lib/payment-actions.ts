@@ -3,10 +3,10 @@
  * cancelled, refunded or have a receipt to download. Pure, tested in
  * test/web/payment-actions.test.ts.
  *
- * - Cancel: `pending` and `issued` (DECISIONS.md 24: iniciar leaves a row `issued` before it
- *   answers, so SPEC.md's "pending only" would make cancel unreachable).
- * - Refund: `approved` only (SPEC.md devolver).
- * - Receipt PDF: `approved` with its receipt written (SPEC.md: `recibo_id` set; historial's
+ * - Cancel: `pending` and `issued` (docs/decisions.md #24: iniciar leaves a row `issued` before it
+ *   answers, so "pending only" would make cancel unreachable).
+ * - Refund: `approved` only (docs/api.md devolver).
+ * - Receipt PDF: `approved` with its receipt written (docs/api.md: `recibo_id` set; historial's
  *   `recibo_numero` is null until then). A refunded payment keeps its number but the API answers
  *   its receipt 422, so it is not offered.
  */
@@ -68,8 +68,8 @@ export function actionPath(action: PaymentAction): string {
 }
 
 /**
- * A Spanish message for each error cancelar/devolver can answer (SPEC.md: 404
- * PAYMENT_NOT_FOUND, 409 INVALID_STATUS, 422 GATEWAY_ERROR; DECISIONS.md 4: 422
+ * A Spanish message for each error cancelar/devolver can answer (docs/api.md: 404
+ * PAYMENT_NOT_FOUND, 409 INVALID_STATUS, 422 GATEWAY_ERROR; docs/decisions.md #4: 422
  * VALIDATION_ERROR for a bad id), said for the action at hand. Other codes (RATE_LIMITED,
  * UNAUTHORIZED, network) keep the API client's general message, passed as `fallback`.
  */

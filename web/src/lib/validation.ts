@@ -1,6 +1,6 @@
 /**
  * The checks the API makes, repeated in the browser so a form says what is wrong before sending
- * (SPEC.md "Limits", DECISIONS.md 3 and 18). The API stays the authority. Pure, tested in
+ * (docs/api.md "Limits", docs/decisions.md #3 and 18). The API stays the authority. Pure, tested in
  * test/web/validation.test.ts.
  */
 
@@ -35,7 +35,7 @@ export interface PolicyRule {
   met: boolean;
 }
 
-/** SPEC.md's password policy (8+ characters, a digit) and DECISIONS.md 18 (72 bytes at most). */
+/** docs/api.md's password policy (8+ characters, a digit) and docs/decisions.md #18 (72 bytes at most). */
 export function passwordRules(password: string): PolicyRule[] {
   return [
     { id: 'length', label: 'Al menos 8 caracteres', met: [...password].length >= 8 },

@@ -30,7 +30,7 @@ import { Empty, ErrorBox, Loading, Notice } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 
 /**
- * Coupons (SPEC.md cupones): generate one for any debts and amounts (DECISIONS.md 36: no FIFO,
+ * Coupons (docs/api.md cupones): generate one for any debts and amounts (docs/decisions.md #36: no FIFO,
  * partial amounts), see its 19 digits and PDF; below, the coupons with a state filter and pages.
  */
 export function CouponsPage(props: { userId: string }) {

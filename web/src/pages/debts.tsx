@@ -13,7 +13,7 @@ import { Page } from '../ui/page.js';
 import { Empty, ErrorBox, Loading } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 
-/** Debts: choose them in FIFO order (SPEC.md iniciar rule 5), see the total, pay. */
+/** Debts: choose them in FIFO order (docs/api.md iniciar rule 5), see the total, pay. */
 export function DebtsPage(props: { link: PortalLink; userId: string }) {
   const [state, retry] = useLoad(
     () => authCall<{ items: Debt[] }>('/portal/deudas'),

@@ -26,7 +26,7 @@ import { PdfButton } from '../ui/pdf-button.js';
 import { Empty, ErrorBox, Loading, Notice } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 
-/** The API's page size for historial (DECISIONS.md 34: default 50, max 100). */
+/** The API's page size for historial (docs/decisions.md #34: default 50, max 100). */
 const HISTORY_PAGE = 50;
 
 /** What the last cancel or refund did, shown above the list read again. */
@@ -38,7 +38,7 @@ interface Outcome {
 const historyPath = (offset: number) =>
   `/portal/pagos/historial?limit=${HISTORY_PAGE}&offset=${offset}`;
 
-/** History: every payment with its state and receipt; cancel or refund where SPEC.md allows. */
+/** History: every payment with its state and receipt; cancel or refund where docs/api.md allows. */
 export function HistoryPage(props: { link: PortalLink; userId: string }) {
   const [round, setRound] = useState(0);
   const [state, retry] = useLoad(

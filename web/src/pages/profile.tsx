@@ -14,7 +14,7 @@ import { NewPasswordFields } from '../ui/password-policy.js';
 import { ErrorBox, Loading, Notice } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 
-/** Profile (SPEC.md perfil): contact data, and the password change that ends the session. */
+/** Profile (docs/api.md perfil): contact data, and the password change that ends the session. */
 export function ProfilePage(props: { link: PortalLink; userId: string }) {
   const [state, retry] = useLoad(
     () => authCall<Profile>('/portal/perfil'),

@@ -16,7 +16,7 @@ import { NewPasswordFields } from '../ui/password-policy.js';
 import { ErrorBox } from '../ui/status.js';
 
 /**
- * Registration (SPEC.md register). The API's register takes no phone, so a phone given here is
+ * Registration (docs/api.md register). The API's register takes no phone, so a phone given here is
  * saved right after, through PUT /portal/perfil, once the new account has logged in.
  */
 export function RegisterPage(props: { link: PortalLink; empresa: Tenant }) {

@@ -5,7 +5,7 @@
  * - On load, and on a 401, the client refreshes once (POST refresh-token, empty body,
  *   credentials included); when that fails the user logs in again.
  * - Refresh rotates the cookie and a second use of a rotated token revokes the session
- *   (DECISIONS.md 11), so two tabs must never refresh at once: every refresh runs under the Web
+ *   (docs/decisions.md #11), so two tabs must never refresh at once: every refresh runs under the Web
  *   Lock `portal-refresh`, and a tab that got a new token tells the others (BroadcastChannel
  *   `portal-session`), which then use it instead of refreshing themselves.
  * - Logout, or a session found ended, in one tab ends it in every tab.
