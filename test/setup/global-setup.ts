@@ -7,6 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/dev/embedded-postgres.js';
 import { databaseUrlFor } from '../../src/platform/db/admin.js';
 import { freePort } from '../helpers/ports.js';
+import { findRequirements, isCiRun, judgeRequirements } from '../helpers/requirements.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,14 +19,22 @@ declare module 'vitest' {
 }
 
 /**
- * One PostgreSQL per test run: TEST_DATABASE_URL when given (CI's server), otherwise a
- * disposable embedded cluster in a temporary directory.
+ * First what the run needs (test/helpers/requirements.ts): in CI a missing Redis, openssl or
+ * TEST_DATABASE_URL fails the run here, before any test could skip; elsewhere the note says what
+ * is skipped. Then one PostgreSQL per test run: TEST_DATABASE_URL when given (CI's server),
+ * otherwise a disposable embedded cluster in a temporary directory.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const requirements = await findRequirements();
+  const note = judgeRequirements(requirements, isCiRun());
+  // eslint-disable-next-line no-console -- the run's own note on what it skips, once
+  if (note !== undefined) console.warn(note);
+  project.provide('requirements', requirements);
+
   const dbPrefix = `portal_t${randomBytes(3).toString('hex')}`;
   let embedded: EmbeddedDatabase | undefined;
-  let serverUrl = process.env.TEST_DATABASE_URL;
-  if (serverUrl === undefined || serverUrl === '') {
+  let serverUrl = 'value' in requirements.database ? requirements.database.value : undefined;
+  if (serverUrl === undefined) {
     embedded = await startEmbeddedPostgres({
       dataDir: path.join(tmpdir(), `${dbPrefix}-pg`),
       port: await freePort(),
