@@ -47,13 +47,16 @@ async function findRedis(url: string | undefined): Promise<Finding> {
     retryStrategy: () => null,
     connectTimeout: 3_000,
   });
-  redis.on('error', () => undefined);
+  // The connection's own error (ECONNREFUSED, ENOTFOUND...) says more than the rejection.
+  let cause: unknown;
+  redis.on('error', (error) => (cause ??= error));
   try {
     await redis.connect();
     await redis.ping();
     return { value: url };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const first: unknown = cause ?? error;
+    const reason = first instanceof Error ? first.message : String(first);
     return { missing: `Redis at REDIS_URL (${url}) does not answer PING: ${reason}` };
   } finally {
     redis.disconnect();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthTenant, bearer, login, loginBody, register } from '../helpers/auth.js';
 import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
 import { capturedLogs } from '../helpers/logs.js';
+import { requireRedis } from '../helpers/requirements.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 
 /*
@@ -11,7 +12,7 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
  * sits behind a TCP proxy the test stops, so the machine's shared Redis stays up for the others.
  */
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redis = requireRedis();
 
 let env: TestEnvironment;
 let proxy: TcpProxy;
@@ -31,22 +32,22 @@ function logged(message: string): number {
   return lines.filter((line) => line.includes(message)).length;
 }
 
-beforeAll(async () => {
-  env = await createTestEnvironment();
-  await addAuthTenant(env, 1);
-  proxy = await startTcpProxy(REDIS_URL);
-  const captured = capturedLogs();
-  lines = captured.lines;
-  app = await env.app({ REDIS_URL: proxy.url }, { logger: captured.logger });
-  await register(app);
-});
+describe.skipIf(redis.skip)(redis.title('Redis stopped and started while the API runs'), () => {
+  beforeAll(async () => {
+    env = await createTestEnvironment();
+    await addAuthTenant(env, 1);
+    proxy = await startTcpProxy(redis.url);
+    const captured = capturedLogs();
+    lines = captured.lines;
+    app = await env.app({ REDIS_URL: proxy.url }, { logger: captured.logger });
+    await register(app);
+  });
 
-afterAll(async () => {
-  await env.close();
-  await proxy.close();
-});
+  afterAll(async () => {
+    await env.close();
+    await proxy.close();
+  });
 
-describe('Redis stopped and started while the API runs', () => {
   it('serves every request during the outage (limits fail open, logged once), then counts again', async () => {
     const { accessToken } = await login(app);
     // Before: the shared counters work (the 11th login from one address is refused).
