@@ -1,14 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { addAuthTenant, bearer, fakeClock, login, register } from '../helpers/auth.js';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let acme: TestTenant;
 let other: TestTenant;
 let app: FastifyInstance;
@@ -57,7 +53,6 @@ async function ledger(tenant: TestTenant, schema: string, rows: LedgerRow[]): Pr
 }
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   acme = await addAuthTenant(env, 1);
   other = await addAuthTenant(env, 2);
   await ledger(acme, 'suc0001', [
@@ -216,10 +211,6 @@ beforeAll(async () => {
   textil = (await login(app, { identifier: '20301113335', identifier_type: 'cuit' })).accessToken;
   beto = (await login(app, { identifier: '40111222', sucursal_id: 2 })).accessToken;
   otherAna = (await login(app, { tenant_id: 2 })).accessToken;
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 async function get<T>(url: string, token: string): Promise<T> {

@@ -1,13 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { addAuthTenant, bearer, fakeClock, login, register } from '../helpers/auth.js';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let tenant: TestTenant;
 let app: FastifyInstance;
 const clock = fakeClock();
@@ -16,7 +12,6 @@ let anaId: string;
 let textil: string;
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   tenant = await addAuthTenant(env, 1);
   app = await env.app({}, { clock });
   anaId = (await register(app)).portal_user_id;
@@ -27,10 +22,6 @@ beforeAll(async () => {
   });
   ana = (await login(app)).accessToken;
   textil = (await login(app, { identifier: '20301113335', identifier_type: 'cuit' })).accessToken;
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 function put(token: string, payload: unknown) {

@@ -1,10 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { addAuthTenant, loginBody } from '../helpers/auth.js';
 
 /**
@@ -18,16 +14,11 @@ const CLIENT = '198.51.100.23';
 /** No such customer: a cheap 401 that still goes through the service and is audited. */
 const UNKNOWN = loginBody({ identifier: '99999999' });
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let tenant: TestTenant;
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   tenant = await addAuthTenant(env, 1);
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 function login(

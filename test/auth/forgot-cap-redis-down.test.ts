@@ -3,11 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { addAuthTenant, fakeClock, register, TEXTIL, uniqueAddress } from '../helpers/auth.js';
 import { requireRedis } from '../helpers/requirements.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
@@ -30,7 +26,8 @@ const ANA_EMAIL = 'ana@example.com';
 const TEXTIL_FORGOT = { ...TEXTIL, tenant_id: 1, sucursal_id: 1 };
 const TEXTIL_EMAIL = 'textil@example.com';
 
-let env: TestEnvironment;
+// Its hooks run only if a test here runs (vitest skips a file's hooks when all its tests are).
+const env = useTestEnvironment();
 let tenant: TestTenant;
 let ana: string;
 let textil: string;
@@ -153,7 +150,6 @@ describe.skipIf(redis.skip)(
   redis.title('forgot-password with Redis down (DECISIONS.md 13)'),
   () => {
     beforeAll(async () => {
-      env = await createTestEnvironment();
       tenant = await addAuthTenant(env, 1);
       const setup = await env.app();
       apps.push(setup);
@@ -162,7 +158,6 @@ describe.skipIf(redis.skip)(
     });
 
     afterAll(async () => {
-      await env.close();
       await Promise.all(proxies.map((proxy) => proxy.close()));
     });
 

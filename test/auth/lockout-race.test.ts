@@ -1,10 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import {
   addAuthTenant,
   auditEvents,
@@ -14,7 +10,7 @@ import {
   uniqueAddress,
 } from '../helpers/auth.js';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let tenant: TestTenant;
 let app: FastifyInstance;
 const passwords = countingPasswords();
@@ -38,15 +34,10 @@ async function lockState() {
 }
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   tenant = await addAuthTenant(env, 1);
   // The real bcrypt at cost 12: each comparison takes long enough for the burst to overlap.
   app = await env.app({}, { passwords });
   await register(app);
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 describe('login lockout under concurrency', () => {

@@ -1,10 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import {
   addAuthTenant,
   auditEvents,
@@ -16,7 +12,7 @@ import {
   uniqueAddress,
 } from '../helpers/auth.js';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let tenant: TestTenant;
 const clock = fakeClock();
 const passwords = countingPasswords();
@@ -54,7 +50,6 @@ async function userRow(schema = 'suc0001', cnro = 1) {
 }
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   tenant = await addAuthTenant(env, 1);
   app = await env.app({}, { clock, passwords });
   anaId = (await register(app)).portal_user_id;
@@ -63,10 +58,6 @@ beforeAll(async () => {
     identifier_type: 'cuit',
     email: 'textil@example.com',
   });
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 describe('POST /portal/auth/login', () => {

@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { useTestEnvironment } from '../helpers/harness.js';
 import { addAuthTenant, register, uniqueAddress } from '../helpers/auth.js';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let smtp: SmtpSink;
 let port = 0;
 
@@ -20,13 +20,11 @@ async function until<T>(probe: () => T | undefined, timeoutMs = 15_000): Promise
 }
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   smtp = await startSmtpSink();
   port = smtp.port;
 });
 
 afterAll(async () => {
-  await env.close();
   await smtp.close();
 });
 

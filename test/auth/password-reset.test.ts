@@ -1,11 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../helpers/smtp.js';
 import {
   addAuthTenant,
@@ -32,7 +28,7 @@ const NEW_PASSWORD = 'NuevaClave456';
 const FORGOT_MESSAGE =
   'Si la identificación corresponde a un usuario del portal, le enviamos un código por e-mail.';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let app: FastifyInstance;
 let smtp: SmtpSink;
 let smtpPort: number;
@@ -198,12 +194,10 @@ beforeAll(async () => {
   smtp = await startSmtpSink();
   smtpPort = smtp.port;
   inbox = smtp.inbox;
-  env = await createTestEnvironment();
   app = await env.app({}, { clock });
 });
 
 afterAll(async () => {
-  await env.close();
   await smtp.close();
 });
 

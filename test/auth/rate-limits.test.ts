@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestEnvironment } from '../helpers/harness.js';
 import { requireRedis, type Requirement } from '../helpers/requirements.js';
 import {
   addAuthTenant,
@@ -56,19 +56,14 @@ const UNKNOWN_FORGOT = {
   sucursal_id: 1,
 };
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   await addAuthTenant(env, 1);
   // Users are registered once for both stores (bcrypt cost 12), from an app of their own.
   const setup = await env.app();
   await register(setup);
   await register(setup, { identifier: '40111222', sucursal_id: 2, email: 'beto@example.com' });
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 function post(

@@ -1,10 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import {
   addAuthTenant,
   auditEvents,
@@ -13,19 +9,14 @@ import {
   uniqueAddress,
 } from '../helpers/auth.js';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let app: FastifyInstance;
 let tenant: TestTenant;
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   tenant = await addAuthTenant(env, 1);
   await env.addTenant({ id: 2, sucursales: [{ id: 5 }] });
   app = await env.app();
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 // Register allows 5 requests a minute per IP: each request here comes from its own address.

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   addAuthTenant,
   bearer,
@@ -8,7 +8,7 @@ import {
   register,
   uniqueAddress,
 } from '../helpers/auth.js';
-import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { useTestEnvironment } from '../helpers/harness.js';
 import { requireRedis } from '../helpers/requirements.js';
 
 /*
@@ -19,7 +19,7 @@ import { requireRedis } from '../helpers/requirements.js';
 
 const redis = requireRedis();
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let app: FastifyInstance;
 
 function me(token: string, on = app) {
@@ -31,7 +31,6 @@ function post(url: string, headers: Record<string, string>, payload: object = {}
 }
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   await addAuthTenant(env, 1);
   app = await env.app();
   await register(app);
@@ -40,10 +39,6 @@ beforeAll(async () => {
     identifier_type: 'cuit',
     email: 'textil@example.com',
   });
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 describe('ending a session ends its access tokens', () => {

@@ -1,12 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestEnvironment,
-  TEST_JWT_SECRET,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestEnvironment, TEST_JWT_SECRET, type TestTenant } from '../helpers/harness.js';
 import {
   addAuthTenant,
   auditEvents,
@@ -20,21 +15,16 @@ import {
 import { invalidRefreshToken } from '../../src/modules/auth/sessions.js';
 import { sha256Hex } from '../../src/platform/security/secrets.js';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let tenant: TestTenant;
 const clock = fakeClock();
 let app: FastifyInstance;
 let anaId: string;
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   tenant = await addAuthTenant(env, 1);
   app = await env.app({}, { clock });
   anaId = (await register(app)).portal_user_id;
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 const secret = new TextEncoder().encode(TEST_JWT_SECRET);

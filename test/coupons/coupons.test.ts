@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildBarcode, checkDigit } from '../../src/ledger/coupons/barcode.js';
 import { createCouponLedger } from '../../src/ledger/coupons/service.js';
 import { createTenantCalendar } from '../../src/platform/tenancy/today.js';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import {
   addAuthTenant,
   bearer,
@@ -22,7 +18,7 @@ import { generate, generateOk, get, seedDebts } from './helpers.js';
 const clock = fakeClock(new Date('2026-11-21T12:00:00Z')); // 09:00 in Buenos Aires
 const ledger = createCouponLedger({ calendar: createTenantCalendar(clock), clock });
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let app: FastifyInstance;
 let tenant: TestTenant;
 let ana: string;
@@ -31,7 +27,6 @@ let textil: string;
 let debt: Record<'a' | 'b' | 'c' | 'nc' | 'paid' | 'voided' | 'textil', string>;
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   tenant = await addAuthTenant(env, 1);
   const [a, b, c, nc, paid, voided] = await seedDebts(tenant, 'suc0001', 1, [
     { nrocomp: '0001-00000001', saldo: '100.10' },
@@ -55,10 +50,6 @@ beforeAll(async () => {
   };
   app = await env.app({}, { clock, protectedRoutesMax: 10_000 });
   ({ ana, textil } = await twoCustomers(app));
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 async function couponRows(cnro: number) {

@@ -1,22 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildBarcode, parseBarcode } from '../../src/ledger/coupons/barcode.js';
 import { createCouponLedger } from '../../src/ledger/coupons/service.js';
 import { AppError } from '../../src/platform/errors.js';
 import type { TenantContext } from '../../src/platform/tenancy/tenancy.js';
 import { createTenantCalendar } from '../../src/platform/tenancy/today.js';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { fakeClock } from '../helpers/auth.js';
 import { seedDebts } from './helpers.js';
 
 const clock = fakeClock(new Date('2026-11-21T12:00:00Z'));
 const ledger = createCouponLedger({ calendar: createTenantCalendar(clock), clock });
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let app: FastifyInstance;
 let tenant: TestTenant;
 /** Sucursal 1 (suc0001) and sucursal 3 (suc0003): separate customer data, both with a customer 1. */
@@ -27,7 +23,6 @@ let debt3: string;
 let debt2: string;
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   tenant = await env.addTenant({ id: 7, sucursales: [{ id: 1 }, { id: 3 }] });
   await tenant.query(
     `INSERT INTO suc0001.ordcon VALUES (1, 'Ana', '30111222'), (2, 'Beto', '30111223')`,
@@ -39,10 +34,6 @@ beforeAll(async () => {
   app = await env.app({}, { clock });
   suc1 = await app.tenancy.resolve(7, 1);
   suc3 = await app.tenancy.resolve(7, 3);
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 function coupon(context: TenantContext, cnro: number, id: string, monto = 1, dias?: number) {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createCouponLedger } from '../../src/ledger/coupons/service.js';
 import { createTenantCalendar } from '../../src/platform/tenancy/today.js';
-import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { useTestEnvironment } from '../helpers/harness.js';
 import { addAuthTenant, fakeClock, login, register } from '../helpers/auth.js';
 import { generateOk, get, seedDebts, type GeneratedCoupon } from './helpers.js';
 
@@ -10,7 +10,7 @@ const clock = fakeClock(new Date('2026-11-21T12:00:00Z')); // 09:00 in Buenos Ai
 const ledger = createCouponLedger({ calendar: createTenantCalendar(clock), clock });
 const BETO = { identifier: '40111222', sucursal_id: 2 };
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let app: FastifyInstance;
 /** Ana's coupons c1..c5, oldest first: c2 used, c4 cancelled, c3 due tomorrow, the rest in 30 days. */
 let coupons: GeneratedCoupon[];
@@ -47,7 +47,6 @@ function ids(listed: Listed): string[] {
 }
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   const tenant = await addAuthTenant(env, 1);
   const [debt] = await seedDebts(tenant, 'suc0001', 1, [{ nrocomp: '0001-1', saldo: '1000.00' }]);
   const [betoDebt] = await seedDebts(tenant, 'public', 3, [{ nrocomp: '0001-2', saldo: '999.00' }]);
@@ -77,10 +76,6 @@ beforeAll(async () => {
       total: 1,
     });
   }
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 const c = (index: number) => coupons[index - 1]?.cupon_id;

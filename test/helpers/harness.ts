@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { inject, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, inject, onTestFinished } from 'vitest';
 import { buildApp, type BuildOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import {
@@ -104,6 +104,42 @@ export function createTestEnvironment(): Promise<TestEnvironment> {
 }
 
 /**
+ * The set-up most test files share: an environment created in a beforeAll of the suite this is
+ * called in (the file, or a describe) and closed in its afterAll. Call it before the suite's own
+ * hooks: they then find it ready, and their afterAll hooks run before it closes (vitest runs
+ * after-hooks last-registered first). Usable from the suite's hooks and tests, not while vitest
+ * collects them.
+ */
+export function useTestEnvironment(): TestEnvironment {
+  let created: TestEnvironment | undefined;
+  beforeAll(async () => {
+    created = await createTestEnvironment();
+  });
+  afterAll(async () => {
+    await created?.close();
+  });
+  const env = (): TestEnvironment => {
+    if (!created)
+      throw new Error('the test environment is created in beforeAll: use it from there on');
+    return created;
+  };
+  return {
+    get serverUrl() {
+      return env().serverUrl;
+    },
+    get systemUrl() {
+      return env().systemUrl;
+    },
+    config: (overrides) => env().config(overrides),
+    app: (overrides, options) => env().app(overrides, options),
+    addTenant: (spec) => env().addTenant(spec),
+    systemQuery: <R extends pg.QueryResultRow>(text: string, values?: unknown[]) =>
+      env().systemQuery<R>(text, values),
+    close: () => env().close(),
+  };
+}
+
+/**
  * The same on another PostgreSQL server: a fault test that stops and starts its own cluster
  * keeps the run's shared server out of it.
  */
@@ -123,6 +159,8 @@ export async function createTestEnvironmentOn(serverUrl: string): Promise<TestEn
     return pool;
   };
   const systemPool = poolFor(systemUrl);
+  /** Closing twice (a file's own afterAll and useTestEnvironment's) closes once. */
+  let closed: Promise<void> | undefined;
 
   const config = (overrides: Record<string, string> = {}) =>
     loadConfig({
@@ -193,10 +231,13 @@ export async function createTestEnvironmentOn(serverUrl: string): Promise<TestEn
     async systemQuery<R extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
       return (await systemPool.query<R>(text, values)).rows;
     },
-    async close() {
-      await Promise.all(apps.map((app) => app.close()));
-      await Promise.all(pools.map((pool) => pool.end()));
-      for (const name of databases) await dropDatabase(serverUrl, name);
+    close() {
+      closed ??= (async () => {
+        await Promise.all(apps.map((app) => app.close()));
+        await Promise.all(pools.map((pool) => pool.end()));
+        for (const name of databases) await dropDatabase(serverUrl, name);
+      })();
+      return closed;
     },
   };
 }

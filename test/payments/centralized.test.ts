@@ -1,11 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { bearer, login, ORIGIN, register } from '../helpers/auth.js';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { freePort } from '../helpers/ports.js';
 import { sandboxApproves } from '../helpers/sandbox.js';
 
@@ -17,7 +13,7 @@ import { sandboxApproves } from '../helpers/sandbox.js';
 const SECRET = 'centralized-sandbox-secret';
 const TOKEN = 'centralized-webhook-token';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let tenant: TestTenant;
 let app: FastifyInstance;
 let viaTwo: string;
@@ -25,7 +21,6 @@ let viaThree: string;
 let debt: { id: string; debe: string };
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   tenant = await env.addTenant({
     id: 1,
     sucursales: [{ id: 1 }, { id: 2, centralizado: true }, { id: 3, centralizado: true }],
@@ -53,10 +48,6 @@ beforeAll(async () => {
   await register(app, { ...beto, email: 'beto@example.com', sucursal_id: 2 });
   viaTwo = (await login(app, { ...beto, sucursal_id: 2 })).accessToken;
   viaThree = (await login(app, { ...beto, sucursal_id: 3 })).accessToken;
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 function iniciar(token: string) {

@@ -2,22 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_EXPIRY_JOB } from '../../src/modules/payments/checkout-expiry.js';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 
 const IDLE_TENANTS = 40;
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let app: FastifyInstance;
 let boss: PgBoss;
 let busy: TestTenant;
 let idle: TestTenant;
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   busy = await env.addTenant({ id: 500, sucursales: [{ id: 1 }] });
   idle = await env.addTenant({ id: 501, sucursales: [{ id: 1 }] });
   // Many registered tenants without a checkout, each its own pool (the URL is the pool's key).
@@ -36,7 +31,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await boss.stop({ graceful: false });
-  await env.close();
 });
 
 async function runExpiry(): Promise<void> {

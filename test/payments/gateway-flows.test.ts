@@ -14,11 +14,7 @@ import {
   ualaIni,
   type FakeServer,
 } from '../helpers/fake-gateways.js';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { paymentRow } from '../helpers/payments.js';
 
 /*
@@ -50,7 +46,7 @@ interface Session {
   token: string;
 }
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let app: FastifyInstance;
 let server: FakeServer;
 let boss: PgBoss;
@@ -85,7 +81,6 @@ async function sessionFor(tenant: TestTenant, customer: Customer): Promise<Sessi
 
 beforeAll(async () => {
   server = await startFakeGateways(mp, uala);
-  env = await createTestEnvironment();
   mpTenant = await addAuthTenant(env, 1, { ...RECIBO, ...mercadoPagoIni(server) });
   ualaTenant = await addAuthTenant(env, 2, { ...RECIBO, ...ualaIni(server) });
   for (const tenant of [mpTenant, ualaTenant]) {
@@ -105,7 +100,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await boss.stop({ graceful: false, wait: true });
-  await env.close();
   await server.close();
 });
 

@@ -25,11 +25,7 @@ import {
   UALA,
   type FakeServer,
 } from '../helpers/fake-gateways.js';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { paymentRow } from '../helpers/payments.js';
 
 /*
@@ -237,7 +233,7 @@ const ANA = { identifier: '30111222', identifier_type: 'dni', cnro: 1 } as const
 const TEXTIL = { identifier: '20-30111333-5', identifier_type: 'cuit', cnro: 2 } as const;
 type Customer = typeof ANA | typeof TEXTIL;
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 /** The gateways' fakes on loopback: the "internal host" a tenant must not reach unless allowed. */
 let internal: FakeServer;
 /** A gateway that answers every call with a 100 KB error body and secrets in its headers. */
@@ -323,7 +319,6 @@ beforeAll(async () => {
     seen.path.startsWith('/mp/') ? mp.handle(seen) : uala.handle(seen),
   );
   leaky = await startLeakyGateway();
-  env = await createTestEnvironment();
   mpTenant = await addAuthTenant(env, 1, {
     ...RECIBO,
     'sistema.payment_gateway': 'mercadopago',
@@ -357,7 +352,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await env.close();
   await internal.close();
   await leaky.close();
 });

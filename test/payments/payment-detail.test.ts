@@ -1,11 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addAuthTenant, bearer, login, ORIGIN, register, twoCustomers } from '../helpers/auth.js';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { receiptIni } from '../helpers/payments.js';
 import { sandboxApproves, sandboxIni } from '../helpers/sandbox.js';
 
@@ -23,14 +19,13 @@ interface Item {
   recibo_numero: string | null;
 }
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let tenant: TestTenant;
 let app: FastifyInstance;
 let ana: string;
 let textil: string;
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   tenant = await addAuthTenant(env, 1, {
     ...sandboxIni(SANDBOX_SECRET),
     ...receiptIni(TOKEN, 'Banco Detalle CC 1'),
@@ -42,10 +37,6 @@ beforeAll(async () => {
   );
   app = await env.app();
   ({ ana, textil } = await twoCustomers(app));
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 /** Ana starts paying her `count` oldest debts; answers the payment id (status issued). */

@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signNotification } from '../../src/modules/payments/gateways/signature.js';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { addAuthTenant, bearer, login, ORIGIN, register } from '../helpers/auth.js';
 
 const SECRET = 'sandbox-secret-for-tests';
@@ -20,7 +16,7 @@ const CONFIG = {
   'portal.recibo.punto_venta': '3',
 };
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let app: FastifyInstance;
 let tenant: TestTenant;
 let token: string;
@@ -66,7 +62,6 @@ async function seedDebts(t: TestTenant, cnro: number, batch = 0): Promise<string
 }
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   tenant = await addAuthTenant(env, 1, CONFIG);
   debts = await seedDebts(tenant, 1);
   for (let batch = 1; batch < 10; batch += 1) await seedDebts(tenant, 1, batch);
@@ -74,10 +69,6 @@ beforeAll(async () => {
   app = await env.app({}, { jobRetryDelaySeconds: 1 });
   await register(app);
   token = (await login(app)).accessToken;
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 function start(body: unknown, headers: Record<string, string> = { origin: ORIGIN }, on = app) {

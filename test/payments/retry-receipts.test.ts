@@ -1,15 +1,11 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { childEnv, runNode } from '../helpers/processes.js';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let tenant: TestTenant;
 let processEnv: NodeJS.ProcessEnv;
 
@@ -44,7 +40,6 @@ async function approvedWithoutReceipt(debtId: string, approved: string): Promise
 }
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   tenant = await env.addTenant({
     id: 5,
     sucursales: [{ id: 1 }],
@@ -61,10 +56,6 @@ beforeAll(async () => {
     DATABASE_URL: env.systemUrl,
     PORTAL_DATA_DIR: await mkdtemp(path.join(tmpdir(), 'portal-retry-')),
   });
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 describe('cli payments retry-receipts', () => {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { addAuthTenant, bearer, login, register } from '../helpers/auth.js';
-import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { useTestEnvironment } from '../helpers/harness.js';
 import { freePort } from '../helpers/ports.js';
 
 /*
@@ -10,13 +10,12 @@ import { freePort } from '../helpers/ports.js';
  * (a form post) sending a real signed webhook over HTTP to the listening API, the return page.
  */
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let app: FastifyInstance;
 let base: string;
 let token: string;
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   const tenant = await addAuthTenant(env, 1, {
     'sistema.payment_gateway': 'sandbox',
     'portal.webhook_token': 'sandbox-page-token',
@@ -36,10 +35,6 @@ beforeAll(async () => {
   await app.listen({ port, host: '127.0.0.1' });
   await register(app);
   token = (await login(app)).accessToken;
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 async function startPayment(): Promise<{ payment_id: number; redirect_url: string }> {

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrlFor, dropDatabase, ensureDatabase } from '../../src/platform/db/admin.js';
 import { migrateSystemDatabase } from '../../src/platform/db/migrator.js';
 import { AppError } from '../../src/platform/errors.js';
-import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { useTestEnvironment } from '../helpers/harness.js';
 import { addAuthTenant, loginBody, register } from '../helpers/auth.js';
 import { capturedLogs } from '../helpers/logs.js';
 
@@ -46,18 +46,13 @@ function addProbeRoutes(app: FastifyInstance): void {
   });
 }
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   app = await env.app();
   addProbeRoutes(app);
   await app.ready();
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 describe('error envelope', () => {

@@ -1,17 +1,9 @@
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startJobQueue, type JobQueue } from '../../src/platform/jobs.js';
-import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { useTestEnvironment } from '../helpers/harness.js';
 
-let env: TestEnvironment;
-
-beforeAll(async () => {
-  env = await createTestEnvironment();
-});
-
-afterAll(async () => {
-  await env.close();
-});
+const env = useTestEnvironment();
 
 describe('job queue shared by several instances', () => {
   it('two instances starting at once on a fresh database both create their queues (pg-boss create_queue deadlocked)', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDebts } from '../coupons/helpers.js';
 import {
   addAuthTenant,
@@ -14,11 +14,7 @@ import {
   TEXTIL,
   uniqueAddress,
 } from '../helpers/auth.js';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { sandboxApproves } from '../helpers/sandbox.js';
 
 /**
@@ -29,7 +25,7 @@ import { sandboxApproves } from '../helpers/sandbox.js';
 const SECRET = 'metrics-sandbox-secret';
 const TOKEN = 'metrics-webhook-token';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let tenant: TestTenant;
 let app: FastifyInstance;
 let token: string;
@@ -73,7 +69,6 @@ function loginAs(overrides: Record<string, unknown>, ip = uniqueAddress()) {
 }
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   tenant = await addAuthTenant(env, 1, {
     'sistema.payment_gateway': 'sandbox',
     'portal.webhook_token': TOKEN,
@@ -93,10 +88,6 @@ beforeAll(async () => {
   await register(app);
   await register(app, { ...TEXTIL, email: 'textil@example.com' });
   token = (await login(app)).accessToken;
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 describe('metrics', () => {

@@ -1,24 +1,15 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { migrateSystemDatabase, migrateTenantDatabase } from '../../src/platform/db/migrator.js';
 import { fromRoot } from '../../src/platform/paths.js';
 import { registerTenant } from '../../src/platform/tenancy/registration.js';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let tenant: TestTenant;
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   tenant = await env.addTenant({ id: 1, sucursales: [{ id: 1 }, { id: 7, centralizado: true }] });
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 interface Column {

@@ -2,33 +2,24 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTenantPools } from '../../src/platform/tenancy/pools.js';
 import { requestedTenant } from '../../src/platform/tenancy/requested-tenant.js';
 import { TenantIdsBody } from '../../src/platform/http/schemas.js';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 
 const TENANTS = 6;
 const MAX_POOLS = 2;
 const MAX_CONNECTIONS = 4;
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let tenants: TestTenant[];
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   tenants = [];
   for (let i = 1; i <= TENANTS; i += 1) {
     tenants.push(await env.addTenant({ id: 300 + i, sucursales: [{ id: 1 }] }));
   }
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 const databases = () => tenants.map((tenant) => new URL(tenant.databaseUrl).pathname.slice(1));

@@ -1,21 +1,16 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { findPendingDebts } from '../../src/ledger/pending-debts.js';
 import { PLACEHOLDER_ID, preparedQuery } from '../../src/platform/db/prepared.js';
 import { createTenantPools, type TenantPools } from '../../src/platform/tenancy/pools.js';
 import type { TenantContext } from '../../src/platform/tenancy/tenancy.js';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let acme: TestTenant;
 const users: Record<string, string> = {};
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   acme = await env.addTenant({ id: 10, sucursales: [{ id: 1 }, { id: 2, centralizado: true }] });
   for (const schema of ['suc0001', 'public']) {
     await acme.query(`INSERT INTO ${schema}.ordcon VALUES (1, 'Cliente ${schema}', '20111111')`);
@@ -30,10 +25,6 @@ beforeAll(async () => {
     );
     users[schema] = row?.id ?? '';
   }
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 /** One connection per database, so what the test reads afterwards is that connection's state. */

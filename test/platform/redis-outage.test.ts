@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthTenant, bearer, login, loginBody, register } from '../helpers/auth.js';
-import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { useTestEnvironment } from '../helpers/harness.js';
 import { capturedLogs } from '../helpers/logs.js';
 import { requireRedis } from '../helpers/requirements.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
@@ -14,7 +14,6 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 
 const redis = requireRedis();
 
-let env: TestEnvironment;
 let proxy: TcpProxy;
 let app: FastifyInstance;
 let lines: string[] = [];
@@ -33,8 +32,9 @@ function logged(message: string): number {
 }
 
 describe.skipIf(redis.skip)(redis.title('Redis stopped and started while the API runs'), () => {
+  const env = useTestEnvironment();
+
   beforeAll(async () => {
-    env = await createTestEnvironment();
     await addAuthTenant(env, 1);
     proxy = await startTcpProxy(redis.url);
     const captured = capturedLogs();
@@ -44,7 +44,6 @@ describe.skipIf(redis.skip)(redis.title('Redis stopped and started while the API
   });
 
   afterAll(async () => {
-    await env.close();
     await proxy.close();
   });
 

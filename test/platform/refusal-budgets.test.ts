@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signNotification } from '../../src/modules/payments/gateways/signature.js';
 import { addAuthTenant, login, register } from '../helpers/auth.js';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 
 /*
  * Unauthenticated calls stay cheap: refused webhooks and refused refresh tokens spend a budget
@@ -17,7 +13,7 @@ import {
 const TOKEN = 'budget-webhook-token';
 const SECRET = 'budget-sandbox-secret';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let tenant: TestTenant;
 let app: FastifyInstance;
 
@@ -46,7 +42,6 @@ function refresh(ip: string, token: string) {
 }
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   tenant = await addAuthTenant(env, 1, {
     'sistema.payment_gateway': 'sandbox',
     'portal.webhook_token': TOKEN,
@@ -57,10 +52,6 @@ beforeAll(async () => {
     `INSERT INTO tenants (id, nombre, database_url) VALUES (77, 'Sin base', 'postgres://postgres@127.0.0.1:1/none')`,
   );
   app = await env.app();
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 describe('refused webhooks', () => {

@@ -4,9 +4,9 @@ import type {
   LightMyRequestResponse,
   onRequestHookHandler,
 } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorBody } from '../../src/platform/http/error-handler.js';
-import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { useTestEnvironment } from '../helpers/harness.js';
 
 /**
  * The routes that answer without an access token; every other route must refuse a request
@@ -40,7 +40,7 @@ interface RouteEntry {
   url: string;
 }
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let app: FastifyInstance;
 const routes: RouteEntry[] = [];
 
@@ -59,7 +59,6 @@ const probe: onRequestHookHandler = (request, _reply, done) => {
 let probes = 0;
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   app = await env.app(
     {},
     {
@@ -70,10 +69,6 @@ beforeAll(async () => {
     },
   );
   await app.ready();
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 const key = ({ method, url }: RouteEntry) => `${method} ${url}`;

@@ -2,15 +2,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Type } from 'typebox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTenantPools } from '../../src/platform/tenancy/pools.js';
 import { requestedTenant } from '../../src/platform/tenancy/requested-tenant.js';
 import { TenantIdsBody } from '../../src/platform/http/schemas.js';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 
 /** A route that lists the customers of the resolved tenant/sucursal, to see isolation over HTTP. */
 function addCustomersRoute(app: FastifyInstance): void {
@@ -39,13 +35,12 @@ function addCustomersRoute(app: FastifyInstance): void {
     );
 }
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let app: FastifyInstance;
 let acme: TestTenant;
 let globex: TestTenant;
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   acme = await env.addTenant({
     id: 10,
     nombre: 'Acme',
@@ -58,10 +53,6 @@ beforeAll(async () => {
   app = await env.app();
   addCustomersRoute(app);
   await app.ready();
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 async function clientes(payload: object, headers: Record<string, string> = {}) {

@@ -3,19 +3,14 @@ import type { Clock } from '../../src/platform/clock.js';
 import { createTenantCalendar } from '../../src/platform/tenancy/today.js';
 import { createTenantPools, type TenantPools } from '../../src/platform/tenancy/pools.js';
 import type { TenantContext } from '../../src/platform/tenancy/tenancy.js';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let pools: TenantPools;
 let buenosAires: TestTenant;
 let tokyo: TestTenant;
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   buenosAires = await env.addTenant({ id: 1, sucursales: [{ id: 1 }] });
   tokyo = await env.addTenant({
     id: 2,
@@ -27,7 +22,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await pools.close();
-  await env.close();
 });
 
 function context(tenant: TestTenant): TenantContext {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPool } from '../../src/platform/db/connect.js';
-import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { useTestEnvironment } from '../helpers/harness.js';
 
 /*
  * `timestamp` columns (portal_payments.created_at) hold UTC whatever zone the process runs in:
@@ -8,17 +8,15 @@ import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.
  * Each test file runs in its own process, so changing TZ here touches no other file.
  */
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 const zone = process.env.TZ;
 
-beforeAll(async () => {
+beforeAll(() => {
   process.env.TZ = 'America/Argentina/Buenos_Aires';
-  env = await createTestEnvironment();
 });
 
-afterAll(async () => {
+afterAll(() => {
   process.env.TZ = zone;
-  await env.close();
 });
 
 it('a Date written to and read from a timestamp column is the same instant, in UTC', async () => {

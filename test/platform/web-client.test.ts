@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { useTestEnvironment } from '../helpers/harness.js';
 
 /*
  * The built web client served from the API's own origin (docs/web.md), against a folder laid out
@@ -17,13 +17,12 @@ const STYLE = 'body{color:#222}';
 const SECRET = 'DATABASE_URL=postgres://secret';
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let app: FastifyInstance;
 let parent: string;
 let dist: string;
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   // The folder beside dist/ holds what a traversal would be after.
   parent = await mkdtemp(path.join(tmpdir(), 'portal-web-'));
   dist = path.join(parent, 'dist');
@@ -40,7 +39,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await env.close();
   await rm(parent, { recursive: true, force: true });
 });
 

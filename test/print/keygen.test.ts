@@ -5,20 +5,18 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDevPrintAgentKeys } from '../../src/dev/print-agent-keys.js';
 import { addAuthTenant, bearer, login, register } from '../helpers/auth.js';
-import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { useTestEnvironment } from '../helpers/harness.js';
 import { childEnv, runNode, startNode } from '../helpers/processes.js';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let scratch: string;
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   await addAuthTenant(env, 1);
   scratch = await mkdtemp(path.join(tmpdir(), 'portal-qz-keygen-'));
 });
 
 afterAll(async () => {
-  await env.close();
   await rm(scratch, { recursive: true, force: true });
 });
 

@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_PRINT_CONFIGS_PER_USER } from '../../src/modules/print/config-service.js';
 import { addAuthTenant, bearer, login, register } from '../helpers/auth.js';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let tenant: TestTenant;
 let app: FastifyInstance;
 let ana: string;
@@ -27,7 +23,6 @@ interface PrintConfig {
 }
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   tenant = await addAuthTenant(env, 1);
   // These tests make more requests than one user's 100 a minute.
   app = await env.app({}, { protectedRoutesMax: 100_000 });
@@ -41,10 +36,6 @@ beforeAll(async () => {
   ana = (await login(app)).accessToken;
   textil = (await login(app, { identifier: '20301113335', identifier_type: 'cuit' })).accessToken;
   beto = (await login(app, { identifier: '40111222', sucursal_id: 2 })).accessToken;
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 beforeEach(async () => {

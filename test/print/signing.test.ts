@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writePrintAgentKeyPair } from '../../src/modules/print/keys.js';
 import { fromRoot } from '../../src/platform/paths.js';
 import { addAuthTenant, bearer, login, register } from '../helpers/auth.js';
-import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { useTestEnvironment } from '../helpers/harness.js';
 import { requireOpenssl } from '../helpers/requirements.js';
 
 /*
@@ -32,7 +32,7 @@ function occurrences(haystack: Buffer, needle: Buffer): number {
   return count;
 }
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let app: FastifyInstance;
 let token: string;
 let keyDir: string;
@@ -44,7 +44,6 @@ function qzEnv(files: { privateKeyPath: string; certificatePath: string }) {
 }
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   await addAuthTenant(env, 1);
   keyDir = await mkdtemp(path.join(tmpdir(), 'portal-qz-'));
   keys = await writePrintAgentKeyPair(keyDir);
@@ -56,7 +55,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await env.close();
   await rm(keyDir, { recursive: true, force: true });
 });
 

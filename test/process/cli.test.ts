@@ -1,21 +1,16 @@
 import { mkdtemp, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { childEnv, runNode } from '../helpers/processes.js';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let tenant: TestTenant;
 let processEnv: NodeJS.ProcessEnv;
 let dataDir: string;
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   tenant = await env.addTenant({
     id: 41,
     sucursales: [{ id: 1 }, { id: 2, centralizado: true }],
@@ -28,10 +23,6 @@ beforeAll(async () => {
     QZ_PRIVATE_KEY_PATH: undefined,
     QZ_CERTIFICATE_PATH: undefined,
   });
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 describe('cli', () => {

@@ -4,21 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import bcrypt from 'bcrypt';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { databaseUrlFor, ensureDatabase } from '../../src/platform/db/admin.js';
-import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { useTestEnvironment } from '../helpers/harness.js';
 import { freePort } from '../helpers/ports.js';
 import { childEnv, startNode } from '../helpers/processes.js';
 
-let env: TestEnvironment;
-
-beforeAll(async () => {
-  env = await createTestEnvironment();
-});
-
-afterAll(async () => {
-  await env.close();
-});
+const env = useTestEnvironment();
 
 async function query<R extends pg.QueryResultRow>(url: string, text: string): Promise<R[]> {
   const client = new pg.Client({ connectionString: url });

@@ -3,25 +3,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrlFor, ensureDatabase } from '../../src/platform/db/admin.js';
 import { fromRoot } from '../../src/platform/paths.js';
-import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { useTestEnvironment } from '../helpers/harness.js';
 import { freePort, listening } from '../helpers/ports.js';
 import { alive, childEnv, descendantsOf, processTable } from '../helpers/processes.js';
 
 // How an operator's process manager stops the portal: one SIGTERM to the top process it started,
 // after which nothing of that run may be left (no orphaned API, reports child or PostgreSQL).
 
-let env: TestEnvironment;
-
-beforeAll(async () => {
-  env = await createTestEnvironment();
-});
-
-afterAll(async () => {
-  await env.close();
-});
+const env = useTestEnvironment();
 
 interface Started {
   pid: number;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceTokens } from '../../src/reports/token.js';
 import { generateOk, get, seedDebts } from '../coupons/helpers.js';
 import { addAuthTenant, twoCustomers } from '../helpers/auth.js';
-import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { useTestEnvironment } from '../helpers/harness.js';
 import { decodeItf, decodePng } from '../helpers/itf.js';
 import { freePort } from '../helpers/ports.js';
 import { startReportsService, type ReportsService } from '../helpers/reports.js';
@@ -18,7 +18,7 @@ import { startReportsService, type ReportsService } from '../helpers/reports.js'
 
 const SECRET = 'coupon-reports-secret-0123456789abcdef';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let reports: ReportsService;
 let app: FastifyInstance;
 let ana: string;
@@ -26,7 +26,6 @@ let textil: string;
 let debts: string[];
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   reports = await startReportsService({
     REPORTS_SERVICE_SECRET: SECRET,
     DATABASE_URL: env.systemUrl,
@@ -41,7 +40,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await env.close();
   await reports.stop();
 });
 

@@ -8,11 +8,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceTokens } from '../../src/reports/token.js';
 import { addAuthTenant, bearer, ORIGIN, twoCustomers } from '../helpers/auth.js';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { freePort } from '../helpers/ports.js';
 import { receiptIni } from '../helpers/payments.js';
 import { sandboxApproves, sandboxIni } from '../helpers/sandbox.js';
@@ -27,7 +23,7 @@ const SECRET = 'reports-secret-for-tests-0123456789abcdef';
 const SANDBOX_SECRET = 'sandbox-secret-for-receipts';
 const TOKEN = 'webhook-token-for-receipts';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let tenant: TestTenant;
 let reports: ReportsService;
 let app: FastifyInstance;
@@ -39,10 +35,7 @@ async function appWith(overrides: Record<string, string>) {
 }
 
 beforeAll(async () => {
-  [env, reports] = await Promise.all([
-    createTestEnvironment(),
-    startReportsService({ REPORTS_SERVICE_SECRET: SECRET }),
-  ]);
+  reports = await startReportsService({ REPORTS_SERVICE_SECRET: SECRET });
   tenant = await addAuthTenant(env, 1, {
     ...sandboxIni(SANDBOX_SECRET),
     ...receiptIni(TOKEN, 'Banco Recibos CC 1'),
@@ -58,7 +51,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await env.close();
   await reports.stop();
 });
 

@@ -1,17 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 
 /*
  * GET /portal/empresas/{tenant_id}: public, for the web client's login page (issue 14): an active
  * tenant's display name and its sucursales; anything else a 404 that says nothing more.
  */
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let app: FastifyInstance;
 let tenant: TestTenant;
 
@@ -31,7 +27,6 @@ function listing(id: number | string, options: { prefix?: string; ip?: string } 
 }
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   tenant = await env.addTenant({
     id: 7,
     nombre: 'Distribuidora Norte SA',
@@ -44,10 +39,6 @@ beforeAll(async () => {
   await env.addTenant({ id: 8, nombre: 'Empresa dada de baja', sucursales: [{ id: 1 }] });
   await env.systemQuery('UPDATE public.tenants SET activo = false WHERE id = 8');
   app = await env.app();
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 describe('GET /portal/empresas/{tenant_id}', () => {
