@@ -9,7 +9,9 @@ import type { GatewayRegistry } from './gateways/registry.js';
 import { isGatewayId, isNotFound, type GatewayPayment } from './gateways/types.js';
 import { AppError } from '../../platform/errors.js';
 import type { PaymentClaims } from './claims.js';
-import { cancelInFlight, moneyReturned, type Reconciler } from './reconcile.js';
+import { checkoutIdOf } from './queries/json-columns.js';
+import { cancelInFlight, findExpiredInFlight, findOldestInFlight } from './queries/payments.js';
+import { moneyReturned, type Reconciler } from './reconcile.js';
 import { readPaymentSettings, type PaymentSettings } from './settings.js';
 import { findDueTenants, settleExpiryDue, type DueTenant } from './expiry-due.js';
 
@@ -36,11 +38,6 @@ interface InFlight {
   reference: string | null;
   gateway_payment_id: string | null;
   gateway_response: unknown;
-}
-
-function checkoutIdOf(response: unknown): string | null {
-  const id = (response as { checkout_id?: unknown } | null)?.checkout_id;
-  return typeof id === 'string' ? id : null;
 }
 
 /**
@@ -134,33 +131,10 @@ export function createCheckoutExpiry(deps: {
     const db = await tenancy.database(tenantId);
     if (!db) return undefined;
     const cutoff = new Date(clock.now().getTime() - deps.ttlMinutes * 60_000);
-    const expired = await db
-      .withSchema('public')
-      .selectFrom('portal_payments')
-      .select([
-        'id',
-        'sucursal_id',
-        'gateway',
-        'reference',
-        'gateway_payment_id',
-        'gateway_response',
-      ])
-      .where('status', 'in', ['pending', 'issued'])
-      .where('created_at', '<', cutoff)
-      .where('tenant_id', '=', tenantId)
-      .orderBy('created_at')
-      .limit(BATCH)
-      .execute();
+    const expired = await findExpiredInFlight(db, tenantId, cutoff, BATCH);
     if (expired.length > 0) await expireBatch(tenantId, db, expired, summary);
     // What is still in flight (young ones, those a gateway left unresolved, beyond the batch).
-    const oldest = await db
-      .withSchema('public')
-      .selectFrom('portal_payments')
-      .select((eb) => eb.fn.min('created_at').as('created_at'))
-      .where('status', 'in', ['pending', 'issued'])
-      .where('tenant_id', '=', tenantId)
-      .executeTakeFirst();
-    const createdAt = oldest?.created_at;
+    const createdAt = await findOldestInFlight(db, tenantId);
     return createdAt ? new Date(createdAt.getTime() + deps.ttlMinutes * 60_000) : undefined;
   }
 

@@ -1,7 +1,9 @@
-import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
-import type { PaymentOperation, PaymentStatus, TenantDatabase } from '../../platform/db/types.js';
+import type { TenantExecutor } from '../../platform/db/executor.js';
+import type { PaymentOperation, PaymentStatus } from '../../platform/db/types.js';
 import { AppError } from '../../platform/errors.js';
+import { claimPayment, releaseClaim } from './queries/claims.js';
+import { findPaymentStatusForUpdate } from './queries/payments.js';
 
 /**
  * A cancel or refund claims its payment, under the payment's row lock, before it calls any
@@ -15,12 +17,12 @@ export interface PaymentClaims {
    * it; throws INVALID_STATUS otherwise.
    */
   claim(
-    db: Kysely<TenantDatabase>,
+    db: TenantExecutor,
     paymentId: number,
     operation: PaymentOperation,
     statuses: readonly PaymentStatus[],
   ): Promise<void>;
-  release(db: Kysely<TenantDatabase>, paymentId: number): Promise<void>;
+  release(db: TenantExecutor, paymentId: number): Promise<void>;
 }
 
 export function createPaymentClaims(deps: {
@@ -32,13 +34,7 @@ export function createPaymentClaims(deps: {
     async claim(db, paymentId, operation, statuses) {
       const now = deps.clock.now();
       await db.transaction().execute(async (trx) => {
-        const payment = await trx
-          .withSchema('public')
-          .selectFrom('portal_payments')
-          .select('status')
-          .where('id', '=', paymentId)
-          .forUpdate()
-          .executeTakeFirst();
+        const payment = await findPaymentStatusForUpdate(trx, paymentId);
         if (!payment || !statuses.includes(payment.status)) {
           throw new AppError(
             'INVALID_STATUS',
@@ -46,18 +42,7 @@ export function createPaymentClaims(deps: {
           );
         }
         const staleBefore = new Date(now.getTime() - deps.staleAfterMs);
-        const claimed = await trx
-          .withSchema('public')
-          .insertInto('portal_payment_claims')
-          .values({ payment_id: paymentId, operation, claimed_at: now })
-          .onConflict((oc) =>
-            oc
-              .column('payment_id')
-              .doUpdateSet({ operation, claimed_at: now })
-              .where('portal_payment_claims.claimed_at', '<', staleBefore),
-          )
-          .returning('payment_id')
-          .executeTakeFirst();
+        const claimed = await claimPayment(trx, { paymentId, operation, now, staleBefore });
         if (!claimed) {
           throw new AppError(
             'INVALID_STATUS',
@@ -68,11 +53,7 @@ export function createPaymentClaims(deps: {
     },
 
     async release(db, paymentId) {
-      await db
-        .withSchema('public')
-        .deleteFrom('portal_payment_claims')
-        .where('payment_id', '=', paymentId)
-        .execute();
+      await releaseClaim(db, paymentId);
     },
   };
 }

@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
-import { paymentsWithApprovals, receiptRefusal } from '../../ledger/receipts.js';
-import type { TenantDatabase } from '../../platform/db/types.js';
+import type { TenantExecutor } from '../../platform/db/executor.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import { findPaymentsHoldingDebts } from './queries/approvals.js';
+import { receiptRefusal } from './receipt-writer.js';
 
 /**
  * DECISIONS.md 26, one payment in flight per debt. A payment holds its debts while it is at the
@@ -15,23 +15,12 @@ import type { TenantContext } from '../../platform/tenancy/tenancy.js';
  * ids are unique, so a customer logged in through two of them still pays a debt once.
  */
 export async function paymentHoldingDebts(
-  db: Kysely<TenantDatabase>,
+  db: TenantExecutor,
   tenant: Pick<TenantContext, 'tenantId'>,
   cnro: number,
   debtIds: ReadonlySet<string>,
 ): Promise<number | undefined> {
-  const rows = await paymentsWithApprovals(db)
-    .where('p.tenant_id', '=', tenant.tenantId)
-    .where('p.ordcon_id', '=', cnro)
-    // The predicate of portal_payments_holding_debts_idx, so the lookup stays on that index.
-    .where((eb) =>
-      eb.or([
-        eb('p.status', 'in', ['pending', 'issued']),
-        eb.and([eb('p.status', '=', 'approved'), eb('p.recibo_id', 'is', null)]),
-      ]),
-    )
-    .orderBy('p.id')
-    .execute();
+  const rows = await findPaymentsHoldingDebts(db, tenant.tenantId, cnro);
   const holding = rows.find((row) => {
     // Refused for good only when a recorded approval differs; an approved payment with no
     // recorded approval keeps holding its debts, to be safe.

@@ -1,46 +1,21 @@
-import { sql, type RawBuilder } from 'kysely';
 import { AppError } from '../../platform/errors.js';
 import { isPositiveInt4 } from '../../platform/ids.js';
-import type { PaymentFactura, PaymentStatus } from '../../platform/db/types.js';
 import { numericToNumber } from '../../platform/money.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import { findPaymentHistory } from './queries/customer-payments.js';
 
-interface HistoryRow {
-  id: number;
-  fecha: string;
-  gateway: string | null;
-  monto: string | null;
-  status: PaymentStatus;
-  facturas_json: PaymentFactura[];
-  recibo_numero: string | null;
-}
-
-/**
- * The user's payments as historial shows them, newest first, in one round trip: the receipt's
- * number comes from the branch schema's ordcta. `where` narrows it further (one payment).
- */
+/** The user's payments as historial shows them, newest first (or only `paymentId`). */
 async function paymentItems(
   tenant: TenantContext,
-  zone: string,
-  portalUserId: string,
-  where: RawBuilder<unknown>,
-  page: { limit: number; offset: number },
+  query: {
+    zone: string;
+    portalUserId: string;
+    paymentId?: number;
+    page: { limit: number; offset: number };
+  },
 ) {
-  const { rows } = await sql<HistoryRow>`
-    SELECT p.id,
-           to_char((p.created_at AT TIME ZONE 'UTC') AT TIME ZONE ${zone}, 'YYYY-MM-DD') AS fecha,
-           p.gateway,
-           p.monto::text AS monto,
-           p.status,
-           p.facturas_json,
-           r.nrocomp AS recibo_numero
-      FROM public.portal_payments p
-      LEFT JOIN ${sql.table(`${tenant.customerSchema}.ordcta`)} r ON r.id = p.recibo_id::uuid
-     WHERE p.portal_user_id = ${portalUserId} AND p.tenant_id = ${tenant.tenantId} ${where}
-     ORDER BY p.created_at DESC, p.id DESC
-     LIMIT ${page.limit} OFFSET ${page.offset}
-  `.execute(tenant.db);
+  const rows = await findPaymentHistory(tenant.db, tenant, query);
   return rows.map((row) => ({
     id: row.id,
     fecha: row.fecha,
@@ -66,7 +41,7 @@ export function createPaymentHistory(deps: { calendar: TenantCalendar }) {
     page: { limit: number; offset: number },
   ): Promise<PaymentItem[]> {
     const zone = await deps.calendar.zone(tenant);
-    return paymentItems(tenant, zone, portalUserId, sql``, page);
+    return paymentItems(tenant, { zone, portalUserId, page });
   };
 }
 
@@ -85,9 +60,11 @@ export function createPaymentDetail(deps: { calendar: TenantCalendar }) {
   ): Promise<PaymentItem> {
     if (!isPositiveInt4(paymentId)) throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
     const zone = await deps.calendar.zone(tenant);
-    const [item] = await paymentItems(tenant, zone, portalUserId, sql`AND p.id = ${paymentId}`, {
-      limit: 1,
-      offset: 0,
+    const [item] = await paymentItems(tenant, {
+      zone,
+      portalUserId,
+      paymentId,
+      page: { limit: 1, offset: 0 },
     });
     if (!item) throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
     return item;

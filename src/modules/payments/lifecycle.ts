@@ -6,7 +6,13 @@ import type { PaymentStatus } from '../../platform/db/types.js';
 import type { GatewayRegistry } from './gateways/registry.js';
 import { isGatewayId, type GatewayAdapter } from './gateways/types.js';
 import type { PaymentClaims } from './claims.js';
-import { cancelInFlight } from './reconcile.js';
+import { checkoutIdOf } from './queries/json-columns.js';
+import {
+  cancelInFlight,
+  findOwnPayment,
+  findPaymentForUpdate,
+  setMissingRefundId,
+} from './queries/payments.js';
 import { recordRefund } from './refund-ledger.js';
 import { readPaymentSettings, type PaymentSettings } from './settings.js';
 
@@ -15,22 +21,11 @@ const NOT_FOUND = 'Pago no encontrado';
 /** DECISIONS.md 4/33: a payment of another customer is as absent as a missing one. */
 async function ownPayment(tenant: TenantContext, portalUserId: string, paymentId: number) {
   if (!isPositiveInt4(paymentId)) throw new AppError('PAYMENT_NOT_FOUND', NOT_FOUND);
-  const row = await tenant.db
-    .withSchema('public')
-    .selectFrom('portal_payments')
-    .select([
-      'id',
-      'status',
-      'gateway',
-      'gateway_payment_id',
-      'gateway_response',
-      'reference',
-      'recibo_id',
-    ])
-    .where('id', '=', paymentId)
-    .where('portal_user_id', '=', portalUserId)
-    .where('tenant_id', '=', tenant.tenantId)
-    .executeTakeFirst();
+  const row = await findOwnPayment(
+    tenant.db,
+    { tenantId: tenant.tenantId, portalUserId },
+    paymentId,
+  );
   if (!row) throw new AppError('PAYMENT_NOT_FOUND', NOT_FOUND);
   return row;
 }
@@ -94,10 +89,9 @@ export function createPaymentLifecycle(deps: {
       }
       const settings = await readPaymentSettings(tenant);
       const adapter = adapterOf(tenant, settings, payment.gateway);
-      const response = payment.gateway_response as { checkout_id?: unknown } | null;
       await underClaim(tenant, payment, 'cancel', ['pending', 'issued'], () =>
         adapter.cancel({
-          checkoutId: typeof response?.checkout_id === 'string' ? response.checkout_id : null,
+          checkoutId: checkoutIdOf(payment.gateway_response),
           gatewayPaymentId: payment.gateway_payment_id,
           idempotencyKey: `cancel-${payment.reference ?? payment.id}`,
         }),
@@ -130,27 +124,14 @@ export function createPaymentLifecycle(deps: {
 
       const now = clock.now();
       await tenant.db.transaction().execute(async (trx) => {
-        const current = await trx
-          .withSchema('public')
-          .selectFrom('portal_payments')
-          .select(['id', 'status', 'recibo_id'])
-          .where('id', '=', payment.id)
-          .forUpdate()
-          .executeTakeFirstOrThrow();
+        const current = await findPaymentForUpdate(trx, payment.id);
         if (current.status === 'approved') {
           await recordRefund(trx, tenant, current, settings, { now, refundId: refund.refundId });
           return;
         }
         // The gateway's own notification of this refund got here first and reversed the ledger:
         // the refund is done; it only lacks the gateway's refund id.
-        await trx
-          .withSchema('public')
-          .updateTable('portal_payments')
-          .set({ refund_id: refund.refundId.slice(0, 64), updated_at: now })
-          .where('id', '=', payment.id)
-          .where('status', '=', 'refunded')
-          .where('refund_id', 'is', null)
-          .execute();
+        await setMissingRefundId(trx, payment.id, refund.refundId, now);
         await claims.release(trx, payment.id);
       });
       return { payment_id: payment.id, status: 'refunded' as const };

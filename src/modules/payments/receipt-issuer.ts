@@ -4,7 +4,8 @@ import type { JobQueue } from '../../platform/jobs.js';
 import type { Metrics } from '../../platform/metrics.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
-import { createReceipt, type ReceiptOutcome } from '../../ledger/receipts.js';
+import { recordReceiptError } from './queries/payments.js';
+import { createReceipt, type ReceiptOutcome } from './receipt-writer.js';
 import { readPaymentSettings, type PaymentSettings } from './settings.js';
 
 export const RECEIPT_RETRY_JOB = 'payments.receipt-retry';
@@ -60,13 +61,7 @@ export function createReceiptAttempts(deps: ReceiptDeps): ReceiptAttempts {
   async function recordError(tenant: TenantContext, paymentId: number, message: string) {
     // The payment's row says which one (recibo_error); the log says that one failed, and why.
     log.error({ tenantId: tenant.tenantId, reason: message }, 'receipt not created');
-    await tenant.db
-      .withSchema('public')
-      .updateTable('portal_payments')
-      .set({ recibo_error: message.slice(0, 2000), updated_at: clock.now() })
-      .where('id', '=', paymentId)
-      .where('recibo_id', 'is', null)
-      .execute();
+    await recordReceiptError(tenant.db, paymentId, message, clock.now());
   }
 
   async function attemptFor(

@@ -1,25 +1,15 @@
-import { sql } from 'kysely';
 import { AppError } from '../../platform/errors.js';
 import { isPositiveInt4 } from '../../platform/ids.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import type { PaymentStatus } from '../../platform/db/types.js';
 import { findReceipt, type ReceiptView } from '../../ledger/receipt-view.js';
 import type { ReceiptReport } from '../../reports/receipt-report.js';
 import { ReportsError, type ReportsClient } from '../../reports/client.js';
-
-interface PaymentRow {
-  id: number;
-  status: PaymentStatus;
-  recibo_id: string | null;
-  ordcon_id: number;
-  gateway: string | null;
-  gateway_payment_id: string | null;
-}
+import { findPaymentOfCustomer, type ReceiptPaymentRow } from './queries/customer-payments.js';
 
 /** What the reports service needs to draw a receipt (`portal-recibo`): data only, no ids to resolve. */
 export function receiptReport(
   tenant: TenantContext,
-  payment: Pick<PaymentRow, 'id' | 'gateway' | 'gateway_payment_id'>,
+  payment: Pick<ReceiptPaymentRow, 'id' | 'gateway' | 'gateway_payment_id'>,
   receipt: ReceiptView,
 ): ReceiptReport {
   return {
@@ -54,20 +44,7 @@ export function createReceiptDownload(deps: { reports: ReportsClient }) {
   ): Promise<{ filename: string; pdf: Buffer }> {
     if (!isPositiveInt4(paymentId)) throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
     // The customer comes from the token's user, in the same round trip as the payment.
-    const { rows } = await sql<PaymentRow>`
-      SELECT p.id, p.status, p.recibo_id, p.ordcon_id, p.gateway, p.gateway_payment_id
-        FROM public.portal_payments p
-       WHERE p.id = ${paymentId}
-         AND p.tenant_id = ${tenant.tenantId}
-         -- Made through any sucursal keeping its customers in this schema: centralized
-         -- sucursales share their customers, and a customer's receipts with them.
-         AND p.sucursal_id IN (SELECT s.id FROM public.sucursales s
-                                WHERE s.id = ${tenant.sucursalId}
-                                   OR (s.clientes_centralizados AND ${tenant.customerSchema} = 'public'))
-         AND p.ordcon_id = (SELECT u.cnro FROM ${sql.table(`${tenant.customerSchema}.portal_users`)} u
-                             WHERE u.id = ${portalUserId})
-    `.execute(tenant.db);
-    const payment = rows[0];
+    const payment = await findPaymentOfCustomer(tenant.db, tenant, portalUserId, paymentId);
     if (!payment) throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
     if (payment.status !== 'approved') {
       throw new AppError(

@@ -1,10 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { Audit, RequestOrigin } from '../../platform/audit.js';
 import type { Clock } from '../../platform/clock.js';
-import type { PaymentStatus, TenantDatabase } from '../../platform/db/types.js';
+import type { PaymentStatus } from '../../platform/db/types.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { GatewayId, GatewayPayment } from './gateways/types.js';
+import { recordApproval } from './queries/approvals.js';
+import {
+  findPaymentToReconcile,
+  recordGatewayStatus,
+  type PaymentKey,
+} from './queries/payments.js';
+import { recordWebhookEvent } from './queries/webhook-events.js';
 import type { ReceiptIssuer } from './receipt-issuer.js';
 import { recordRefund } from './refund-ledger.js';
 import type { PaymentSettings } from './settings.js';
@@ -51,15 +57,9 @@ export function nextStatus(
   }
 }
 
-const STAMP = {
-  approved: 'approved_at',
-  rejected: 'rejected_at',
-  cancelled: 'cancelled_at',
-} as const;
-
 export interface Reconciliation {
   /** Which of our payments: by id, or as the gateway names it (our reference, else its id). */
-  payment: { id: number } | { reference: string } | { gatewayPaymentId: string };
+  payment: PaymentKey;
   gateway: GatewayId;
   /** What the gateway itself says about the payment (never a notification body). */
   truth: GatewayPayment;
@@ -93,36 +93,20 @@ export function createReconciler(deps: {
       // Found and locked in one round trip. Only in the sucursal it was made in: the receipt is
       // written in that sucursal's schema, so a notification URL naming another sucursal is
       // about a payment that is not there.
-      const current = await trx
-        .withSchema('public')
-        .selectFrom('portal_payments')
-        .select(['id', 'status', 'portal_user_id', 'recibo_id'])
-        .where('gateway', '=', gateway)
-        .where('sucursal_id', '=', tenant.sucursalId)
-        .where((eb) =>
-          'id' in payment
-            ? eb('id', '=', payment.id)
-            : 'reference' in payment
-              ? eb('reference', '=', payment.reference)
-              : eb('gateway_payment_id', '=', payment.gatewayPaymentId),
-        )
-        .forUpdate()
-        .executeTakeFirst();
+      const current = await findPaymentToReconcile(trx, {
+        gateway,
+        sucursalId: tenant.sucursalId,
+        payment,
+      });
       if (!current) return { kind: 'unknown_payment' as const };
       if (eventId !== undefined) {
-        const recorded = await trx
-          .withSchema('public')
-          .insertInto('portal_webhook_events')
-          .values({
-            request_id: eventId,
-            tenant_id: tenant.tenantId,
-            sucursal_id: tenant.sucursalId,
-            gateway,
-            payment_id: current.id,
-          })
-          .onConflict((oc) => oc.column('request_id').doNothing())
-          .returning('request_id')
-          .executeTakeFirst();
+        const recorded = await recordWebhookEvent(trx, {
+          requestId: eventId,
+          tenantId: tenant.tenantId,
+          sucursalId: tenant.sucursalId,
+          gateway,
+          paymentId: current.id,
+        });
         if (!recorded) return { kind: 'duplicate' as const };
       }
       const next = nextStatus(current.status, truth.status);
@@ -150,29 +134,11 @@ export function createReconciler(deps: {
         return { kind: next };
       }
 
-      await trx
-        .withSchema('public')
-        .updateTable('portal_payments')
-        .set({
-          status: next,
-          [STAMP[next]]: now,
-          updated_at: now,
-          gateway_payment_id: truth.id,
-          gateway_response: JSON.stringify(truth.raw),
-        })
-        .where('id', '=', current.id)
-        .execute();
+      await recordGatewayStatus(trx, current.id, { status: next, truth, now });
       if (next !== 'approved') return { kind: next };
 
       // What the gateway approved, beside the status: the receipt writer compares it with monto.
-      await trx
-        .withSchema('public')
-        .insertInto('portal_payment_approvals')
-        .values({ payment_id: current.id, amount: truth.amount, currency: truth.currency })
-        .onConflict((oc) =>
-          oc.column('payment_id').doUpdateSet({ amount: truth.amount, currency: truth.currency }),
-        )
-        .execute();
+      await recordApproval(trx, current.id, { amount: truth.amount, currency: truth.currency });
       // Before TX1 commits, so that no approval is ever left without a way to its receipt.
       await receipts.queue(tenant, current.id);
       if (current.status !== 'pending' && current.status !== 'issued') {
@@ -197,28 +163,3 @@ export function createReconciler(deps: {
 }
 
 export type Reconciler = ReturnType<typeof createReconciler>;
-
-/**
- * Cancels a payment still in flight (pending or issued); false when it has moved on. An approval
- * holding the row lock wins (the update waits, then finds it approved), and one arriving later
- * still approves it (DECISIONS.md 28): money received is never dropped. The claim of the cancel
- * that called the gateway is released in the same statement, whatever the outcome.
- */
-export async function cancelInFlight(
-  db: Kysely<TenantDatabase>,
-  paymentId: number,
-  now: Date,
-): Promise<boolean> {
-  const cancelled = await db
-    .withSchema('public')
-    .with('released', (cte) =>
-      cte.deleteFrom('portal_payment_claims').where('payment_id', '=', paymentId),
-    )
-    .updateTable('portal_payments')
-    .set({ status: 'cancelled', cancelled_at: now, updated_at: now })
-    .where('id', '=', paymentId)
-    .where('status', 'in', ['pending', 'issued'])
-    .returning('id')
-    .executeTakeFirst();
-  return cancelled !== undefined;
-}

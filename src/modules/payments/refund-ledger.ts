@@ -2,6 +2,8 @@ import { sql, type Transaction } from 'kysely';
 import { reverseReceipt } from '../../ledger/receipts.js';
 import type { TenantDatabase } from '../../platform/db/types.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import { releaseClaim } from './queries/claims.js';
+import { markRefunded } from './queries/payments.js';
 import type { PaymentSettings } from './settings.js';
 
 /**
@@ -43,24 +45,13 @@ export async function recordRefund(
       ledgerError = error instanceof Error ? error.message : String(error);
     }
   }
-  await trx
-    .withSchema('public')
-    .updateTable('portal_payments')
-    .set({
-      status: 'refunded',
-      refund_id: context.refundId?.slice(0, 64) ?? null,
-      refunded_at: context.now,
-      updated_at: context.now,
-      ...(ledgerError !== undefined && {
-        recibo_error: `Devolución sin reversión contable: ${ledgerError}`.slice(0, 2000),
-      }),
-    })
-    .where('id', '=', payment.id)
-    .execute();
-  await trx
-    .withSchema('public')
-    .deleteFrom('portal_payment_claims')
-    .where('payment_id', '=', payment.id)
-    .execute();
+  await markRefunded(trx, payment.id, {
+    refundId: context.refundId,
+    now: context.now,
+    ...(ledgerError !== undefined && {
+      reciboError: `Devolución sin reversión contable: ${ledgerError}`,
+    }),
+  });
+  await releaseClaim(trx, payment.id);
   return ledgerError === undefined ? {} : { ledgerError };
 }

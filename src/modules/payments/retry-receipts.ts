@@ -2,6 +2,7 @@ import pino from 'pino';
 import { systemClock } from '../../platform/clock.js';
 import { createStandaloneTenancy } from '../../platform/tenancy/standalone.js';
 import { createTenantCalendar } from '../../platform/tenancy/today.js';
+import { findApprovedWithoutReceipt } from './queries/payments.js';
 import { createReceiptAttempts } from './receipt-issuer.js';
 
 export interface RetryResult {
@@ -41,16 +42,12 @@ export async function retryReceipts(
       .where('activo', '=', true);
     if (filter.tenantId !== undefined) tenants = tenants.where('id', '=', filter.tenantId);
     for (const tenant of await tenants.orderBy('id').execute()) {
-      let pending = pools
-        .get(tenant.database_url)
-        .withSchema('public')
-        .selectFrom('portal_payments')
-        .select(['id', 'sucursal_id'])
-        .where('tenant_id', '=', tenant.id)
-        .where('status', '=', 'approved')
-        .where('recibo_id', 'is', null);
-      if (filter.paymentId !== undefined) pending = pending.where('id', '=', filter.paymentId);
-      for (const payment of await pending.orderBy('id').execute()) {
+      const pending = await findApprovedWithoutReceipt(
+        pools.get(tenant.database_url),
+        tenant.id,
+        filter.paymentId,
+      );
+      for (const payment of pending) {
         try {
           const outcome = await attempts.attempt(tenant.id, payment.sucursal_id, payment.id);
           results.push({

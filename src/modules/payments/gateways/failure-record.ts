@@ -1,3 +1,4 @@
+import type { GatewayFailureRecord } from '../queries/json-columns.js';
 import { GatewayError } from './types.js';
 
 /**
@@ -11,12 +12,6 @@ import { GatewayError } from './types.js';
 export const MAX_STORED_BODY_CHARS = 2_000;
 const MAX_STORED_MESSAGE_CHARS = 500;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-export interface GatewayFailureRecord {
-  error: string;
-  status?: number;
-  body?: unknown;
-}
 
 export function gatewayFailureRecord(error: unknown): GatewayFailureRecord {
   const message = error instanceof Error ? error.message : String(error);

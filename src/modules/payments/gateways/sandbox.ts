@@ -2,6 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { TenantDatabase } from '../../../platform/db/types.js';
 import { isUuid } from '../../../platform/ids.js';
+import {
+  cancelSandboxPayment,
+  findSandboxPaymentBy,
+  insertSandboxPayment,
+  refundSandboxPayment,
+} from '../queries/sandbox-payments.js';
 import { verifyNotificationSignature } from './signature.js';
 import {
   GatewayError,
@@ -23,7 +29,6 @@ export function createSandboxAdapter(
 ): GatewayAdapter {
   const secret = settings.get('webhook_secret');
   if (!secret) throw new Error('portal.gateway.sandbox.webhook_secret is not set');
-  const table = () => deps.db.withSchema('public');
 
   const toPayment = (row: {
     id: string;
@@ -44,18 +49,15 @@ export function createSandboxAdapter(
 
     async createCheckout(request) {
       const id = randomUUID();
-      await table()
-        .insertInto('portal_sandbox_payments')
-        .values({
-          id,
-          reference: request.reference,
-          amount: request.amount,
-          description: request.description,
-          notification_url: request.notificationUrl,
-          back_urls: JSON.stringify(request.backUrls),
-          expires_at: request.expiresAt,
-        })
-        .execute();
+      await insertSandboxPayment(deps.db, {
+        id,
+        reference: request.reference,
+        amount: request.amount,
+        description: request.description,
+        notificationUrl: request.notificationUrl,
+        backUrls: request.backUrls,
+        expiresAt: request.expiresAt,
+      });
       return {
         checkoutId: id,
         gatewayPaymentId: id,
@@ -81,44 +83,24 @@ export function createSandboxAdapter(
       if (!isUuid(gatewayPaymentId)) {
         throw new GatewayError('sandbox payment not found', { status: 404 });
       }
-      const row = await table()
-        .selectFrom('portal_sandbox_payments')
-        .select(['id', 'status', 'amount', 'reference'])
-        .where('id', '=', gatewayPaymentId)
-        .executeTakeFirst();
+      const row = await findSandboxPaymentBy(deps.db, { id: gatewayPaymentId });
       if (!row) throw new GatewayError('sandbox payment not found', { status: 404 });
       return toPayment(row);
     },
 
     async findPaymentByReference(reference) {
-      const row = await table()
-        .selectFrom('portal_sandbox_payments')
-        .select(['id', 'status', 'amount', 'reference'])
-        .where('reference', '=', reference)
-        .executeTakeFirst();
+      const row = await findSandboxPaymentBy(deps.db, { reference });
       return row && toPayment(row);
     },
 
     async cancel(target) {
       const id = target.gatewayPaymentId ?? target.checkoutId;
-      if (id) {
-        await table()
-          .updateTable('portal_sandbox_payments')
-          .set({ status: 'cancelled', updated_at: new Date() })
-          .where('id', '=', id)
-          .where('status', '=', 'pending')
-          .execute();
-      }
+      if (id) await cancelSandboxPayment(deps.db, id, new Date());
       return 'cancelled';
     },
 
     async refund(gatewayPaymentId) {
-      await table()
-        .updateTable('portal_sandbox_payments')
-        .set({ status: 'refunded', updated_at: new Date() })
-        .where('id', '=', gatewayPaymentId)
-        .where('status', '=', 'approved')
-        .execute();
+      await refundSandboxPayment(deps.db, gatewayPaymentId, new Date());
       return {
         refundId: `sbx-refund-${gatewayPaymentId.slice(0, 8)}`,
         raw: { status: 'refunded' },

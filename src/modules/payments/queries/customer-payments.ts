@@ -1,0 +1,85 @@
+import { sql } from 'kysely';
+import type { TenantExecutor } from '../../../platform/db/executor.js';
+import type { PaymentFactura, PaymentStatus } from '../../../platform/db/types.js';
+import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
+
+// The reads that show a customer their own payments (historial, the receipt's download).
+
+export interface PaymentHistoryRow {
+  id: number;
+  /** The day it was made, in the tenant's zone (YYYY-MM-DD). */
+  fecha: string;
+  gateway: string | null;
+  monto: string | null;
+  status: PaymentStatus;
+  facturas_json: PaymentFactura[];
+  recibo_numero: string | null;
+}
+
+/**
+ * The user's payments as historial shows them, newest first, in one round trip: the receipt's
+ * number comes from the branch schema's ordcta. `paymentId` narrows it to that one payment.
+ */
+export async function findPaymentHistory(
+  db: TenantExecutor,
+  tenant: Pick<TenantContext, 'tenantId' | 'customerSchema'>,
+  query: {
+    portalUserId: string;
+    zone: string;
+    paymentId?: number;
+    page: { limit: number; offset: number };
+  },
+): Promise<PaymentHistoryRow[]> {
+  const { portalUserId, zone, paymentId, page } = query;
+  const where = paymentId === undefined ? sql`` : sql`AND p.id = ${paymentId}`;
+  const { rows } = await sql<PaymentHistoryRow>`
+    SELECT p.id,
+           to_char((p.created_at AT TIME ZONE 'UTC') AT TIME ZONE ${zone}, 'YYYY-MM-DD') AS fecha,
+           p.gateway,
+           p.monto::text AS monto,
+           p.status,
+           p.facturas_json,
+           r.nrocomp AS recibo_numero
+      FROM public.portal_payments p
+      LEFT JOIN ${sql.table(`${tenant.customerSchema}.ordcta`)} r ON r.id = p.recibo_id::uuid
+     WHERE p.portal_user_id = ${portalUserId} AND p.tenant_id = ${tenant.tenantId} ${where}
+     ORDER BY p.created_at DESC, p.id DESC
+     LIMIT ${page.limit} OFFSET ${page.offset}
+  `.execute(db);
+  return rows;
+}
+
+export interface ReceiptPaymentRow {
+  id: number;
+  status: PaymentStatus;
+  recibo_id: string | null;
+  ordcon_id: number;
+  gateway: string | null;
+  gateway_payment_id: string | null;
+}
+
+/**
+ * A payment of the token's user whose receipt may be downloaded here; the customer comes from the
+ * user, in the same round trip as the payment.
+ */
+export async function findPaymentOfCustomer(
+  db: TenantExecutor,
+  tenant: Pick<TenantContext, 'tenantId' | 'sucursalId' | 'customerSchema'>,
+  portalUserId: string,
+  paymentId: number,
+): Promise<ReceiptPaymentRow | undefined> {
+  const { rows } = await sql<ReceiptPaymentRow>`
+    SELECT p.id, p.status, p.recibo_id, p.ordcon_id, p.gateway, p.gateway_payment_id
+      FROM public.portal_payments p
+     WHERE p.id = ${paymentId}
+       AND p.tenant_id = ${tenant.tenantId}
+       -- Made through any sucursal keeping its customers in this schema: centralized
+       -- sucursales share their customers, and a customer's receipts with them.
+       AND p.sucursal_id IN (SELECT s.id FROM public.sucursales s
+                              WHERE s.id = ${tenant.sucursalId}
+                                 OR (s.clientes_centralizados AND ${tenant.customerSchema} = 'public'))
+       AND p.ordcon_id = (SELECT u.cnro FROM ${sql.table(`${tenant.customerSchema}.portal_users`)} u
+                           WHERE u.id = ${portalUserId})
+  `.execute(db);
+  return rows[0];
+}
