@@ -31,6 +31,7 @@ import { createReceiptIssuer, workReceiptRetries } from './modules/payments/rece
 import { createReconciler } from './modules/payments/reconcile.js';
 import { createReceiptDownload } from './modules/payments/receipt-pdf.js';
 import { paymentRoutes, paymentWebhookRoutes } from './modules/payments/routes.js';
+import { createSandboxCheckout } from './modules/payments/sandbox-checkout.js';
 import { sandboxRoutes } from './modules/payments/sandbox-routes.js';
 import { createPaymentStart } from './modules/payments/start.js';
 import { createWebhookHandler } from './modules/payments/webhook.js';
@@ -309,8 +310,7 @@ export async function buildApp(
     }),
   });
   await sandboxRoutes(app, {
-    tenancy,
-    enabled: config.sandboxEnabled,
+    sandbox: createSandboxCheckout({ tenancy, enabled: config.sandboxEnabled }),
     resultPage: webClient === undefined,
   });
   printCertificateRoutes(app, { signer: printSigner });
