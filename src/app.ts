@@ -1,15 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import type http from 'node:http';
-import https from 'node:https';
 import cookie from '@fastify/cookie';
 import Fastify, {
-  LogController,
   type FastifyInstance,
   type FastifyServerOptions,
   type onRouteHookHandler,
 } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Config, TrustProxy } from './config.js';
+import type { Config } from './config.js';
 import { createCouponLedger } from './ledger/coupons/service.js';
 import { accountRoutes } from './modules/account/routes.js';
 import { createAccountService } from './modules/account/service.js';
@@ -49,12 +45,12 @@ import { systemClock, type Clock } from './platform/clock.js';
 import type { SystemDatabase } from './platform/db/types.js';
 import { installErrorHandling } from './platform/http/error-handler.js';
 import { healthRoutes } from './platform/http/health.js';
-import { loggerOptions } from './platform/http/logger.js';
 import { installOpenApi } from './platform/http/openapi.js';
 import { installRequestLog } from './platform/http/request-log.js';
-import { connectRedis, createRedisOutage } from './platform/redis.js';
-import { stripBackendPrefix } from './platform/http/prefix.js';
+import { installRequestMetrics } from './platform/http/request-metrics.js';
+import { openRedis } from './platform/redis.js';
 import { installHttpSecurity } from './platform/http/security.js';
+import { httpServerOptions } from './platform/http/server-options.js';
 import { installValidation } from './platform/http/validation.js';
 import { openWebClient } from './platform/http/web-client.js';
 import { startJobQueue } from './platform/jobs.js';
@@ -104,13 +100,6 @@ export interface BuildOptions {
   onRoute?: onRouteHookHandler;
 }
 
-/** Fastify takes a hop count as a function of the hop index. */
-function fastifyTrustProxy(
-  value: TrustProxy,
-): boolean | string | ((address: string, hop: number) => boolean) {
-  return typeof value === 'number' ? (_address, hop) => hop < value : value;
-}
-
 /** The whole portal as a Fastify instance, not listening: server.ts listens, tests inject. */
 export async function buildApp(
   config: Config,
@@ -121,39 +110,11 @@ export async function buildApp(
   }
   const clock = options.clock ?? systemClock;
 
-  // Slow or idle clients must not hold sockets (docs/production.md, "HTTP timeouts"): a whole request
-  // arrives within 30 s (bodies are at most 100 KB); a socket silent for 2 min is closed, longer
-  // than a handler's outbound calls take; keep-alive outlasts a load balancer's usual 60 s idle.
-  const timeouts = { connectionTimeout: 120_000, requestTimeout: 30_000, keepAliveTimeout: 72_000 };
-  const app = Fastify({
-    logger: options.logger ?? loggerOptions(config),
-    genReqId: () => randomUUID(),
-    // installRequestLog writes one line per request instead, without URLs or addresses.
-    logController: new LogController({ disableRequestLogging: true }),
-    requestIdHeader: false,
-    bodyLimit: 100 * 1024,
-    trustProxy: fastifyTrustProxy(config.trustProxy),
-    rewriteUrl: (request) => stripBackendPrefix(request.url ?? '/'),
-    routerOptions: { ignoreTrailingSlash: true },
-    ...timeouts,
-    ...(options.tls && {
-      // Fastify applies its timeouts only to servers it creates itself.
-      serverFactory: (handler: http.RequestListener) => {
-        const server = https.createServer({ ...options.tls }, handler);
-        server.requestTimeout = timeouts.requestTimeout;
-        server.keepAliveTimeout = timeouts.keepAliveTimeout;
-        return server.setTimeout(timeouts.connectionTimeout);
-      },
-    }),
-  });
+  const app = Fastify(httpServerOptions(config, options));
   // Before any plugin or route, so that it sees them all.
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   const metrics = createMetrics();
-  // The route's pattern, never the raw URL: ids in paths would make a series per payment.
-  app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    metrics.request(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
-  });
+  installRequestMetrics(app, metrics);
 
   // Read once, before anything opens (DECISIONS.md 39): a bad key stops the start, naming it.
   const printSigner = await printSignerFor(config, (message) => app.log.warn(message));
@@ -168,8 +129,7 @@ export async function buildApp(
     ttlMs: 30_000,
   });
   const { systemDb, tenancy } = standalone;
-  const redisOutage = createRedisOutage(app.log);
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl, redisOutage) : undefined;
+  const { redis, outage: redisOutage } = await openRedis(config.redisUrl, app.log);
   const jobs = await startJobQueue(config.databaseUrl, app.log, {
     pollingIntervalSeconds: options.jobPollingSeconds ?? 2,
     retryDelaySeconds: options.jobRetryDelaySeconds ?? 15,

@@ -53,3 +53,16 @@ export async function connectRedis(url: string, outage: RedisOutage): Promise<Re
   }
   return redis;
 }
+
+/**
+ * The Redis that rate limits and session versions share, when REDIS_URL names one (connected
+ * now), and the outage log that whatever uses it reports to.
+ */
+export async function openRedis(
+  url: string | undefined,
+  log: FastifyBaseLogger,
+): Promise<{ redis: Redis | undefined; outage: RedisOutage }> {
+  const outage = createRedisOutage(log);
+  const redis = url ? await connectRedis(url, outage) : undefined;
+  return { redis, outage };
+}

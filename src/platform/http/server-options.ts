@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import type http from 'node:http';
+import https from 'node:https';
+import { LogController, type FastifyServerOptions } from 'fastify';
+import type { Config } from '../../config.js';
+import { loggerOptions } from './logger.js';
+import { stripBackendPrefix } from './prefix.js';
+import { fastifyTrustProxy } from './trust-proxy.js';
+
+/**
+ * The Fastify instance's options: logging, request ids, body limit, proxy trust, the public
+ * prefix, timeouts, and TLS when the service terminates it itself.
+ */
+export function httpServerOptions(
+  config: Config,
+  options: {
+    logger?: FastifyServerOptions['logger'];
+    tls?: { cert: Buffer; key: Buffer } | undefined;
+  },
+): FastifyServerOptions {
+  // Slow or idle clients must not hold sockets (docs/production.md, "HTTP timeouts"): a whole request
+  // arrives within 30 s (bodies are at most 100 KB); a socket silent for 2 min is closed, longer
+  // than a handler's outbound calls take; keep-alive outlasts a load balancer's usual 60 s idle.
+  const timeouts = { connectionTimeout: 120_000, requestTimeout: 30_000, keepAliveTimeout: 72_000 };
+  return {
+    logger: options.logger ?? loggerOptions(config),
+    genReqId: () => randomUUID(),
+    // installRequestLog writes one line per request instead, without URLs or addresses.
+    logController: new LogController({ disableRequestLogging: true }),
+    requestIdHeader: false,
+    bodyLimit: 100 * 1024,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    rewriteUrl: (request) => stripBackendPrefix(request.url ?? '/'),
+    routerOptions: { ignoreTrailingSlash: true },
+    ...timeouts,
+    ...(options.tls && {
+      // Fastify applies its timeouts only to servers it creates itself.
+      serverFactory: (handler: http.RequestListener) => {
+        const server = https.createServer({ ...options.tls }, handler);
+        server.requestTimeout = timeouts.requestTimeout;
+        server.keepAliveTimeout = timeouts.keepAliveTimeout;
+        return server.setTimeout(timeouts.connectionTimeout);
+      },
+    }),
+  };
+}
