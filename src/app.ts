@@ -281,7 +281,7 @@ export async function buildApp(
     authed.addHook('onRequest', createJwtGuard(tokens, tenancy, versions));
     authed.addHook('preHandler', limits.protectedRoutes);
     authRoutes(authed, { auth, config });
-    profileRoutes(authed, { profile: createProfileService({ clock, notices }) });
+    profileRoutes(authed, { profile: createProfileService({ clock, notices, users: auth }) });
     accountRoutes(authed, { account: createAccountService({ calendar }) });
     // The ledger's coupon services (DECISIONS.md 36): the coupon routes and PDF use them.
     const couponLedger = createCouponLedger({ calendar, clock });

@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock.js';
 import { assertThat } from '../../platform/errors.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { findUserProfile } from '../auth/queries.js';
+import type { AuthService } from '../auth/service.js';
 import type { EmailChangeNotices } from './email-change-notice.js';
 import { updateContact } from './queries.js';
 
@@ -23,12 +23,19 @@ function present(row: ProfileRow) {
   };
 }
 
-export function createProfileService(deps: { clock: Clock; notices: EmailChangeNotices }) {
+export function createProfileService(deps: {
+  clock: Clock;
+  notices: EmailChangeNotices;
+  /** Auth reads the user with its customer record (/auth/me); the profile shows it without ids. */
+  users: Pick<AuthService, 'me'>;
+}) {
   return {
     async get(tenant: TenantContext, portalUserId: string) {
-      const row = await findUserProfile(tenant, portalUserId);
-      assertThat(row, 'USER_NOT_FOUND', 'Usuario no encontrado');
-      return present(row);
+      const { nombre, dni_cuit, email, telefono, last_login } = await deps.users.me(
+        tenant,
+        portalUserId,
+      );
+      return { nombre, dni_cuit, email, telefono, last_login };
     },
 
     async update(
