@@ -3,4 +3,32 @@ export interface Clock {
   now(): Date;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
+/**
+ * A clock that also calls back later. What expires on its own (an idle tenant pool, an idle
+ * connection) waits on it rather than on the process's timers, so a test that moves its clock
+ * sees it happen without sleeping.
+ */
+export interface TimerClock extends Clock {
+  /**
+   * Calls `callback` once `ms` have passed on this clock, without keeping the process alive.
+   * Answers a function that cancels the call.
+   */
+  after(ms: number, callback: () => void): () => void;
+}
+
+export const systemClock: TimerClock = {
+  now: () => new Date(),
+  after(ms, callback) {
+    const timer = setTimeout(callback, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
+};
+
+/**
+ * lru-cache's options to age entries on `clock` (its default is the process's performance
+ * clock), read afresh on every lookup: with a moved clock, a lookup right after sees it.
+ */
+export function cacheAgesOn(clock: Clock): { perf: { now(): number }; ttlResolution: number } {
+  return { perf: { now: () => clock.now().getTime() }, ttlResolution: 0 };
+}

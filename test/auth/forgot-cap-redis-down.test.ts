@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RESET_EMAIL_JOB } from '../../src/modules/auth/password-reset.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { addAuthTenant, fakeClock, register, TEXTIL, uniqueAddress } from '../helpers/auth.js';
 import { requireRedis } from '../helpers/requirements.js';
@@ -130,22 +130,6 @@ async function queuedCodeJobs(userId: string): Promise<number> {
   return Number(row?.count ?? 0);
 }
 
-/** Waits until pg-boss has run every reset-code job of a user (sent or skipped). */
-async function waitForJobsDone(userId: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const [row] = await env.systemQuery<{ pending: string }>(
-      `SELECT count(*) AS pending FROM pgboss.job
-        WHERE name = 'auth.reset-code-email' AND data->>'portalUserId' = $1
-          AND state <> 'completed'`,
-      [userId],
-    );
-    if (Number(row?.pending ?? 0) === 0) return;
-    if (Date.now() > deadline) throw new Error('reset-code e-mail jobs did not finish');
-    await sleep(100);
-  }
-}
-
 describe.skipIf(redis.skip)(
   redis.title('forgot-password with Redis down (DECISIONS.md 13)'),
   () => {
@@ -178,7 +162,7 @@ describe.skipIf(redis.skip)(
       expect(row.reset_requests).toBe(4);
       expect(row.reset_window_start?.getTime()).toBe(start.getTime());
       // A newer code makes the job of an older one send nothing, so 1 to 3 e-mails, never more.
-      await waitForJobsDone(ana);
+      await env.waitForJobs(RESET_EMAIL_JOB, { portalUserId: ana });
       expect(mailsTo(ANA_EMAIL).length).toBeGreaterThanOrEqual(1);
       expect(mailsTo(ANA_EMAIL).length).toBeLessThanOrEqual(3);
 
@@ -219,7 +203,7 @@ describe.skipIf(redis.skip)(
       expect(reopened.reset_requests).toBe(1);
       expect(reopened.reset_window_start?.getTime()).toBe(clock.now().getTime());
       expect(reopened.reset_code_hash).not.toBe(capped.reset_code_hash);
-      await waitForJobsDone(textil);
+      await env.waitForJobs(RESET_EMAIL_JOB, { portalUserId: textil });
       expect(mailsTo(TEXTIL_EMAIL).length).toBeGreaterThanOrEqual(2);
     });
   },

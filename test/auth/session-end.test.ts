@@ -8,6 +8,7 @@ import {
   register,
   uniqueAddress,
 } from '../helpers/auth.js';
+import { EMAIL_CHANGE_NOTICE_JOB } from '../../src/modules/profile/email-change-notice.js';
 import { useTestEnvironment } from '../helpers/harness.js';
 import { requireRedis } from '../helpers/requirements.js';
 
@@ -209,7 +210,8 @@ describe('an e-mail change is announced', () => {
       headers: bearer(accessToken),
       payload: { telefono: '11 5555-0000' },
     });
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Whatever the change queued has run by now: nothing for textil.
+    await env.waitForJobs(EMAIL_CHANGE_NOTICE_JOB, { tenantId: 1 });
     expect(app.outbox.messages.slice(count).filter((m) => m.to.includes('textil'))).toHaveLength(0);
   });
 });

@@ -1,24 +1,46 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { Clock } from '../../src/platform/clock.js';
+import type { TimerClock } from '../../src/platform/clock.js';
 import { bcryptPasswords, type PasswordHasher } from '../../src/platform/security/passwords.js';
 import type { TestEnvironment, TestTenant } from './harness.js';
 
 export const PASSWORD = 'Secreta123';
 export const ORIGIN = 'https://portal.example.com';
 
-/** A clock the test moves by hand (lock expiry, code expiry, token expiry). */
-export function fakeClock(start = new Date('2026-11-21T12:00:00Z')): Clock & {
+/**
+ * A clock the test moves by hand (lock expiry, code expiry, token expiry, idle tenant pools):
+ * moving it runs, in order, what waits on it (`after`) and has come due.
+ */
+export function fakeClock(start = new Date('2026-11-21T12:00:00Z')): TimerClock & {
   advance(ms: number): void;
   set(date: Date): void;
 } {
   let current = start.getTime();
+  const waiting = new Set<{ due: number; callback: () => void }>();
+  const runDue = () => {
+    for (;;) {
+      let next: { due: number; callback: () => void } | undefined;
+      for (const timer of waiting) {
+        if (timer.due <= current && (!next || timer.due < next.due)) next = timer;
+      }
+      if (!next) return;
+      waiting.delete(next);
+      next.callback();
+    }
+  };
   return {
     now: () => new Date(current),
+    after: (ms, callback) => {
+      const timer = { due: current + ms, callback };
+      waiting.add(timer);
+      return () => waiting.delete(timer);
+    },
     advance: (ms) => {
       current += ms;
+      runDue();
     },
     set: (date) => {
       current = date.getTime();
+      runDue();
     },
   };
 }

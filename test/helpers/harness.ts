@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, inject, onTestFinished } from 'vitest';
@@ -56,6 +57,13 @@ export interface TestEnvironment {
     text: string,
     values?: unknown[],
   ): Promise<R[]>;
+  /**
+   * Polls until every pg-boss job of queue `name` whose data contains `data` has ended
+   * (completed, failed or cancelled); throws after 20 s. Jobs run on pg-boss's own polling and
+   * retry delays, real time in PostgreSQL that no test clock moves: what a test may assert once
+   * they ran (no e-mail beyond those expected) it asserts after this, not after a fixed sleep.
+   */
+  waitForJobs(name: string, data?: Record<string, unknown>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -135,6 +143,7 @@ export function useTestEnvironment(): TestEnvironment {
     addTenant: (spec) => env().addTenant(spec),
     systemQuery: <R extends pg.QueryResultRow>(text: string, values?: unknown[]) =>
       env().systemQuery<R>(text, values),
+    waitForJobs: (name, data) => env().waitForJobs(name, data),
     close: () => env().close(),
   };
 }
@@ -230,6 +239,21 @@ export async function createTestEnvironmentOn(serverUrl: string): Promise<TestEn
     },
     async systemQuery<R extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
       return (await systemPool.query<R>(text, values)).rows;
+    },
+    async waitForJobs(name, data = {}) {
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const { rows } = await systemPool.query<{ running: number }>(
+          `SELECT count(*)::int AS running FROM pgboss.job
+            WHERE name = $1 AND data @> $2::jsonb AND state NOT IN ('completed', 'failed', 'cancelled')`,
+          [name, JSON.stringify(data)],
+        );
+        if (rows[0]?.running === 0) return;
+        if (Date.now() > deadline) {
+          throw new Error(`${rows[0]?.running} ${name} job(s) still not done after 20 s`);
+        }
+        await sleep(100);
+      }
     },
     close() {
       closed ??= (async () => {

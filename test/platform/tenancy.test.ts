@@ -1,11 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Type } from 'typebox';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTenantPools } from '../../src/platform/tenancy/pools.js';
 import { requestedTenant } from '../../src/platform/tenancy/requested-tenant.js';
+import { createStandaloneTenancy } from '../../src/platform/tenancy/standalone.js';
 import { TenantIdsBody } from '../../src/platform/http/schemas.js';
+import { fakeClock } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 
 /** A route that lists the customers of the resolved tenant/sucursal, to see isolation over HTTP. */
@@ -149,6 +150,41 @@ describe('tenant resolution', () => {
       await env.systemQuery('UPDATE tenants SET activo = true WHERE id = 20');
     }
   });
+
+  it('registry, sucursal and directory caches last ttlMs on the tenancy clock: a deactivated tenant and a renamed sucursal show after it, not before', async () => {
+    const clock = fakeClock();
+    const standalone = createStandaloneTenancy(env.systemUrl, {
+      applicationName: 'portal-test',
+      maxPools: 2,
+      maxConnections: 2,
+      ttlMs: 30_000,
+      clock,
+    });
+    const { tenancy, directory } = standalone;
+    try {
+      expect((await tenancy.resolve(20, 1)).sucursalName).toBe('Sucursal 1');
+      expect((await directory.find(20))?.sucursales).toEqual([{ id: 1, nombre: 'Sucursal 1' }]);
+      await env.systemQuery('UPDATE tenants SET activo = false WHERE id = 20');
+      await globex.query(`UPDATE public.sucursales SET nombre = 'Central' WHERE id = 1`);
+
+      clock.advance(29_999);
+      expect((await tenancy.resolve(20, 1)).sucursalName).toBe('Sucursal 1');
+      expect((await directory.find(20))?.sucursales).toEqual([{ id: 1, nombre: 'Sucursal 1' }]);
+      clock.advance(2);
+      await expect(tenancy.resolve(20, 1)).rejects.toMatchObject({ code: 'INVALID_SUCURSAL' });
+      expect(await directory.find(20)).toBeUndefined();
+
+      // Active again: it resolves once the cached "inactive" has lasted its ttlMs in turn.
+      await env.systemQuery('UPDATE tenants SET activo = true WHERE id = 20');
+      clock.advance(30_001);
+      expect((await tenancy.resolve(20, 1)).sucursalName).toBe('Central');
+      expect((await directory.find(20))?.sucursales).toEqual([{ id: 1, nombre: 'Central' }]);
+    } finally {
+      await env.systemQuery('UPDATE tenants SET activo = true WHERE id = 20');
+      await globex.query(`UPDATE public.sucursales SET nombre = 'Sucursal 1' WHERE id = 1`);
+      await standalone.close();
+    }
+  });
 });
 
 describe('tenant pools', () => {
@@ -166,11 +202,35 @@ describe('tenant pools', () => {
   });
 
   it('close an idle pool after idleSeconds', async () => {
-    const pools = createTenantPools({ maxPools: 5, maxConnections: 5, idleSeconds: 1 });
+    const clock = fakeClock();
+    const pools = createTenantPools({ maxPools: 5, maxConnections: 5, idleSeconds: 1 }, clock);
     try {
       await pools.get(acme.databaseUrl).selectFrom('sucursales').select('id').execute();
       expect(pools.size()).toBe(1);
-      await sleep(1_300);
+      clock.advance(999);
+      expect(pools.size()).toBe(1);
+      clock.advance(1);
+      expect(pools.size()).toBe(0);
+      // Its connection, idle as long, is closed with it.
+      expect(pools.stats()).toMatchObject({ pools: 0, idle: 0 });
+    } finally {
+      await pools.close();
+    }
+  });
+
+  it('keep a pool used again within idleSeconds until idleSeconds after that use', async () => {
+    const clock = fakeClock();
+    const pools = createTenantPools({ maxPools: 5, maxConnections: 5, idleSeconds: 1 }, clock);
+    try {
+      const query = () => pools.get(acme.databaseUrl).selectFrom('sucursales').select('id');
+      await query().execute();
+      clock.advance(600);
+      await query().execute();
+      clock.advance(600);
+      expect(pools.size()).toBe(1);
+      clock.advance(399);
+      expect(pools.size()).toBe(1);
+      clock.advance(1);
       expect(pools.size()).toBe(0);
     } finally {
       await pools.close();

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { cacheAgesOn, type Clock } from '../clock.js';
 import type { TenantPools } from './pools.js';
 import type { TenantRegistry } from './registry.js';
 
@@ -23,10 +24,16 @@ type Sucursales = TenantListing['sucursales'];
 export function createTenantDirectory(deps: {
   registry: TenantRegistry;
   pools: TenantPools;
+  /** How long a tenant's sucursales are cached, on `clock`. */
   ttlMs: number;
+  clock: Clock;
 }): TenantDirectory {
   const { registry, pools } = deps;
-  const cache = new LRUCache<string, Sucursales>({ max: 10_000, ttl: deps.ttlMs });
+  const cache = new LRUCache<string, Sucursales>({
+    max: 10_000,
+    ttl: deps.ttlMs,
+    ...cacheAgesOn(deps.clock),
+  });
   const loading = new Map<string, Promise<Sucursales>>();
 
   async function load(tenantId: number, databaseUrl: string): Promise<Sucursales> {

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import pg from 'pg';
+import { systemClock, type TimerClock } from '../clock.js';
 import { clientConfig } from '../db/connect.js';
 import { kyselyClient } from '../db/prepared.js';
 import type { TenantDatabase } from '../db/types.js';
@@ -39,8 +40,10 @@ type PooledClient = pg.Client & { release(): void };
 
 interface IdleClient {
   client: PooledClient;
+  /** When it came back, on the clock. */
   since: number;
-  timer: NodeJS.Timeout;
+  /** Cancels its closing after CONNECTION_IDLE_MS. */
+  cancel: () => void;
 }
 
 /** One tenant database's connections; a retired one closes each as soon as it comes back. */
@@ -50,6 +53,10 @@ interface DatabasePool {
   total: number;
   idle: IdleClient[];
   retired: boolean;
+  /** When a request last took it (`get`), on the clock. */
+  usedAt: number;
+  /** Cancels the pending idle check; undefined when none is pending. */
+  cancelIdleCheck: (() => void) | undefined;
 }
 
 interface Waiter {
@@ -69,8 +76,14 @@ interface Waiter {
  * for one to come back. Each database still holds at most `maxConnections / maxPools`, so one
  * busy tenant cannot starve the rest. The LRU (`maxPools`, `idleSeconds`) now only decides which
  * pools are current; evicting one retires it without breaking a request that still holds it.
+ * Idleness (a pool unused for `idleSeconds`, a connection for 30 s) is measured and waited for on
+ * `clock`, so a test's clock closes them when moved; waits for the network (a connection's
+ * goodbye, a query waiting for the budget) stay on real time.
  */
-export function createTenantPools(limits: TenantPoolLimits): TenantPools {
+export function createTenantPools(
+  limits: TenantPoolLimits,
+  clock: TimerClock = systemClock,
+): TenantPools {
   const perPool = Math.max(
     1,
     Math.min(
@@ -80,7 +93,8 @@ export function createTenantPools(limits: TenantPoolLimits): TenantPools {
   );
   const acquireTimeoutMs = limits.acquireTimeoutMs ?? ACQUIRE_TIMEOUT_MS;
   const preparedStatements = limits.preparedStatements ?? true;
-  const idleMs = Math.min(CONNECTION_IDLE_MS, limits.idleSeconds * 1000);
+  const poolIdleMs = limits.idleSeconds * 1000;
+  const idleMs = Math.min(CONNECTION_IDLE_MS, poolIdleMs);
   let used = 0;
   /** Connections being closed: still counted in `used` until the server has let them go. */
   let releasing = 0;
@@ -115,7 +129,7 @@ export function createTenantPools(limits: TenantPoolLimits): TenantPools {
   }
 
   function closeIdle(pool: DatabasePool, entry: IdleClient): void {
-    clearTimeout(entry.timer);
+    entry.cancel();
     const index = pool.idle.indexOf(entry);
     if (index === -1) return;
     pool.idle.splice(index, 1);
@@ -172,7 +186,7 @@ export function createTenantPools(limits: TenantPoolLimits): TenantPools {
       const idle = pool.idle.pop();
       let served = true;
       if (idle) {
-        clearTimeout(idle.timer);
+        idle.cancel();
         waiter.resolve(idle.client);
       } else if (pool.total < perPool && used < limits.maxConnections) {
         open(pool, waiter);
@@ -200,10 +214,9 @@ export function createTenantPools(limits: TenantPoolLimits): TenantPools {
     } else {
       const entry: IdleClient = {
         client,
-        since: Date.now(),
-        timer: setTimeout(() => closeIdle(pool, entry), idleMs),
+        since: clock.now().getTime(),
+        cancel: clock.after(idleMs, () => closeIdle(pool, entry)),
       };
-      entry.timer.unref();
       pool.idle.push(entry);
     }
     pump();
@@ -240,6 +253,8 @@ export function createTenantPools(limits: TenantPoolLimits): TenantPools {
 
   function retire(pool: DatabasePool): void {
     pool.retired = true;
+    pool.cancelIdleCheck?.();
+    pool.cancelIdleCheck = undefined;
     for (const entry of [...pool.idle]) closeIdle(pool, entry);
     forget(pool);
     // Slots freed here may let a waiting tenant open its connection.
@@ -247,7 +262,14 @@ export function createTenantPools(limits: TenantPoolLimits): TenantPools {
   }
 
   function createPool(url: string): Kysely<TenantDatabase> {
-    const pool: DatabasePool = { url, total: 0, idle: [], retired: false };
+    const pool: DatabasePool = {
+      url,
+      total: 0,
+      idle: [],
+      retired: false,
+      usedAt: clock.now().getTime(),
+      cancelIdleCheck: undefined,
+    };
     pools.add(pool);
     const dialectPool: PostgresPool = {
       connect: () => acquire(pool).then(forKysely),
@@ -264,14 +286,31 @@ export function createTenantPools(limits: TenantPoolLimits): TenantPools {
   const current = new WeakMap<Kysely<TenantDatabase>, DatabasePool>();
   const cache = new LRUCache<string, Kysely<TenantDatabase>>({
     max: limits.maxPools,
-    ttl: limits.idleSeconds * 1000,
-    updateAgeOnGet: true,
-    ttlAutopurge: true,
     dispose: (db) => {
       const pool = current.get(db);
       if (pool) retire(pool);
     },
   });
+
+  /**
+   * Notes a use of the pool; one check per pool waits on the clock and evicts it once unused for
+   * `idleSeconds` (rather than a timer reset on every request).
+   */
+  function touch(pool: DatabasePool): void {
+    pool.usedAt = clock.now().getTime();
+    if (pool.cancelIdleCheck) return;
+    const check = (): void => {
+      const unused = clock.now().getTime() - pool.usedAt;
+      if (unused < poolIdleMs) {
+        pool.cancelIdleCheck = clock.after(poolIdleMs - unused, check);
+        return;
+      }
+      pool.cancelIdleCheck = undefined;
+      // Eviction disposes of it: retired, its idle connections closed.
+      cache.delete(pool.url);
+    };
+    pool.cancelIdleCheck = clock.after(poolIdleMs, check);
+  }
 
   return {
     get(databaseUrl) {
@@ -280,6 +319,8 @@ export function createTenantPools(limits: TenantPoolLimits): TenantPools {
         db = createPool(databaseUrl);
         cache.set(databaseUrl, db);
       }
+      const pool = current.get(db);
+      if (pool) touch(pool);
       return db;
     },
     invalidate(databaseUrl) {

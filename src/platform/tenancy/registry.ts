@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
+import { cacheAgesOn, type Clock } from '../clock.js';
 import type { SystemDatabase } from '../db/types.js';
 
 export interface TenantRecord {
@@ -15,16 +16,17 @@ export interface TenantRegistry {
 }
 
 /**
- * Registry lookups are cached briefly (a deactivated tenant stops resolving within `ttlMs`);
- * unknown ids are cached too, so a flood of bogus ids does not reach the system database.
+ * Registry lookups are cached briefly (a deactivated tenant stops resolving within `ttlMs` on
+ * `clock`); unknown ids are cached too, so a flood of bogus ids does not reach the system database.
  */
 export function createTenantRegistry(
   systemDb: Kysely<SystemDatabase>,
-  options: { ttlMs: number; maxEntries?: number },
+  options: { ttlMs: number; clock: Clock; maxEntries?: number },
 ): TenantRegistry {
   const cache = new LRUCache<number, { record: TenantRecord | undefined }>({
     max: options.maxEntries ?? 10_000,
     ttl: options.ttlMs,
+    ...cacheAgesOn(options.clock),
   });
 
   return {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { systemClock, type TimerClock } from '../clock.js';
 import { createKysely, createPool } from '../db/connect.js';
 import type { SystemDatabase } from '../db/types.js';
 import { createTenantDirectory, type TenantDirectory } from './directory.js';
@@ -29,6 +30,11 @@ export interface StandaloneTenancyOptions {
   idleSeconds?: number;
   /** How long a registry entry and a sucursal lookup are cached. */
   ttlMs: number;
+  /**
+   * What those caches and the idle pools and connections age on; the system's unless given (a
+   * test's clock, moved by hand, expires them without waiting).
+   */
+  clock?: TimerClock;
 }
 
 /**
@@ -46,20 +52,25 @@ export function createStandaloneTenancy(
       applicationName: options.applicationName,
     }),
   );
-  const pools = createTenantPools({
-    maxPools: options.maxPools,
-    maxConnections: options.maxConnections,
-    idleSeconds: options.idleSeconds ?? 300,
-    connectionsPerPool: options.connectionsPerPool,
-    preparedStatements: options.preparedStatements,
-  });
-  const registry = createTenantRegistry(systemDb, { ttlMs: options.ttlMs });
-  const tenancy = createTenancy({ registry, pools, ttlMs: options.ttlMs });
+  const clock = options.clock ?? systemClock;
+  const pools = createTenantPools(
+    {
+      maxPools: options.maxPools,
+      maxConnections: options.maxConnections,
+      idleSeconds: options.idleSeconds ?? 300,
+      connectionsPerPool: options.connectionsPerPool,
+      preparedStatements: options.preparedStatements,
+    },
+    clock,
+  );
+  const { ttlMs } = options;
+  const registry = createTenantRegistry(systemDb, { ttlMs, clock });
+  const tenancy = createTenancy({ registry, pools, ttlMs, clock });
   return {
     systemDb,
     pools,
     tenancy,
-    directory: createTenantDirectory({ registry, pools, ttlMs: options.ttlMs }),
+    directory: createTenantDirectory({ registry, pools, ttlMs, clock }),
     async close() {
       await pools.close();
       await systemDb.destroy();

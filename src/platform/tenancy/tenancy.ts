@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
+import { cacheAgesOn, type Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { TenantDatabase } from '../db/types.js';
 import { isSchemaName } from '../db/identifiers.js';
@@ -37,12 +38,15 @@ const INVALID_SUCURSAL_MESSAGE = 'La sucursal no pertenece a la empresa indicada
 export function createTenancy(deps: {
   registry: TenantRegistry;
   pools: TenantPools;
+  /** How long a sucursal lookup is cached, on `clock`. */
   ttlMs: number;
+  clock: Clock;
 }): Tenancy {
   const { registry, pools } = deps;
   const sucursales = new LRUCache<string, { record: SucursalRecord | undefined }>({
     max: 10_000,
     ttl: deps.ttlMs,
+    ...cacheAgesOn(deps.clock),
   });
 
   async function findSucursal(
