@@ -1,5 +1,28 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+/*
+ * The layers (docs/architecture.md "Layers"): platform/ is the floor and imports no capability;
+ * ledger/ and reports/ are the ERP's services and import no portal module; a module reaches
+ * another module through its service, never its queries; nothing but the entry points reaches
+ * dev/ (development defaults, embedded PostgreSQL); web/ talks to the API over HTTP only.
+ */
+const dev = {
+  regex: '^(\\.\\./)+dev/',
+  message: 'dev/ is for the entry points only (boot, server, cli).',
+};
+const entryPoints = {
+  regex: '^(\\.\\./)+(app|server|boot|cli)\\.js$',
+  message: 'The entry points wire the layers; nothing imports them.',
+};
+const layerRule = (...patterns) => ({
+  'no-restricted-imports': ['error', { patterns: [...patterns, dev, entryPoints] }],
+});
+const modules = readdirSync(path.join(import.meta.dirname, 'src/modules'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   { ignores: ['node_modules/', '.data/', 'dist/', 'coverage/', 'web/dist/'] },
@@ -21,6 +44,35 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/platform/**/*.ts'],
+    rules: layerRule({
+      regex: '^(\\.\\./)+(modules|ledger|reports)/',
+      message: 'platform/ is the floor: it imports no module, ledger or reports code.',
+    }),
+  },
+  {
+    files: ['src/ledger/**/*.ts', 'src/reports/**/*.ts'],
+    // The reports service's own entry point wires it, development defaults included.
+    ignores: ['src/reports/main.ts'],
+    rules: layerRule({
+      regex: '^(\\.\\./)+modules/',
+      message: 'The ledger and the reports service are the ERP side: they import no portal module.',
+    }),
+  },
+  ...modules.map((name) => ({
+    files: [`src/modules/${name}/**/*.ts`],
+    rules: layerRule(
+      {
+        regex: `^(\\.\\./)+(?!${name}/)[\\w-]+/queries(\\.js$|/)`,
+        message: "A module reaches another through its service, never through the other's queries.",
+      },
+      {
+        regex: '^(\\.\\./)+ledger/(.+/)?queries(\\.js$|/)',
+        message: "Modules call the ledger's services, not its queries.",
+      },
+    ),
+  })),
+  {
     // Vitest's asymmetric matchers (expect.stringContaining, ...) are typed `any`.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-unsafe-assignment': 'off' },
@@ -35,7 +87,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['../../src/**', '../../../src/**', '../../../../src/**'],
+              regex: '^(\\.\\./)+src/',
               message: 'web/ talks to the API over HTTP only; it imports nothing from src/.',
             },
           ],

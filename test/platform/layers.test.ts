@@ -1,0 +1,61 @@
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+// The real eslint.config.js, without the type-aware rules (the probes are not files of the
+// TypeScript project): what is under test is only which imports each layer may make.
+const eslint = new ESLint({
+  cwd: root,
+  overrideConfig: [tseslint.configs.disableTypeChecked],
+});
+
+/** The no-restricted-imports messages for `source` imported from a file at `file`. */
+async function refusals(file: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`import { probe } from '${source}';\nvoid probe;\n`, {
+    filePath: path.join(root, file),
+  });
+  return (result?.messages ?? [])
+    .filter((message) => message.ruleId === 'no-restricted-imports')
+    .map((message) => message.message);
+}
+
+describe('layers (docs/architecture.md "Layers")', () => {
+  it.each([
+    ['src/platform/http/probe.ts', '../../modules/payments/service.js', 'platform/ is the floor'],
+    ['src/platform/probe.ts', '../ledger/receipts.js', 'platform/ is the floor'],
+    ['src/platform/db/probe.ts', '../../reports/client.js', 'platform/ is the floor'],
+    ['src/platform/probe.ts', '../dev/dev-defaults.js', 'dev/ is for the entry points'],
+    ['src/ledger/probe.ts', '../modules/payments/queries.js', 'import no portal module'],
+    ['src/reports/pdf/probe.ts', '../../modules/coupons/service.js', 'import no portal module'],
+    ['src/modules/profile/probe.ts', '../auth/queries.js', "never through the other's queries"],
+    [
+      'src/modules/payments/gateways/probe.ts',
+      '../../account/queries.js',
+      "never through the other's queries",
+    ],
+    ['src/modules/coupons/probe.ts', '../../ledger/coupons/queries.js', "the ledger's services"],
+    ['src/modules/auth/probe.ts', '../../dev/embedded-postgres.js', 'dev/ is for the entry points'],
+    ['src/modules/auth/probe.ts', '../../app.js', 'nothing imports them'],
+    ['web/src/pages/probe.tsx', '../../../src/platform/money.js', 'over HTTP only'],
+  ])('%s may not import %s', async (file, source, reason) => {
+    const messages = await refusals(file, source);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain(reason);
+  });
+
+  it.each([
+    ['src/modules/payments/gateways/probe.ts', '../queries.js'],
+    ['src/modules/payments/probe.ts', './queries.js'],
+    ['src/modules/coupons/probe.ts', '../payments/debts-in-flight.js'],
+    ['src/modules/coupons/probe.ts', '../../ledger/coupons/service.js'],
+    ['src/modules/payments/probe.ts', '../../ledger/pending-debts.js'],
+    ['src/ledger/probe.ts', '../platform/money.js'],
+    ['src/reports/main.ts', '../dev/dev-defaults.js'],
+    ['src/server.ts', './dev/embedded-runtime.js'],
+  ])('%s may import %s', async (file, source) => {
+    expect(await refusals(file, source)).toEqual([]);
+  });
+});
