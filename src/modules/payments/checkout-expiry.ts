@@ -10,10 +10,10 @@ import { isGatewayId, isNotFound, type GatewayPayment } from './gateways/types.j
 import { AppError } from '../../platform/errors.js';
 import type { PaymentClaims } from './claims.js';
 import { checkoutIdOf } from './queries/json-columns.js';
-import { cancelInFlight, findExpiredInFlight, findOldestInFlight } from './queries/payments.js';
+import { cancelInFlight, findExpiredInFlight, findOldestInFlight } from './queries/in-flight.js';
 import { moneyReturned, type Reconciler } from './reconcile.js';
 import { readPaymentSettings, type PaymentSettings } from './settings.js';
-import { findDueTenants, settleExpiryDue, type DueTenant } from './expiry-due.js';
+import { findDueTenants, settleExpiryDue, type DueTenant } from './queries/expiry-due.js';
 
 export const CHECKOUT_EXPIRY_JOB = 'payments.checkout-expiry';
 /** Every minute: a checkout's life is counted in minutes (PORTAL_CHECKOUT_TTL_MINUTES). */

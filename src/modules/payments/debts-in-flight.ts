@@ -1,6 +1,6 @@
 import type { TenantExecutor } from '../../platform/db/executor.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { findPaymentsHoldingDebts } from './queries/approvals.js';
+import { findPaymentsHoldingDebts } from './queries/in-flight.js';
 import { receiptRefusal } from './receipt-writer.js';
 
 /**

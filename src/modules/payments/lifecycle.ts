@@ -7,12 +7,8 @@ import type { GatewayRegistry } from './gateways/registry.js';
 import { isGatewayId, type GatewayAdapter } from './gateways/types.js';
 import type { PaymentClaims } from './claims.js';
 import { checkoutIdOf } from './queries/json-columns.js';
-import {
-  cancelInFlight,
-  findOwnPayment,
-  findPaymentForUpdate,
-  setMissingRefundId,
-} from './queries/payments.js';
+import { cancelInFlight } from './queries/in-flight.js';
+import { findOwnPayment, findPaymentForUpdate, setMissingRefundId } from './queries/payments.js';
 import { recordRefund } from './refund-ledger.js';
 import { readPaymentSettings, type PaymentSettings } from './settings.js';
 

@@ -4,7 +4,7 @@ import type { JobQueue } from '../../platform/jobs.js';
 import type { Metrics } from '../../platform/metrics.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
-import { recordReceiptError } from './queries/payments.js';
+import { recordReceiptError } from './queries/receipts.js';
 import { createReceipt, type ReceiptOutcome } from './receipt-writer.js';
 import { readPaymentSettings, type PaymentSettings } from './settings.js';
 

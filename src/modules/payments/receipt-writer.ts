@@ -2,8 +2,7 @@ import type { Clock } from '../../platform/clock.js';
 import { numericToCents } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { LedgerConflictError, writeReceipt, type ReceiptSettings } from '../../ledger/receipts.js';
-import { findPaymentForReceipt } from './queries/approvals.js';
-import { markReceiptCreated } from './queries/payments.js';
+import { findPaymentForReceipt, markReceiptCreated } from './queries/receipts.js';
 
 export type ReceiptOutcome =
   | { kind: 'created'; reciboId: string; nrocomp: string }

@@ -9,7 +9,7 @@ import {
   findPaymentToReconcile,
   recordGatewayStatus,
   type PaymentKey,
-} from './queries/payments.js';
+} from './queries/gateway-status.js';
 import { recordWebhookEvent } from './queries/webhook-events.js';
 import type { ReceiptIssuer } from './receipt-issuer.js';
 import { recordRefund } from './refund-ledger.js';

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { systemClock } from '../../platform/clock.js';
 import { createStandaloneTenancy } from '../../platform/tenancy/standalone.js';
 import { createTenantCalendar } from '../../platform/tenancy/today.js';
-import { findApprovedWithoutReceipt } from './queries/payments.js';
+import { findApprovedWithoutReceipt } from './queries/receipts.js';
 import { createReceiptAttempts } from './receipt-issuer.js';
 
 export interface RetryResult {

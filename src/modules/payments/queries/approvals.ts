@@ -1,4 +1,5 @@
 import type { TenantExecutor } from '../../../platform/db/executor.js';
+import { inPublic } from './public-schema.js';
 
 /*
  * public.portal_payment_approvals: what a payment's gateway approved (amount, currency), recorded
@@ -9,9 +10,8 @@ import type { TenantExecutor } from '../../../platform/db/executor.js';
  * Payments (`p`) with what their gateway approved beside them (`a`): the columns
  * `receiptRefusal` reads, for the receipt writer and the in-flight rule to add to.
  */
-function paymentsWithApprovals(db: TenantExecutor) {
-  return db
-    .withSchema('public')
+export function paymentsWithApprovals(db: TenantExecutor) {
+  return inPublic(db)
     .selectFrom('portal_payments as p')
     .leftJoin('portal_payment_approvals as a', 'a.payment_id', 'p.id')
     .select([
@@ -32,40 +32,9 @@ export async function recordApproval(
   approval: { amount: string; currency: string },
 ): Promise<void> {
   const { amount, currency } = approval;
-  await trx
-    .withSchema('public')
+  await inPublic(trx)
     .insertInto('portal_payment_approvals')
     .values({ payment_id: paymentId, amount, currency })
     .onConflict((oc) => oc.column('payment_id').doUpdateSet({ amount, currency }))
     .execute();
-}
-
-/**
- * A customer's payments that may hold debts, by tenant and customer number, oldest first: in
- * flight, or approved and still without a receipt.
- */
-export function findPaymentsHoldingDebts(db: TenantExecutor, tenantId: number, cnro: number) {
-  return (
-    paymentsWithApprovals(db)
-      .where('p.tenant_id', '=', tenantId)
-      .where('p.ordcon_id', '=', cnro)
-      // The predicate of portal_payments_holding_debts_idx, so the lookup stays on that index.
-      .where((eb) =>
-        eb.or([
-          eb('p.status', 'in', ['pending', 'issued']),
-          eb.and([eb('p.status', '=', 'approved'), eb('p.recibo_id', 'is', null)]),
-        ]),
-      )
-      .orderBy('p.id')
-      .execute()
-  );
-}
-
-/** TX2's first read: the payment with its approval, its row locked (throws when there is none). */
-export function findPaymentForReceipt(trx: TenantExecutor, paymentId: number) {
-  return paymentsWithApprovals(trx)
-    .select(['p.sucursal_id', 'p.recibo_id', 'p.ordcon_id', 'p.gateway', 'p.gateway_payment_id'])
-    .where('p.id', '=', paymentId)
-    .forUpdate('p')
-    .executeTakeFirstOrThrow();
 }

@@ -1,5 +1,6 @@
 import type { TenantExecutor } from '../../../platform/db/executor.js';
 import type { PaymentOperation } from '../../../platform/db/types.js';
+import { inPublic } from './public-schema.js';
 
 // public.portal_payment_claims: which gateway operation holds a payment while it runs.
 
@@ -12,8 +13,7 @@ export async function claimPayment(
   claim: { paymentId: number; operation: PaymentOperation; now: Date; staleBefore: Date },
 ): Promise<boolean> {
   const { paymentId, operation, now, staleBefore } = claim;
-  const claimed = await trx
-    .withSchema('public')
+  const claimed = await inPublic(trx)
     .insertInto('portal_payment_claims')
     .values({ payment_id: paymentId, operation, claimed_at: now })
     .onConflict((oc) =>
@@ -28,8 +28,7 @@ export async function claimPayment(
 }
 
 export async function releaseClaim(db: TenantExecutor, paymentId: number): Promise<void> {
-  await db
-    .withSchema('public')
+  await inPublic(db)
     .deleteFrom('portal_payment_claims')
     .where('payment_id', '=', paymentId)
     .execute();

@@ -1,11 +1,10 @@
 import type { TenantExecutor } from '../../../platform/db/executor.js';
+import { inPublic } from './public-schema.js';
 
 /*
  * public.portal_sandbox_payments: the sandbox gateway's own records (development and demos), what
  * a real gateway keeps on its side. In the tenant database, so every instance sees each checkout.
  */
-
-const inPublic = (db: TenantExecutor) => db.withSchema('public');
 
 /** back_urls: where the payer returns after paying, failing, or leaving it pending. */
 export interface SandboxBackUrls {

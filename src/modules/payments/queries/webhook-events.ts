@@ -1,5 +1,6 @@
 import type { TenantExecutor } from '../../../platform/db/executor.js';
 import type { GatewayId } from '../gateways/types.js';
+import { inPublic } from './public-schema.js';
 
 /**
  * public.portal_webhook_events: a notification's id, recorded once (DECISIONS.md 29). False when
@@ -15,8 +16,7 @@ export async function recordWebhookEvent(
     paymentId: number;
   },
 ): Promise<boolean> {
-  const recorded = await trx
-    .withSchema('public')
+  const recorded = await inPublic(trx)
     .insertInto('portal_webhook_events')
     .values({
       request_id: event.requestId,

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { SystemDatabase } from '../../platform/db/types.js';
+import type { SystemDatabase } from '../../../platform/db/types.js';
 
 /** A tenant the expiry job must visit, with the mark's version as it read it. */
 export interface DueTenant {

@@ -1,0 +1,60 @@
+import type { TenantExecutor } from '../../../platform/db/executor.js';
+import { paymentsWithApprovals } from './approvals.js';
+import { MAX_RECIBO_ERROR_CHARS } from './payments.js';
+import { inPublic } from './public-schema.js';
+
+// A payment's receipt (TX2): its lock, its result or why it failed, and who still lacks one.
+
+/** TX2's first read: the payment with its approval, its row locked (throws when there is none). */
+export function findPaymentForReceipt(trx: TenantExecutor, paymentId: number) {
+  return paymentsWithApprovals(trx)
+    .select(['p.sucursal_id', 'p.recibo_id', 'p.ordcon_id', 'p.gateway', 'p.gateway_payment_id'])
+    .where('p.id', '=', paymentId)
+    .forUpdate('p')
+    .executeTakeFirstOrThrow();
+}
+
+/** Why the receipt was not written, on a payment still without one. */
+export async function recordReceiptError(
+  db: TenantExecutor,
+  paymentId: number,
+  message: string,
+  now: Date,
+): Promise<void> {
+  await inPublic(db)
+    .updateTable('portal_payments')
+    .set({ recibo_error: message.slice(0, MAX_RECIBO_ERROR_CHARS), updated_at: now })
+    .where('id', '=', paymentId)
+    .where('recibo_id', 'is', null)
+    .execute();
+}
+
+/** TX2's last write: the receipt the ledger wrote, on the payment (its error cleared). */
+export async function markReceiptCreated(
+  trx: TenantExecutor,
+  paymentId: number,
+  reciboId: string,
+  now: Date,
+): Promise<void> {
+  await inPublic(trx)
+    .updateTable('portal_payments')
+    .set({ recibo_id: reciboId, recibo_at: now, recibo_error: null, updated_at: now })
+    .where('id', '=', paymentId)
+    .execute();
+}
+
+/** A tenant's approved payments still without a receipt, oldest first (or only `paymentId`). */
+export function findApprovedWithoutReceipt(
+  db: TenantExecutor,
+  tenantId: number,
+  paymentId?: number,
+) {
+  let query = inPublic(db)
+    .selectFrom('portal_payments')
+    .select(['id', 'sucursal_id'])
+    .where('tenant_id', '=', tenantId)
+    .where('status', '=', 'approved')
+    .where('recibo_id', 'is', null);
+  if (paymentId !== undefined) query = query.where('id', '=', paymentId);
+  return query.orderBy('id').execute();
+}
