@@ -41,7 +41,7 @@ import { tenantRoutes } from './modules/tenants/routes.js';
 import { createAudit } from './platform/audit.js';
 import { createJwtGuard } from './platform/auth/guard.js';
 import { createSessionVersions } from './platform/auth/session-versions.js';
-import { systemClock, type Clock } from './platform/clock.js';
+import { systemClock, type TimerClock } from './platform/clock.js';
 import type { SystemDatabase } from './platform/db/types.js';
 import { installErrorHandling } from './platform/http/error-handler.js';
 import { healthRoutes } from './platform/http/health.js';
@@ -85,7 +85,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Terminate TLS in the service itself (TLS_CERT_PATH / TLS_KEY_PATH) instead of a proxy. */
   tls?: { cert: Buffer; key: Buffer } | undefined;
-  clock?: Clock;
+  /** Time for everything that reads it: tokens, locks, caches, idle pools (tests move a fake). */
+  clock?: TimerClock;
   passwords?: PasswordHasher;
   /** Requests a minute per user on protected routes; SPEC.md's 100 unless a benchmark says otherwise. */
   protectedRoutesMax?: number;
@@ -127,6 +128,7 @@ export async function buildApp(
     systemPoolSize: 5,
     ...config.tenantPools,
     ttlMs: 30_000,
+    clock,
   });
   const { systemDb, tenancy } = standalone;
   const { redis, outage: redisOutage } = await openRedis(config.redisUrl, app.log);

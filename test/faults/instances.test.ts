@@ -16,11 +16,7 @@ import {
   startFakeGateways,
   type FakeServer,
 } from '../helpers/fake-gateways.js';
-import {
-  createTestEnvironment,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { paymentRow, receiptIni } from '../helpers/payments.js';
 import { freePort } from '../helpers/ports.js';
 import { childEnv, startNode, type RunningProcess } from '../helpers/processes.js';
@@ -182,7 +178,7 @@ async function until<T>(
   }
 }
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let tenant: TestTenant;
 let gateways: FakeServer;
 let dataDir: string;
@@ -245,7 +241,6 @@ async function startInstance(name: string): Promise<Instance> {
 
 beforeAll(async () => {
   gateways = await startFakeGateways(mp, new FakeUala());
-  env = await createTestEnvironment();
   dataDir = await mkdtemp(path.join(tmpdir(), 'portal-instances-'));
   tenant = await addAuthTenant(env, 1, {
     ...receiptIni(WEBHOOK_TOKEN, 'Banco Instancias CC 2'),

@@ -4,14 +4,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { addAuthTenant, bearer, login, ORIGIN, register } from '../helpers/auth.js';
-import {
-  createTestEnvironment,
-  TEST_JWT_SECRET,
-  type TestEnvironment,
-  type TestTenant,
-} from '../helpers/harness.js';
+import { useTestEnvironment, TEST_JWT_SECRET, type TestTenant } from '../helpers/harness.js';
 import { until } from '../helpers/own-cluster.js';
 import { receiptIni } from '../helpers/payments.js';
 import { freePort } from '../helpers/ports.js';
@@ -54,12 +49,11 @@ interface Payer {
   paymentId: number;
 }
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let tenant: TestTenant;
 const payers: Payer[] = [];
 
 beforeAll(async () => {
-  env = await createTestEnvironment();
   tenant = await addAuthTenant(env, 1, {
     ...sandboxIni(SANDBOX_SECRET),
     ...receiptIni(WEBHOOK_TOKEN, 'Banco Informes CC 4'),
@@ -108,10 +102,6 @@ beforeAll(async () => {
   );
   expect(receipts?.n).toBe(CUSTOMERS.length);
   await app.close();
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 // --- The process tree (Linux /proc): which process is the reports child, and whose ----------

@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { RESET_EMAIL_JOB } from '../../src/modules/auth/password-reset.js';
 import { addAuthTenant, PASSWORD, register, uniqueAddress } from '../helpers/auth.js';
-import { createTestEnvironment, type TestEnvironment } from '../helpers/harness.js';
+import { useTestEnvironment } from '../helpers/harness.js';
 import { until } from '../helpers/own-cluster.js';
 import { listening } from '../helpers/ports.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
@@ -20,16 +20,10 @@ import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 const RETRY_DELAY_SECONDS = 1;
 const FROM = 'no-reply@smtp-vuelve.example';
 
-let env: TestEnvironment;
+const env = useTestEnvironment();
 let app: FastifyInstance;
 
-beforeAll(async () => {
-  env = await createTestEnvironment();
-});
-
-afterAll(async () => {
-  await env.close();
-});
+beforeAll(async () => {});
 
 function forgot() {
   return app.inject({
