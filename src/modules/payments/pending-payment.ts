@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock.js';
-import type { PaymentFactura } from '../../platform/db/types.js';
+import type { PaymentInvoice } from '../../platform/db/types.js';
 import { AppError } from '../../platform/errors.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { paymentHoldingDebts } from './debts-in-flight.js';
@@ -18,7 +18,7 @@ export async function recordPendingPayment(
     cnro: number;
     gateway: string;
     monto: string;
-    facturas: readonly PaymentFactura[];
+    facturas: readonly PaymentInvoice[];
     reference: string;
   },
   clock: Clock,

@@ -142,7 +142,7 @@ export interface TenantDatabase {
     monto: Numeric | null;
     status: Generated<PaymentStatus>;
     gateway_response: JSONColumnType<object, string | null, string | null> | null;
-    facturas_json: JSONColumnType<PaymentFactura[], string, string>;
+    facturas_json: JSONColumnType<PaymentInvoice[], string, string>;
     gateway_payment_id: string | null;
     reference: string | null;
     recibo_id: string | null;
@@ -216,11 +216,11 @@ export type StoredCouponState = 'pending' | 'used' | 'cancelled';
 export type PaymentStatus =
   'pending' | 'issued' | 'approved' | 'rejected' | 'refunded' | 'cancelled';
 
-/** One paid debt in portal_payments.facturas_json (amounts as JSON numbers, 2 decimals). */
 /** Gateway operations that claim a payment while they run. */
 export type PaymentOperation = 'cancel' | 'refund' | 'expire';
 
-export interface PaymentFactura {
+/** One paid debt in portal_payments.facturas_json (amounts as JSON numbers, 2 decimals). */
+export interface PaymentInvoice {
   id: string;
   tipo: string;
   numero: string;

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { TenantExecutor } from '../../../platform/db/executor.js';
-import type { PaymentFactura, PaymentStatus } from '../../../platform/db/types.js';
+import type { PaymentInvoice, PaymentStatus } from '../../../platform/db/types.js';
 import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
 
 // The reads that show a customer their own payments (historial, the receipt's download).
@@ -12,7 +12,7 @@ export interface PaymentHistoryRow {
   gateway: string | null;
   monto: string | null;
   status: PaymentStatus;
-  facturas_json: PaymentFactura[];
+  facturas_json: PaymentInvoice[];
   recibo_numero: string | null;
 }
 

@@ -1,4 +1,4 @@
-import type { PaymentFactura } from '../../../platform/db/types.js';
+import type { PaymentInvoice } from '../../../platform/db/types.js';
 import type { CheckoutResult, GatewayPayment } from '../gateways/types.js';
 
 /*
@@ -50,6 +50,6 @@ export function checkoutIdOf(response: unknown): string | null {
 }
 
 /** facturas_json: the paid debts, amounts as JSON numbers (PaymentFactura). */
-export function facturasJson(facturas: readonly PaymentFactura[]): string {
+export function facturasJson(facturas: readonly PaymentInvoice[]): string {
   return JSON.stringify(facturas);
 }

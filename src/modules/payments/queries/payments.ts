@@ -1,5 +1,5 @@
 import type { TenantExecutor } from '../../../platform/db/executor.js';
-import type { PaymentFactura } from '../../../platform/db/types.js';
+import type { PaymentInvoice } from '../../../platform/db/types.js';
 import type { CheckoutResult } from '../gateways/types.js';
 import {
   checkoutRecordJson,
@@ -31,7 +31,7 @@ export function insertPayment(
     gateway: string;
     currency: string;
     monto: string;
-    facturas: readonly PaymentFactura[];
+    facturas: readonly PaymentInvoice[];
     reference: string;
     now: Date;
   },
