@@ -88,7 +88,7 @@ export interface BuildOptions {
   /** Time for everything that reads it: tokens, locks, caches, idle pools (tests move a fake). */
   clock?: TimerClock;
   passwords?: PasswordHasher;
-  /** Requests a minute per user on protected routes; SPEC.md's 100 unless a benchmark says otherwise. */
+  /** Requests a minute per user on protected routes; docs/api.md's 100 unless a benchmark says otherwise. */
   protectedRoutesMax?: number;
   jobPollingSeconds?: number;
   /** First retry delay of a failed job (doubling after); 15 s unless a test wants it shorter. */
@@ -117,7 +117,7 @@ export async function buildApp(
   const metrics = createMetrics();
   installRequestMetrics(app, metrics);
 
-  // Read once, before anything opens (DECISIONS.md 39): a bad key stops the start, naming it.
+  // Read once, before anything opens (docs/decisions.md #39): a bad key stops the start, naming it.
   const printSigner = await printSignerFor(config, (message) => app.log.warn(message));
   // Likewise the web client to serve (docs/web.md): a PORTAL_WEB_DIR without index.html stops it.
   const webClient = await openWebClient(config);
@@ -153,7 +153,7 @@ export async function buildApp(
     await standalone.close();
   });
 
-  // DECISIONS.md 23: JSON only. Fastify also parses text/plain by default; that answers 415 here.
+  // docs/decisions.md #23: JSON only. Fastify also parses text/plain by default; that answers 415 here.
   app.removeContentTypeParser('text/plain');
 
   installValidation(app);
@@ -285,7 +285,7 @@ export async function buildApp(
     authRoutes(authed, { auth, config });
     profileRoutes(authed, { profile: createProfileService({ clock, notices, users: auth }) });
     accountRoutes(authed, { account: createAccountService({ calendar }) });
-    // The ledger's coupon services (DECISIONS.md 36): the coupon routes and PDF use them.
+    // The ledger's coupon services (docs/decisions.md #36): the coupon routes and PDF use them.
     const couponLedger = createCouponLedger({ calendar, clock });
     const coupons = createCouponService({ ledger: couponLedger, metrics });
     couponRoutes(authed, { coupons, reports });
@@ -303,7 +303,7 @@ export async function buildApp(
     done();
   });
 
-  // Its own listener, never the public port (DESIGN.md); read at scrape time, so idle costs nothing.
+  // Its own listener, never the public port (docs/metrics.md); read at scrape time, so idle costs nothing.
   app.decorate('metricsUrl', undefined);
   if (config.metricsPort !== undefined) {
     metrics.collectRuntime();

@@ -356,7 +356,7 @@ describe('GET /portal/mi-cuenta', () => {
   });
 });
 
-describe('a partly paid invoice (DECISIONS.md 35)', () => {
+describe('a partly paid invoice (docs/decisions.md #35)', () => {
   it('deudas answers its debe as stored; mi-cuenta sums saldo, not debe', async () => {
     await acme.query(`INSERT INTO suc0001.ordcon VALUES (33, 'Pago Parcial', '35000444')`);
     await ledger(acme, 'suc0001', [

@@ -4,7 +4,7 @@ import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { addAuthTenant, loginBody } from '../helpers/auth.js';
 
 /**
- * The client address behind the per-IP limits (SPEC.md "Limits": login 10 a minute per IP) and
+ * The client address behind the per-IP limits (docs/api.md "Limits": login 10 a minute per IP) and
  * in the audit log. With TRUST_PROXY=1 the service believes exactly one hop: the address the
  * proxy appended to X-Forwarded-For. Whatever a client wrote in that header before it is ignored.
  */
@@ -112,7 +112,7 @@ describe('client IP behind a proxy', () => {
     expect(await auditedIps(since)).toEqual([...Array<string>(10).fill(direct), CLIENT]);
   });
 
-  it('TRUST_PROXY=1 with PORTAL_REQUIRE_HTTPS: the proxy’s X-Forwarded-Proto says https (DECISIONS.md 21)', async () => {
+  it('TRUST_PROXY=1 with PORTAL_REQUIRE_HTTPS: the proxy’s X-Forwarded-Proto says https (docs/decisions.md #21)', async () => {
     const app = await env.app({ TRUST_PROXY: '1', PORTAL_REQUIRE_HTTPS: 'true' });
     const viaTls = await login(app, PROXY, CLIENT, { 'x-forwarded-proto': 'https' });
     expect(viaTls.statusCode).toBe(401);

@@ -9,7 +9,7 @@ import { requireRedis } from '../helpers/requirements.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 
 /**
- * DECISIONS.md 13 and 14 while Redis is down. The Redis counters fail open (the request goes
+ * docs/decisions.md #13 and 14 while Redis is down. The Redis counters fail open (the request goes
  * through), and every request would store a new code with 5 fresh tries: the per-account cap of
  * 3 codes an hour must hold on its own, in the account's row. Each app reaches the machine's
  * Redis through a proxy that the test stops, so the shared Redis other files use stays up.
@@ -131,7 +131,7 @@ async function queuedCodeJobs(userId: string): Promise<number> {
 }
 
 describe.skipIf(redis.skip)(
-  redis.title('forgot-password with Redis down (DECISIONS.md 13)'),
+  redis.title('forgot-password with Redis down (docs/decisions.md #13)'),
   () => {
     beforeAll(async () => {
       tenant = await addAuthTenant(env, 1);

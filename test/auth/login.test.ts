@@ -89,7 +89,7 @@ describe('POST /portal/auth/login', () => {
     }
     const row = await userRow();
     expect(row.last_login?.toISOString()).toBe(clock.now().toISOString());
-    // DECISIONS.md 11: stored as SHA-256, never the token itself.
+    // docs/decisions.md #11: stored as SHA-256, never the token itself.
     expect(row.refresh_token).toMatch(/^[0-9a-f]{64}$/);
     expect(row.refresh_token).not.toBe(body.data.refresh_token);
   });

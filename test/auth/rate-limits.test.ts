@@ -17,7 +17,7 @@ import {
 } from '../helpers/auth.js';
 
 /**
- * SPEC.md "Limits" and DECISIONS.md 13 and 16, over HTTP against the real app, once with the
+ * docs/api.md "Limits" and docs/decisions.md #13 and 16, over HTTP against the real app, once with the
  * in-process counters and once with Redis. Without Redis the Redis half is skipped, its name
  * saying why (outside CI only: in CI global set-up fails instead).
  */

@@ -66,7 +66,7 @@ describe('access token', () => {
     });
   });
 
-  it('GET /portal/auth/me answers the user of the token (DECISIONS.md 15)', async () => {
+  it('GET /portal/auth/me answers the user of the token (docs/decisions.md #15)', async () => {
     const { accessToken } = await login(app);
     const response = await me(bearer(accessToken));
     expect(response.statusCode).toBe(200);
@@ -169,7 +169,7 @@ describe('POST /portal/auth/refresh-token', () => {
     expect(old.json()).toMatchObject({ success: false, code: 'INVALID_REFRESH_TOKEN' });
   });
 
-  it('a successful refresh is audited as token_refresh (DECISIONS.md 17)', async () => {
+  it('a successful refresh is audited as token_refresh (docs/decisions.md #17)', async () => {
     const { refreshToken } = await login(app);
     const before = (await auditEvents(tenant, anaId)).filter((e) => e === 'token_refresh');
     const response = await refresh({ refresh_token: refreshToken });
@@ -179,7 +179,7 @@ describe('POST /portal/auth/refresh-token', () => {
     expect((await auditEvents(tenant, anaId)).at(-1)).toBe('token_refresh');
   });
 
-  it('stores refresh tokens only as their SHA-256, in the user row and in the system index (DECISIONS.md 11)', async () => {
+  it('stores refresh tokens only as their SHA-256, in the user row and in the system index (docs/decisions.md #11)', async () => {
     const { refreshToken } = await login(app);
     const rotated = (await refresh({ refresh_token: refreshToken })).json<{
       data: { refresh_token: string };
@@ -247,7 +247,7 @@ describe('POST /portal/auth/refresh-token', () => {
     }
   });
 
-  it('an empty body reads the cookie, only from an allowed Origin (DECISIONS.md 10)', async () => {
+  it('an empty body reads the cookie, only from an allowed Origin (docs/decisions.md #10)', async () => {
     const { refreshToken } = await login(app);
     const cookie = `portal_refresh_token=${refreshToken}`;
     const foreign = await refresh({}, { cookie, origin: 'https://evil.example.com' });
@@ -326,7 +326,7 @@ describe('POST /portal/auth/logout', () => {
     }
   });
 
-  it('with the refresh cookie, only from an allowed Origin, like the cookie refresh (DECISIONS.md 10)', async () => {
+  it('with the refresh cookie, only from an allowed Origin, like the cookie refresh (docs/decisions.md #10)', async () => {
     const { accessToken, refreshToken } = await login(app);
     const cookie = `portal_refresh_token=${refreshToken}`;
     const logout = (headers: Record<string, string>) =>

@@ -5,7 +5,7 @@ import { DEMO_LOGIN, startPortal, type Portal } from '../helpers/portal.js';
 import { startSecondOrigin, type SecondOrigin } from '../helpers/second-origin.js';
 
 /*
- * SPEC.md "Browser delivery" from a page on another origin than the API (the API on
+ * docs/api.md "Browser delivery" from a page on another origin than the API (the API on
  * http://127.0.0.1:<q>): credentialed CORS, the refresh cookie, the empty-body refresh. Plain
  * http is enough on loopback: Chromium treats 127.0.0.1 and localhost as secure contexts and
  * keeps their `Secure` cookies. What it does not keep, by default, is a cookie of another site

@@ -76,7 +76,7 @@ describe('paying from the web client (sandbox gateway)', () => {
     const older = debtBox(page, '0001-00000512');
     const newer = debtBox(page, '0001-00000540');
     await newer.check();
-    // FIFO (SPEC.md iniciar rule 5): choosing the newer debt chooses the older one too...
+    // FIFO (docs/api.md iniciar rule 5): choosing the newer debt chooses the older one too...
     await expect(older.isChecked()).resolves.toBe(true);
     await expect(newer.isChecked()).resolves.toBe(true);
     await page.getByText('2 facturas elegidas: total $ 218.500,00').waitFor();

@@ -23,7 +23,7 @@ function replaceAt(text: string, index: number, digit: number): string {
 }
 
 /**
- * The single-digit changes DECISIONS.md 38's rule cannot always see. A change of d at a digit of
+ * The single-digit changes docs/decisions.md #38's rule cannot always see. A change of d at a digit of
  * weight w moves the sum by w*d and the check digit by floor(sum/2)'s change: w*d of 20 or 40 is
  * exactly 10 or 20 (never seen), 1, 21 or 81 is 0/10/40 or one more, by the sum's parity (seen
  * half the time). Every other change moves the check digit.
@@ -31,7 +31,7 @@ function replaceAt(text: string, index: number, digit: number): string {
 const BLIND_SPOTS = new Set(['1:1', '3:7', '5:4', '5:8', '7:3', '9:9']);
 const ALWAYS_MISSED = new Set(['5:4', '5:8']);
 
-describe('coupon barcode (DECISIONS.md 38)', () => {
+describe('coupon barcode (docs/decisions.md #38)', () => {
   it('check digit: weights 1,3,5,7,9,3,5,7,9,... sum, halved, last digit: 123456789012345678 -> 8', () => {
     expect(WEIGHTS).toEqual([1, 3, 5, 7, 9, 3, 5, 7, 9, 3, 5, 7, 9, 3, 5, 7, 9, 3]);
     expect(checkDigit('123456789012345678')).toBe(8);

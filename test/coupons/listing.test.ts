@@ -174,7 +174,7 @@ describe('GET /portal/cupones/mis-cupones', () => {
   });
 });
 
-describe('expiry on read (DECISIONS.md 36)', () => {
+describe('expiry on read (docs/decisions.md #36)', () => {
   async function estadoOf(index: number): Promise<string> {
     const codigo = coupons[index - 1]?.codigo_barras ?? '';
     const response = await get(app, await ana(), `/portal/cupones/${codigo}`);

@@ -414,7 +414,7 @@ describe.skipIf(redis.skip)(redis.title('two API processes on one database and o
       expect(limited.status, instance.name).toBe(429);
       expect(limited.body).toMatchObject({ code: 'RATE_LIMITED' });
     }
-    // A new token is the same user (DECISIONS.md 16); another user has a budget of their own.
+    // A new token is the same user (docs/decisions.md #16); another user has a budget of their own.
     const again = await login(b, CUSTOMERS.dora);
     expect((await call(b, 'GET', '/portal/auth/me', { token: again.access_token })).status).toBe(
       429,

@@ -40,7 +40,7 @@ let api: ApiProcess;
 let token: string;
 const mp = new FakeMercadoPago();
 
-/** SPEC.md's error envelope with DECISIONS.md's 503 code, answered promptly. */
+/** docs/api.md's error envelope with docs/decisions.md #503 code, answered promptly. */
 function expectUnavailable(answer: Answer, what: string) {
   expect(answer, what).toMatchObject({
     status: 503,

@@ -33,7 +33,7 @@ const SECRET = 'restart-reports-secret-0123456789abcdef';
 const WEBHOOK_TOKEN = 'restart-webhook-token';
 const SANDBOX_SECRET = 'restart-sandbox-secret';
 const REPORTS_TIMEOUT_MS = 5_000;
-/** Each customer's load: one receipt request, then this pause (SPEC.md's 100 a minute per user). */
+/** Each customer's load: one receipt request, then this pause (docs/api.md's 100 a minute per user). */
 const PACE_MS = 250;
 
 /** Customers of suc0001 with an approved payment and its receipt: addAuthTenant's two and more. */

@@ -16,7 +16,7 @@ import { ledgerOf, oldestDebt, paymentRow, saldoOf } from '../helpers/payments.j
 
 /*
  * A gateway that is slow, not down: it answers, and does what it was asked, but only after
- * PORTAL_GATEWAY_TIMEOUT_MS. The portal must answer within about the timeout (SPEC.md's 422
+ * PORTAL_GATEWAY_TIMEOUT_MS. The portal must answer within about the timeout (docs/api.md's 422
  * GATEWAY_ERROR for iniciar, cancelar and devolver, 503 for a notification's re-fetch so the
  * gateway notifies again), keep its rows as they were, and a retry must not make the gateway do
  * the same thing twice: Mercado Pago replays by X-Idempotency-Key, Ualá Bis refuses a second
@@ -99,7 +99,7 @@ async function timed(
   return { response, ms: performance.now() - started };
 }
 
-/** SPEC.md's 422 GATEWAY_ERROR, within about the timeout instead of the gateway's delay. */
+/** docs/api.md's 422 GATEWAY_ERROR, within about the timeout instead of the gateway's delay. */
 function expectGatewayErrorInTime(answer: { response: LightMyRequestResponse; ms: number }) {
   expect(answer.response.statusCode, answer.response.body).toBe(422);
   expect(answer.response.json()).toMatchObject({ success: false, code: 'GATEWAY_ERROR' });

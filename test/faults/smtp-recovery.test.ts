@@ -11,7 +11,7 @@ import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 /*
  * The tenant's SMTP server is down (nothing listens on its port) when a customer asks for a
  * reset code, and comes back later on the same port. forgot-password never depends on mail
- * (SPEC.md: the same 200 always); the e-mail job fails, pg-boss retries it with doubling delays
+ * (docs/api.md: the same 200 always); the e-mail job fails, pg-boss retries it with doubling delays
  * (docs/faults.md: 15 s, doubling, 8 tries; 1 s here through the app's jobRetryDelaySeconds),
  * and the code arrives once the server answers, exactly once. A server that answers and refuses
  * is test/auth/mail-delivery.test.ts.

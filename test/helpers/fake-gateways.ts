@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { signNotification } from '../../src/modules/payments/gateways/signature.js';
 
 /*
- * Local fakes of the gateways' documented APIs (DESIGN.md "Payment gateways"), shared by the
+ * Local fakes of the gateways' documented APIs (docs/erp.md "Payment gateways"), shared by the
  * adapter tests and the end-to-end payment tests. They check what the real APIs would (paths,
  * methods, bearer tokens, idempotency keys, body fields) and answer in the same shapes.
  */

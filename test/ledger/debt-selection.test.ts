@@ -37,7 +37,7 @@ function debtsFor(request: SelectionRequest): PayableDebt[] {
 const decideCoupon = (request: SelectionRequest) =>
   decideSelection(request, debtsFor(request), COUPON_SELECTION);
 
-/** Amounts in cents, sent as JSON numbers or numeric strings (DECISIONS.md 5). */
+/** Amounts in cents, sent as JSON numbers or numeric strings (docs/decisions.md #5). */
 const amounts = fc.array(fc.integer({ min: 1, max: 99_999_999_999 }), {
   minLength: 1,
   maxLength: 20,
@@ -45,7 +45,7 @@ const amounts = fc.array(fc.integer({ min: 1, max: 99_999_999_999 }), {
 const asSent = (cents: number, asString: boolean) =>
   asString ? centsToNumeric(cents) : Number(centsToNumeric(cents));
 
-describe('coupon selection rules (DECISIONS.md 36)', () => {
+describe('coupon selection rules (docs/decisions.md #36)', () => {
   it('total equal to the sum, in exact cents, is accepted whatever the amounts', () => {
     fc.assert(
       fc.property(amounts, fc.boolean(), (cents, asString) => {
@@ -154,7 +154,7 @@ describe('coupon selection rules (DECISIONS.md 36)', () => {
   });
 });
 
-describe('payment selection rules (SPEC.md pagos/iniciar, in its order)', () => {
+describe('payment selection rules (docs/api.md pagos/iniciar, in its order)', () => {
   const debt = (nrocomp: string, debeCents: number): PayableDebt => ({
     id: randomUUID(),
     comprobante: 'Factura B',

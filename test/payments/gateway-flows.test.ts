@@ -282,7 +282,7 @@ describe('Mercado Pago end to end', () => {
     expect(Date.parse(String(preference?.expiration_date_to))).toBeLessThanOrEqual(Date.now());
   });
 
-  it('a checkout the gateway refuses: 422 GATEWAY_ERROR, the row cancelled with the answer, debts free (DECISIONS.md 25)', async () => {
+  it('a checkout the gateway refuses: 422 GATEWAY_ERROR, the row cancelled with the answer, debts free (docs/decisions.md #25)', async () => {
     server.fault = (seen) =>
       seen.method === 'POST' && seen.path === '/mp/checkout/preferences'
         ? { status: 500, json: { message: 'preference service down' } }
@@ -337,7 +337,7 @@ describe('Mercado Pago end to end', () => {
     expect((await devolver(ana, started.payment_id)).statusCode).toBe(200);
   });
 
-  it('an approval in another currency creates no receipt and says why (DECISIONS.md 30)', async () => {
+  it('an approval in another currency creates no receipt and says why (docs/decisions.md #30)', async () => {
     const started = await startPayment(ana);
     const paymentId = mp.addPayment({
       status: 'approved',
@@ -393,7 +393,7 @@ describe('Ualá Bis end to end', () => {
   });
 });
 
-describe('checkout expiry job (DECISIONS.md 26)', () => {
+describe('checkout expiry job (docs/decisions.md #26)', () => {
   /** Sends the job the cron would send and waits until no run of it is queued or active. */
   async function runExpiry(): Promise<void> {
     await boss.send(CHECKOUT_EXPIRY_JOB, {});

@@ -173,7 +173,7 @@ describe('Mercado Pago adapter', () => {
   });
 
   describe('parseNotification (x-signature)', () => {
-    // DESIGN.md's known vector.
+    // The known vector of docs/erp.md "mercadopago".
     const VECTOR = {
       secret: 'your_secret_key_here',
       requestId: '2066ca19-c6f1-498a-be75-1923005edd06',

@@ -565,7 +565,7 @@ describe('POST /portal/pagos/webhook', () => {
     await second.close();
   });
 
-  it('rejected, then approved by a later notification: approved with its receipt (DECISIONS.md 28)', async () => {
+  it('rejected, then approved by a later notification: approved with its receipt (docs/decisions.md #28)', async () => {
     const started = await startOk(1);
     const sandboxId = await gatewaySays(started.payment_id, 'rejected');
     await notify(sandboxId);
@@ -631,7 +631,7 @@ describe('POST /portal/pagos/webhook', () => {
     );
   });
 
-  it('a rejection never overrides an approval: status, receipt and ledger stay (DECISIONS.md 28)', async () => {
+  it('a rejection never overrides an approval: status, receipt and ledger stay (docs/decisions.md #28)', async () => {
     const started = await startOk(1);
     await notify(await gatewaySays(started.payment_id, 'approved'));
     const approved = await paymentRow(started.payment_id);
@@ -644,7 +644,7 @@ describe('POST /portal/pagos/webhook', () => {
     expect(await ledgerCounts()).toEqual(before);
   });
 
-  it('an approval of a cancelled payment approves it with its receipt, and is audited (DECISIONS.md 28)', async () => {
+  it('an approval of a cancelled payment approves it with its receipt, and is audited (docs/decisions.md #28)', async () => {
     const started = await startOk(1);
     await cancelOk(started.payment_id);
     const response = await notify(await gatewaySays(started.payment_id, 'approved'));
@@ -666,7 +666,7 @@ describe('POST /portal/pagos/webhook', () => {
   });
 });
 
-describe('one payment in flight per debt (DECISIONS.md 26)', () => {
+describe('one payment in flight per debt (docs/decisions.md #26)', () => {
   it('two concurrent iniciar for the same debts: one 200, one 409 PAYMENT_IN_PROGRESS', async () => {
     const list = await app.inject({ method: 'GET', url: '/portal/deudas', headers: bearer(token) });
     const [first] = list.json<{ data: { items: { id: string; debe: number }[] } }>().data.items;
@@ -797,7 +797,7 @@ describe('historial, cancelar, devolver', () => {
     expect(bad.statusCode).toBe(422);
   });
 
-  it('devolver of a payment whose receipt was never created changes only the payment (DECISIONS.md 37)', async () => {
+  it('devolver of a payment whose receipt was never created changes only the payment (docs/decisions.md #37)', async () => {
     const [row] = await tenant.query<{ id: number }>(
       `INSERT INTO public.portal_payments
          (portal_user_id, ordcon_id, tenant_id, sucursal_id, gateway, monto, status, facturas_json,

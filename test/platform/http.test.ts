@@ -240,7 +240,7 @@ describe('security headers and CORS', () => {
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  it('preflight on /portal/* answers 200 with the exact headers and methods of SPEC.md', async () => {
+  it('preflight on /portal/* answers 200 with the exact headers and methods of docs/api.md', async () => {
     for (const url of ['/portal/auth/login', '/backend/portal/pagos/iniciar']) {
       const response = await app.inject({
         method: 'OPTIONS',

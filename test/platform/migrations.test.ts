@@ -33,7 +33,7 @@ async function columns(schema: string, table: string): Promise<Record<string, Co
 }
 
 describe('migrations', () => {
-  it('portal_payments is exactly SPEC.md’s table, with portal_user_id uuid (DECISIONS.md 4)', async () => {
+  it('portal_payments is exactly the table of docs/erp.md, with portal_user_id uuid (docs/decisions.md #4)', async () => {
     const table = await columns('public', 'portal_payments');
     const shape = Object.fromEntries(
       Object.values(table).map((c) => [
@@ -79,7 +79,7 @@ describe('migrations', () => {
     expect(table.id?.column_default).toContain('nextval');
   });
 
-  it('portal_payments has the indexes SPEC.md names and refuses unknown statuses', async () => {
+  it('portal_payments has the indexes docs/erp.md names and refuses unknown statuses', async () => {
     const indexes = await tenant.query<{ indexdef: string }>(
       `SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename = 'portal_payments'`,
     );

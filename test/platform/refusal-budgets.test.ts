@@ -85,7 +85,7 @@ describe('refused webhooks', () => {
     expect((await notify(gateway, 'tenant_id=1&sucursal_id=1&token=still-wrong')).statusCode).toBe(
       429,
     );
-    // A genuine notification (about a payment nobody knows: answered 200, DECISIONS.md 32) from
+    // A genuine notification (about a payment nobody knows: answered 200, docs/decisions.md #32) from
     // elsewhere proves the token; then the spent address gets genuine ones through too.
     expect(
       (await notify('203.0.113.11', `tenant_id=1&sucursal_id=1&token=${TOKEN}`)).statusCode,

@@ -89,7 +89,7 @@ interface Answer {
   reachedRoute: boolean;
 }
 
-/** Each route at its own path and under /backend (DECISIONS.md 20), without a token. */
+/** Each route at its own path and under /backend (docs/decisions.md #20), without a token. */
 async function withoutToken(route: RouteEntry): Promise<Answer[]> {
   const path = concrete(route.url);
   const body = ['POST', 'PUT', 'PATCH'].includes(route.method);
@@ -107,7 +107,7 @@ async function withoutToken(route: RouteEntry): Promise<Answer[]> {
   return answers;
 }
 
-/** SPEC.md's answer to a protected route without a token: 401 and the error envelope. */
+/** docs/api.md's answer to a protected route without a token: 401 and the error envelope. */
 function isUnauthorized(method: HTTPMethods, response: LightMyRequestResponse): boolean {
   if (response.statusCode !== 401) return false;
   // A HEAD answer has no body to read the code from; its GET twin is checked with one.

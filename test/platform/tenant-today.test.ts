@@ -35,7 +35,7 @@ function context(tenant: TestTenant): TenantContext {
   };
 }
 
-describe("a tenant's today (DECISIONS.md 6)", () => {
+describe("a tenant's today (docs/decisions.md #6)", () => {
   it('turns at midnight in each tenant’s zone, to the second, however often it is asked', async () => {
     let now = new Date('2026-03-10T02:59:58Z');
     const clock: Clock = { now: () => now };

@@ -66,7 +66,7 @@ describe('GET /portal/cupones/{id}/pdf', () => {
     const parser = new PDFParse({ data: new Uint8Array(response.rawPayload) });
     try {
       const text = (await parser.getText()).text;
-      // DECISIONS.md 38: the text under the bars shows the 19 digits, not the ITF's leading 0.
+      // docs/decisions.md #38: the text under the bars shows the 19 digits, not the ITF's leading 0.
       expect(coupon.codigo_barras).toMatch(/^\d{19}$/);
       expect(text).toContain(coupon.codigo_barras);
       expect(text).not.toContain(`0${coupon.codigo_barras}`);
@@ -87,7 +87,7 @@ describe('GET /portal/cupones/{id}/pdf', () => {
       );
       expect(images).toHaveLength(1);
       const [barcode] = images;
-      // ITF encodes digit pairs: a leading 0, then the code (DECISIONS.md 38).
+      // ITF encodes digit pairs: a leading 0, then the code (docs/decisions.md #38).
       expect(decodeItf(decodePng(barcode?.data ?? new Uint8Array()))).toBe(
         `0${coupon.codigo_barras}`,
       );

@@ -224,7 +224,7 @@ describe('GET /portal/pagos/{id}/recibo', () => {
         'SELECT status, recibo_id FROM public.portal_payments WHERE id = $1',
         [paymentId],
       );
-      // The status decides, not recibo_id (SPEC.md: not approved is 422, checked before 409).
+      // The status decides, not recibo_id (docs/api.md: not approved is 422, checked before 409).
       expect(row).toEqual({ status: 'refunded', recibo_id: reciboId });
       const response = await receipt(paymentId);
       expect(response.statusCode).toBe(422);

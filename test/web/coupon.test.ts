@@ -41,7 +41,7 @@ describe('coupon amounts', () => {
     expect(parseAmount('10.505')).toEqual({ cents: 1050500 }); // a thousands group
   });
 
-  it('checks each amount as the API does: > 0 and at most the balance (DECISIONS.md 36)', () => {
+  it('checks each amount as the API does: > 0 and at most the balance (docs/decisions.md #36)', () => {
     expect(amountError('1.250,50', 1250.5)).toBeNull();
     expect(amountError('100', 1250.5)).toBeNull(); // partial amounts are fine for coupons
     expect(amountError('0', 1250.5)).toBe('El importe tiene que ser mayor que cero.');
@@ -111,7 +111,7 @@ describe('coupon display and list', () => {
     ]);
   });
 
-  it('asks the list with SPEC.md query parameters', () => {
+  it('asks the list with docs/api.md query parameters', () => {
     expect(couponListPath(null, 0)).toBe('/portal/cupones/mis-cupones?limit=20&offset=0');
     expect(couponListPath('expired', 40)).toBe(
       '/portal/cupones/mis-cupones?estado=expired&limit=20&offset=40',

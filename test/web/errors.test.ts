@@ -6,7 +6,7 @@ import {
   paymentIdInMessage,
 } from '../../web/src/api/errors.js';
 
-/** Every code of SPEC.md's error table a page of the portal can receive, and DECISIONS.md's. */
+/** Every code of docs/api.md's error table a page of the portal can receive, and docs/decisions.md's. */
 const CODES = [
   'INVALID_CODE',
   'INVALID_FACTURAS',

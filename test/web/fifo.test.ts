@@ -15,7 +15,7 @@ const debts = [
   { id: 'd', debe: 1250.5 },
 ];
 
-describe('FIFO selection (SPEC.md iniciar rule 5)', () => {
+describe('FIFO selection (docs/api.md iniciar rule 5)', () => {
   it('choosing a debt chooses every older one', () => {
     expect(toggleFifo(0, 2)).toBe(3);
     expect([0, 1, 2, 3].map((i) => isChosen(3, i))).toEqual([true, true, true, false]);

@@ -14,11 +14,11 @@ import {
 const STATES = ['pending', 'issued', 'approved', 'rejected', 'refunded', 'cancelled'];
 
 describe('payment actions', () => {
-  it('cancels pending and issued payments only (DECISIONS.md 24)', () => {
+  it('cancels pending and issued payments only (docs/decisions.md #24)', () => {
     expect(STATES.filter(canCancel)).toEqual(['pending', 'issued']);
   });
 
-  it('refunds approved payments only (SPEC.md devolver)', () => {
+  it('refunds approved payments only (docs/api.md devolver)', () => {
     expect(STATES.filter(canRefund)).toEqual(['approved']);
   });
 
@@ -43,7 +43,7 @@ describe('payment actions', () => {
     expect(paymentStateLabel('chargeback')).toBe('chargeback');
   });
 
-  it('posts to the routes of SPEC.md', () => {
+  it('posts to the routes of docs/api.md', () => {
     expect(actionPath('cancel')).toBe('/portal/pagos/cancelar');
     expect(actionPath('refund')).toBe('/portal/pagos/devolver');
   });

@@ -10,7 +10,7 @@ import {
   phoneError,
 } from '../../web/src/lib/validation.js';
 
-describe('identifiers (DECISIONS.md 3)', () => {
+describe('identifiers (docs/decisions.md #3)', () => {
   it('accepts a DNI of 7 or 8 digits, dots allowed', () => {
     expect(identifierError('dni', '20304050')).toBeNull();
     expect(identifierError('dni', '5123456')).toBeNull();
@@ -33,7 +33,7 @@ describe('identifiers (DECISIONS.md 3)', () => {
   });
 });
 
-describe('password policy (SPEC.md, DECISIONS.md 18)', () => {
+describe('password policy (docs/api.md, docs/decisions.md #18)', () => {
   it('lists every rule with whether it is met', () => {
     expect(passwordRules('')).toEqual([
       expect.objectContaining({ id: 'length', met: false }),

@@ -41,7 +41,7 @@ interface InFlight {
 }
 
 /**
- * DECISIONS.md 26: a checkout lives PORTAL_CHECKOUT_TTL_MINUTES. After that the gateway is asked
+ * docs/decisions.md #26: a checkout lives PORTAL_CHECKOUT_TTL_MINUTES. After that the gateway is asked
  * what became of it: a payment it approved, rejected or cancelled is recorded exactly as its
  * webhook would have been (the notification may have been lost); a checkout nobody paid is
  * cancelled at the gateway and here, which frees its debts. Rows still `pending` (the process died

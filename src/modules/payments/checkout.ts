@@ -74,7 +74,7 @@ export async function issueCheckout(
     return checkout;
   } catch (error) {
     metrics.paymentStart(gatewayId, 'gateway_error');
-    // DECISIONS.md 25: the row is cancelled with the gateway's answer, and the debts are free
+    // docs/decisions.md #25: the row is cancelled with the gateway's answer, and the debts are free
     // again. The tenant reads that answer: message, status and a bounded body only.
     await markCheckoutFailed(tenant.db, request.paymentId, {
       failure: gatewayFailureRecord(error),

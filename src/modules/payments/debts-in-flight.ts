@@ -4,11 +4,11 @@ import { findPaymentsHoldingDebts } from './queries/in-flight.js';
 import { receiptRefusal } from './receipt-writer.js';
 
 /**
- * DECISIONS.md 26, one payment in flight per debt. A payment holds its debts while it is at the
+ * docs/decisions.md #26, one payment in flight per debt. A payment holds its debts while it is at the
  * gateway (`pending`, `issued`) and after its approval until its receipt is written: between the
  * two the debts still look unpaid in the ledger, and paying them again would charge the customer
  * twice. An approval the receipt writer refuses for good (the gateway approved another amount or
- * currency, DECISIONS.md 30) holds nothing: a person settles it, and the debts are payable again.
+ * currency, docs/decisions.md #30) holds nothing: a person settles it, and the debts are payable again.
  *
  * Answers the id of the first payment holding one of `debtIds` (lower-case uuids), if any. Keyed
  * by the tenant and the customer number: centralized sucursales share their customers, and debt

@@ -33,7 +33,7 @@ async function paymentItems(
 
 export type PaymentItem = Awaited<ReturnType<typeof paymentItems>>[number];
 
-/** DECISIONS.md 34: the user's payments newest first, `limit`/`offset` paging. */
+/** docs/decisions.md #34: the user's payments newest first, `limit`/`offset` paging. */
 export function createPaymentHistory(deps: { calendar: TenantCalendar }) {
   return async function history(
     tenant: TenantContext,
@@ -50,7 +50,7 @@ export type PaymentHistory = ReturnType<typeof createPaymentHistory>;
 /**
  * GET /portal/pagos/{id}: one payment as historial lists it, for the result page to poll. Exactly
  * the payments historial shows are found; another user's is as absent as a missing one
- * (DECISIONS.md 33), and an id no integer column holds names nothing (404, not 422).
+ * (docs/decisions.md #33), and an id no integer column holds names nothing (404, not 422).
  */
 export function createPaymentDetail(deps: { calendar: TenantCalendar }) {
   return async function payment(

@@ -14,7 +14,7 @@ import { readPaymentSettings, type PaymentSettings } from './settings.js';
 
 const NOT_FOUND = 'Pago no encontrado';
 
-/** DECISIONS.md 4/33: a payment of another customer is as absent as a missing one. */
+/** docs/decisions.md #4/#33: a payment of another customer is as absent as a missing one. */
 async function ownPayment(tenant: TenantContext, portalUserId: string, paymentId: number) {
   if (!isPositiveInt4(paymentId)) throw new AppError('PAYMENT_NOT_FOUND', NOT_FOUND);
   const row = await findOwnPayment(
@@ -74,7 +74,7 @@ export function createPaymentLifecycle(deps: {
   }
 
   return {
-    /** DECISIONS.md 24: pending or issued; the gateway is told first; its failure changes nothing. */
+    /** docs/decisions.md #24: pending or issued; the gateway is told first; its failure changes nothing. */
     async cancel(tenant: TenantContext, portalUserId: string, paymentId: number) {
       const payment = await ownPayment(tenant, portalUserId, paymentId);
       if (payment.status !== 'pending' && payment.status !== 'issued') {
@@ -100,7 +100,7 @@ export function createPaymentLifecycle(deps: {
 
     /**
      * Approved only. The payment is claimed, the gateway refunds (idempotent key per payment),
-     * then, in one transaction with the status change, the receipt is reversed (DECISIONS.md 37).
+     * then, in one transaction with the status change, the receipt is reversed (docs/decisions.md #37).
      */
     async refund(tenant: TenantContext, portalUserId: string, paymentId: number) {
       const payment = await ownPayment(tenant, portalUserId, paymentId);

@@ -7,7 +7,7 @@ import { lockCustomerPayments } from './queries/customer-lock.js';
 import { insertPayment } from './queries/payments.js';
 
 /**
- * Records a payment as `pending`, before its gateway hears of it; answers its id. DECISIONS.md 26:
+ * Records a payment as `pending`, before its gateway hears of it; answers its id. docs/decisions.md #26:
  * one payment in flight per debt. The check and the insert share a transaction under a
  * per-customer lock, so two tabs cannot both start paying one invoice.
  */

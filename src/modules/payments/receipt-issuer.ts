@@ -103,7 +103,7 @@ export function createReceiptAttempts(deps: ReceiptDeps): ReceiptAttempts {
   };
 }
 
-/** DECISIONS.md 31: TX2 is independent of TX1, retried with backoff, never two receipts. */
+/** docs/decisions.md #31: TX2 is independent of TX1, retried with backoff, never two receipts. */
 export function createReceiptIssuer(deps: ReceiptDeps & { jobs: JobQueue }): ReceiptIssuer {
   const attempts = createReceiptAttempts(deps);
   return {

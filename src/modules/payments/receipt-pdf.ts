@@ -32,7 +32,7 @@ export function receiptReport(
 }
 
 /**
- * GET /portal/pagos/{id}/recibo in SPEC.md's order: the customer's payment (404, DECISIONS.md 33
+ * GET /portal/pagos/{id}/recibo in docs/api.md's order: the customer's payment (404, docs/decisions.md #33
  * for another customer's), approved (422), with a receipt (409); then the ledger's receipt goes
  * to the reports service (`portal-recibo`), whose failure of any kind is 502 INFORMES_ERROR.
  */

@@ -30,10 +30,10 @@ export function moneyReturned(status: GatewayPayment['status']): boolean {
 }
 
 /**
- * DECISIONS.md 28: approval is taken from pending or issued, and also from rejected or cancelled
+ * docs/decisions.md #28: approval is taken from pending or issued, and also from rejected or cancelled
  * (money received is never dropped); rejection only from pending or issued; anything already in
  * its target state is a no-op. Money returned at the gateway (a refund from its dashboard, a
- * chargeback) refunds an approved payment, as devolver would (DECISIONS.md 37).
+ * chargeback) refunds an approved payment, as devolver would (docs/decisions.md #37).
  */
 export function nextStatus(
   current: PaymentStatus,
@@ -63,7 +63,7 @@ export interface Reconciliation {
   gateway: GatewayId;
   /** What the gateway itself says about the payment (never a notification body). */
   truth: GatewayPayment;
-  /** A notification's id, recorded once (DECISIONS.md 29); absent when nobody notified us. */
+  /** A notification's id, recorded once (docs/decisions.md #29); absent when nobody notified us. */
   eventId?: string;
   /** The tenant's payment settings, already read by the caller. */
   settings: PaymentSettings;
@@ -142,7 +142,7 @@ export function createReconciler(deps: {
       // Before TX1 commits, so that no approval is ever left without a way to its receipt.
       await receipts.queue(tenant, current.id);
       if (current.status !== 'pending' && current.status !== 'issued') {
-        // DECISIONS.md 28: the move is audited, in the transaction that makes it.
+        // docs/decisions.md #28: the move is audited, in the transaction that makes it.
         log.warn(
           { from: current.status },
           'approval after the payment was closed: money received, payment approved',

@@ -8,7 +8,7 @@ import type { PaymentSettings } from './settings.js';
 
 /**
  * Records a refund the gateway has made, inside the caller's transaction with the payment row
- * locked and still `approved`: DECISIONS.md 37's receipt voided, debts restored and `EGRESO`
+ * locked and still `approved`: docs/decisions.md #37's receipt voided, debts restored and `EGRESO`
  * written, the status moved to `refunded`, and any claim on the payment released. Shared by
  * devolver and by notifications of refunds and chargebacks made at the gateway, so the ledger is
  * reversed once whichever arrives first.

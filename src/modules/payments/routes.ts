@@ -54,7 +54,7 @@ export function paymentWebhookRoutes(
   app: FastifyInstance,
   deps: { webhook: WebhookHandler },
 ): void {
-  // The token, the ids and the signature decide a notification's fate (DECISIONS.md 32), never
+  // The token, the ids and the signature decide a notification's fate (docs/decisions.md #32), never
   // its body: an empty, malformed or non-JSON body reaches the handler as null instead of
   // answering 400/415 first, and the token is still checked.
   void app.register((scope, _options, done) => {
@@ -96,7 +96,7 @@ export function paymentRoutes(authed: FastifyInstance, deps: PaymentRouteDeps): 
   routes.post(
     '/portal/pagos/iniciar',
     {
-      // SPEC.md's codes for iniciar are 400s: a malformed selection is an invalid one.
+      // docs/api.md's codes for iniciar are 400s: a malformed selection is an invalid one.
       config: { expectedFields: ['facturas', 'total'], validationCode: 'INVALID_FACTURAS' },
       schema: {
         tags,

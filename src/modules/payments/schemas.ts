@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
 import { Envelope, NullableString } from '../../platform/http/schemas.js';
 
-/** DECISIONS.md 5: a JSON number or a numeric string; exactness is checked by the service. */
+/** docs/decisions.md #5: a JSON number or a numeric string; exactness is checked by the service. */
 const AmountInput = Type.Union([Type.Number(), Type.String({ maxLength: 20 })]);
 /**
- * DECISIONS.md 4: the integer portal_payments.id, as a number or a numeric string. A well-formed
+ * docs/decisions.md #4: the integer portal_payments.id, as a number or a numeric string. A well-formed
  * id beyond the column's range is simply one that does not exist (404), not a malformed one.
  */
 const PaymentIdInput = Type.Union([
@@ -64,7 +64,7 @@ export const PaymentResponse = Envelope(PaymentItem);
 
 export const WebhookResponse = Type.Object({ success: Type.Literal(true) });
 
-/** DECISIONS.md 4: the integer portal_payments.id (of the receipt route and GET /portal/pagos/{id}). */
+/** docs/decisions.md #4: the integer portal_payments.id (of the receipt route and GET /portal/pagos/{id}). */
 export const ReceiptParams = Type.Object({
   id: Type.Integer({ minimum: 1 }),
 });

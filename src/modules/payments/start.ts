@@ -48,7 +48,7 @@ export function createPaymentStart(deps: {
     const origin = request.origin;
     if (!origin) throw new AppError('MISSING_ORIGIN', 'Falta el encabezado Origin');
     if (!config.allowedOrigins.includes(origin)) {
-      // DECISIONS.md 27: the return address must not become an open redirect.
+      // docs/decisions.md #27: the return address must not become an open redirect.
       throw new AppError('MISSING_ORIGIN', `El origen ${origin} no está permitido`);
     }
     if (!config.backendUrl) throw new AppError('MISCONFIGURED', 'BACKEND_URL no está configurado');
@@ -65,7 +65,7 @@ export function createPaymentStart(deps: {
       saldo: centsToNumber(debt.saldoCents - debt.debeCents),
     }));
 
-    // The expiry job visits only tenants marked here (DECISIONS.md 26: the checkout's TTL).
+    // The expiry job visits only tenants marked here (docs/decisions.md #26: the checkout's TTL).
     await markExpiryDue(
       systemDb,
       tenant.tenantId,

@@ -1,7 +1,7 @@
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 
 /**
- * SPEC.md: the one URL every gateway notifies, always under `/backend` whatever the public prefix:
+ * docs/api.md: the one URL every gateway notifies, always under `/backend` whatever the public prefix:
  * `{BACKEND_URL}/backend/portal/pagos/webhook?tenant_id=<int>&sucursal_id=<int>&token=<token>`.
  */
 export function webhookUrl(backendUrl: string, tenant: TenantContext, token: string): string {

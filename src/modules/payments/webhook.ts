@@ -121,7 +121,7 @@ export function createWebhookHandler(deps: WebhookDeps) {
     if (!provenToken(tenantId, input.query.token)) await refusals.check(origin.ip);
     let authenticated;
     try {
-      // Rule 2 of SPEC.md before rule 1: the ids are needed to know which token to compare.
+      // The ids before the token (docs/api.md POST /portal/pagos/webhook): they say which token.
       if (tenantId === undefined || sucursalId === undefined) {
         throw new AppError(
           'INVALID_REQUEST',
@@ -136,13 +136,13 @@ export function createWebhookHandler(deps: WebhookDeps) {
     const { tenant, settings, adapter, parsed } = authenticated;
     if (parsed.kind === 'ignored') return 'ignored';
 
-    // DECISIONS.md 30: the outcome comes from the gateway itself, never from the body.
+    // docs/decisions.md #30: the outcome comes from the gateway itself, never from the body.
     let truth: GatewayPayment;
     try {
       truth = await adapter.fetchPayment(parsed.gatewayPaymentId);
     } catch (error) {
       if (isNotFound(error)) {
-        // The gateway does not know it either: answering 200 stops endless retries (DECISIONS.md 32).
+        // The gateway does not know it either: answering 200 stops endless retries (docs/decisions.md #32).
         log.warn({ gateway: adapter.id }, 'notification for a payment the gateway does not know');
         return 'unknown_payment';
       }

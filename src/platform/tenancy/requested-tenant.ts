@@ -23,7 +23,7 @@ function pick(
   header: string,
   field: string,
 ): number {
-  // DECISIONS.md 2: the body wins over the header; the schema already checked body values.
+  // docs/decisions.md #2: the body wins over the header; the schema already checked body values.
   const value = bodyValue ?? fromHeader(request, header, field);
   if (value === undefined) {
     throw new AppError('VALIDATION_ERROR', `${field} es obligatorio (en el cuerpo o en ${header})`);

@@ -1,5 +1,5 @@
 /**
- * DESIGN.md: a sucursal's customer data lives in `public` when customers are centralized,
+ * docs/erp.md "The customer-data schema": a sucursal's customer data lives in `public` when customers are centralized,
  * else in `suc` + its id zero-padded to 4 digits.
  */
 export function customerSchemaFor(sucursal: {

@@ -5,7 +5,7 @@ import { readIni } from './ini.js';
 import type { TenantContext } from './tenancy.js';
 
 export interface TenantCalendar {
-  /** `YYYY-MM-DD` today in the tenant's time zone (DECISIONS.md 6). */
+  /** `YYYY-MM-DD` today in the tenant's time zone (docs/decisions.md #6). */
   today(tenant: TenantContext): Promise<string>;
   /** The tenant's IANA time zone. */
   zone(tenant: TenantContext): Promise<string>;

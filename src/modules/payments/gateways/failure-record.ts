@@ -2,7 +2,7 @@ import type { GatewayFailureRecord } from '../queries/json-columns.js';
 import { GatewayError } from './types.js';
 
 /**
- * What `portal_payments.gateway_response` keeps of a failed gateway call (DECISIONS.md 25). The
+ * What `portal_payments.gateway_response` keeps of a failed gateway call (docs/decisions.md #25). The
  * tenant reads that column, so it holds the error message, the HTTP status and the body cut to a
  * bounded size: never the error's cause (a network error can carry the request, headers and all),
  * and never an answer large enough to carry whatever a misbehaving server chose to send.

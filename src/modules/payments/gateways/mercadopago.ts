@@ -21,7 +21,7 @@ import {
 import { allowedGatewayUrl } from './url-policy.js';
 
 /**
- * Mercado Pago Checkout Pro (DESIGN.md "Payment gateways"): a preference per checkout, the
+ * Mercado Pago Checkout Pro (docs/erp.md "Payment gateways"): a preference per checkout, the
  * payment API as the source of truth, `x-signature` HMAC on webhooks, X-Idempotency-Key on
  * every write.
  */

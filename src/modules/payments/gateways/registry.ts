@@ -17,7 +17,7 @@ export interface GatewayRegistry {
 }
 
 /**
- * Adapters by id (DESIGN.md). The sandbox is refused in production unless explicitly enabled.
+ * Adapters by id (docs/erp.md "Payment gateways"). The sandbox is refused in production unless explicitly enabled.
  * Adapters are rebuilt per call from the settings just read, so a changed credential applies at
  * once; the only state worth keeping (Ualá's access token) is kept per credentials.
  */

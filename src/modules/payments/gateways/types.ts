@@ -1,5 +1,5 @@
 /**
- * The one interface every payment gateway implements (DESIGN.md "Payment gateways"): create a
+ * The one interface every payment gateway implements (docs/erp.md "Payment gateways"): create a
  * checkout, verify and parse a notification, fetch the gateway's truth about a payment, cancel a
  * checkout, refund. Adapters are built per tenant from its `portal.gateway.<id>.*` settings.
  */

@@ -18,7 +18,7 @@ import {
 import { allowedGatewayUrl } from './url-policy.js';
 
 /**
- * Ualá Bis, API Cobros Online v2 (DESIGN.md "Payment gateways"): a client-credentials token
+ * Ualá Bis, API Cobros Online v2 (docs/erp.md "Payment gateways"): a client-credentials token
  * (kept in memory until shortly before it expires), one order per checkout whose uuid is also the
  * payment id, unsigned webhooks (the notification URL's token authenticates them, and the order
  * is always re-fetched), no cancel call, no idempotency keys.

@@ -1,5 +1,5 @@
 /**
- * Where a gateway URL read from a tenant's `ini` may point (DESIGN.md "Payment gateways").
+ * Where a gateway URL read from a tenant's `ini` may point (docs/erp.md "Payment gateways").
  * Tenants do not choose where the API connects: a tenant administrator who could aim `base_url`
  * at an internal host would have the API call it and keep the answer where the tenant reads it.
  * So a URL is used only when it is https on that gateway's official hosts, or its origin is one

@@ -60,7 +60,7 @@ export async function findOldestInFlight(
 /**
  * Cancels a payment still in flight (pending or issued); false when it has moved on. An approval
  * holding the row lock wins (the update waits, then finds it approved), and one arriving later
- * still approves it (DECISIONS.md 28): money received is never dropped. The claim of the cancel
+ * still approves it (docs/decisions.md #28): money received is never dropped. The claim of the cancel
  * that called the gateway is released in the same statement, whatever the outcome.
  */
 export async function cancelInFlight(

@@ -17,7 +17,7 @@ export interface CheckoutRecord {
 }
 
 /**
- * A failed gateway call (DECISIONS.md 25): the message, the HTTP status and a bounded body only,
+ * A failed gateway call (docs/decisions.md #25): the message, the HTTP status and a bounded body only,
  * as gateways/failure-record.ts cuts them.
  */
 export interface GatewayFailureRecord {

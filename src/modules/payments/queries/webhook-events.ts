@@ -3,7 +3,7 @@ import type { GatewayId } from '../gateways/types.js';
 import { inPublic } from './public-schema.js';
 
 /**
- * public.portal_webhook_events: a notification's id, recorded once (DECISIONS.md 29). False when
+ * public.portal_webhook_events: a notification's id, recorded once (docs/decisions.md #29). False when
  * it was recorded already: the notification is a duplicate.
  */
 export async function recordWebhookEvent(
