@@ -3,10 +3,9 @@ import type { Kysely } from 'kysely';
 import type { TenantDatabase } from '../../../platform/db/types.js';
 import { isUuid } from '../../../platform/ids.js';
 import {
-  cancelSandboxPayment,
   findSandboxPaymentBy,
   insertSandboxPayment,
-  refundSandboxPayment,
+  moveSandboxPayment,
 } from '../queries/sandbox-payments.js';
 import { verifyNotificationSignature } from './signature.js';
 import {
@@ -95,12 +94,19 @@ export function createSandboxAdapter(
 
     async cancel(target) {
       const id = target.gatewayPaymentId ?? target.checkoutId;
-      if (id) await cancelSandboxPayment(deps.db, id, new Date());
+      if (id) {
+        await moveSandboxPayment(deps.db, id, { from: 'pending', to: 'cancelled' }, new Date());
+      }
       return 'cancelled';
     },
 
     async refund(gatewayPaymentId) {
-      await refundSandboxPayment(deps.db, gatewayPaymentId, new Date());
+      await moveSandboxPayment(
+        deps.db,
+        gatewayPaymentId,
+        { from: 'approved', to: 'refunded' },
+        new Date(),
+      );
       return {
         refundId: `sbx-refund-${gatewayPaymentId.slice(0, 8)}`,
         raw: { status: 'refunded' },

@@ -82,22 +82,20 @@ export async function decideSandboxPayment(
   return changed !== undefined;
 }
 
-/** Cancelled at the gateway: only a checkout nobody paid. */
-export async function cancelSandboxPayment(db: TenantExecutor, id: string, now: Date) {
+/**
+ * A gateway-side move, only from the state it leaves: cancelled is only a checkout nobody paid
+ * (`pending`), refunded only an `approved` payment.
+ */
+export async function moveSandboxPayment(
+  db: TenantExecutor,
+  id: string,
+  move: { from: 'pending'; to: 'cancelled' } | { from: 'approved'; to: 'refunded' },
+  now: Date,
+) {
   await inPublic(db)
     .updateTable('portal_sandbox_payments')
-    .set({ status: 'cancelled', updated_at: now })
+    .set({ status: move.to, updated_at: now })
     .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .execute();
-}
-
-/** Refunded at the gateway: only an approved payment. */
-export async function refundSandboxPayment(db: TenantExecutor, id: string, now: Date) {
-  await inPublic(db)
-    .updateTable('portal_sandbox_payments')
-    .set({ status: 'refunded', updated_at: now })
-    .where('id', '=', id)
-    .where('status', '=', 'approved')
+    .where('status', '=', move.from)
     .execute();
 }
