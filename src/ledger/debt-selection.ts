@@ -19,7 +19,7 @@ export interface SelectionRules {
   codes: {
     /** A debt that is not the customer's pending debt, repeated, or an amount out of range. */
     invalid: ErrorCode;
-    /** An amount below the debt's `debe` when full amounts are required. */
+    /** An amount other than the debt's `debe` when full amounts are required. */
     partial: ErrorCode;
     /** A total that is not the sum of the amounts. */
     total: ErrorCode;
@@ -62,6 +62,53 @@ export interface Selection {
   /** In the request's order. */
   debts: SelectedDebt[];
   totalCents: number;
+}
+
+/**
+ * The rules a request breaks on its own, before any debt is read: at least one debt, each a
+ * uuid once, each amount a cent figure above zero, the total their sum. Coupons run it first, so
+ * that a malformed request is 400 before anything about the customer or the ledger is asked;
+ * `decideSelection` checks the same again in the order payments need.
+ */
+export function checkSelectionRequest(request: SelectionRequest, rules: SelectionRules): void {
+  const invalid = (message: string) => new AppError(rules.codes.invalid, message);
+  if (request.facturas.length === 0) throw invalid('Seleccione al menos una factura');
+  const seen = new Set<string>();
+  let sum = 0;
+  for (const factura of request.facturas) {
+    const id = factura.id.toLowerCase();
+    if (!isUuid(id))
+      throw invalid(`La factura ${factura.id} no es una deuda pendiente del cliente`);
+    if (seen.has(id)) throw invalid(`La factura ${factura.id} está repetida`);
+    seen.add(id);
+    const cents = requestCents(factura.monto);
+    if (cents === undefined) {
+      throw invalid(
+        `El importe de la factura ${factura.id} no es un importe con hasta 2 decimales`,
+      );
+    }
+    if (cents <= 0) throw invalid(`El importe de la factura ${factura.id} debe ser mayor que cero`);
+    sum += cents;
+  }
+  checkTotal(request.total, sum, rules);
+}
+
+/** The total is a cent figure equal to the sum, itself within numeric(15,2). */
+function checkTotal(total: unknown, sum: number, rules: SelectionRules): number {
+  if (sum > MAX_NUMERIC_CENTS) {
+    throw new AppError(rules.codes.invalid, 'La suma de los importes supera el máximo admitido');
+  }
+  const totalCents = requestCents(total);
+  if (totalCents === undefined) {
+    throw new AppError(rules.codes.total, 'El total no es un importe con hasta 2 decimales');
+  }
+  if (totalCents !== sum) {
+    throw new AppError(
+      rules.codes.total,
+      `El total (${centsToNumeric(totalCents)}) no es la suma de los importes (${centsToNumeric(sum)})`,
+    );
+  }
+  return totalCents;
 }
 
 /**
@@ -119,17 +166,7 @@ export function decideSelection(
   }
 
   const sum = selected.reduce((acc, { cents }) => acc + cents, 0);
-  if (sum > MAX_NUMERIC_CENTS) throw invalid('La suma de los importes supera el máximo admitido');
-  const totalCents = requestCents(request.total);
-  if (totalCents === undefined) {
-    throw new AppError(codes.total, 'El total no es un importe con hasta 2 decimales');
-  }
-  if (totalCents !== sum) {
-    throw new AppError(
-      codes.total,
-      `El total (${centsToNumeric(totalCents)}) no es la suma de los importes (${centsToNumeric(sum)})`,
-    );
-  }
+  const totalCents = checkTotal(request.total, sum, rules);
 
   if (rules.fifo) {
     const prefix = new Set(debts.slice(0, selected.length).map((debt) => debt.id.toLowerCase()));

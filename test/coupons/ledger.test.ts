@@ -120,6 +120,15 @@ describe('coupon generation service', () => {
     expect(await failure(coupon(suc1, 100_000_000, debt1))).toBe('422 CUPON_NO_DISPONIBLE');
   });
 
+  it("a malformed request is 400 INVALID_REQUEST before the barcode's 422", async () => {
+    const unencodable = { ...suc1, tenantId: 10_000 };
+    expect(await failure(coupon(unencodable, 1, debt1, 0))).toBe('400 INVALID_REQUEST');
+    expect(await failure(coupon(unencodable, 1, 'not-a-uuid'))).toBe('400 INVALID_REQUEST');
+    expect(await failure(coupon(suc1, 100_000_000, debt1, 1.005))).toBe('400 INVALID_REQUEST');
+    const empty = ledger.generate(unencodable, { cnro: 1, facturas: [], total: 1 });
+    expect(await failure(empty)).toBe('400 INVALID_REQUEST');
+  });
+
   it('checks the debts against the customer: another customer’s debt is 400', async () => {
     expect(await failure(coupon(suc1, 2, debt1))).toBe('400 INVALID_REQUEST');
     // Customer 1 of suc0003 is not customer 1 of suc0001.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  checkSelectionRequest,
   COUPON_SELECTION,
   decideSelection,
   PAYMENT_SELECTION,
@@ -149,8 +150,24 @@ describe('coupon selection rules (docs/decisions.md #36)', () => {
     ['a text amount', one('uno')],
     ['a missing total', one(1, { total: undefined })],
     ['a zero total', one(1, { total: 0 })],
-  ])('%s is 400 INVALID_REQUEST', (_name, request) => {
+  ])('%s is 400 INVALID_REQUEST, before and against the debts', (_name, request) => {
+    expect(codeOf(() => checkSelectionRequest(request, COUPON_SELECTION))).toBe(
+      '400 INVALID_REQUEST',
+    );
     expect(codeOf(() => decideCoupon(request))).toBe('400 INVALID_REQUEST');
+  });
+
+  it('a request the pre-check accepts is decided against the debts alone', () => {
+    fc.assert(
+      fc.property(amounts, (cents) => {
+        const facturas = cents.map((value) => ({ id: randomUUID(), monto: centsToNumeric(value) }));
+        const request = { facturas, total: cents.reduce((acc, value) => acc + value, 0) / 100 };
+        expect(() => checkSelectionRequest(request, COUPON_SELECTION)).not.toThrow();
+        expect(codeOf(() => decideSelection(request, [], COUPON_SELECTION))).toBe(
+          '400 INVALID_REQUEST',
+        );
+      }),
+    );
   });
 });
 

@@ -16,7 +16,7 @@ import {
   nextCouponSequence,
   type StoredCoupon,
 } from './queries.js';
-import { COUPON_SELECTION, decideSelection } from '../debt-selection.js';
+import { checkSelectionRequest, COUPON_SELECTION, decideSelection } from '../debt-selection.js';
 import { findPayableDebtsById } from '../pending-debts.js';
 import { isUuid } from '../../platform/ids.js';
 import type {
@@ -135,8 +135,8 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
 
   return {
     /**
-     * The coupon generation service. Checks dias_vencimiento, that tenant and customer fit the
-     * barcode, the selection against the customer's pending debts (decideSelection with
+     * The coupon generation service. Checks dias_vencimiento and the request's own rules
+     * (checkSelectionRequest), that tenant and customer fit the barcode, the selection against the customer's pending debts (decideSelection with
      * COUPON_SELECTION: each debt the customer's, once, an amount up to its saldo, the total
      * their sum), then allocates the customer's next sequence and stores the coupon, in one
      * transaction. fecha_generacion is the tenant's today; fecha_vencimiento today + dias.
@@ -144,6 +144,7 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
      */
     async generate(tenant: TenantContext, request: GenerateCouponRequest): Promise<Coupon> {
       const diasVencimiento = expiryDaysOf(request);
+      checkSelectionRequest(request, COUPON_SELECTION);
       const field = unencodable({ tenantId: tenant.tenantId, cnro: request.cnro, sequence: 0 });
       if (field === 'tenantId' || field === 'cnro') {
         throw new AppError(
