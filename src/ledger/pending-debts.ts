@@ -1,4 +1,5 @@
 import { sql, type ExpressionBuilder, type InferResult } from 'kysely';
+import { inCustomerSchema } from '../platform/db/executor.js';
 import { PLACEHOLDER_ID, preparedQuery, type PreparedQuery } from '../platform/db/prepared.js';
 import type { TenantDatabase } from '../platform/db/types.js';
 import { numericToCents } from '../platform/money.js';
@@ -31,8 +32,7 @@ export const FIFO_ORDER = [
  * one row with null debt columns; a user that does not exist gives no row.
  */
 export function pendingDebtsQuery(tenant: TenantContext, portalUserId: string) {
-  let query = tenant.db
-    .withSchema(tenant.customerSchema)
+  let query = inCustomerSchema(tenant.db, tenant)
     .selectFrom('portal_users as u')
     .leftJoin('ordcta as o', (join) =>
       join.onRef('o.cnro', '=', 'u.cnro').on((eb) => isPendingDebt(eb)),
@@ -119,8 +119,7 @@ export async function findPayableDebtsById(
   ids: readonly string[],
 ): Promise<PayableDebt[]> {
   if (ids.length === 0) return [];
-  const rows = await tenant.db
-    .withSchema(tenant.customerSchema)
+  const rows = await inCustomerSchema(tenant.db, tenant)
     .selectFrom('ordcta as o')
     .select(['o.id', 'o.comprobante', 'o.nrocomp', 'o.debe', 'o.saldo'])
     .where('o.cnro', '=', cnro)

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { inPublic } from './db/executor.js';
 import type { TenantContext } from './tenancy/tenancy.js';
 
 /** docs/api.md "Audit logging" events, plus docs/decisions.md #17's and 28's. */
@@ -56,7 +57,7 @@ export function createAudit(log: FastifyBaseLogger): Audit {
         { audit: { event: entry.event, tenant_id: row.tenant_id, sucursal_id: row.sucursal_id } },
         `audit ${entry.event}`,
       );
-      await tenant.db.withSchema('public').insertInto('portal_audit_log').values(row).execute();
+      await inPublic(tenant.db).insertInto('portal_audit_log').values(row).execute();
     },
   };
 }

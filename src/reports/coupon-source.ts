@@ -1,5 +1,6 @@
 import { createCouponLedger } from '../ledger/coupons/service.js';
 import { systemClock } from '../platform/clock.js';
+import { inCustomerSchema } from '../platform/db/executor.js';
 import { AppError } from '../platform/errors.js';
 import { createStandaloneTenancy } from '../platform/tenancy/standalone.js';
 import { createTenantCalendar } from '../platform/tenancy/today.js';
@@ -30,8 +31,7 @@ export function createCouponSource(systemUrl: string) {
     const tenant = await tenancy.resolve(claims.tenant_id, claims.sucursal_id);
     const coupon = await ledger.findById(tenant, couponId);
     if (!coupon) throw new AppError('CUPON_NOT_FOUND', 'Cupón no encontrado');
-    const customer = await tenant.db
-      .withSchema(tenant.customerSchema)
+    const customer = await inCustomerSchema(tenant.db, tenant)
       .selectFrom('ordcon')
       .select(['cnro', 'cnom', 'ccui'])
       .where('cnro', '=', coupon.cnro)

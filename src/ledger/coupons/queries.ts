@@ -1,9 +1,8 @@
-import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { sql, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { inCustomerSchema, inPublic, type TenantExecutor } from '../../platform/db/executor.js';
 import type { StoredCouponState, TenantDatabase } from '../../platform/db/types.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { CouponState, CouponInvoice } from './types.js';
-
-type Executor = Kysely<TenantDatabase> | Transaction<TenantDatabase>;
 
 export interface StoredCoupon {
   id: string;
@@ -35,12 +34,12 @@ const STORED_COLUMNS = [
 
 const COUPON_COLUMNS = STORED_COLUMNS.map((column) => `c.${column}` as const);
 
-function coupons(db: Executor, schema: string) {
+function coupons(db: TenantExecutor, schema: string) {
   return db.withSchema(schema).selectFrom('ledger_cupones as c');
 }
 
 export function findCouponBy(
-  db: Executor,
+  db: TenantExecutor,
   schema: string,
   by: { id: string } | { codigoBarras: string },
 ): Promise<StoredCoupon | undefined> {
@@ -52,14 +51,14 @@ export function findCouponBy(
 
 /** Whose coupon it is, from the coupon row alone (no facturas). */
 export function findCouponOwner(
-  db: Executor,
+  db: TenantExecutor,
   schema: string,
   id: string,
 ): Promise<{ id: string; cnro: number } | undefined> {
   return coupons(db, schema).select(['c.id', 'c.cnro']).where('c.id', '=', id).executeTakeFirst();
 }
 
-export function findCouponFacturas(db: Executor, schema: string, cuponId: string) {
+export function findCouponFacturas(db: TenantExecutor, schema: string, cuponId: string) {
   return db
     .withSchema(schema)
     .selectFrom('ledger_cupon_facturas')
@@ -123,8 +122,7 @@ export async function nextCouponSequence(
   trx: Transaction<TenantDatabase>,
   cnro: number,
 ): Promise<number> {
-  const row = await trx
-    .withSchema('public')
+  const row = await inPublic(trx)
     .insertInto('ledger_cupon_secuencias')
     .values({ cnro, ultimo: 1 })
     .onConflict((oc) =>
@@ -185,8 +183,7 @@ export async function moveCoupon(
   to: 'used' | 'cancelled',
   now: Date,
 ): Promise<boolean> {
-  const moved = await tenant.db
-    .withSchema(tenant.customerSchema)
+  const moved = await inCustomerSchema(tenant.db, tenant)
     .updateTable('ledger_cupones')
     .set({
       estado: to,

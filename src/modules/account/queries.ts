@@ -1,11 +1,11 @@
 import { sql, type InferResult } from 'kysely';
+import { inCustomerSchema } from '../../platform/db/executor.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { isPendingDebt } from '../../ledger/pending-debts.js';
 
 /** docs/decisions.md #35 in one round trip: balances of the pending debts and the newest receipt. */
 export function accountSummaryQuery(tenant: TenantContext, portalUserId: string, today: string) {
-  return tenant.db
-    .withSchema(tenant.customerSchema)
+  return inCustomerSchema(tenant.db, tenant)
     .selectFrom('portal_users as u')
     .innerJoin('ordcon as c', 'c.cnro', 'u.cnro')
     .innerJoinLateral(

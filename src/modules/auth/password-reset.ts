@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes, randomInt } from 'node:c
 import { sql, type Kysely } from 'kysely';
 import type { Audit, RequestOrigin } from '../../platform/audit.js';
 import type { Clock } from '../../platform/clock.js';
+import { inCustomerSchema } from '../../platform/db/executor.js';
 import type { TenantDatabase } from '../../platform/db/types.js';
 import { AppError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs.js';
@@ -81,8 +82,7 @@ async function storeCodeWithinCap(
   // Every SET expression reads the row as it was before this statement.
   const withinCap = sql<boolean>`(${windowOver} OR reset_requests < ${max})`;
   const expires = new Date(now.getTime() + RESET_CODE_MINUTES * 60_000);
-  const row = await tenant.db
-    .withSchema(tenant.customerSchema)
+  const row = await inCustomerSchema(tenant.db, tenant)
     .updateTable('portal_users')
     .set({
       // Saturates past the cap: only "over" matters there, and the column can never overflow.
@@ -168,8 +168,7 @@ export function createPasswordReset(deps: PasswordResetDeps) {
       const tenant = await tenancy.tryResolve(job.tenantId, job.sucursalId);
       if (!tenant) return;
       const code = unseal(deps.sealKey, job.sealedCode);
-      const user = await tenant.db
-        .withSchema(tenant.customerSchema)
+      const user = await inCustomerSchema(tenant.db, tenant)
         .selectFrom('portal_users')
         .select(['email', 'reset_code_hash'])
         .where('id', '=', job.portalUserId)
@@ -209,8 +208,7 @@ export function createPasswordReset(deps: PasswordResetDeps) {
 
       const now = clock.now();
       const codeRow = (executor: Kysely<TenantDatabase>) =>
-        executor
-          .withSchema(tenant.customerSchema)
+        inCustomerSchema(executor, tenant)
           .selectFrom('portal_users')
           .select(['reset_code_hash', 'reset_code_expires', 'reset_code_attempts'])
           .where('id', '=', user.id);
@@ -231,8 +229,7 @@ export function createPasswordReset(deps: PasswordResetDeps) {
         if (!usable(row)) return false;
         if (!matches(row) || passwordHash === undefined) {
           const attempts = row.reset_code_attempts + 1;
-          await trx
-            .withSchema(tenant.customerSchema)
+          await inCustomerSchema(trx, tenant)
             .updateTable('portal_users')
             .set({
               reset_code_attempts: attempts,
@@ -245,8 +242,7 @@ export function createPasswordReset(deps: PasswordResetDeps) {
             .execute();
           return false;
         }
-        await trx
-          .withSchema(tenant.customerSchema)
+        await inCustomerSchema(trx, tenant)
           .updateTable('portal_users')
           .set({
             password_hash: passwordHash,

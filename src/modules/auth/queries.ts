@@ -4,8 +4,7 @@ import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 
 export async function findCustomerByIdentifier(tenant: TenantContext, digits: string) {
   // ccui may be stored with dashes: compare digits only (docs/erp.md "ordcon").
-  return tenant.db
-    .withSchema(tenant.customerSchema)
+  return inCustomerSchema(tenant.db, tenant)
     .selectFrom('ordcon')
     .select(['cnro', 'cnom', 'ccui'])
     .where(sql<string>`regexp_replace(ccui, '[^0-9]', '', 'g')`, '=', digits)

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
+import { inCustomerSchema } from '../../platform/db/executor.js';
 import type { SystemDatabase, TenantDatabase } from '../../platform/db/types.js';
 import { AppError } from '../../platform/errors.js';
 import { safeEqual, sha256Hex } from '../../platform/security/secrets.js';
@@ -100,8 +101,7 @@ export function createSessions(deps: {
     // Cached versions are dropped first: whatever reads the version until this commits reads it
     // from the database, so the old value cannot be cached again meanwhile.
     await versions.ended(tenant, portalUserId);
-    await db
-      .withSchema(tenant.customerSchema)
+    await inCustomerSchema(db, tenant)
       .updateTable('portal_users')
       .set({
         refresh_token: null,
@@ -119,8 +119,7 @@ export function createSessions(deps: {
 
     async start(tenant, portalUserId) {
       const token = newToken();
-      await tenant.db
-        .withSchema(tenant.customerSchema)
+      await inCustomerSchema(tenant.db, tenant)
         .updateTable('portal_users')
         .set({ refresh_token: token.hash, refresh_token_expires: token.expiresAt })
         .where('id', '=', portalUserId)
@@ -156,8 +155,7 @@ export function createSessions(deps: {
       const now = clock.now();
       const next = newToken();
       const rotated = await tenant.db.transaction().execute(async (trx) => {
-        const user = await trx
-          .withSchema(tenant.customerSchema)
+        const user = await inCustomerSchema(trx, tenant)
           .selectFrom('portal_users')
           .select(['refresh_token', 'refresh_token_expires', 'locked_until', 'session_version'])
           .where('id', '=', portalUserId)
@@ -170,8 +168,7 @@ export function createSessions(deps: {
           user.refresh_token_expires > now &&
           !(user.locked_until !== null && user.locked_until > now);
         if (!valid) return undefined;
-        await trx
-          .withSchema(tenant.customerSchema)
+        await inCustomerSchema(trx, tenant)
           .updateTable('portal_users')
           .set({ refresh_token: next.hash, refresh_token_expires: next.expiresAt })
           .where('id', '=', portalUserId)

@@ -1,4 +1,5 @@
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import { inPublic } from '../../platform/db/executor.js';
 import { isSchemaName } from '../../platform/db/identifiers.js';
 import { isGatewayId, type GatewayId } from './gateways/types.js';
 
@@ -26,8 +27,7 @@ const KEYS = [
 export async function readPaymentSettings(
   tenant: Pick<TenantContext, 'db'>,
 ): Promise<PaymentSettings> {
-  const rows = await tenant.db
-    .withSchema('public')
+  const rows = await inPublic(tenant.db)
     .selectFrom('ini')
     .select(['clave', 'valor'])
     .where((eb) => eb.or([eb('clave', 'in', KEYS), eb('clave', 'like', 'portal.gateway.%')]))

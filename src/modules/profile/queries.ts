@@ -1,3 +1,4 @@
+import { inCustomerSchema } from '../../platform/db/executor.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 
 /**
@@ -9,8 +10,7 @@ export function updateContact(
   portalUserId: string,
   changes: { email?: string; telefono?: string | null; updated_at: Date },
 ) {
-  return tenant.db
-    .withSchema(tenant.customerSchema)
+  return inCustomerSchema(tenant.db, tenant)
     .with('u', (db) =>
       db
         .updateTable('portal_users')

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
+import { inCustomerSchema } from '../db/executor.js';
 import { PLACEHOLDER_ID, preparedQuery, type PreparedQuery } from '../db/prepared.js';
 import type { TenantContext } from '../tenancy/tenancy.js';
 
@@ -78,8 +79,7 @@ export async function createSessionVersions(options: {
       let read = reads.get(tenant.customerSchema);
       if (!read) {
         read = preparedQuery(
-          tenant.db
-            .withSchema(tenant.customerSchema)
+          inCustomerSchema(tenant.db, tenant)
             .selectFrom('portal_users')
             .select('session_version')
             .where('id', '=', PLACEHOLDER_ID),

@@ -1,3 +1,4 @@
+import { inPublic } from '../db/executor.js';
 import type { TenantContext } from './tenancy.js';
 
 /** Reads the tenant's configuration keys (`public.ini`) in one query; absent keys are absent. */
@@ -5,8 +6,7 @@ export async function readIni(
   tenant: TenantContext,
   keys: readonly string[],
 ): Promise<Map<string, string>> {
-  const rows = await tenant.db
-    .withSchema('public')
+  const rows = await inPublic(tenant.db)
     .selectFrom('ini')
     .select(['clave', 'valor'])
     .where('clave', 'in', keys)

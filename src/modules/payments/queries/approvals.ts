@@ -1,5 +1,4 @@
-import type { TenantExecutor } from '../../../platform/db/executor.js';
-import { inPublic } from './public-schema.js';
+import { inPublic, type TenantExecutor } from '../../../platform/db/executor.js';
 
 /*
  * public.portal_payment_approvals: what a payment's gateway approved (amount, currency), recorded

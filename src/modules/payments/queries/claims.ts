@@ -1,6 +1,9 @@
-import type { TenantExecutor } from '../../../platform/db/executor.js';
+import {
+  inPublic,
+  type TenantExecutor,
+  type TenantTransaction,
+} from '../../../platform/db/executor.js';
 import type { PaymentOperation } from '../../../platform/db/types.js';
-import { inPublic } from './public-schema.js';
 
 // public.portal_payment_claims: which gateway operation holds a payment while it runs.
 
@@ -9,7 +12,7 @@ import { inPublic } from './public-schema.js';
  * holds it (an older one is a dead process's and is taken over). True when taken.
  */
 export async function claimPayment(
-  trx: TenantExecutor,
+  trx: TenantTransaction,
   claim: { paymentId: number; operation: PaymentOperation; now: Date; staleBefore: Date },
 ): Promise<boolean> {
   const { paymentId, operation, now, staleBefore } = claim;

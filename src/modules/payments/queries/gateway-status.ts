@@ -1,7 +1,10 @@
-import type { TenantExecutor } from '../../../platform/db/executor.js';
+import {
+  inPublic,
+  type TenantExecutor,
+  type TenantTransaction,
+} from '../../../platform/db/executor.js';
 import type { GatewayId, GatewayPayment } from '../gateways/types.js';
 import { fetchedPaymentJson } from './json-columns.js';
-import { inPublic } from './public-schema.js';
 
 // What a gateway's news (a notification, the expiry job's question) reads and writes.
 
@@ -13,7 +16,7 @@ export type PaymentKey = { id: number } | { reference: string } | { gatewayPayme
  * and only if `gateway` made it.
  */
 export function findPaymentToReconcile(
-  trx: TenantExecutor,
+  trx: TenantTransaction,
   where: { gateway: GatewayId; sucursalId: number; payment: PaymentKey },
 ) {
   const { payment } = where;

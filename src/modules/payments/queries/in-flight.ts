@@ -1,5 +1,4 @@
-import type { TenantExecutor } from '../../../platform/db/executor.js';
-import { inPublic } from './public-schema.js';
+import { inPublic, type TenantExecutor } from '../../../platform/db/executor.js';
 import { paymentsWithApprovals } from './approvals.js';
 
 // Payments in flight: at the gateway (pending, issued), or approved and still without a receipt.

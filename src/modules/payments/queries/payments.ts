@@ -1,4 +1,8 @@
-import type { TenantExecutor } from '../../../platform/db/executor.js';
+import {
+  inPublic,
+  type TenantExecutor,
+  type TenantTransaction,
+} from '../../../platform/db/executor.js';
 import type { PaymentInvoice } from '../../../platform/db/types.js';
 import type { CheckoutResult } from '../gateways/types.js';
 import {
@@ -7,7 +11,6 @@ import {
   failureRecordJson,
   type GatewayFailureRecord,
 } from './json-columns.js';
-import { inPublic } from './public-schema.js';
 
 /*
  * public.portal_payments (docs/erp.md "portal_payments"): the row a payment start writes, and
@@ -95,7 +98,7 @@ export async function markCheckoutFailed(
 }
 
 /** The status a claim is taken under, read under the payment's row lock. */
-export function findPaymentStatusForUpdate(trx: TenantExecutor, paymentId: number) {
+export function findPaymentStatusForUpdate(trx: TenantTransaction, paymentId: number) {
   return inPublic(trx)
     .selectFrom('portal_payments')
     .select('status')
@@ -128,7 +131,7 @@ export function findOwnPayment(
 }
 
 /** The payment's status and receipt, its row locked until the transaction ends. */
-export function findPaymentForUpdate(trx: TenantExecutor, paymentId: number) {
+export function findPaymentForUpdate(trx: TenantTransaction, paymentId: number) {
   return inPublic(trx)
     .selectFrom('portal_payments')
     .select(['id', 'status', 'recibo_id'])

@@ -1,12 +1,15 @@
-import type { TenantExecutor } from '../../../platform/db/executor.js';
+import {
+  inPublic,
+  type TenantExecutor,
+  type TenantTransaction,
+} from '../../../platform/db/executor.js';
 import { paymentsWithApprovals } from './approvals.js';
 import { MAX_RECIBO_ERROR_CHARS } from './payments.js';
-import { inPublic } from './public-schema.js';
 
 // A payment's receipt (TX2): its lock, its result or why it failed, and who still lacks one.
 
 /** TX2's first read: the payment with its approval, its row locked (throws when there is none). */
-export function findPaymentForReceipt(trx: TenantExecutor, paymentId: number) {
+export function findPaymentForReceipt(trx: TenantTransaction, paymentId: number) {
   return paymentsWithApprovals(trx)
     .select(['p.sucursal_id', 'p.recibo_id', 'p.ordcon_id', 'p.gateway', 'p.gateway_payment_id'])
     .where('p.id', '=', paymentId)

@@ -1,5 +1,4 @@
-import type { TenantExecutor } from '../../../platform/db/executor.js';
-import { inPublic } from './public-schema.js';
+import { inPublic, type TenantExecutor } from '../../../platform/db/executor.js';
 
 /*
  * public.portal_sandbox_payments: the sandbox gateway's own records (development and demos), what

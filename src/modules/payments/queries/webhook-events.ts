@@ -1,6 +1,5 @@
-import type { TenantExecutor } from '../../../platform/db/executor.js';
+import { inPublic, type TenantExecutor } from '../../../platform/db/executor.js';
 import type { GatewayId } from '../gateways/types.js';
-import { inPublic } from './public-schema.js';
 
 /**
  * public.portal_webhook_events: a notification's id, recorded once (docs/decisions.md #29). False when
