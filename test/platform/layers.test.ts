@@ -12,13 +12,20 @@ const eslint = new ESLint({
   overrideConfig: [tseslint.configs.disableTypeChecked],
 });
 
-/** The no-restricted-imports messages for `source` imported from a file at `file`. */
+/**
+ * The layer rules' messages for `source` imported from a file at `file`: statically, or with
+ * `import()` when `source` is written `import(<path>)`.
+ */
 async function refusals(file: string, source: string): Promise<string[]> {
-  const [result] = await eslint.lintText(`import { probe } from '${source}';\nvoid probe;\n`, {
-    filePath: path.join(root, file),
-  });
+  const dynamic = /^import\((.+)\)$/.exec(source)?.[1];
+  const code = dynamic
+    ? `export const probe = () => import('${dynamic}');\n`
+    : `import { probe } from '${source}';\nvoid probe;\n`;
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
   return (result?.messages ?? [])
-    .filter((message) => message.ruleId === 'no-restricted-imports')
+    .filter((message) =>
+      ['no-restricted-imports', 'no-restricted-syntax'].includes(message.ruleId ?? ''),
+    )
     .map((message) => message.message);
 }
 
@@ -39,6 +46,21 @@ describe('layers (docs/architecture.md "Layers")', () => {
     ['src/modules/coupons/probe.ts', '../../ledger/coupons/queries.js', "the ledger's services"],
     ['src/modules/auth/probe.ts', '../../dev/embedded-postgres.js', 'dev/ is for the entry points'],
     ['src/modules/auth/probe.ts', '../../app.js', 'nothing imports them'],
+    [
+      'src/modules/payments/probe.ts',
+      '../../modules/account/queries.js',
+      "never through the other's queries",
+    ],
+    ['src/config.ts', './modules/payments/start.js', 'platform/ is the floor'],
+    ['src/config.ts', './dev/dev-defaults.js', 'dev/ is for the entry points'],
+    ['src/platform/probe.ts', 'import(../modules/payments/start.js)', 'platform/ is the floor'],
+    ['src/ledger/probe.ts', 'import(../modules/account/service.js)', 'import no portal module'],
+    ['src/modules/auth/probe.ts', 'import(../../dev/dev-defaults.js)', 'dev/ is for the entry'],
+    [
+      'src/modules/profile/probe.ts',
+      'import(../auth/queries.js)',
+      "never through the other's queries",
+    ],
     ['web/src/pages/probe.tsx', '../../../src/platform/money.js', 'over HTTP only'],
   ])('%s may not import %s', async (file, source, reason) => {
     const messages = await refusals(file, source);
@@ -55,6 +77,10 @@ describe('layers (docs/architecture.md "Layers")', () => {
     ['src/ledger/probe.ts', '../platform/money.js'],
     ['src/reports/main.ts', '../dev/dev-defaults.js'],
     ['src/server.ts', './dev/embedded-runtime.js'],
+    ['src/server.ts', 'import(./dev/embedded-runtime.js)'],
+    ['src/modules/payments/probe.ts', 'import(./queries/payments.js)'],
+    ['src/config.ts', './platform/paths.js'],
+    ['src/reports/coupon-source.ts', './app.js'],
   ])('%s may import %s', async (file, source) => {
     expect(await refusals(file, source)).toEqual([]);
   });
