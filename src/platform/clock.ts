@@ -14,10 +14,16 @@ export interface TimerClock extends Clock {
    * Answers a function that cancels the call.
    */
   after(ms: number, callback: () => void): () => void;
+  /**
+   * Milliseconds on a clock that never steps back: what ages caches and idle resources, so a
+   * wall-clock adjustment (NTP, a VM resumed) neither keeps a stale entry nor evicts a fresh one.
+   */
+  elapsedMs(): number;
 }
 
 export const systemClock: TimerClock = {
   now: () => new Date(),
+  elapsedMs: () => performance.now(),
   after(ms, callback) {
     const timer = setTimeout(callback, ms);
     timer.unref();
@@ -26,9 +32,13 @@ export const systemClock: TimerClock = {
 };
 
 /**
- * lru-cache's options to age entries on `clock` (its default is the process's performance
- * clock), read afresh on every lookup: with a moved clock, a lookup right after sees it.
+ * lru-cache's options to age entries on `clock`'s monotonic time (lru-cache's default is the
+ * process's performance clock, which the system clock's is), read afresh on every lookup: with a
+ * moved test clock, a lookup right after sees it.
  */
-export function cacheAgesOn(clock: Clock): { perf: { now(): number }; ttlResolution: number } {
-  return { perf: { now: () => clock.now().getTime() }, ttlResolution: 0 };
+export function cacheAgesOn(clock: TimerClock): {
+  perf: { now(): number };
+  ttlResolution: number;
+} {
+  return { perf: { now: () => clock.elapsedMs() }, ttlResolution: 0 };
 }

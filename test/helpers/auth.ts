@@ -29,6 +29,7 @@ export function fakeClock(start = new Date('2026-11-21T12:00:00Z')): TimerClock 
   };
   return {
     now: () => new Date(current),
+    elapsedMs: () => current,
     after: (ms, callback) => {
       const timer = { due: current + ms, callback };
       waiting.add(timer);

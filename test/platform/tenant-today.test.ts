@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/platform/clock.js';
+import { fakeClock } from '../helpers/auth.js';
 import { createTenantCalendar } from '../../src/platform/tenancy/today.js';
 import { createTenantPools, type TenantPools } from '../../src/platform/tenancy/pools.js';
 import type { TenantContext } from '../../src/platform/tenancy/tenancy.js';
@@ -37,26 +37,25 @@ function context(tenant: TestTenant): TenantContext {
 
 describe("a tenant's today (docs/decisions.md #6)", () => {
   it('turns at midnight in each tenant’s zone, to the second, however often it is asked', async () => {
-    let now = new Date('2026-03-10T02:59:58Z');
-    const clock: Clock = { now: () => now };
+    const clock = fakeClock(new Date('2026-03-10T02:59:58Z'));
     const calendar = createTenantCalendar(clock);
     const ask = async (tenant: TestTenant) => calendar.today(context(tenant));
 
     // 23:59:58 in Buenos Aires (UTC-3), 11:59:58 in Tokyo (UTC+9).
     expect(await ask(buenosAires)).toBe('2026-03-09');
     expect(await ask(tokyo)).toBe('2026-03-10');
-    now = new Date('2026-03-10T02:59:59.999Z');
+    clock.set(new Date('2026-03-10T02:59:59.999Z'));
     expect(await ask(buenosAires)).toBe('2026-03-09');
-    now = new Date('2026-03-10T03:00:00Z');
+    clock.set(new Date('2026-03-10T03:00:00Z'));
     expect(await ask(buenosAires)).toBe('2026-03-10');
     expect(await ask(tokyo)).toBe('2026-03-10');
-    now = new Date('2026-03-10T14:59:59Z');
+    clock.set(new Date('2026-03-10T14:59:59Z'));
     expect(await ask(tokyo)).toBe('2026-03-10');
-    now = new Date('2026-03-10T15:00:00Z');
+    clock.set(new Date('2026-03-10T15:00:00Z'));
     expect(await ask(tokyo)).toBe('2026-03-11');
     expect(await ask(buenosAires)).toBe('2026-03-10');
     // A clock that goes back (tests, a corrected server clock) is answered for its own instant.
-    now = new Date('2026-03-10T02:00:00Z');
+    clock.set(new Date('2026-03-10T02:00:00Z'));
     expect(await ask(buenosAires)).toBe('2026-03-09');
   });
 });

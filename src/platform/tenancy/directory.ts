@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { cacheAgesOn, type Clock } from '../clock.js';
+import { cacheAgesOn, type TimerClock } from '../clock.js';
 import type { TenantPools } from './pools.js';
 import type { TenantRegistry } from './registry.js';
 
@@ -26,7 +26,7 @@ export function createTenantDirectory(deps: {
   pools: TenantPools;
   /** How long a tenant's sucursales are cached, on `clock`. */
   ttlMs: number;
-  clock: Clock;
+  clock: TimerClock;
 }): TenantDirectory {
   const { registry, pools } = deps;
   const cache = new LRUCache<string, Sucursales>({

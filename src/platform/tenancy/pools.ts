@@ -214,7 +214,7 @@ export function createTenantPools(
     } else {
       const entry: IdleClient = {
         client,
-        since: clock.now().getTime(),
+        since: clock.elapsedMs(),
         cancel: clock.after(idleMs, () => closeIdle(pool, entry)),
       };
       pool.idle.push(entry);
@@ -267,7 +267,7 @@ export function createTenantPools(
       total: 0,
       idle: [],
       retired: false,
-      usedAt: clock.now().getTime(),
+      usedAt: clock.elapsedMs(),
       cancelIdleCheck: undefined,
     };
     pools.add(pool);
@@ -297,10 +297,10 @@ export function createTenantPools(
    * `idleSeconds` (rather than a timer reset on every request).
    */
   function touch(pool: DatabasePool): void {
-    pool.usedAt = clock.now().getTime();
+    pool.usedAt = clock.elapsedMs();
     if (pool.cancelIdleCheck) return;
     const check = (): void => {
-      const unused = clock.now().getTime() - pool.usedAt;
+      const unused = clock.elapsedMs() - pool.usedAt;
       if (unused < poolIdleMs) {
         pool.cancelIdleCheck = clock.after(poolIdleMs - unused, check);
         return;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { cacheAgesOn, type Clock } from '../clock.js';
+import { cacheAgesOn, type TimerClock } from '../clock.js';
 import type { SystemDatabase } from '../db/types.js';
 
 export interface TenantRecord {
@@ -21,7 +21,7 @@ export interface TenantRegistry {
  */
 export function createTenantRegistry(
   systemDb: Kysely<SystemDatabase>,
-  options: { ttlMs: number; clock: Clock; maxEntries?: number },
+  options: { ttlMs: number; clock: TimerClock; maxEntries?: number },
 ): TenantRegistry {
   const cache = new LRUCache<number, { record: TenantRecord | undefined }>({
     max: options.maxEntries ?? 10_000,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { cacheAgesOn, type Clock } from '../clock.js';
+import { cacheAgesOn, type TimerClock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { TenantDatabase } from '../db/types.js';
 import { isSchemaName } from '../db/identifiers.js';
@@ -40,7 +40,7 @@ export function createTenancy(deps: {
   pools: TenantPools;
   /** How long a sucursal lookup is cached, on `clock`. */
   ttlMs: number;
-  clock: Clock;
+  clock: TimerClock;
 }): Tenancy {
   const { registry, pools } = deps;
   const sucursales = new LRUCache<string, { record: SucursalRecord | undefined }>({

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { cacheAgesOn, type Clock } from '../clock.js';
+import { cacheAgesOn, type TimerClock } from '../clock.js';
 import { dateInTimeZone, DEFAULT_TIME_ZONE } from '../dates.js';
 import { readIni } from './ini.js';
 import type { TenantContext } from './tenancy.js';
@@ -24,7 +24,7 @@ function isTimeZone(value: string): boolean {
  * The tenant's `sistema.zona_horaria`, else Buenos Aires. The key is read at most once a minute
  * per tenant; an unknown zone name falls back to the default rather than failing requests.
  */
-export function createTenantCalendar(clock: Clock): TenantCalendar {
+export function createTenantCalendar(clock: TimerClock): TenantCalendar {
   const zones = new LRUCache<number, string>({ max: 10_000, ttl: 60_000, ...cacheAgesOn(clock) });
   async function zone(tenant: TenantContext): Promise<string> {
     let cached = zones.get(tenant.tenantId);
