@@ -1,6 +1,7 @@
 import type { Clock } from '../../platform/clock.js';
+import type { Kysely } from 'kysely';
 import type { TenantExecutor } from '../../platform/db/executor.js';
-import type { PaymentOperation, PaymentStatus } from '../../platform/db/types.js';
+import type { PaymentOperation, PaymentStatus, TenantDatabase } from '../../platform/db/types.js';
 import { AppError } from '../../platform/errors.js';
 import { claimPayment, releaseClaim } from './queries/claims.js';
 import { findPaymentStatusForUpdate } from './queries/payments.js';
@@ -16,8 +17,9 @@ export interface PaymentClaims {
    * Claims the payment for `operation` if its status is one of `statuses` and nobody else holds
    * it; throws INVALID_STATUS otherwise.
    */
+  /** Runs its own transaction, so it takes the database, never a transaction. */
   claim(
-    db: TenantExecutor,
+    db: Kysely<TenantDatabase>,
     paymentId: number,
     operation: PaymentOperation,
     statuses: readonly PaymentStatus[],

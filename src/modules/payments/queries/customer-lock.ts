@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import type { TenantExecutor } from '../../../platform/db/executor.js';
+import type { TenantTransaction } from '../../../platform/db/executor.js';
 import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
 
 /**
@@ -8,7 +8,7 @@ import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
  * not the sucursal, names them.
  */
 export async function lockCustomerPayments(
-  trx: TenantExecutor,
+  trx: TenantTransaction,
   tenant: Pick<TenantContext, 'customerSchema'>,
   cnro: number,
 ): Promise<void> {
