@@ -97,11 +97,11 @@ describe('POST /portal/cupones/generar', () => {
       fecha_vencimiento: '2026-12-21',
     });
     // A coupon reserves nothing and pays nothing: the ledger is unchanged until it is paid.
-    const saldos = await tenant.query<{ saldo: string }>(
+    const balances = await tenant.query<{ saldo: string }>(
       'SELECT saldo FROM suc0001.ordcta WHERE id = ANY($1::uuid[]) ORDER BY nrocomp',
       [[debt.a, debt.c]],
     );
-    expect(saldos).toEqual([{ saldo: '100.10' }, { saldo: '300.30' }]);
+    expect(balances).toEqual([{ saldo: '100.10' }, { saldo: '300.30' }]);
   });
 
   it('the next coupons take the next sequence; dias_vencimiento 1..365 sets the due date', async () => {
@@ -266,11 +266,11 @@ describe('GET /portal/cupones/{codigo_barras}', () => {
     const voided = await generateOk(app, ana, { facturas: [{ id: debt.a, monto: 2 }], total: 2 });
     await ledger.markUsed(context, paid.cupon_id);
     await ledger.cancel(context, voided.cupon_id);
-    const estadoOf = async (codigo: string) =>
+    const stateOf = async (codigo: string) =>
       (await get(app, ana, `/portal/cupones/${codigo}`)).json<{ data: { estado: string } }>().data
         .estado;
-    expect(await estadoOf(paid.codigo_barras)).toBe('used');
-    expect(await estadoOf(voided.codigo_barras)).toBe('cancelled');
+    expect(await stateOf(paid.codigo_barras)).toBe('used');
+    expect(await stateOf(voided.codigo_barras)).toBe('cancelled');
   });
 
   it.each([

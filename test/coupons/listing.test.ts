@@ -175,7 +175,7 @@ describe('GET /portal/cupones/mis-cupones', () => {
 });
 
 describe('expiry on read (docs/decisions.md #36)', () => {
-  async function estadoOf(index: number): Promise<string> {
+  async function stateOf(index: number): Promise<string> {
     const codigo = coupons[index - 1]?.codigo_barras ?? '';
     const response = await get(app, await ana(), `/portal/cupones/${codigo}`);
     return response.json<{ data: { estado: string } }>().data.estado;
@@ -184,13 +184,13 @@ describe('expiry on read (docs/decisions.md #36)', () => {
   it('a coupon due on the 22nd is pending until the tenant’s midnight, then expired', async () => {
     // UTC midnight is 21:00 of the 22nd in Buenos Aires: still the due date there.
     clock.set(new Date('2026-11-23T00:00:00Z'));
-    expect(await estadoOf(3)).toBe('pending');
+    expect(await stateOf(3)).toBe('pending');
     clock.set(new Date('2026-11-23T02:59:59Z'));
-    expect(await estadoOf(3)).toBe('pending');
+    expect(await stateOf(3)).toBe('pending');
     expect(ids(await list('?estado=expired'))).toEqual([]);
 
     clock.set(new Date('2026-11-23T03:00:00Z')); // 00:00 of the 23rd in Buenos Aires
-    expect(await estadoOf(3)).toBe('expired');
+    expect(await stateOf(3)).toBe('expired');
     expect(ids(await list('?estado=expired'))).toEqual([c(3)]);
     expect(ids(await list('?estado=pending'))).toEqual([c(5), c(1)]);
     const row = (await list()).cupones.find((coupon) => coupon.cupon_id === c(3));

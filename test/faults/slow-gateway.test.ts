@@ -12,7 +12,7 @@ import {
 } from '../helpers/fake-gateways.js';
 import { startGatewayTenants, type GatewayTenants } from '../helpers/gateway-tenants.js';
 import type { TestTenant } from '../helpers/harness.js';
-import { ledgerOf, oldestDebt, paymentRow, saldoOf } from '../helpers/payments.js';
+import { ledgerOf, oldestDebt, paymentRow, balanceOf } from '../helpers/payments.js';
 
 /*
  * A gateway that is slow, not down: it answers, and does what it was asked, but only after
@@ -181,7 +181,7 @@ describe('Mercado Pago slower than PORTAL_GATEWAY_TIMEOUT_MS', () => {
     expect(started.payment_id).not.toBe(failed.id);
     expect(started.redirect_url).not.toBe(late?.init_point);
     expect((await paymentRow(mpTenant, failed.id)).status).toBe('cancelled');
-    expect(await saldoOf(mpTenant, debt)).toBe('400.40');
+    expect(await balanceOf(mpTenant, debt)).toBe('400.40');
     expect((await cancelar(mpTenant, started.payment_id)).statusCode).toBe(200);
   });
 
@@ -229,7 +229,7 @@ describe('Mercado Pago slower than PORTAL_GATEWAY_TIMEOUT_MS', () => {
     expectGatewayErrorInTime(await timed(() => devolver(mpTenant, payment.id)));
     expect(await paymentRow(mpTenant, payment.id)).toEqual(approved);
     expect(await ledgerOf(mpTenant)).toEqual(before);
-    expect(await saldoOf(mpTenant, debt)).toBe('0.00');
+    expect(await balanceOf(mpTenant, debt)).toBe('0.00');
     expect(await claimsOf(mpTenant, payment.id)).toHaveLength(0);
 
     // The money went back to the payer after the portal had answered 422.
@@ -253,7 +253,7 @@ describe('Mercado Pago slower than PORTAL_GATEWAY_TIMEOUT_MS', () => {
       anulados: before.anulados + 1,
       egresos: before.egresos + 1,
     });
-    expect(await saldoOf(mpTenant, debt)).toBe('400.40');
+    expect(await balanceOf(mpTenant, debt)).toBe('400.40');
 
     // Mercado Pago's own notification of that refund changes nothing more.
     expect((await app.inject(notifyMercadoPago(mpId))).statusCode).toBe(200);
@@ -393,7 +393,7 @@ describe('Ualá Bis slower than PORTAL_GATEWAY_TIMEOUT_MS (it has no cancel call
       anulados: before.anulados + 1,
       egresos: before.egresos + 1,
     });
-    expect(await saldoOf(ualaTenant, debt)).toBe('400.40');
+    expect(await balanceOf(ualaTenant, debt)).toBe('400.40');
     // Ualá's REFUNDED notification finds it done.
     expect((await notifyUala(uuid)).statusCode).toBe(200);
     expect(await ledgerOf(ualaTenant)).toEqual(after);

@@ -44,7 +44,7 @@ export async function oldestDebt(tenant: TestTenant): Promise<string> {
 }
 
 /** A suc0001 debt's saldo as PostgreSQL prints it ('400.40'). */
-export async function saldoOf(tenant: TestTenant, debtId: string): Promise<string> {
+export async function balanceOf(tenant: TestTenant, debtId: string): Promise<string> {
   const [row] = await tenant.query<{ saldo: string }>(
     'SELECT saldo::text FROM suc0001.ordcta WHERE id = $1',
     [debtId],

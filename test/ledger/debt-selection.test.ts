@@ -21,7 +21,7 @@ function codeOf(run: () => unknown): string | undefined {
   }
 }
 
-const LARGE_SALDO = 999_999_999_999_99;
+const LARGE_BALANCE = 999_999_999_999_99;
 
 /** A pending debt for each well-formed id of the request, with room for any amount. */
 function debtsFor(request: SelectionRequest): PayableDebt[] {
@@ -30,8 +30,8 @@ function debtsFor(request: SelectionRequest): PayableDebt[] {
     id,
     comprobante: 'Factura B',
     nrocomp: `0001-${index}`,
-    debeCents: LARGE_SALDO,
-    saldoCents: LARGE_SALDO,
+    debeCents: LARGE_BALANCE,
+    saldoCents: LARGE_BALANCE,
   }));
 }
 

@@ -25,7 +25,7 @@ import { paymentRow } from '../helpers/payments.js';
 
 const TOKEN = 'flow-webhook-token';
 const TTL_MINUTES = 30;
-const RECIBO = {
+const PAYMENT_INI = {
   'portal.webhook_token': TOKEN,
   'portal.recibo.cuenta_bancaria': 'Banco Flujo CC 9',
   'portal.recibo.caja_schema': 'caja',
@@ -81,8 +81,8 @@ async function sessionFor(tenant: TestTenant, customer: Customer): Promise<Sessi
 
 beforeAll(async () => {
   server = await startFakeGateways(mp, uala);
-  mpTenant = await addAuthTenant(env, 1, { ...RECIBO, ...mercadoPagoIni(server) });
-  ualaTenant = await addAuthTenant(env, 2, { ...RECIBO, ...ualaIni(server) });
+  mpTenant = await addAuthTenant(env, 1, { ...PAYMENT_INI, ...mercadoPagoIni(server) });
+  ualaTenant = await addAuthTenant(env, 2, { ...PAYMENT_INI, ...ualaIni(server) });
   for (const tenant of [mpTenant, ualaTenant]) {
     for (const customer of CUSTOMERS) await seedDebts(tenant, customer);
   }
@@ -135,7 +135,7 @@ async function iniciar(session: Session) {
   });
 }
 
-async function saldoOf(session: Session): Promise<string> {
+async function balanceOf(session: Session): Promise<string> {
   const [row] = await session.tenant.query<{ saldo: string }>(
     `SELECT sum(saldo)::text AS saldo FROM ${session.customer.schema}.ordcta
       WHERE cnro = $1 AND tipo = 'FAC'`,
@@ -219,7 +219,7 @@ describe('Mercado Pago end to end', () => {
       recibo_error: null,
     });
     expect(approved.recibo_id).toEqual(expect.any(String));
-    expect(await saldoOf(ana)).toBe('0.00');
+    expect(await balanceOf(ana)).toBe('0.00');
     expect(
       server.seen.some(
         (seen) => seen.method === 'GET' && seen.path === `/mp/v1/payments/${paymentId}`,
@@ -237,7 +237,7 @@ describe('Mercado Pago end to end', () => {
       status: 'refunded',
       refund_id: expect.stringMatching(/^\d+$/) as unknown,
     });
-    expect(await saldoOf(ana)).toBe('1250.75');
+    expect(await balanceOf(ana)).toBe('1250.75');
   });
 
   it('the body cannot approve: a rejected payment at Mercado Pago rejects the row', async () => {
@@ -253,7 +253,7 @@ describe('Mercado Pago end to end', () => {
       status: 'rejected',
       recibo_id: null,
     });
-    expect(await saldoOf(ana)).toBe('1250.75');
+    expect(await balanceOf(ana)).toBe('1250.75');
   });
 
   it('cancelar expires the preference; a gateway failure is 422 GATEWAY_ERROR and changes nothing', async () => {
@@ -331,7 +331,7 @@ describe('Mercado Pago end to end', () => {
       server.fault = undefined;
     }
     expect(await paymentRow(mpTenant, started.payment_id)).toEqual(approved);
-    expect(await saldoOf(ana)).toBe('0.00');
+    expect(await balanceOf(ana)).toBe('0.00');
     expect(await mpTenant.query('SELECT count(*)::int AS n FROM caja.movimi')).toEqual([cash]);
     // Clean-up: the refund goes through once the gateway accepts it.
     expect((await devolver(ana, started.payment_id)).statusCode).toBe(200);
@@ -349,7 +349,7 @@ describe('Mercado Pago end to end', () => {
     const row = await paymentRow(mpTenant, started.payment_id);
     expect(row).toMatchObject({ status: 'approved', recibo_id: null });
     expect(row.recibo_error).toMatch(/USD/);
-    expect(await saldoOf(ana)).toBe('1250.75');
+    expect(await balanceOf(ana)).toBe('1250.75');
   });
 });
 
@@ -379,7 +379,7 @@ describe('Ualá Bis end to end', () => {
     const approved = await paymentRow(ualaTenant, started.payment_id);
     expect(approved.status).toBe('approved');
     expect(approved.recibo_id).toEqual(expect.any(String));
-    expect(await saldoOf(ana)).toBe('0.00');
+    expect(await balanceOf(ana)).toBe('0.00');
 
     const refund = await devolver(ana, started.payment_id);
     expect(refund.statusCode, refund.body).toBe(200);
@@ -389,7 +389,7 @@ describe('Ualá Bis end to end', () => {
       )?.body,
     ).toEqual({ amount: '1250.75' });
     expect((await paymentRow(ualaTenant, started.payment_id)).status).toBe('refunded');
-    expect(await saldoOf(ana)).toBe('1250.75');
+    expect(await balanceOf(ana)).toBe('1250.75');
   });
 });
 
@@ -464,7 +464,7 @@ describe('checkout expiry job (docs/decisions.md #26)', () => {
     }
     expect((await paymentRow(ualaTenant, abandoned.payment_id)).status).toBe('cancelled');
     expect((await paymentRow(ualaTenant, rejected.payment_id)).status).toBe('rejected');
-    expect(await saldoOf(ualaAbandoned)).toBe('1250.75');
+    expect(await balanceOf(ualaAbandoned)).toBe('1250.75');
     expect((await paymentRow(mpTenant, unpaid.payment_id)).status).toBe('issued');
     expect((await paymentRow(mpTenant, paid.payment_id)).status).toBe('issued');
 
@@ -478,12 +478,12 @@ describe('checkout expiry job (docs/decisions.md #26)', () => {
     );
     expect(preference?.expires).toBe(true);
     expect(Date.parse(String(preference?.expiration_date_to))).toBeLessThanOrEqual(Date.now());
-    expect(await saldoOf(mpUnpaid)).toBe('1250.75');
+    expect(await balanceOf(mpUnpaid)).toBe('1250.75');
 
     const approved = await paymentRow(mpTenant, paid.payment_id);
     expect(approved.status).toBe('approved');
     expect(approved.recibo_id).toEqual(expect.any(String));
-    expect(await saldoOf(mpPaid)).toBe('0.00');
+    expect(await balanceOf(mpPaid)).toBe('0.00');
     expect((await paymentRow(ualaTenant, young.payment_id)).status).toBe('issued');
 
     // The debts are free again: the customer can start paying them anew.

@@ -219,7 +219,7 @@ describe('what a failed gateway call stores', () => {
 // --- Through the real API ---------------------------------------------------------------------
 
 const TOKEN = 'urls-webhook-token';
-const RECIBO = {
+const PAYMENT_INI = {
   'portal.webhook_token': TOKEN,
   'portal.recibo.cuenta_bancaria': 'Banco Urls CC 3',
   'portal.recibo.caja_schema': 'caja',
@@ -320,14 +320,14 @@ beforeAll(async () => {
   );
   leaky = await startLeakyGateway();
   mpTenant = await addAuthTenant(env, 1, {
-    ...RECIBO,
+    ...PAYMENT_INI,
     'sistema.payment_gateway': 'mercadopago',
     'portal.gateway.mercadopago.access_token': MP_TOKEN,
     'portal.gateway.mercadopago.webhook_secret': MP_SECRET,
     ...mpAt(`${internal.url}/mp`),
   });
   ualaTenant = await addAuthTenant(env, 2, {
-    ...RECIBO,
+    ...PAYMENT_INI,
     'sistema.payment_gateway': 'ualabis',
     'portal.gateway.ualabis.username': UALA.username,
     'portal.gateway.ualabis.client_id': UALA.clientId,

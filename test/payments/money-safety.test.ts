@@ -9,7 +9,7 @@ import {
 } from '../helpers/fake-gateways.js';
 import { startGatewayTenants, type GatewayTenants } from '../helpers/gateway-tenants.js';
 import type { TestTenant } from '../helpers/harness.js';
-import { ledgerOf, oldestDebt, paymentRow, saldoOf } from '../helpers/payments.js';
+import { ledgerOf, oldestDebt, paymentRow, balanceOf } from '../helpers/payments.js';
 
 /*
  * What the security reviews found about money, through the real API and the real gateway
@@ -80,7 +80,7 @@ describe('a debt is paid once', () => {
         recibo_error: expect.stringMatching(/movimi/) as unknown,
       });
       // The ledger still shows the debt unpaid, but the customer's money is already in.
-      expect(await saldoOf(mpTenant, debt)).toBe('400.40');
+      expect(await balanceOf(mpTenant, debt)).toBe('400.40');
 
       const again = await iniciar(mpTenant, debt);
       expect(again.statusCode).toBe(409);
@@ -104,7 +104,7 @@ describe('a debt is paid once', () => {
       if (Date.now() > deadline) throw new Error('the retry job never wrote the receipt');
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    expect(await saldoOf(mpTenant, debt)).toBe('0.00');
+    expect(await balanceOf(mpTenant, debt)).toBe('0.00');
   });
 
   it('an approval the receipt refuses for good (another amount) holds the debt no longer', async () => {
@@ -246,7 +246,7 @@ describe('one refund, even when asked twice at once', () => {
       (seen) => seen.method === 'POST' && seen.path.endsWith(`/orders/${uuid}/refund`),
     );
     expect(calls).toHaveLength(1);
-    expect(await saldoOf(ualaTenant, debt)).toBe('400.40');
+    expect(await balanceOf(ualaTenant, debt)).toBe('400.40');
   });
 
   it('concurrent cancelar of one checkout make one gateway call', async () => {
@@ -328,7 +328,7 @@ describe('refunds and chargebacks made at the gateway reach the ledger', () => {
       const mpId = await mercadoPagoApproves(payment);
       const approved = await paymentRow(mpTenant, payment.id);
       expect(approved.recibo_id).toEqual(expect.any(String));
-      expect(await saldoOf(mpTenant, debt)).toBe('0.00');
+      expect(await balanceOf(mpTenant, debt)).toBe('0.00');
       const before = await ledgerOf(mpTenant);
 
       const record = mp.payments.get(mpId);
@@ -340,7 +340,7 @@ describe('refunds and chargebacks made at the gateway reach the ledger', () => {
       }
 
       expect(await paymentRow(mpTenant, payment.id)).toMatchObject({ status: 'refunded' });
-      expect(await saldoOf(mpTenant, debt)).toBe('400.40');
+      expect(await balanceOf(mpTenant, debt)).toBe('400.40');
       const after = await ledgerOf(mpTenant);
       expect(after.anulados).toBe(before.anulados + 1);
       expect(after.egresos).toBe(before.egresos + 1);
@@ -367,13 +367,13 @@ describe('refunds and chargebacks made at the gateway reach the ledger', () => {
     if (!order) throw new Error('no order');
     order.status = 'APPROVED';
     await notifyUala(uuid);
-    expect(await saldoOf(ualaTenant, debt)).toBe('0.00');
+    expect(await balanceOf(ualaTenant, debt)).toBe('0.00');
     const before = await ledgerOf(ualaTenant);
 
     order.status = 'REFUNDED';
     for (let n = 0; n < 2; n += 1) expect((await notifyUala(uuid)).statusCode).toBe(200);
     expect((await paymentRow(ualaTenant, id)).status).toBe('refunded');
-    expect(await saldoOf(ualaTenant, debt)).toBe('400.40');
+    expect(await balanceOf(ualaTenant, debt)).toBe('400.40');
     expect((await ledgerOf(ualaTenant)).egresos).toBe(before.egresos + 1);
     expect(await auditEvents(ualaTenant)).toContain('payment_refunded_at_gateway');
   });

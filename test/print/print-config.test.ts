@@ -84,11 +84,11 @@ async function defaults(documento: string) {
   return rows.map((row) => row.id);
 }
 
-const recibo = { documento: 'recibo', impresora: 'HP LaserJet 400', papel: 'A4' };
+const receiptConfig = { documento: 'recibo', impresora: 'HP LaserJet 400', papel: 'A4' };
 
 describe('POST /qz/print-config', () => {
   it('creates a configuration of the token’s user, with copias 1 and not default unless said', async () => {
-    const response = await call('POST', '/backend/qz/print-config', ana, recibo);
+    const response = await call('POST', '/backend/qz/print-config', ana, receiptConfig);
     expect(response.statusCode).toBe(201);
     const { data } = response.json<{ data: PrintConfig }>();
     expect(response.json()).toEqual({
@@ -128,21 +128,21 @@ describe('POST /qz/print-config', () => {
     ['no documento', { impresora: 'HP', papel: 'A4' }],
     ['no impresora', { documento: 'recibo', papel: 'A4' }],
     ['no papel', { documento: 'recibo', impresora: 'HP' }],
-    ['an unknown documento', { ...recibo, documento: 'factura' }],
-    ['a papel in other case', { ...recibo, papel: 'a4' }],
-    ['an unknown papel', { ...recibo, papel: 'oficio' }],
-    ['copias 0', { ...recibo, copias: 0 }],
-    ['copias 6', { ...recibo, copias: 6 }],
-    ['copias 1.5', { ...recibo, copias: 1.5 }],
-    ['copias as text', { ...recibo, copias: '2' }],
-    ['an empty impresora', { ...recibo, impresora: '' }],
-    ['a blank impresora', { ...recibo, impresora: '   ' }],
-    ['an impresora with a control character', { ...recibo, impresora: 'HP\nLaserJet' }],
-    ['an impresora of 256 characters', { ...recibo, impresora: 'x'.repeat(256) }],
-    ['predeterminada as text', { ...recibo, predeterminada: 'true' }],
-    ['an unknown field', { ...recibo, portal_user_id: randomUUID() }],
-    ['the id', { ...recibo, id: randomUUID() }],
-    ['a JSON array', [recibo]],
+    ['an unknown documento', { ...receiptConfig, documento: 'factura' }],
+    ['a papel in other case', { ...receiptConfig, papel: 'a4' }],
+    ['an unknown papel', { ...receiptConfig, papel: 'oficio' }],
+    ['copias 0', { ...receiptConfig, copias: 0 }],
+    ['copias 6', { ...receiptConfig, copias: 6 }],
+    ['copias 1.5', { ...receiptConfig, copias: 1.5 }],
+    ['copias as text', { ...receiptConfig, copias: '2' }],
+    ['an empty impresora', { ...receiptConfig, impresora: '' }],
+    ['a blank impresora', { ...receiptConfig, impresora: '   ' }],
+    ['an impresora with a control character', { ...receiptConfig, impresora: 'HP\nLaserJet' }],
+    ['an impresora of 256 characters', { ...receiptConfig, impresora: 'x'.repeat(256) }],
+    ['predeterminada as text', { ...receiptConfig, predeterminada: 'true' }],
+    ['an unknown field', { ...receiptConfig, portal_user_id: randomUUID() }],
+    ['the id', { ...receiptConfig, id: randomUUID() }],
+    ['a JSON array', [receiptConfig]],
   ])('%s is 422 VALIDATION_ERROR and stores nothing', async (_name, payload) => {
     const response = await call('POST', '/qz/print-config', ana, payload);
     expect(response.statusCode).toBe(422);
@@ -151,25 +151,29 @@ describe('POST /qz/print-config', () => {
   });
 
   it('an impresora of 255 characters is fine', async () => {
-    expect((await create(ana, { ...recibo, impresora: 'x'.repeat(255) })).impresora).toHaveLength(
-      255,
-    );
+    expect(
+      (await create(ana, { ...receiptConfig, impresora: 'x'.repeat(255) })).impresora,
+    ).toHaveLength(255);
   });
 
   it(`keeps at most ${MAX_PRINT_CONFIGS_PER_USER} per user (409 CONFLICT after that)`, async () => {
     for (let i = 0; i < MAX_PRINT_CONFIGS_PER_USER; i += 1) {
-      await create(ana, { ...recibo, impresora: `Impresora ${i}` });
+      await create(ana, { ...receiptConfig, impresora: `Impresora ${i}` });
     }
-    const response = await call('POST', '/qz/print-config', ana, recibo);
+    const response = await call('POST', '/qz/print-config', ana, receiptConfig);
     expect(response.statusCode).toBe(409);
     expect(response.json()).toMatchObject({ success: false, code: 'CONFLICT' });
     expect(await stored()).toHaveLength(MAX_PRINT_CONFIGS_PER_USER);
     // Another user is not affected.
-    await create(textil, recibo);
+    await create(textil, receiptConfig);
   });
 
   it('needs a token', async () => {
-    const response = await app.inject({ method: 'POST', url: '/qz/print-config', payload: recibo });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/qz/print-config',
+      payload: receiptConfig,
+    });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({ code: 'UNAUTHORIZED' });
   });
@@ -177,14 +181,18 @@ describe('POST /qz/print-config', () => {
 
 describe('GET /qz/print-config', () => {
   it('lists only the user’s own, by documento, the default first, and filters by documento', async () => {
-    const first = await create(ana, recibo);
-    const cupon = await create(ana, { documento: 'cupon', impresora: 'POS', papel: '80mm' });
-    const preferred = await create(ana, { ...recibo, impresora: 'Brother', predeterminada: true });
-    await create(textil, { ...recibo, impresora: 'Otra empresa' });
-    await create(beto, { ...recibo, impresora: 'Casa central' });
+    const first = await create(ana, receiptConfig);
+    const couponConfig = await create(ana, { documento: 'cupon', impresora: 'POS', papel: '80mm' });
+    const preferred = await create(ana, {
+      ...receiptConfig,
+      impresora: 'Brother',
+      predeterminada: true,
+    });
+    await create(textil, { ...receiptConfig, impresora: 'Otra empresa' });
+    await create(beto, { ...receiptConfig, impresora: 'Casa central' });
 
     expect((await list(ana)).map((config) => config.id)).toEqual([
-      cupon.id,
+      couponConfig.id,
       preferred.id,
       first.id,
     ]);
@@ -206,14 +214,14 @@ describe('GET /qz/print-config', () => {
 
 describe('GET, PUT, DELETE /qz/print-config/{id}', () => {
   it('reads one configuration', async () => {
-    const config = await create(ana, recibo);
+    const config = await create(ana, receiptConfig);
     const response = await call('GET', `/backend/qz/print-config/${config.id}`, ana);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ success: true, data: config });
   });
 
   it('changes only the fields sent', async () => {
-    const config = await create(ana, { ...recibo, copias: 2 });
+    const config = await create(ana, { ...receiptConfig, copias: 2 });
     const response = await call('PUT', `/qz/print-config/${config.id}`, ana, {
       papel: 'carta',
       impresora: 'Epson L3150',
@@ -237,7 +245,7 @@ describe('GET, PUT, DELETE /qz/print-config/{id}', () => {
     ['an unknown papel', { papel: 'legal' }],
     ['an unknown field', { documento: 'cupon', owner: 'x' }],
   ])('PUT with %s is 422 VALIDATION_ERROR and changes nothing', async (_name, payload) => {
-    const config = await create(ana, recibo);
+    const config = await create(ana, receiptConfig);
     const response = await call('PUT', `/qz/print-config/${config.id}`, ana, payload);
     expect(response.statusCode).toBe(422);
     expect(response.json()).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
@@ -245,8 +253,8 @@ describe('GET, PUT, DELETE /qz/print-config/{id}', () => {
   });
 
   it('deletes and answers the configuration as it was; then it is gone', async () => {
-    const config = await create(ana, { ...recibo, predeterminada: true });
-    const kept = await create(ana, { ...recibo, impresora: 'Otra' });
+    const config = await create(ana, { ...receiptConfig, predeterminada: true });
+    const kept = await create(ana, { ...receiptConfig, impresora: 'Otra' });
     const response = await call('DELETE', `/qz/print-config/${config.id}`, ana);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ success: true, data: config });
@@ -257,7 +265,7 @@ describe('GET, PUT, DELETE /qz/print-config/{id}', () => {
   });
 
   it('another user’s configuration is 404 PRINT_CONFIG_NOT_FOUND, and stays as it was', async () => {
-    const config = await create(ana, recibo);
+    const config = await create(ana, receiptConfig);
     for (const token of [textil, beto]) {
       for (const [method, payload] of [
         ['GET', undefined],
@@ -301,10 +309,10 @@ describe('GET, PUT, DELETE /qz/print-config/{id}', () => {
     const carlaId = (await register(app, { identifier: '33444555', email: 'carla@example.com' }))
       .portal_user_id;
     const carla = (await login(app, { identifier: '33444555' })).accessToken;
-    await create(carla, recibo);
+    await create(carla, receiptConfig);
     await tenant.query('DELETE FROM suc0001.portal_users WHERE id = $1', [carlaId]);
     expect(await stored()).toEqual([]);
-    const response = await call('POST', '/qz/print-config', carla, recibo);
+    const response = await call('POST', '/qz/print-config', carla, receiptConfig);
     expect(response.statusCode).toBe(404);
     expect(response.json()).toMatchObject({ code: 'USER_NOT_FOUND' });
   });
@@ -312,23 +320,27 @@ describe('GET, PUT, DELETE /qz/print-config/{id}', () => {
 
 describe('at most one default per documento', () => {
   it('a new default takes the default away from the previous one of that documento only', async () => {
-    const first = await create(ana, { ...recibo, predeterminada: true });
-    const cupon = await create(ana, {
+    const first = await create(ana, { ...receiptConfig, predeterminada: true });
+    const couponConfig = await create(ana, {
       documento: 'cupon',
       impresora: 'POS',
       papel: '80mm',
       predeterminada: true,
     });
-    const second = await create(ana, { ...recibo, impresora: 'Brother', predeterminada: true });
+    const second = await create(ana, {
+      ...receiptConfig,
+      impresora: 'Brother',
+      predeterminada: true,
+    });
     expect(await defaults('recibo')).toEqual([second.id]);
-    expect(await defaults('cupon')).toEqual([cupon.id]);
+    expect(await defaults('cupon')).toEqual([couponConfig.id]);
     const read = await call('GET', `/qz/print-config/${first.id}`, ana);
     expect(read.json()).toMatchObject({ data: { predeterminada: false } });
   });
 
   it('PUT predeterminada: true moves the default; false leaves the documento without one', async () => {
-    const first = await create(ana, { ...recibo, predeterminada: true });
-    const second = await create(ana, { ...recibo, impresora: 'Brother' });
+    const first = await create(ana, { ...receiptConfig, predeterminada: true });
+    const second = await create(ana, { ...receiptConfig, impresora: 'Brother' });
     const moved = await call('PUT', `/qz/print-config/${second.id}`, ana, {
       predeterminada: true,
     });
@@ -345,20 +357,20 @@ describe('at most one default per documento', () => {
   });
 
   it('a default moved to another documento becomes that documento’s default', async () => {
-    const cupon = await create(ana, {
+    const couponConfig = await create(ana, {
       documento: 'cupon',
       impresora: 'POS',
       papel: '80mm',
       predeterminada: true,
     });
-    const reciboDefault = await create(ana, { ...recibo, predeterminada: true });
-    const response = await call('PUT', `/qz/print-config/${reciboDefault.id}`, ana, {
+    const receiptDefault = await create(ana, { ...receiptConfig, predeterminada: true });
+    const response = await call('PUT', `/qz/print-config/${receiptDefault.id}`, ana, {
       documento: 'cupon',
     });
     expect(response.json()).toMatchObject({ data: { documento: 'cupon', predeterminada: true } });
-    expect(await defaults('cupon')).toEqual([reciboDefault.id]);
+    expect(await defaults('cupon')).toEqual([receiptDefault.id]);
     expect(await defaults('recibo')).toEqual([]);
-    expect((await call('GET', `/qz/print-config/${cupon.id}`, ana)).json()).toMatchObject({
+    expect((await call('GET', `/qz/print-config/${couponConfig.id}`, ana)).json()).toMatchObject({
       data: { predeterminada: false },
     });
   });
@@ -366,7 +378,7 @@ describe('at most one default per documento', () => {
   it('concurrent requests making different configurations the default leave exactly one', async () => {
     const configs = [];
     for (let i = 0; i < 8; i += 1) {
-      configs.push(await create(ana, { ...recibo, impresora: `Impresora ${i}` }));
+      configs.push(await create(ana, { ...receiptConfig, impresora: `Impresora ${i}` }));
     }
     const updates = await Promise.all(
       configs.map((config) =>
@@ -379,7 +391,7 @@ describe('at most one default per documento', () => {
     const created = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
         call('POST', '/qz/print-config', ana, {
-          ...recibo,
+          ...receiptConfig,
           impresora: `Nueva ${i}`,
           predeterminada: true,
         }),
@@ -391,7 +403,7 @@ describe('at most one default per documento', () => {
   });
 
   it('the database refuses a second default even when written directly', async () => {
-    await create(ana, { ...recibo, predeterminada: true });
+    await create(ana, { ...receiptConfig, predeterminada: true });
     await expect(
       tenant.query(
         `INSERT INTO suc0001.portal_print_config (portal_user_id, documento, impresora, papel, predeterminada)

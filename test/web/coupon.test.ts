@@ -5,7 +5,7 @@ import {
   couponListPath,
   couponRequest,
   couponStateLabel,
-  diasError,
+  expiryDaysError,
   generateErrorMessage,
   groupDigits,
   linesTotalCents,
@@ -57,12 +57,12 @@ describe('coupon amounts', () => {
   });
 
   it('checks the days until due: an integer 1..365', () => {
-    expect(diasError('30')).toBeNull();
-    expect(diasError('1')).toBeNull();
-    expect(diasError('365')).toBeNull();
+    expect(expiryDaysError('30')).toBeNull();
+    expect(expiryDaysError('1')).toBeNull();
+    expect(expiryDaysError('365')).toBeNull();
     for (const text of ['0', '366', '2.5', '-1', 'x', '1000'])
-      expect(diasError(text), text).not.toBeNull();
-    expect(diasError(' ')).toBe('Ingresá en cuántos días vence el cupón.');
+      expect(expiryDaysError(text), text).not.toBeNull();
+    expect(expiryDaysError(' ')).toBe('Ingresá en cuántos días vence el cupón.');
   });
 });
 

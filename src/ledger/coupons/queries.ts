@@ -58,12 +58,12 @@ export function findCouponOwner(
   return coupons(db, schema).select(['c.id', 'c.cnro']).where('c.id', '=', id).executeTakeFirst();
 }
 
-export function findCouponFacturas(db: TenantExecutor, schema: string, cuponId: string) {
+export function findCouponInvoices(db: TenantExecutor, schema: string, couponId: string) {
   return db
     .withSchema(schema)
     .selectFrom('ledger_cupon_facturas')
     .select(['factura_id as id', 'tipo', 'numero', 'monto'])
-    .where('cupon_id', '=', cuponId)
+    .where('cupon_id', '=', couponId)
     .orderBy('orden')
     .execute();
 }
@@ -72,12 +72,12 @@ export function findCouponFacturas(db: TenantExecutor, schema: string, cuponId: 
  * The SQL side of a listing filter: `expired` and `pending` are both stored `pending`, told apart
  * by fecha_vencimiento against the tenant's today (expired once the due date is before today).
  */
-function withEstado<O>(
+function filteredByState<O>(
   query: SelectQueryBuilder<TenantDatabase & { c: TenantDatabase['ledger_cupones'] }, 'c', O>,
-  estado: CouponState | undefined,
+  state: CouponState | undefined,
   today: string,
 ) {
-  switch (estado) {
+  switch (state) {
     case undefined:
       return query;
     case 'pending':
@@ -86,7 +86,7 @@ function withEstado<O>(
       return query.where('c.estado', '=', 'pending').where('c.fecha_vencimiento', '<', today);
     case 'used':
     case 'cancelled':
-      return query.where('c.estado', '=', estado);
+      return query.where('c.estado', '=', state);
   }
 }
 
@@ -98,13 +98,13 @@ export async function listCustomerCoupons(
 ): Promise<{ rows: StoredCoupon[]; total: number }> {
   const base = coupons(tenant.db, tenant.customerSchema).where('c.cnro', '=', cnro);
   const [rows, count] = await Promise.all([
-    withEstado(base.select(COUPON_COLUMNS), filter.estado, filter.today)
+    filteredByState(base.select(COUPON_COLUMNS), filter.estado, filter.today)
       // The sequence grows with every coupon of the customer: newest first, stable across pages.
       .orderBy('c.secuencia', 'desc')
       .limit(filter.limit)
       .offset(filter.offset)
       .execute(),
-    withEstado(
+    filteredByState(
       base.select((eb) => eb.fn.countAll<number>().as('total')),
       filter.estado,
       filter.today,

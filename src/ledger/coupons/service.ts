@@ -8,7 +8,7 @@ import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { BARCODE_LIMITS, buildBarcode, parseBarcode, unencodable } from './barcode.js';
 import {
   findCouponBy,
-  findCouponFacturas,
+  findCouponInvoices,
   findCouponOwner,
   insertCoupon,
   listCustomerCoupons,
@@ -29,7 +29,7 @@ import type {
 } from './types.js';
 
 /** docs/decisions.md #36: a pending coupon is expired once fecha_vencimiento is before today. */
-function estadoOn(stored: StoredCouponState, fechaVencimiento: string, today: string): CouponState {
+function stateOn(stored: StoredCouponState, fechaVencimiento: string, today: string): CouponState {
   return stored === 'pending' && fechaVencimiento < today ? 'expired' : stored;
 }
 
@@ -41,7 +41,7 @@ function summaryOf(row: StoredCoupon, today: string): CouponSummary {
     secuencia: row.secuencia,
     sucursalId: row.sucursal_id,
     monto: row.monto,
-    estado: estadoOn(row.estado, row.fecha_vencimiento, today),
+    estado: stateOn(row.estado, row.fecha_vencimiento, today),
     fechaGeneracion: row.fecha_generacion,
     fechaVencimiento: row.fecha_vencimiento,
     usedAt: row.used_at,
@@ -49,19 +49,19 @@ function summaryOf(row: StoredCoupon, today: string): CouponSummary {
   };
 }
 
-const DEFAULT_DIAS_VENCIMIENTO = 30;
-const MAX_DIAS_VENCIMIENTO = 365;
+const DEFAULT_EXPIRY_DAYS = 30;
+const MAX_EXPIRY_DAYS = 365;
 
 /** Days from today to fecha_vencimiento: 30 when absent (docs/api.md), 1..365. */
 function expiryDaysOf(request: GenerateCouponRequest): number {
-  const dias = request.diasVencimiento ?? DEFAULT_DIAS_VENCIMIENTO;
-  if (!Number.isInteger(dias) || dias < 1 || dias > MAX_DIAS_VENCIMIENTO) {
+  const days = request.diasVencimiento ?? DEFAULT_EXPIRY_DAYS;
+  if (!Number.isInteger(days) || days < 1 || days > MAX_EXPIRY_DAYS) {
     throw new AppError(
       'INVALID_REQUEST',
-      `dias_vencimiento debe ser un entero entre 1 y ${MAX_DIAS_VENCIMIENTO}`,
+      `dias_vencimiento debe ser un entero entre 1 y ${MAX_EXPIRY_DAYS}`,
     );
   }
-  return dias;
+  return days;
 }
 
 const NOT_ENCODABLE: Record<'tenantId' | 'cnro', string> = {
@@ -78,14 +78,14 @@ const NOT_ENCODABLE: Record<'tenantId' | 'cnro', string> = {
 export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Clock }) {
   const { calendar, clock } = deps;
 
-  async function withFacturas(
+  async function withInvoices(
     tenant: TenantContext,
     row: StoredCoupon | undefined,
   ): Promise<Coupon | undefined> {
     if (!row) return undefined;
     const [today, facturas] = await Promise.all([
       calendar.today(tenant),
-      findCouponFacturas(tenant.db, tenant.customerSchema, row.id),
+      findCouponInvoices(tenant.db, tenant.customerSchema, row.id),
     ]);
     return { ...summaryOf(row, today), facturas };
   }
@@ -107,7 +107,7 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
   async function findById(tenant: TenantContext, id: string): Promise<Coupon | undefined> {
     // Not a uuid: no such coupon (and no query PostgreSQL would refuse).
     if (!isUuid(id)) return undefined;
-    return withFacturas(
+    return withInvoices(
       tenant,
       await findCouponBy(tenant.db, tenant.customerSchema, { id: id.toLowerCase() }),
     );
@@ -206,7 +206,7 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
      */
     async findByBarcode(tenant: TenantContext, codigoBarras: string): Promise<Coupon | undefined> {
       const { codigoBarras: code } = validateBarcode(codigoBarras);
-      return withFacturas(
+      return withInvoices(
         tenant,
         await findCouponBy(tenant.db, tenant.customerSchema, { codigoBarras: code }),
       );

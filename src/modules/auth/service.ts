@@ -79,7 +79,7 @@ export function createAuthService(deps: AuthDeps) {
     });
   }
 
-  async function nombreOf(tenant: TenantContext, portalUserId: string): Promise<string> {
+  async function customerNameOf(tenant: TenantContext, portalUserId: string): Promise<string> {
     const profile = await findUserProfile(tenant, portalUserId);
     return profile?.cnom ?? '';
   }
@@ -191,7 +191,7 @@ export function createAuthService(deps: AuthDeps) {
         expires_in: ACCESS_TOKEN_TTL_SECONDS,
         user: {
           portal_user_id: claim.id,
-          nombre: await nombreOf(tenant, claim.id),
+          nombre: await customerNameOf(tenant, claim.id),
           email: claim.email,
         },
         session,

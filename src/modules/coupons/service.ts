@@ -17,7 +17,7 @@ interface GenerateInput {
   dias_vencimiento?: number | undefined;
 }
 
-function facturaBody(factura: CouponInvoice) {
+function invoiceBody(factura: CouponInvoice) {
   return {
     id: factura.id,
     tipo: factura.tipo,
@@ -89,7 +89,7 @@ export function createCouponService(deps: {
         codigo_barras: coupon.codigoBarras,
         monto: numericToNumber(coupon.monto),
         fecha_vencimiento: coupon.fechaVencimiento,
-        facturas: coupon.facturas.map(facturaBody),
+        facturas: coupon.facturas.map(invoiceBody),
       };
     },
 
@@ -126,7 +126,7 @@ export function createCouponService(deps: {
       const coupon = ensureOwned(found, await customerOf(tenant, portalUserId));
       return {
         ...summaryBody(coupon),
-        facturas: coupon.facturas.map(facturaBody),
+        facturas: coupon.facturas.map(invoiceBody),
       };
     },
 

@@ -13,7 +13,7 @@ import { markCheckoutFailed, markIssued } from './queries/payments.js';
 import { readPaymentSettings, type PaymentSettings } from './settings.js';
 
 /** The tenant's gateway, ready to take a payment: its settings, webhook token and adapter. */
-export interface StartGateway {
+export interface ResolvedGateway {
   settings: PaymentSettings;
   gatewayId: GatewayId;
   webhookToken: string;
@@ -24,10 +24,10 @@ export interface StartGateway {
  * The tenant's configured gateway, refused unless a payment could go all the way: a gateway and
  * webhook token, the automatic receipt's settings, and settings enough to build its adapter.
  */
-export async function startGateway(
+export async function resolvePaymentGateway(
   tenant: TenantContext,
   gateways: GatewayRegistry,
-): Promise<StartGateway> {
+): Promise<ResolvedGateway> {
   const settings = await readPaymentSettings(tenant);
   const { gateway: gatewayId, webhookToken } = settings;
   if (!gatewayId || !webhookToken) {
@@ -61,7 +61,7 @@ export async function startGateway(
  */
 export async function issueCheckout(
   tenant: TenantContext,
-  gateway: Pick<StartGateway, 'gatewayId' | 'adapter'>,
+  gateway: Pick<ResolvedGateway, 'gatewayId' | 'adapter'>,
   request: CheckoutRequest,
   context: { now: Date; metrics: Pick<Metrics, 'paymentStart'> },
 ): Promise<CheckoutResult> {

@@ -13,7 +13,7 @@ import {
   type SelectionRequest,
 } from '../../ledger/debt-selection.js';
 import { findPayableDebts } from '../../ledger/pending-debts.js';
-import { issueCheckout, startGateway } from './checkout.js';
+import { issueCheckout, resolvePaymentGateway } from './checkout.js';
 import type { GatewayRegistry } from './gateways/registry.js';
 import { recordPendingPayment } from './pending-payment.js';
 import { markExpiryDue } from './queries/expiry-due.js';
@@ -52,7 +52,7 @@ export function createPaymentStart(deps: {
       throw new AppError('MISSING_ORIGIN', `El origen ${origin} no está permitido`);
     }
     if (!config.backendUrl) throw new AppError('MISCONFIGURED', 'BACKEND_URL no está configurado');
-    const gateway = await startGateway(tenant, gateways);
+    const gateway = await resolvePaymentGateway(tenant, gateways);
 
     const { totalCents } = selection;
     const reference = randomUUID();

@@ -7,9 +7,9 @@
  */
 import { formatCents, fromCents, toCents } from './format.js';
 
-export const DEFAULT_DIAS = 30;
-export const MIN_DIAS = 1;
-export const MAX_DIAS = 365;
+export const DEFAULT_EXPIRY_DAYS = 30;
+export const MIN_EXPIRY_DAYS = 1;
+export const MAX_EXPIRY_DAYS = 365;
 export const PAGE_SIZE = 20;
 
 export type AmountResult = { cents: number } | { error: string };
@@ -58,11 +58,15 @@ export function amountText(balance: number): string {
   return formatCents(toCents(balance)).replace(/^\$ /, '');
 }
 
-export function diasError(text: string): string | null {
+export function expiryDaysError(text: string): string | null {
   const trimmed = text.trim();
   if (trimmed === '') return 'Ingresá en cuántos días vence el cupón.';
-  if (!/^\d{1,3}$/.test(trimmed) || Number(trimmed) < MIN_DIAS || Number(trimmed) > MAX_DIAS)
-    return `Elegí un número entero de días entre ${MIN_DIAS} y ${MAX_DIAS}.`;
+  if (
+    !/^\d{1,3}$/.test(trimmed) ||
+    Number(trimmed) < MIN_EXPIRY_DAYS ||
+    Number(trimmed) > MAX_EXPIRY_DAYS
+  )
+    return `Elegí un número entero de días entre ${MIN_EXPIRY_DAYS} y ${MAX_EXPIRY_DAYS}.`;
   return null;
 }
 
@@ -96,8 +100,11 @@ export interface CouponRequest {
 }
 
 /** The body of POST /portal/cupones/generar, or null when a line or the days are not valid. */
-export function couponRequest(lines: readonly CouponLine[], dias: string): CouponRequest | null {
-  if (lines.length === 0 || diasError(dias) !== null) return null;
+export function couponRequest(
+  lines: readonly CouponLine[],
+  expiryDays: string,
+): CouponRequest | null {
+  if (lines.length === 0 || expiryDaysError(expiryDays) !== null) return null;
   const facturas: CouponRequest['facturas'] = [];
   let total = 0;
   for (const line of lines) {
@@ -111,7 +118,7 @@ export function couponRequest(lines: readonly CouponLine[], dias: string): Coupo
       monto: fromCents(parsed.cents),
     });
   }
-  return { facturas, total: fromCents(total), dias_vencimiento: Number(dias.trim()) };
+  return { facturas, total: fromCents(total), dias_vencimiento: Number(expiryDays.trim()) };
 }
 
 /** `1234567890123456789` -> `1234 5678 9012 3456 789`: groups of four, for reading aloud. */

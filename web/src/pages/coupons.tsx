@@ -8,13 +8,13 @@ import {
   couponListPath,
   couponRequest,
   couponStateLabel,
-  DEFAULT_DIAS,
-  diasError,
+  DEFAULT_EXPIRY_DAYS,
+  expiryDaysError,
   generateErrorMessage,
   groupDigits,
   linesTotalCents,
-  MAX_DIAS,
-  MIN_DIAS,
+  MAX_EXPIRY_DAYS,
+  MIN_EXPIRY_DAYS,
   paging,
   staleAfterGenerate,
   type CouponLine,
@@ -99,7 +99,7 @@ function CouponForm(props: {
   const { debts } = props;
   /** The amount typed for each chosen debt, by id; a debt not in it is not chosen. */
   const [amounts, setAmounts] = useState<Record<string, string>>({});
-  const [dias, setDias] = useState(String(DEFAULT_DIAS));
+  const [expiryDays, setExpiryDays] = useState(String(DEFAULT_EXPIRY_DAYS));
   const [checked, setChecked] = useState(false);
   const [failure, setFailure] = useState<{ message: string; stale: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -115,7 +115,7 @@ function CouponForm(props: {
     checked && amounts[debt.id] !== undefined
       ? amountError(amounts[debt.id] ?? '', debt.debe)
       : null;
-  const daysError = checked ? diasError(dias) : null;
+  const daysError = checked ? expiryDaysError(expiryDays) : null;
   const noneChosen = checked && lines.length === 0;
 
   function toggle(debt: Debt) {
@@ -132,7 +132,7 @@ function CouponForm(props: {
     if (sending.current) return;
     setChecked(true);
     setFailure(null);
-    const body = couponRequest(lines, dias);
+    const body = couponRequest(lines, expiryDays);
     if (body === null) {
       setFailure({
         message: lines.length === 0 ? 'Elegí al menos una factura.' : 'Revisá los campos marcados.',
@@ -225,9 +225,9 @@ function CouponForm(props: {
       <Field
         id="dias"
         label="Días hasta el vencimiento"
-        hint={`Un número entero entre ${MIN_DIAS} y ${MAX_DIAS}. El cupón vence esa cantidad de días después de hoy.`}
-        value={dias}
-        onInput={setDias}
+        hint={`Un número entero entre ${MIN_EXPIRY_DAYS} y ${MAX_EXPIRY_DAYS}. El cupón vence esa cantidad de días después de hoy.`}
+        value={expiryDays}
+        onInput={setExpiryDays}
         error={daysError}
         inputMode="numeric"
         autoComplete="off"
@@ -332,13 +332,13 @@ function Generated(props: { coupon: GeneratedCoupon; onAnother: () => void }) {
 }
 
 function CouponList(props: { userId: string; refresh: number }) {
-  const [estado, setEstado] = useState<CouponState | null>(null);
+  const [stateFilter, setStateFilter] = useState<CouponState | null>(null);
   const [offset, setOffset] = useState(0);
   const heading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
   const [state, retry] = useLoad(
-    () => authCall<CouponPage>(couponListPath(estado, offset)),
-    `coupons-${props.userId}-${estado ?? 'all'}-${offset}-${props.refresh}`,
+    () => authCall<CouponPage>(couponListPath(stateFilter, offset)),
+    `coupons-${props.userId}-${stateFilter ?? 'all'}-${offset}-${props.refresh}`,
   );
   // After "Anteriores"/"Siguientes" the buttons may vanish: focus goes to the list's heading.
   useEffect(() => {
@@ -362,10 +362,10 @@ function CouponList(props: { userId: string; refresh: number }) {
         <label for="estado-cupon">Estado</label>
         <select
           id="estado-cupon"
-          value={estado ?? ''}
+          value={stateFilter ?? ''}
           onChange={(event) => {
             const value = event.currentTarget.value;
-            setEstado(COUPON_STATES.find((s) => s === value) ?? null);
+            setStateFilter(COUPON_STATES.find((s) => s === value) ?? null);
             setOffset(0);
           }}
         >
@@ -380,7 +380,7 @@ function CouponList(props: { userId: string; refresh: number }) {
       {state.status === 'loading' && <Loading label="Cargando tus cupones…" />}
       {state.status === 'error' && <ErrorBox message={state.message} onRetry={retry} />}
       {state.status === 'ready' && (
-        <CouponPage page={state.data} offset={offset} filtered={estado !== null} goTo={goTo} />
+        <CouponPage page={state.data} offset={offset} filtered={stateFilter !== null} goTo={goTo} />
       )}
     </>
   );
@@ -409,39 +409,39 @@ function CouponPage(props: {
         {pages.summary}
       </p>
       <ul class="card-list">
-        {page.cupones.map((cupon) => (
-          <li key={cupon.cupon_id} class="card">
+        {page.cupones.map((coupon) => (
+          <li key={coupon.cupon_id} class="card">
             <div class="card-head">
-              <p class="barcode barcode-small" id={`cupon-${cupon.cupon_id}`}>
+              <p class="barcode barcode-small" id={`cupon-${coupon.cupon_id}`}>
                 <span class="visually-hidden">Cupón </span>
-                {groupDigits(cupon.codigo_barras)}
+                {groupDigits(coupon.codigo_barras)}
               </p>
               <span
-                class={`badge badge-${cupon.estado === 'pending' ? 'progress' : cupon.estado === 'used' ? 'ok' : 'bad'}`}
+                class={`badge badge-${coupon.estado === 'pending' ? 'progress' : coupon.estado === 'used' ? 'ok' : 'bad'}`}
               >
-                {couponStateLabel(cupon.estado)}
+                {couponStateLabel(coupon.estado)}
               </span>
             </div>
             <dl class="facts">
               <div>
                 <dt>Importe</dt>
-                <dd class="nowrap">{formatMoney(cupon.monto)}</dd>
+                <dd class="nowrap">{formatMoney(coupon.monto)}</dd>
               </div>
               <div>
                 <dt>Generado</dt>
-                <dd>{formatDate(cupon.fecha_generacion)}</dd>
+                <dd>{formatDate(coupon.fecha_generacion)}</dd>
               </div>
               <div>
                 <dt>Vence</dt>
-                <dd>{formatDate(cupon.fecha_vencimiento)}</dd>
+                <dd>{formatDate(coupon.fecha_vencimiento)}</dd>
               </div>
             </dl>
             <div class="actions">
               <PdfButton
-                path={`/portal/cupones/${encodeURIComponent(cupon.cupon_id)}/pdf`}
-                filename={`cupon-${cupon.codigo_barras}.pdf`}
+                path={`/portal/cupones/${encodeURIComponent(coupon.cupon_id)}/pdf`}
+                filename={`cupon-${coupon.codigo_barras}.pdf`}
                 label="Descargar PDF"
-                describedBy={`cupon-${cupon.cupon_id}`}
+                describedBy={`cupon-${coupon.cupon_id}`}
                 secondary
               />
             </div>
