@@ -1,4 +1,3 @@
-import type { GatewayFailureRecord } from '../queries/json-columns.js';
 import { GatewayError } from './types.js';
 
 /**
@@ -7,6 +6,16 @@ import { GatewayError } from './types.js';
  * bounded size: never the error's cause (a network error can carry the request, headers and all),
  * and never an answer large enough to carry whatever a misbehaving server chose to send.
  */
+
+/**
+ * A failed gateway call (docs/decisions.md #25): the message, the HTTP status and a bounded body
+ * only, as `gatewayFailureRecord` cuts them. queries/json-columns.ts stores it in gateway_response.
+ */
+export interface GatewayFailureRecord {
+  error: string;
+  status?: number;
+  body?: unknown;
+}
 
 /** Characters of the body's JSON text kept; a longer body is stored as that text, cut. */
 export const MAX_STORED_BODY_CHARS = 2_000;

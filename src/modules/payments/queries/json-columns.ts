@@ -1,29 +1,20 @@
 import type { PaymentInvoice } from '../../../platform/db/types.js';
+import type { GatewayFailureRecord } from '../gateways/failure-record.js';
 import type { CheckoutResult, GatewayPayment } from '../gateways/types.js';
 
 /*
  * The JSON columns of portal_payments: what each holds, and the one place each is written or read.
  *
  * gateway_response holds one of three records, by the payment's last step at its gateway: the
- * checkout it created (`CheckoutRecord`), the failure of that call (`GatewayFailureRecord`), or
- * the payment as the gateway answered it when a notification or the expiry job asked
- * (`FetchedPaymentRecord`). The tenant reads the column too.
+ * checkout it created (`CheckoutRecord`), the failure of that call (`GatewayFailureRecord`, which
+ * gateways/failure-record.ts defines and cuts), or the payment as the gateway answered it when a
+ * notification or the expiry job asked (`FetchedPaymentRecord`). The tenant reads the column too.
  */
 
 /** A created checkout: its id, which cancel needs later, and the gateway's whole answer. */
 export interface CheckoutRecord {
   checkout_id: string;
   checkout: unknown;
-}
-
-/**
- * A failed gateway call (docs/decisions.md #25): the message, the HTTP status and a bounded body only,
- * as gateways/failure-record.ts cuts them.
- */
-export interface GatewayFailureRecord {
-  error: string;
-  status?: number;
-  body?: unknown;
 }
 
 /** The payment as the gateway itself answered it (never a notification body). */
@@ -49,7 +40,7 @@ export function checkoutIdOf(response: unknown): string | null {
   return typeof id === 'string' ? id : null;
 }
 
-/** facturas_json: the paid debts, amounts as JSON numbers (PaymentFactura). */
+/** facturas_json: the paid debts, amounts as JSON numbers (PaymentInvoice). */
 export function facturasJson(facturas: readonly PaymentInvoice[]): string {
   return JSON.stringify(facturas);
 }

@@ -4,13 +4,9 @@ import {
   type TenantTransaction,
 } from '../../../platform/db/executor.js';
 import type { PaymentInvoice } from '../../../platform/db/types.js';
+import type { GatewayFailureRecord } from '../gateways/failure-record.js';
 import type { CheckoutResult } from '../gateways/types.js';
-import {
-  checkoutRecordJson,
-  facturasJson,
-  failureRecordJson,
-  type GatewayFailureRecord,
-} from './json-columns.js';
+import { checkoutRecordJson, facturasJson, failureRecordJson } from './json-columns.js';
 
 /*
  * public.portal_payments (docs/erp.md "portal_payments"): the row a payment start writes, and
