@@ -105,7 +105,7 @@ export default tseslint.config(
       ],
       'no-restricted-globals': [
         'error',
-        { name: 'localStorage', message: 'The session lives in memory only (issue 14).' },
+        { name: 'localStorage', message: 'The session lives in memory (docs/web.md "Session").' },
       ],
       'no-restricted-properties': [
         'error',

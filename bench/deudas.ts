@@ -15,7 +15,10 @@ import { freePort } from '../test/helpers/ports.js';
 import { benchTenant, PENDING_DEBTS, type BenchEnvironment } from './environment.js';
 import { measure, printComparison, printTable, type Measurement } from './measure.js';
 
-/** Issue 13's operator run: many users whose tokens rotate, so the per-user limit never binds. */
+/**
+ * The operator run of docs/benchmarks.md ("The read path under real traffic"): many users whose
+ * tokens rotate, so the per-user limit never binds.
+ */
 const USERS = 500;
 const CONNECTIONS = 50;
 const WARMUP_SECONDS = 2;

@@ -70,7 +70,8 @@ export async function createBenchEnvironment(): Promise<BenchEnvironment> {
       [BENCH_DNI, await hashPassword(BENCH_PASSWORD)],
     );
     portalUserId = inserted.rows[0]?.id ?? '';
-    // 20 pending debts (issue 4's benchmark customer), due dates spread over past and future.
+    // 20 pending debts, as each benchmark user has (docs/benchmarks.md), due dates spread over
+    // past and future.
     for (let n = 1; n <= PENDING_DEBTS; n += 1) {
       await client.query(
         `INSERT INTO suc0001.ordcta (cnro, tipo, comprobante, nrocomp, fecha, vencimiento, debe, saldo)

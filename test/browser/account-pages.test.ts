@@ -13,9 +13,10 @@ import {
 import { useServedWebClient } from '../helpers/web-suite.js';
 
 /*
- * Issue 14 point 6, the signed-in pages beyond paying: coupons (generate, the 19 digits, the PDF),
- * history (cancel a pending payment), profile (contact data, password change). One portal for the
- * file: four logins and one register against its per-IP limits.
+ * The signed-in pages beyond paying (docs/web.md "The end-to-end tests of the web client"): coupons
+ * (generate, the 19 digits, the PDF), history (cancel a pending payment), profile (contact data,
+ * password change). One portal for the file: four logins and one register against its per-IP
+ * limits.
  */
 
 const web = useServedWebClient();

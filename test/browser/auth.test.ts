@@ -12,9 +12,10 @@ import {
 import { useServedWebClient } from '../helpers/web-suite.js';
 
 /*
- * Issue 14 point 6, the login's hard cases in the web client: the lockout message and the
- * forgotten password through the e-mailed code. One portal for the file: six logins, one
- * register, one forgot and one reset against its per-IP limits (10/min, 5/min, 10/min, 10/min).
+ * The login's hard cases in the web client (docs/web.md "The end-to-end tests of the web client"):
+ * the lockout message and the forgotten password through the e-mailed code. One portal for the
+ * file: six logins, one register, one forgot and one reset against its per-IP limits (10/min,
+ * 5/min, 10/min, 10/min).
  */
 
 const web = useServedWebClient();

@@ -6,10 +6,10 @@ import { ensureWebBuild } from '../helpers/web-dist.js';
 import { expectHeading, logIn, tenantPage } from '../helpers/web-pages.js';
 
 /*
- * Issue 14 point 7, the budget. Tests never assert timings: the times are measured and printed
- * (docs/web.md "Size" holds the figures of a run); what is asserted is the size budget
- * (80 KB of JavaScript gzipped on the first page) and that the measured pages did what they
- * should (the home page's balance, 200 debts chosen by choosing the newest). Two logins.
+ * The web client's budget (docs/web.md "The budget, measured"). Tests never assert timings: the
+ * times are measured and printed (that section holds the figures of a run); what is asserted is
+ * the size budget (80 KB of JavaScript gzipped on the first page) and that the measured pages did
+ * what they should (the home page's balance, 200 debts chosen by choosing the newest). Two logins.
  */
 
 let portal: Portal;
@@ -98,7 +98,7 @@ function chooseDebt(index: number, expected: string): string {
 
 const ms = (value: number) => `${value.toFixed(1)}ms`;
 
-describe('budget (issue 14 point 7)', () => {
+describe('budget (docs/web.md "The budget, measured")', () => {
   it('the login page loads at most 80 KB of JavaScript gzipped', async () => {
     const { page } = session;
     const scripts: { url: string; body: Promise<Buffer> }[] = [];

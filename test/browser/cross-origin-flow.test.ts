@@ -15,8 +15,8 @@ import {
 } from '../helpers/web-pages.js';
 
 /*
- * Issue 14 point 6, the web client hosted on another origin than the API, as a tenant hosting
- * web/dist itself would (docs/web.md "Hosting the client elsewhere"): the pages on
+ * The web client hosted on another origin than the API, as a tenant hosting web/dist itself would
+ * (docs/web.md "Hosting the client elsewhere", under "Serving the web client"): the pages on
  * http://127.0.0.1:<p> with config.json pointing at the API on http://127.0.0.1:<q> (same site,
  * as portal.example.com is to api.example.com), PORTAL_ALLOWED_ORIGIN set to the pages' origin.
  * Credentialed CORS, the refresh cookie across origins, and the gateway's return to the pages.

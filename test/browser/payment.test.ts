@@ -13,10 +13,10 @@ import {
 import { useServedWebClient } from '../helpers/web-suite.js';
 
 /*
- * Issue 14 point 6, paying in the web client served by the API (as `npm start` serves it): a new
- * customer registers, logs in, pays two debts through the sandbox gateway and downloads the
- * receipt; a payment the sandbox rejects. One portal for the file: its per-IP login limit
- * (10/min, in memory) sees three logins here.
+ * Paying in the web client served by the API, as `npm start` serves it: a new customer registers,
+ * logs in, pays two debts through the sandbox gateway and downloads the receipt; a payment the
+ * sandbox rejects (docs/web.md "The end-to-end tests of the web client"). One portal for the
+ * file: its per-IP login limit (10/min, in memory) sees three logins here.
  */
 
 const web = useServedWebClient();

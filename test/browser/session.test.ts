@@ -11,10 +11,11 @@ import {
 import { useServedWebClient } from '../helpers/web-suite.js';
 
 /*
- * Issue 14 points 4 and 6, the session in the web client: the access token lives in memory, so a
- * reload or a new tab gets one through the refresh cookie (one refresh at a time across tabs,
- * since reusing a rotated cookie revokes the session), and a logout in one tab ends the others.
- * One portal for the file: three logins against its per-IP limit.
+ * The session in the web client: the access token lives in memory, so a reload or a new tab gets
+ * one through the refresh cookie (one refresh at a time across tabs, since reusing a rotated
+ * cookie revokes the session), and a logout in one tab ends the others (docs/web.md "Session" and
+ * "The end-to-end tests of the web client"). One portal for the file: three logins against its
+ * per-IP limit.
  */
 
 const web = useServedWebClient();

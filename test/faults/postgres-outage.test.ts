@@ -40,7 +40,11 @@ let api: ApiProcess;
 let token: string;
 const mp = new FakeMercadoPago();
 
-/** docs/api.md's error envelope with docs/decisions.md #503 code, answered promptly. */
+/**
+ * A database that does not answer: 503 `SERVICE_UNAVAILABLE` in docs/api.md's error envelope
+ * (docs/api.md "Errors"), within milliseconds, never a hang, as
+ * docs/faults.md "PostgreSQL stops or crashes, and starts again" says.
+ */
 function expectUnavailable(answer: Answer, what: string) {
   expect(answer, what).toMatchObject({
     status: 503,

@@ -6,8 +6,8 @@ import { receiptIni } from '../helpers/payments.js';
 import { sandboxApproves, sandboxIni } from '../helpers/sandbox.js';
 
 /*
- * GET /portal/pagos/{id}: the web client's result page polls it until the webhook's outcome is
- * known (issue 14). The owner gets historial's item for that payment; anybody else a 404.
+ * docs/api.md GET /portal/pagos/{id}: the web client's result page polls it until the webhook's
+ * outcome is known. The owner gets historial's item for that payment; anybody else a 404.
  */
 
 const SANDBOX_SECRET = 'sandbox-secret-for-payment-detail';

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 
 /*
- * GET /portal/empresas/{tenant_id}: public, for the web client's login page (issue 14): an active
+ * docs/api.md GET /portal/empresas/{tenant_id}: public, for the web client's login page: an active
  * tenant's display name and its sucursales; anything else a 404 that says nothing more.
  */
 

@@ -13,8 +13,9 @@ import { TenantParams, TenantResponse } from './schemas.js';
 const CACHE_CONTROL = 'public, max-age=60';
 
 /**
- * Public: whose portal a link opens (issue 14). Unknown and inactive tenants answer alike, so
- * the answer says nothing of a tenant the portal does not serve.
+ * Public: whose portal a link opens, for the web client's login page (docs/api.md
+ * GET /portal/empresas/{tenant_id}). Unknown and inactive tenants answer alike, so the answer
+ * says nothing of a tenant the portal does not serve.
  */
 export function tenantRoutes(app: FastifyInstance, deps: { directory: TenantDirectory }): void {
   app.withTypeProvider<TypeBoxTypeProvider>().get(
