@@ -21,7 +21,7 @@ export interface SelectionRules {
     invalid: ErrorCode;
     /** An amount other than the debt's `debe` when full amounts are required. */
     partial: ErrorCode;
-    /** A total that is not the sum of the amounts. */
+    /** A total (well formed) that is not the sum of the amounts. */
     total: ErrorCode;
     /** Ids that are not a FIFO prefix. */
     order: ErrorCode;
@@ -100,7 +100,8 @@ function checkTotal(total: unknown, sum: number, rules: SelectionRules): number 
   }
   const totalCents = requestCents(total);
   if (totalCents === undefined) {
-    throw new AppError(rules.codes.total, 'El total no es un importe con hasta 2 decimales');
+    // A malformed total is a malformed request, not a different sum.
+    throw new AppError(rules.codes.invalid, 'El total no es un importe con hasta 2 decimales');
   }
   if (totalCents !== sum) {
     throw new AppError(
@@ -116,8 +117,8 @@ function checkTotal(total: unknown, sum: number, rules: SelectionRules): number 
  * pagos/iniciar: 1. each debt is one of `debts` (the customer's pending ones), once; 2. each
  * amount is a cent figure above zero and at most the debt's saldo; 3. with full amounts, each
  * amount is the debt's debe; 4. the total is the sum; 5. with FIFO, the ids are the first K of
- * `debts` (order inside the request does not matter). Amounts are read as whole cents (within
- * docs/api.md's 0.001 of one) and everything after is integer arithmetic.
+ * `debts` (order inside the request does not matter). Amounts are read as whole cents (at most 2
+ * decimals, `requestCents`) and everything after is integer arithmetic.
  */
 export function decideSelection(
   request: SelectionRequest,

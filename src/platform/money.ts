@@ -48,34 +48,35 @@ export function centsToNumber(cents: number): number {
 /** The largest numeric(15,2) value, in cents. */
 export const MAX_NUMERIC_CENTS = 999_999_999_999_999;
 
-/** docs/api.md: request amounts are compared with a tolerance of 0.001. */
-const TOLERANCE = new Decimal('0.001');
-
-const REQUEST_NUMERIC = /^-?\d{1,15}(?:\.\d{1,20})?$/;
+/** A string amount: digits, at most 2 decimals (numeric(15,2) holds 13 integer digits). */
+const REQUEST_NUMERIC = /^-?\d{1,13}(?:\.\d{1,2})?$/;
 
 /**
- * A request amount as an exact decimal: a JSON number (read through its shortest decimal form,
- * so a client's float sum 100.1 + 200.2 arrives as 300.29999999999995, not as binary noise
- * rounded somewhere) or a numeric string. Undefined when it is neither.
+ * How far, in cents, a JSON number may be from a whole cent and still be read as it: a
+ * millionth. A client's float sum (100.1 + 200.2 = 300.29999999999995) is 5e-12 cents off;
+ * a third decimal that was typed (1000.001) is a tenth of a cent off.
  */
-function requestDecimal(value: unknown): Decimal | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? new Decimal(value) : undefined;
-  if (typeof value === 'string' && REQUEST_NUMERIC.test(value.trim())) {
-    return new Decimal(value.trim());
-  }
-  return undefined;
-}
+const BINARY_NOISE_CENTS = new Decimal('0.000001');
 
 /**
- * The whole cents a request amount stands for: itself when it has at most 2 decimals, the
- * nearest cent when it is within docs/api.md's 0.001 of one (a float sum's noise), undefined when it
- * is not a number or a third decimal really matters (10.005 is not a cent amount).
+ * The whole cents a request amount stands for (docs/decisions.md #5: at most 2 decimals), or
+ * undefined when it is not one: a numeric string with at most 2 decimals ("1250.5", "-3.10"),
+ * or a JSON number whose shortest decimal form is within a millionth of a cent of a 2-decimal
+ * value, which is only the binary rendering of that value. "1000.001" and 1000.001 are refused.
  */
 export function requestCents(value: unknown): number | undefined {
-  const amount = requestDecimal(value);
-  if (amount === undefined) return undefined;
-  const cents = amount.times(100).toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
-  if (amount.minus(cents.div(100)).abs().gt(TOLERANCE)) return undefined;
-  if (!cents.abs().lt(Number.MAX_SAFE_INTEGER)) return undefined;
+  let cents: Decimal;
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (!REQUEST_NUMERIC.test(text)) return undefined;
+    cents = new Decimal(text).times(100);
+  } else if (typeof value === 'number' && Number.isFinite(value)) {
+    const exact = new Decimal(value).times(100);
+    cents = exact.toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
+    if (exact.minus(cents).abs().gt(BINARY_NOISE_CENTS)) return undefined;
+  } else {
+    return undefined;
+  }
+  if (!cents.abs().lte(MAX_NUMERIC_CENTS)) return undefined;
   return cents.toNumber();
 }

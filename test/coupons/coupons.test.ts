@@ -153,6 +153,8 @@ describe('POST /portal/cupones/generar', () => {
     ['a negative amount', () => one(() => debt.a, -5)],
     ['an amount above saldo', () => one(() => debt.a, '100.11')],
     ['an amount with 3 decimals', () => one(() => debt.a, 1.005)],
+    ['an amount of "10.001" (3 decimals, as a string)', () => one(() => debt.a, '10.001')],
+    ['an amount of 10.001 (3 decimals, as a number)', () => one(() => debt.a, 10.001)],
     ['a text amount', () => one(() => debt.a, 'diez')],
     ['an object amount', () => one(() => debt.a, { value: 1 })],
     [
@@ -380,7 +382,7 @@ describe('unexpected failures', () => {
 });
 
 describe('lenient where the spec is', () => {
-  it('ignores fields the client has no say in; a float sum within 0.001 is the total', async () => {
+  it('ignores fields the client has no say in; a float sum is the 2-decimal total it renders', async () => {
     const made = await generateOk(app, ana, {
       facturas: [
         { id: debt.a, monto: 0.1 },

@@ -10,7 +10,7 @@ import {
 } from '../../src/ledger/debt-selection.js';
 import type { PayableDebt } from '../../src/ledger/pending-debts.js';
 import { AppError } from '../../src/platform/errors.js';
-import { centsToNumeric } from '../../src/platform/money.js';
+import { centsToNumeric, requestCents } from '../../src/platform/money.js';
 
 function codeOf(run: () => unknown): string | undefined {
   try {
@@ -237,7 +237,12 @@ describe('payment selection rules (docs/api.md pagos/iniciar, in its order)', ()
     [
       'a total that is not a number',
       { facturas: [{ id: oldest.id, monto: 100 }], total: 'cien' },
-      '400 MONTO_MISMATCH',
+      '400 INVALID_FACTURAS',
+    ],
+    [
+      'a total with 3 decimals',
+      { facturas: [{ id: oldest.id, monto: 100 }], total: 100.001 },
+      '400 INVALID_FACTURAS',
     ],
     [
       'skipping the oldest debt',
@@ -259,12 +264,64 @@ describe('payment selection rules (docs/api.md pagos/iniciar, in its order)', ()
     expect(codeOf(() => pay(request))).toBe(expected);
   });
 
-  it('an amount within 0.001 of the debe is the debe; a third decimal that matters is refused', () => {
-    expect(pay({ facturas: [{ id: oldest.id, monto: 100.0009 }], total: 100 }).totalCents).toBe(
-      10000,
-    );
-    expect(codeOf(() => pay({ facturas: [{ id: oldest.id, monto: 100.005 }], total: 100 }))).toBe(
+  it.each<[string, unknown]>([
+    ['a number with a third decimal', 100.001],
+    ['a string with a third decimal', '100.001'],
+    ['a number a hair off the debe', 100.0009],
+    ['a string with a trailing zero decimal', '100.000'],
+    ['half a cent', 100.005],
+  ])('%s (%s) is refused as malformed: 400 INVALID_FACTURAS', (_name, monto) => {
+    expect(codeOf(() => pay({ facturas: [{ id: oldest.id, monto }], total: 100 }))).toBe(
       '400 INVALID_FACTURAS',
     );
+  });
+});
+
+describe('request amounts (docs/decisions.md #5: at most 2 decimals)', () => {
+  it('a JSON number that is the binary rendering of a 2-decimal value is that value', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 9_999_999 }), { minLength: 1, maxLength: 30 }),
+        (cents) => {
+          // A client summing floats: the sum carries binary noise, never a third decimal.
+          const floatSum = cents.reduce((acc, value) => acc + value / 100, 0);
+          const exact = cents.reduce((acc, value) => acc + value, 0);
+          expect(requestCents(floatSum)).toBe(exact);
+        },
+      ),
+    );
+    expect(requestCents(100.1 + 200.2)).toBe(30030);
+  });
+
+  it('a third decimal that was typed is refused, as a number or a string', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 999_999_999 }),
+        fc.integer({ min: 1, max: 9 }),
+        (cents, thousandth) => {
+          const text = `${centsToNumeric(cents)}${thousandth}`;
+          expect(requestCents(text)).toBeUndefined();
+          expect(requestCents(Number(text))).toBeUndefined();
+        },
+      ),
+    );
+  });
+
+  it.each<[unknown, number | undefined]>([
+    ['1250.5', 125050],
+    [' 7 ', 700],
+    ['-3.10', -310],
+    [0.3, 30],
+    ['1000.001', undefined],
+    [1000.001, undefined],
+    ['1e3', undefined],
+    [Number.NaN, undefined],
+    [Number.POSITIVE_INFINITY, undefined],
+    [true, undefined],
+    [null, undefined],
+    ['10000000000000', undefined],
+    [1e13, undefined],
+  ])('%s reads as %s cents', (value, expected) => {
+    expect(requestCents(value)).toBe(expected);
   });
 });

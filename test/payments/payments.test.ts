@@ -274,7 +274,7 @@ describe('POST /portal/pagos/iniciar', () => {
       'INVALID_FACTURAS',
     ],
     [
-      'an amount 0.005 above the balance (beyond the 0.001 tolerance)',
+      'an amount with a third decimal (100.105)',
       () => ({ facturas: [{ id: debts[0], monto: 100.105 }], total: 100.105 }),
       400,
       'INVALID_FACTURAS',
@@ -291,6 +291,24 @@ describe('POST /portal/pagos/iniciar', () => {
       400,
       'INVALID_FACTURAS',
     ],
+    [
+      'a monto of "100.101" (more than 2 decimals, as a string)',
+      () => ({ facturas: [{ id: debts[0], monto: '100.101' }], total: 100.1 }),
+      400,
+      'INVALID_FACTURAS',
+    ],
+    [
+      'a monto a hair off its debe (100.1004, not a 2-decimal value)',
+      () => ({ facturas: [{ id: debts[0], monto: 100.1004 }], total: 100.1 }),
+      400,
+      'INVALID_FACTURAS',
+    ],
+    [
+      'a total with a third decimal (100.101)',
+      () => ({ facturas: [{ id: debts[0], monto: 100.1 }], total: 100.101 }),
+      400,
+      'INVALID_FACTURAS',
+    ],
     ['no total', () => ({ facturas: [{ id: debts[0], monto: 100.1 }] }), 400, 'INVALID_FACTURAS'],
     ['facturas that is not a list', () => ({ facturas: 'x', total: 1 }), 400, 'INVALID_FACTURAS'],
   ])('%s is refused: %s %s', async (_name, body, status, code) => {
@@ -304,7 +322,7 @@ describe('POST /portal/pagos/iniciar', () => {
     );
   });
 
-  it('amounts within 0.001 pass: a client’s float sum, a monto a hair off its debe', async () => {
+  it('a client’s float sum is the 2-decimal value it renders; numeric strings pass', async () => {
     // 100.1 + 200.2 in binary floating point is 300.29999999999995.
     const floatSum = 100.1 + 200.2;
     expect(floatSum).not.toBe(300.3);
@@ -318,10 +336,10 @@ describe('POST /portal/pagos/iniciar', () => {
       },
       {
         facturas: [
-          { id: debts[0], monto: 100.1004 },
-          { id: debts[1], monto: '200.1996' },
+          { id: debts[0], monto: '100.10' },
+          { id: debts[1], monto: '200.2' },
         ],
-        total: 300.3,
+        total: '300.30',
       },
     ]) {
       const response = await start(body);
