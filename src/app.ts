@@ -37,6 +37,8 @@ import { printSignerFor } from './modules/print/signer.js';
 import { createEmailChangeNotices } from './modules/profile/email-change-notice.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { createProfileService } from './modules/profile/service.js';
+import { receiptRoutes } from './modules/receipts/routes.js';
+import { createReceiptService } from './modules/receipts/service.js';
 import { tenantRoutes } from './modules/tenants/routes.js';
 import { createAudit } from './platform/audit.js';
 import { createJwtGuard } from './platform/auth/guard.js';
@@ -296,6 +298,7 @@ export async function buildApp(
       detail: createPaymentDetail({ calendar }),
       receiptPdf: createReceiptDownload({ reports }),
     });
+    receiptRoutes(authed, { receipts: createReceiptService({ reports }) });
     printRoutes(authed, {
       signer: printSigner,
       printConfigs: createPrintConfigService({ clock }),

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { TenantContext } from '../platform/tenancy/tenancy.js';
 
 export interface ReceiptView {
@@ -12,6 +12,7 @@ export interface ReceiptView {
 }
 
 interface Row {
+  id: string;
   nrocomp: string;
   fecha: string;
   haber: string;
@@ -22,29 +23,33 @@ interface Row {
   facturas: { tipo: string; numero: string; monto: string }[];
 }
 
-/** A receipt as the ledger holds it (ordcta `REC`, its customer and recfac links), in one query. */
-export async function findReceipt(
-  tenant: TenantContext,
-  reciboId: string,
-  cnro: number,
-): Promise<ReceiptView | undefined> {
+/** The order of a receipt's recfac lines: the invoices' own FIFO order (docs/api.md). */
+const INVOICE_ORDER = sql`f.vencimiento NULLS LAST, f.fecha, f.nrocomp`;
+
+/**
+ * Receipts (ordcta `REC`) with their customer and recfac links, in one query; `where` narrows
+ * `r` (the receipt) and may name `c` (its ordcon row).
+ */
+async function findReceiptRows(tenant: TenantContext, where: RawBuilder<unknown>): Promise<Row[]> {
   const schema = tenant.customerSchema;
   const { rows } = await sql<Row>`
-    SELECT r.nrocomp, r.fecha::text AS fecha, r.haber::text AS haber, r.anulado,
+    SELECT r.id::text AS id, r.nrocomp, r.fecha::text AS fecha, r.haber::text AS haber, r.anulado,
            c.cnro, c.cnom, c.ccui,
            COALESCE((
              SELECT json_agg(json_build_object(
                       'tipo', f.comprobante, 'numero', f.nrocomp, 'monto', l.monto::text)
-                    ORDER BY f.vencimiento NULLS LAST, f.fecha, f.nrocomp)
+                    ORDER BY ${INVOICE_ORDER})
                FROM ${sql.table(`${schema}.recfac`)} l
                JOIN ${sql.table(`${schema}.ordcta`)} f ON f.id = l.factura_id
               WHERE l.recibo_id = r.id), '[]'::json) AS facturas
       FROM ${sql.table(`${schema}.ordcta`)} r
       JOIN ${sql.table(`${schema}.ordcon`)} c ON c.cnro = r.cnro
-     WHERE r.id = ${reciboId}::uuid AND r.tipo = 'REC' AND r.cnro = ${cnro}
+     WHERE r.tipo = 'REC' AND ${where}
   `.execute(tenant.db);
-  const row = rows[0];
-  if (!row) return undefined;
+  return rows;
+}
+
+function receiptView(row: Row): ReceiptView {
   return {
     numero: row.nrocomp,
     fecha: row.fecha,
@@ -53,4 +58,96 @@ export async function findReceipt(
     cliente: { cnro: row.cnro, nombre: row.cnom, documento: row.ccui },
     facturas: row.facturas,
   };
+}
+
+/** A receipt as the ledger holds it (ordcta `REC`, its customer and recfac links), in one query. */
+export async function findReceipt(
+  tenant: TenantContext,
+  reciboId: string,
+  cnro: number,
+): Promise<ReceiptView | undefined> {
+  const [row] = await findReceiptRows(tenant, sql`r.id = ${reciboId}::uuid AND r.cnro = ${cnro}`);
+  return row && receiptView(row);
+}
+
+/**
+ * One receipt of the portal user's customer that is not voided, in one query (the customer comes
+ * from portal_users in the same statement). `reciboId` must be a uuid: the caller checks it.
+ */
+export async function findCustomerReceipt(
+  tenant: TenantContext,
+  portalUserId: string,
+  reciboId: string,
+): Promise<(ReceiptView & { id: string }) | undefined> {
+  const users = sql.table(`${tenant.customerSchema}.portal_users`);
+  const [row] = await findReceiptRows(
+    tenant,
+    sql`r.id = ${reciboId}::uuid AND NOT r.anulado
+        AND r.cnro = (SELECT u.cnro FROM ${users} u WHERE u.id = ${portalUserId})`,
+  );
+  return row && { id: row.id, ...receiptView(row) };
+}
+
+/** A receipt as the customer's list shows it: the voucher, its total and the invoices it paid. */
+export interface ReceiptListItem {
+  id: string;
+  comprobante: string;
+  nrocomp: string;
+  fecha: string;
+  /** The receipt's `haber`, numeric text. */
+  haber: string;
+  facturas: { id: string; comprobante: string; nrocomp: string; monto: string }[];
+}
+
+export interface ReceiptPage {
+  cnro: number;
+  /** Every receipt of the customer that is not voided, beyond this page too. */
+  total: number;
+  receipts: ReceiptListItem[];
+}
+
+/**
+ * The portal user's receipts that are not voided (ordcta `REC`, whether a portal payment or the
+ * ERP issued them), newest first (fecha, then nrocomp, then id: a stable order across pages),
+ * one page of them with their recfac links and the count of all, in one round trip. Undefined
+ * when the user does not exist. The order is that of `portal_ordcta_receipts_idx`
+ * (db/migrations/customer/0002_portal_lookup_indexes.sql).
+ */
+export async function findCustomerReceipts(
+  tenant: TenantContext,
+  portalUserId: string,
+  page: { limit: number; offset: number },
+): Promise<ReceiptPage | undefined> {
+  const schema = tenant.customerSchema;
+  const ordcta = sql.table(`${schema}.ordcta`);
+  const { rows } = await sql<ReceiptPage>`
+    WITH customer AS (
+      SELECT u.cnro FROM ${sql.table(`${schema}.portal_users`)} u WHERE u.id = ${portalUserId}
+    ), page AS (
+      SELECT r.id, r.comprobante, r.nrocomp, r.fecha, r.haber
+        FROM ${ordcta} r
+       WHERE r.cnro = (SELECT cnro FROM customer) AND r.tipo = 'REC' AND NOT r.anulado
+       ORDER BY r.fecha DESC, r.nrocomp DESC, r.id DESC
+       LIMIT ${page.limit} OFFSET ${page.offset}
+    )
+    SELECT c.cnro,
+           (SELECT count(*)::int FROM ${ordcta} r
+             WHERE r.cnro = c.cnro AND r.tipo = 'REC' AND NOT r.anulado) AS total,
+           COALESCE((
+             SELECT json_agg(json_build_object(
+                      'id', p.id::text, 'comprobante', p.comprobante, 'nrocomp', p.nrocomp,
+                      'fecha', p.fecha::text, 'haber', p.haber::text,
+                      'facturas', COALESCE((
+                        SELECT json_agg(json_build_object(
+                                 'id', f.id::text, 'comprobante', f.comprobante,
+                                 'nrocomp', f.nrocomp, 'monto', l.monto::text)
+                               ORDER BY ${INVOICE_ORDER})
+                          FROM ${sql.table(`${schema}.recfac`)} l
+                          JOIN ${ordcta} f ON f.id = l.factura_id
+                         WHERE l.recibo_id = p.id), '[]'::json))
+                    ORDER BY p.fecha DESC, p.nrocomp DESC, p.id DESC)
+               FROM page p), '[]'::json) AS receipts
+      FROM customer c
+  `.execute(tenant.db);
+  return rows[0];
 }

@@ -6,7 +6,10 @@ const Amount = Type.String({ pattern: '^-?\\d{1,13}\\.\\d{2}$', description: 'e.
 /** ERP text as it is: possibly empty, bounded only so a body stays a receipt's size. */
 const Text = (maxLength: number) => Type.String({ maxLength });
 
-/** What the API sends to render a receipt (report code `portal-recibo`): data only, no ids to look up. */
+/**
+ * What the API sends to render a receipt (report code `portal-recibo`): data only, no ids to look
+ * up. The same report draws a portal payment's receipt and one the ERP issued (`pago: null`).
+ */
 export const ReceiptReportBody = Type.Object(
   {
     empresa: Type.Object({ nombre: Text(1000) }, { additionalProperties: false }),
@@ -26,14 +29,18 @@ export const ReceiptReportBody = Type.Object(
       },
       { additionalProperties: false },
     ),
-    pago: Type.Object(
-      {
-        payment_id: Type.Integer({ minimum: 1 }),
-        metodo: Text(50),
-        gateway_payment_id: Type.Union([Text(255), Type.Null()]),
-      },
-      { additionalProperties: false },
-    ),
+    /** The portal payment the receipt came from; null for a receipt the ERP issued (at the counter). */
+    pago: Type.Union([
+      Type.Object(
+        {
+          payment_id: Type.Integer({ minimum: 1 }),
+          metodo: Text(50),
+          gateway_payment_id: Type.Union([Text(255), Type.Null()]),
+        },
+        { additionalProperties: false },
+      ),
+      Type.Null(),
+    ]),
     facturas: Type.Array(
       Type.Object(
         { tipo: Text(200), numero: Text(100), monto: Amount },
@@ -65,20 +72,27 @@ export function renderReceipt(data: ReceiptReport): Promise<Buffer> {
     `Recibo ${data.recibo.numero}${data.recibo.anulado ? ' (ANULADO)' : ''}`,
     `Sucursal ${data.sucursal.nombre}`,
   );
+  const { pago } = data;
   report.fields([
     ['Fecha', formatDate(data.recibo.fecha)],
     ['Cliente', `${data.cliente.nombre} (N.º ${data.cliente.numero})`],
     ['DNI/CUIT', data.cliente.documento],
-    ['Medio de pago', METHODS[data.pago.metodo] ?? data.pago.metodo],
-    ['Operación', data.pago.gateway_payment_id ?? '-'],
-    ['Pago del portal', String(data.pago.payment_id)],
+    ...(pago === null
+      ? []
+      : ([
+          ['Medio de pago', METHODS[pago.metodo] ?? pago.metodo],
+          ['Operación', pago.gateway_payment_id ?? '-'],
+          ['Pago del portal', String(pago.payment_id)],
+        ] satisfies [string, string][])),
   ]);
   invoiceTable(report, 'Importe aplicado', data.facturas);
   report.total('Total recibido', formatMoney(data.total));
   report.note(
     data.recibo.anulado
       ? 'Este recibo fue anulado: el pago fue devuelto o el comprobante se anuló en el sistema.'
-      : 'Recibimos el importe indicado en pago de los comprobantes detallados. Pago en línea acreditado por la pasarela indicada.',
+      : pago === null
+        ? 'Recibimos el importe indicado en pago de los comprobantes detallados.'
+        : 'Recibimos el importe indicado en pago de los comprobantes detallados. Pago en línea acreditado por la pasarela indicada.',
   );
   return report.finish();
 }

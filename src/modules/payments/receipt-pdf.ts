@@ -4,12 +4,16 @@ import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { findReceipt, type ReceiptView } from '../../ledger/receipt-view.js';
 import type { ReceiptReport } from '../../reports/receipt-report.js';
 import { ReportsError, type ReportsClient } from '../../reports/client.js';
-import { findPaymentOfCustomer, type ReceiptPaymentRow } from './queries/customer-payments.js';
+import { findPaymentOfCustomer } from './queries/customer-payments.js';
+import type { PaymentOfReceipt } from './receipt-payments.js';
 
-/** What the reports service needs to draw a receipt (`portal-recibo`): data only, no ids to resolve. */
+/**
+ * What the reports service needs to draw a receipt (`portal-recibo`): data only, no ids to
+ * resolve. `payment` is the portal payment the receipt came from, null for one the ERP issued.
+ */
 export function receiptReport(
   tenant: TenantContext,
-  payment: Pick<ReceiptPaymentRow, 'id' | 'gateway' | 'gateway_payment_id'>,
+  payment: PaymentOfReceipt | null,
   receipt: ReceiptView,
 ): ReceiptReport {
   return {
@@ -21,14 +25,45 @@ export function receiptReport(
       numero: receipt.cliente.cnro,
     },
     recibo: { numero: receipt.numero, fecha: receipt.fecha, anulado: receipt.anulado },
-    pago: {
-      payment_id: payment.id,
-      metodo: payment.gateway ?? 'desconocido',
-      gateway_payment_id: payment.gateway_payment_id,
-    },
+    pago:
+      payment === null
+        ? null
+        : {
+            payment_id: payment.id,
+            metodo: payment.gateway ?? 'desconocido',
+            gateway_payment_id: payment.gateway_payment_id,
+          },
     facturas: receipt.facturas,
     total: receipt.total,
   };
+}
+
+/**
+ * A ledger receipt as the PDF both receipt routes answer (GET /portal/pagos/{id}/recibo and
+ * GET /portal/recibos/{id}/pdf): rendered by the reports service (`portal-recibo`), any failure
+ * of which is 502 INFORMES_ERROR; the file is named after the receipt's number.
+ */
+export async function renderReceiptPdf(
+  reports: ReportsClient,
+  tenant: TenantContext,
+  payment: PaymentOfReceipt | null,
+  receipt: ReceiptView,
+): Promise<{ filename: string; pdf: Buffer }> {
+  try {
+    const pdf = await reports.receipt(
+      { tenant_id: tenant.tenantId, sucursal_id: tenant.sucursalId },
+      receiptReport(tenant, payment, receipt),
+    );
+    // ERP numbers are free text: only what a quoted header parameter holds safely goes in the name.
+    return { filename: `recibo-${receipt.numero.replace(/[^\w.-]/g, '_')}.pdf`, pdf };
+  } catch (error) {
+    if (error instanceof ReportsError) {
+      throw new AppError('INFORMES_ERROR', 'El servicio de informes no pudo generar el recibo', {
+        cause: error,
+      });
+    }
+    throw error;
+  }
 }
 
 /**
@@ -60,20 +95,7 @@ export function createReceiptDownload(deps: { reports: ReportsClient }) {
       // Deleted from the ERP after it was created: there is nothing left to print.
       throw new AppError('RECIBO_NO_DISPONIBLE', 'El recibo ya no existe en el sistema');
     }
-    try {
-      const pdf = await deps.reports.receipt(
-        { tenant_id: tenant.tenantId, sucursal_id: tenant.sucursalId },
-        receiptReport(tenant, payment, receipt),
-      );
-      return { filename: `recibo-${receipt.numero}.pdf`, pdf };
-    } catch (error) {
-      if (error instanceof ReportsError) {
-        throw new AppError('INFORMES_ERROR', 'El servicio de informes no pudo generar el recibo', {
-          cause: error,
-        });
-      }
-      throw error;
-    }
+    return renderReceiptPdf(deps.reports, tenant, payment, receipt);
   };
 }
 

@@ -49,6 +49,16 @@ export async function findPaymentHistory(
   return rows;
 }
 
+/**
+ * `p` was made through a sucursal keeping its customers in the request's schema: centralized
+ * sucursales share their customers, and a customer's payments and receipts with them.
+ */
+function madeInCustomerSchema(tenant: Pick<TenantContext, 'sucursalId' | 'customerSchema'>) {
+  return sql`p.sucursal_id IN (SELECT s.id FROM public.sucursales s
+                                WHERE s.id = ${tenant.sucursalId}
+                                   OR (s.clientes_centralizados AND ${tenant.customerSchema} = 'public'))`;
+}
+
 export interface ReceiptPaymentRow {
   id: number;
   status: PaymentStatus;
@@ -73,13 +83,39 @@ export async function findPaymentOfCustomer(
       FROM public.portal_payments p
      WHERE p.id = ${paymentId}
        AND p.tenant_id = ${tenant.tenantId}
-       -- Made through any sucursal keeping its customers in this schema: centralized
-       -- sucursales share their customers, and a customer's receipts with them.
-       AND p.sucursal_id IN (SELECT s.id FROM public.sucursales s
-                              WHERE s.id = ${tenant.sucursalId}
-                                 OR (s.clientes_centralizados AND ${tenant.customerSchema} = 'public'))
+       AND ${madeInCustomerSchema(tenant)}
        AND p.ordcon_id = (SELECT u.cnro FROM ${sql.table(`${tenant.customerSchema}.portal_users`)} u
                            WHERE u.id = ${portalUserId})
   `.execute(db);
   return rows[0];
+}
+
+/** The portal payment a ledger receipt came from (its `recibo_id`). */
+export interface PaymentOfReceiptRow {
+  id: number;
+  recibo_id: string;
+  gateway: string | null;
+  gateway_payment_id: string | null;
+}
+
+/**
+ * The customer's payments whose receipt is one of `reciboIds` (lower-case uuids), in one round
+ * trip; receipts the ERP issued have none. Found by the customer's index (`ordcon_id`).
+ */
+export async function findPaymentsOfReceipts(
+  db: TenantExecutor,
+  tenant: Pick<TenantContext, 'tenantId' | 'sucursalId' | 'customerSchema'>,
+  cnro: number,
+  reciboIds: readonly string[],
+): Promise<PaymentOfReceiptRow[]> {
+  if (reciboIds.length === 0) return [];
+  const { rows } = await sql<PaymentOfReceiptRow>`
+    SELECT p.id, lower(p.recibo_id) AS recibo_id, p.gateway, p.gateway_payment_id
+      FROM public.portal_payments p
+     WHERE p.ordcon_id = ${cnro}
+       AND p.tenant_id = ${tenant.tenantId}
+       AND ${madeInCustomerSchema(tenant)}
+       AND lower(p.recibo_id) = ANY(${[...reciboIds]}::text[])
+  `.execute(db);
+  return rows;
 }

@@ -1,0 +1,34 @@
+import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import { findPaymentsOfReceipts } from './queries/customer-payments.js';
+
+/** The portal payment a ledger receipt came from: what its PDF shows and the list's `pago_id`. */
+export interface PaymentOfReceipt {
+  id: number;
+  gateway: string | null;
+  gateway_payment_id: string | null;
+}
+
+/**
+ * The payments service's answer to "which of these receipts did a portal payment produce?"
+ * (GET /portal/recibos): the customer's payments by receipt id (`ordcta.id`, any case), in one
+ * round trip; a receipt the ERP issued is absent from the map. The receipts module asks here
+ * instead of reading `portal_payments` itself (docs/architecture.md "Layers").
+ */
+export async function paymentsOfReceipts(
+  tenant: TenantContext,
+  cnro: number,
+  reciboIds: readonly string[],
+): Promise<Map<string, PaymentOfReceipt>> {
+  const rows = await findPaymentsOfReceipts(
+    tenant.db,
+    tenant,
+    cnro,
+    reciboIds.map((id) => id.toLowerCase()),
+  );
+  return new Map(
+    rows.map((row) => [
+      row.recibo_id,
+      { id: row.id, gateway: row.gateway, gateway_payment_id: row.gateway_payment_id },
+    ]),
+  );
+}
