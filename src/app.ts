@@ -54,6 +54,8 @@ import { openRedis } from './platform/redis.js';
 import { installHttpSecurity } from './platform/http/security.js';
 import { httpServerOptions } from './platform/http/server-options.js';
 import { installValidation } from './platform/http/validation.js';
+import { installIdempotency } from './platform/idempotency/http.js';
+import { createIdempotencyPrune, scheduleIdempotencyPrune } from './platform/idempotency/prune.js';
 import { openWebClient } from './platform/http/web-client.js';
 import { startJobQueue } from './platform/jobs.js';
 import { createMailer, type Outbox } from './platform/mail/mailer.js';
@@ -260,6 +262,11 @@ export async function buildApp(
     metrics,
   );
 
+  await scheduleIdempotencyPrune(
+    jobs,
+    createIdempotencyPrune({ systemDb, tenancy, clock, log: app.log }),
+  );
+
   healthRoutes(app, systemDb);
   publicAuthRoutes(app, { auth, reset, config });
   tenantRoutes(app, { directory: standalone.directory });
@@ -284,6 +291,13 @@ export async function buildApp(
   await app.register((authed, _options, done) => {
     authed.addHook('onRequest', createJwtGuard(tokens, tenancy, versions));
     authed.addHook('preHandler', limits.protectedRoutes);
+    // docs/api.md "Idempotency-Key" on the routes that name it; after the guard and the limit.
+    installIdempotency(authed, {
+      systemDb,
+      clock,
+      log: app.log,
+      lockTtlMs: Math.max(30_000, 4 * config.gatewayTimeoutMs),
+    });
     authRoutes(authed, { auth, config });
     profileRoutes(authed, { profile: createProfileService({ clock, notices, users: auth }) });
     accountRoutes(authed, { account: createAccountService({ calendar }) });

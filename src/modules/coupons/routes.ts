@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/auth/guard.js';
 import { AppError } from '../../platform/errors.js';
 import { errorResponses, PdfResponse } from '../../platform/http/schemas.js';
+import { IdempotencyKeyHeaders } from '../../platform/idempotency/http.js';
 import { ReportsError, type ReportsClient } from '../../reports/client.js';
 import {
   BarcodeParams,
@@ -34,13 +35,18 @@ export function couponRoutes(
   routes.post(
     '/portal/cupones/generar',
     {
-      config: { ...config, expectedFields: ['facturas', 'total', 'dias_vencimiento'] },
+      config: {
+        ...config,
+        expectedFields: ['facturas', 'total', 'dias_vencimiento'],
+        idempotency: { route: 'cupones.generar' },
+      },
       schema: {
         tags,
         security,
         summary: 'Generate a payment coupon (19-digit ITF barcode) for some pending debts',
+        headers: IdempotencyKeyHeaders,
         body: GenerateBody,
-        response: { 200: GenerateResponse, ...errorResponses(400, 401, 404, 422, 429, 500) },
+        response: { 200: GenerateResponse, ...errorResponses(400, 401, 404, 409, 422, 429, 500) },
       },
     },
     async (request) => {

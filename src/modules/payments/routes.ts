@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/auth/guard.js';
 import { errorResponses, PdfResponse } from '../../platform/http/schemas.js';
+import { IdempotencyKeyHeaders } from '../../platform/idempotency/http.js';
 import type { PaymentDetail, PaymentHistory } from './history.js';
 import type { PaymentLifecycle } from './lifecycle.js';
 import type { ReceiptDownload } from './receipt-pdf.js';
@@ -97,11 +98,18 @@ export function paymentRoutes(authed: FastifyInstance, deps: PaymentRouteDeps): 
     '/portal/pagos/iniciar',
     {
       // docs/api.md's codes for iniciar are 400s: a malformed selection is an invalid one.
-      config: { expectedFields: ['facturas', 'total'], validationCode: 'INVALID_FACTURAS' },
+      // docs/api.md "Idempotency-Key": the Origin shapes the answer (its return URLs), so it is
+      // part of what a key must repeat.
+      config: {
+        expectedFields: ['facturas', 'total'],
+        validationCode: 'INVALID_FACTURAS',
+        idempotency: { route: 'pagos.iniciar', headers: ['origin'] },
+      },
       schema: {
         tags,
         security,
         summary: 'Start an online payment of the oldest pending debts (FIFO, full amounts)',
+        headers: IdempotencyKeyHeaders,
         body: StartBody,
         response: { 200: StartResponse, ...errorResponses(400, 401, 409, 422, 429, 500) },
       },

@@ -20,6 +20,11 @@ export interface SystemDatabase {
     due_at: Timestamp;
     version: Generated<number>;
   };
+  portal_idempotency_due: {
+    tenant_id: number;
+    due_at: Timestamp;
+    version: Generated<number>;
+  };
   portal_refresh_tokens: {
     token_hash: string;
     tenant_id: number;
@@ -187,6 +192,17 @@ export interface TenantDatabase {
     payment_id: number | null;
     received_at: CreatedAt;
   };
+  portal_idempotency_keys: {
+    portal_user_id: string;
+    route: string;
+    idempotency_key: string;
+    request_hash: string;
+    status: IdempotencyKeyStatus;
+    locked_at: Timestamp | null;
+    response_status: number | null;
+    response_body: string | null;
+    created_at: Timestamp;
+  };
   portal_sandbox_payments: {
     id: string;
     reference: string;
@@ -205,6 +221,9 @@ export interface TenantDatabase {
   };
   portal_migrations: MigrationsTable;
 }
+
+/** docs/api.md "Idempotency-Key": a key is claimed by the request running it, then done. */
+export type IdempotencyKeyStatus = 'in_progress' | 'done';
 
 /** docs/decisions.md #40: the documents and papers a print configuration names. */
 export type PrintDocument = 'recibo' | 'cupon';
