@@ -47,16 +47,16 @@ function preferenceCalls(): number {
 }
 
 describe('Idempotency-Key and the gateway', () => {
-  it('a GATEWAY_ERROR is not replayed: the same key runs again, and its success is replayed without a gateway call', async () => {
+  it('a GATEWAY_ERROR is replayed like any decided answer: one row, one gateway call; a new key tries again', async () => {
     const [debt] = await tenant.query<{ id: string }>(
       `SELECT id::text FROM suc0001.ordcta WHERE cnro = 1`,
     );
     const body = { facturas: [{ id: debt?.id, monto: 1000.5 }], total: 1000.5 };
-    const start = () =>
+    const start = (key = 'retry-after-failure') =>
       app.inject({
         method: 'POST',
         url: '/portal/pagos/iniciar',
-        headers: { ...bearer(token), origin: ORIGIN, 'idempotency-key': 'retry-after-failure' },
+        headers: { ...bearer(token), origin: ORIGIN, 'idempotency-key': key },
         payload: body,
       });
     server.fault = (seen) =>
@@ -71,15 +71,20 @@ describe('Idempotency-Key and the gateway', () => {
     }
     expect(refused.statusCode).toBe(422);
     expect(refused.json()).toMatchObject({ code: 'GATEWAY_ERROR' });
-    expect(await tenant.query('SELECT * FROM public.portal_idempotency_keys')).toEqual([]);
     expect(preferenceCalls()).toBe(1);
 
-    const second = await start();
+    const replayed = await start();
+    expect(replayed.statusCode).toBe(422);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body).toBe(refused.body);
+    expect(preferenceCalls()).toBe(1);
+
+    const second = await start('a-new-try');
     expect(second.statusCode, second.body).toBe(200);
     expect(second.headers['idempotent-replayed']).toBeUndefined();
     expect(preferenceCalls()).toBe(2);
 
-    const third = await start();
+    const third = await start('a-new-try');
     expect(third.headers['idempotent-replayed']).toBe('true');
     expect(third.body).toBe(second.body);
     expect(preferenceCalls()).toBe(2);

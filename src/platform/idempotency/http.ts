@@ -74,11 +74,12 @@ function requestHashOf(request: FastifyRequest, headers: readonly string[]): str
 }
 
 /**
- * 4xx answers that are not the operation's decision but a passing state, undone before answering:
- * a retry with the same key runs again. GATEWAY_ERROR cancels its payment and frees the debts
- * ("intente nuevamente", docs/decisions.md #25); RATE_LIMITED ran nothing.
+ * 4xx answers that ran nothing: a retry with the same key runs. A GATEWAY_ERROR is not one of
+ * them: it created a payment (cancelled with the gateway's answer, docs/decisions.md #25) and
+ * called the gateway, so the same key replays it, as Stripe replays a failure; trying again is a
+ * new request with a new key.
  */
-const RETRYABLE_CODES = new Set(['GATEWAY_ERROR', 'RATE_LIMITED']);
+const RETRYABLE_CODES = new Set(['RATE_LIMITED']);
 
 function codeOf(body: string): unknown {
   try {
