@@ -23,6 +23,7 @@ import { createPaymentClaims } from './modules/payments/claims.js';
 import { createGatewayRegistry } from './modules/payments/gateways/registry.js';
 import { createPaymentDetail, createPaymentHistory } from './modules/payments/history.js';
 import { createPaymentLifecycle } from './modules/payments/lifecycle.js';
+import { createPaymentEmails } from './modules/payments/payment-emails.js';
 import { createReceiptIssuer, workReceiptRetries } from './modules/payments/receipt-issuer.js';
 import { createReconciler } from './modules/payments/reconcile.js';
 import { createReceiptDownload } from './modules/payments/receipt-pdf.js';
@@ -236,15 +237,50 @@ export async function buildApp(
     allowedOrigins: config.gatewayAllowedOrigins,
     log: app.log,
   });
-  const receipts = createReceiptIssuer({ tenancy, jobs, calendar, clock, log: app.log, metrics });
-  await workReceiptRetries(jobs, receipts, metrics);
   const reports = createReportsClient({
     url: config.reportsUrl,
     secret: config.reportsServiceSecret,
     timeoutMs: config.reportsTimeoutMs,
     metrics,
   });
-  const reconcile = createReconciler({ receipts, audit, clock, log: app.log });
+  // docs/payments.md "Payment e-mails": queued by TX2 and by the refund's transaction.
+  const paymentEmails = createPaymentEmails({
+    tenancy,
+    jobs,
+    mailer,
+    // Its PDF calls are counted apart from the routes' (docs/metrics.md `report="receipt-email"`).
+    reports: createReportsClient({
+      url: config.reportsUrl,
+      secret: config.reportsServiceSecret,
+      timeoutMs: config.reportsTimeoutMs,
+      metrics: {
+        reportsCall: (_report, outcome, seconds) =>
+          metrics.reportsCall('receipt-email', outcome, seconds),
+      },
+    }),
+    users: auth,
+    clock,
+    log: app.log,
+    metrics,
+  });
+  await paymentEmails.work();
+  const receipts = createReceiptIssuer({
+    tenancy,
+    jobs,
+    calendar,
+    clock,
+    log: app.log,
+    metrics,
+    emails: paymentEmails,
+  });
+  await workReceiptRetries(jobs, receipts, metrics);
+  const reconcile = createReconciler({
+    receipts,
+    audit,
+    clock,
+    log: app.log,
+    emails: paymentEmails,
+  });
   // A claim outlives the gateway calls it guards only when its process died.
   const claims = createPaymentClaims({ clock, staleAfterMs: 4 * config.gatewayTimeoutMs });
   await scheduleCheckoutExpiry(
@@ -307,7 +343,7 @@ export async function buildApp(
     couponRoutes(authed, { coupons, reports });
     paymentRoutes(authed, {
       start: createPaymentStart({ config, gateways, clock, metrics, systemDb }),
-      lifecycle: createPaymentLifecycle({ gateways, claims, clock }),
+      lifecycle: createPaymentLifecycle({ gateways, claims, clock, emails: paymentEmails }),
       history: createPaymentHistory({ calendar }),
       detail: createPaymentDetail({ calendar }),
       receiptPdf: createReceiptDownload({ reports }),

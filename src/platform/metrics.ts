@@ -27,7 +27,8 @@ export type WebhookMetricOutcome =
   | 'error';
 export type ReceiptMetricOutcome = 'created' | 'exists' | 'not_approved' | 'refused' | 'failed';
 export type PaymentStartOutcome = 'issued' | 'gateway_error';
-export type ReportKind = 'receipt' | 'coupon';
+/** `receipt-email`: the receipt PDF a payment's e-mail attaches (a job, not a route). */
+export type ReportKind = 'receipt' | 'coupon' | 'receipt-email';
 
 export interface TenantPoolStats {
   pools: number;
@@ -44,7 +45,7 @@ export interface Metrics {
   webhook(outcome: WebhookMetricOutcome): void;
   receipt(outcome: ReceiptMetricOutcome): void;
   /** One run of a background job; `result` is what the run did (a receipt outcome, ok, failed). */
-  jobRun(job: 'receipt-retry' | 'checkout-expiry', result: string): void;
+  jobRun(job: 'receipt-retry' | 'checkout-expiry' | 'payment-email', result: string): void;
   /** Payments one checkout-expiry run looked at, by what became of each. */
   expired(summary: Readonly<Record<string, number>>): void;
   couponGenerated(): void;

@@ -253,6 +253,18 @@ export function createAuthService(deps: AuthDeps) {
       await audit.record(tenant, origin, { event: 'password_change', portalUserId });
     },
 
+    /**
+     * Where the portal's e-mails to a user go (a payment's confirmation, its refund): undefined
+     * when the user no longer exists.
+     */
+    async contactOf(
+      tenant: TenantContext,
+      portalUserId: string,
+    ): Promise<{ email: string; nombre: string } | undefined> {
+      const profile = await findUserProfile(tenant, portalUserId);
+      return profile && { email: profile.email, nombre: profile.cnom };
+    },
+
     /** docs/decisions.md #15. */
     async me(tenant: TenantContext, portalUserId: string) {
       const profile = await findUserProfile(tenant, portalUserId);

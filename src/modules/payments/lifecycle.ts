@@ -9,6 +9,7 @@ import type { PaymentClaims } from './claims.js';
 import { checkoutIdOf } from './queries/json-columns.js';
 import { cancelInFlight } from './queries/in-flight.js';
 import { findOwnPayment, findPaymentForUpdate, setMissingRefundId } from './queries/payments.js';
+import type { PaymentEmailQueue } from './payment-emails.js';
 import { recordRefund } from './refund-ledger.js';
 import { readPaymentSettings, type PaymentSettings } from './settings.js';
 
@@ -36,8 +37,10 @@ export function createPaymentLifecycle(deps: {
   gateways: GatewayRegistry;
   claims: PaymentClaims;
   clock: Clock;
+  /** "Devolución registrada" once the refund is recorded (docs/payments.md "Payment e-mails"). */
+  emails?: Pick<PaymentEmailQueue, 'queueRefundEmail'>;
 }) {
-  const { gateways, claims, clock } = deps;
+  const { gateways, claims, clock, emails } = deps;
 
   function adapterOf(
     tenant: TenantContext,
@@ -122,7 +125,11 @@ export function createPaymentLifecycle(deps: {
       await tenant.db.transaction().execute(async (trx) => {
         const current = await findPaymentForUpdate(trx, payment.id);
         if (current.status === 'approved') {
-          await recordRefund(trx, tenant, current, settings, { now, refundId: refund.refundId });
+          await recordRefund(trx, tenant, current, settings, {
+            now,
+            refundId: refund.refundId,
+            emails,
+          });
           return;
         }
         // The gateway's own notification of this refund got here first and reversed the ledger:

@@ -4,6 +4,7 @@ import type { JobQueue } from '../../platform/jobs.js';
 import type { Metrics } from '../../platform/metrics.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
+import type { PaymentEmailQueue } from './payment-emails.js';
 import { recordReceiptError } from './queries/receipts.js';
 import { createReceipt, type ReceiptOutcome } from './receipt-writer.js';
 import { readPaymentSettings, type PaymentSettings } from './settings.js';
@@ -52,11 +53,17 @@ interface ReceiptDeps {
   log: FastifyBaseLogger;
   /** The API's metrics; the CLI's retry-receipts runs without. */
   metrics?: Pick<Metrics, 'receipt'>;
+  /**
+   * The payment's "Recibimos su pago" (docs/payments.md "Payment e-mails"): queued in TX2, and
+   * again by a run that finds the receipt written (pg-boss and the sent mark keep it to one
+   * e-mail). The CLI's retry-receipts runs without: the receipt job's next run queues it.
+   */
+  emails?: Pick<PaymentEmailQueue, 'queueReceiptEmail'>;
 }
 
 /** TX2 attempts, shared by the webhook, the retry job and `cli payments retry-receipts`. */
 export function createReceiptAttempts(deps: ReceiptDeps): ReceiptAttempts {
-  const { tenancy, calendar, clock, log, metrics } = deps;
+  const { tenancy, calendar, clock, log, metrics, emails } = deps;
 
   async function recordError(tenant: TenantContext, paymentId: number, message: string) {
     // The payment's row says which one (recibo_error); the log says that one failed, and why.
@@ -82,8 +89,15 @@ export function createReceiptAttempts(deps: ReceiptDeps): ReceiptAttempts {
           cajaSchema: settings.cajaSchema,
           puntoVenta: settings.puntoVenta,
         },
-        { clock, today: await calendar.today(tenant) },
+        {
+          clock,
+          today: await calendar.today(tenant),
+          onCreated: emails && ((id) => emails.queueReceiptEmail(tenant, id)),
+        },
       );
+      // Written before (by TX2 on another path, or a run whose queueing failed): queued again,
+      // which pg-boss's singleton key or the job's sent mark turns into nothing when it was.
+      if (outcome.kind === 'exists') await emails?.queueReceiptEmail(tenant, paymentId);
       // Retrying cannot change what the gateway approved: recorded once, never retried.
       metrics?.receipt(outcome.kind);
       if (outcome.kind === 'refused') await recordError(tenant, paymentId, outcome.reason);

@@ -48,7 +48,15 @@ export async function createReceipt(
   tenant: TenantContext,
   paymentId: number,
   settings: ReceiptSettings,
-  deps: { clock: Clock; today: string },
+  deps: {
+    clock: Clock;
+    today: string;
+    /**
+     * Runs inside TX2 once the receipt is written, before the commit (the payment e-mail's job
+     * is queued there); its failure rolls TX2 back, so it must not throw for what can wait.
+     */
+    onCreated?: ((paymentId: number) => Promise<void>) | undefined;
+  },
 ): Promise<ReceiptOutcome> {
   return tenant.db.transaction().execute(async (trx) => {
     const payment = await findPaymentForReceipt(trx, paymentId);
@@ -82,6 +90,7 @@ export async function createReceipt(
       { now, today: deps.today },
     );
     await markReceiptCreated(trx, payment.id, reciboId, now);
+    await deps.onCreated?.(payment.id);
     return { kind: 'created', reciboId, nrocomp };
   });
 }

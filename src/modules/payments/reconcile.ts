@@ -12,6 +12,7 @@ import {
 } from './queries/gateway-status.js';
 import { recordWebhookEvent } from './queries/webhook-events.js';
 import type { ReceiptIssuer } from './receipt-issuer.js';
+import type { PaymentEmailQueue } from './payment-emails.js';
 import { recordRefund } from './refund-ledger.js';
 import type { PaymentSettings } from './settings.js';
 
@@ -81,8 +82,10 @@ export function createReconciler(deps: {
   audit: Audit;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** "Devolución registrada" for a refund made at the gateway (docs/payments.md "Payment e-mails"). */
+  emails?: Pick<PaymentEmailQueue, 'queueRefundEmail'>;
 }) {
-  const { receipts, audit, clock, log } = deps;
+  const { receipts, audit, clock, log, emails } = deps;
 
   return async function reconcile(
     tenant: TenantContext,
@@ -117,6 +120,7 @@ export function createReconciler(deps: {
         const { ledgerError } = await recordRefund(trx, tenant, current, settings, {
           now,
           refundId: null,
+          emails,
         });
         log.warn(
           { gatewayStatus: truth.status, ledgerReversed: !ledgerError },

@@ -4,7 +4,11 @@ import type { TenantDatabase } from '../../platform/db/types.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { releaseClaim } from './queries/claims.js';
 import { markRefunded } from './queries/payments.js';
+import type { PaymentEmailQueue } from './payment-emails.js';
 import type { PaymentSettings } from './settings.js';
+
+/** How recibo_error begins on a refund whose ledger was not reversed. */
+export const LEDGER_NOT_REVERSED = 'Devolución sin reversión contable';
 
 /**
  * Records a refund the gateway has made, inside the caller's transaction with the payment row
@@ -22,7 +26,12 @@ export async function recordRefund(
   tenant: TenantContext,
   payment: { id: number; recibo_id: string | null },
   settings: Pick<PaymentSettings, 'cuentaBancaria' | 'cajaSchema'>,
-  context: { now: Date; refundId: string | null },
+  context: {
+    now: Date;
+    refundId: string | null;
+    /** Queues "Devolución registrada" before the caller's transaction commits. */
+    emails?: Pick<PaymentEmailQueue, 'queueRefundEmail'> | undefined;
+  },
 ): Promise<{ ledgerError?: string }> {
   let ledgerError: string | undefined;
   if (payment.recibo_id !== null) {
@@ -49,9 +58,11 @@ export async function recordRefund(
     refundId: context.refundId,
     now: context.now,
     ...(ledgerError !== undefined && {
-      reciboError: `Devolución sin reversión contable: ${ledgerError}`,
+      reciboError: `${LEDGER_NOT_REVERSED}: ${ledgerError}`,
     }),
   });
   await releaseClaim(trx, payment.id);
+  // The job reads the payment only once this transaction has committed (it waits for it).
+  await context.emails?.queueRefundEmail(tenant, payment.id);
   return ledgerError === undefined ? {} : { ledgerError };
 }

@@ -184,6 +184,11 @@ export interface TenantDatabase {
     operation: PaymentOperation;
     claimed_at: Timestamp;
   };
+  portal_payment_emails: {
+    payment_id: number;
+    kind: PaymentEmailKind;
+    sent_at: Timestamp | null;
+  };
   portal_webhook_events: {
     request_id: string;
     tenant_id: number;
@@ -237,6 +242,8 @@ export type PaymentStatus =
 
 /** Gateway operations that claim a payment while they run. */
 export type PaymentOperation = 'cancel' | 'refund' | 'expire';
+/** The e-mails a payment sends its portal user, once each (docs/payments.md "Payment e-mails"). */
+export type PaymentEmailKind = 'pago_recibido' | 'devolucion';
 
 /** One paid debt in portal_payments.facturas_json (amounts as JSON numbers, 2 decimals). */
 export interface PaymentInvoice {

@@ -3,10 +3,18 @@ import type { Transporter } from 'nodemailer';
 import { readIni } from '../tenancy/ini.js';
 import type { TenantContext } from '../tenancy/tenancy.js';
 
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** Files sent with the text (a receipt's PDF); the message becomes multipart. */
+  attachments?: readonly MailAttachment[];
 }
 
 export interface Mailer {
@@ -80,12 +88,16 @@ export function createMailer(options: {
         messages.push({ ...message, from, tenantId: tenant.tenantId });
         if (messages.length > 100) messages.shift();
         options.print(
-          `\n----- DEV OUTBOX (not sent) -----\nFrom: ${from}\nTo: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n---------------------------------\n`,
+          `\n----- DEV OUTBOX (not sent) -----\nFrom: ${from}\nTo: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n${(message.attachments ?? []).map((attachment) => `[adjunto: ${attachment.filename}]\n`).join('')}---------------------------------\n`,
         );
         return;
       }
       try {
-        await transport.sendMail({ from, ...message });
+        await transport.sendMail({
+          from,
+          ...message,
+          attachments: message.attachments?.map((attachment) => ({ ...attachment })),
+        });
       } finally {
         transport.close();
       }

@@ -1,0 +1,296 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../platform/clock.js';
+import type { PaymentEmailKind } from '../../platform/db/types.js';
+import type { JobQueue } from '../../platform/jobs.js';
+import type { MailMessage, Mailer } from '../../platform/mail/mailer.js';
+import type { Metrics } from '../../platform/metrics.js';
+import { readIni } from '../../platform/tenancy/ini.js';
+import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
+import { findReceipt, type ReceiptView } from '../../ledger/receipt-view.js';
+import type { ReportsClient } from '../../reports/client.js';
+import { formatDate, formatMoney } from '../../reports/format.js';
+import { emailSent, findPaymentForEmail, lockEmail, markEmailSent } from './queries/emails.js';
+import { receiptReport } from './receipt-pdf.js';
+import { LEDGER_NOT_REVERSED } from './refund-ledger.js';
+
+export const PAYMENT_EMAIL_JOB = 'payments.email';
+
+interface EmailJob {
+  tenantId: number;
+  sucursalId: number;
+  paymentId: number;
+  kind: PaymentEmailKind;
+}
+
+/** The `ini` key that turns each e-mail off (docs/erp.md "ini"); absent means on. */
+export const PAYMENT_EMAIL_INI: Record<PaymentEmailKind, string> = {
+  pago_recibido: 'portal.mail.pago_recibido',
+  devolucion: 'portal.mail.devolucion',
+};
+const OFF_VALUES = new Set(['false', '0', 'no']);
+
+/** What a job run did (the `result` of `portal_job_runs_total{job="payment-email"}`). */
+export type PaymentEmailResult =
+  | 'sent'
+  | 'already_sent'
+  | 'off'
+  | 'no_recipient'
+  /** The payment is not (or no longer) in the state the e-mail tells of, or its receipt is gone. */
+  | 'not_applicable';
+
+/** A run that must wait: the transaction that queued the job has not committed (yet). */
+class NotReadyError extends Error {
+  override name = 'NotReadyError';
+}
+
+/**
+ * One pg-boss job per e-mail (the singleton key), and one send per e-mail whatever the number
+ * of jobs: duplicate sends in the same period are dropped by pg-boss, and a job that finds the
+ * e-mail recorded as sent (`portal_payment_emails`) stops.
+ */
+function singletonKey(job: EmailJob): string {
+  return `${job.kind}:${job.tenantId}:${job.paymentId}`;
+}
+/** pg-boss keeps a job's singleton for this long at most (its archive interval, 12 h). */
+const SINGLETON_SECONDS = 12 * 60 * 60;
+
+export interface PaymentEmailDeps {
+  tenancy: Tenancy;
+  jobs: JobQueue;
+  mailer: Mailer;
+  reports: ReportsClient;
+  users: {
+    contactOf(
+      tenant: TenantContext,
+      portalUserId: string,
+    ): Promise<{ email: string; nombre: string } | undefined>;
+  };
+  clock: Clock;
+  log: FastifyBaseLogger;
+  metrics: Pick<Metrics, 'jobRun'>;
+}
+
+export interface PaymentEmailQueue {
+  /**
+   * "Recibimos su pago": called inside TX2 once the receipt is written, before it commits (and
+   * by the receipt job when it finds the receipt written). Never throws: the e-mail must not
+   * block or fail the receipt; a queue that cannot be reached is logged.
+   */
+  queueReceiptEmail(tenant: TenantContext, paymentId: number): Promise<void>;
+  /** "Devolución registrada": called in the transaction that records the refund. Never throws. */
+  queueRefundEmail(tenant: TenantContext, paymentId: number): Promise<void>;
+}
+
+/** nodemailer's error code and SMTP reply code, without its message. */
+function smtpCodes(error: unknown): string {
+  if (typeof error !== 'object' || error === null) return 'unknown';
+  const { code, responseCode } = error as { code?: unknown; responseCode?: unknown };
+  const parts = [code, responseCode].filter(
+    (part): part is string | number => typeof part === 'string' || typeof part === 'number',
+  );
+  return parts.join(' ') || 'unknown';
+}
+
+function invoiceLines(facturas: readonly { tipo: string; numero: string; monto: string }[]) {
+  return facturas.map(
+    (factura) => `  ${factura.tipo} ${factura.numero}: ${formatMoney(factura.monto)}`,
+  );
+}
+
+function greeting(nombre: string): string {
+  return nombre ? `Hola ${nombre}:` : 'Hola:';
+}
+
+function receiptMessage(
+  tenant: TenantContext,
+  to: string,
+  nombre: string,
+  receipt: ReceiptView,
+  pdf: Buffer,
+): MailMessage {
+  return {
+    to,
+    subject: `Recibimos su pago - ${tenant.tenantName}`,
+    text: [
+      greeting(nombre),
+      '',
+      `Recibimos su pago de ${formatMoney(receipt.total)} en el portal de clientes de ${tenant.tenantName}.`,
+      '',
+      'Comprobantes pagados:',
+      ...invoiceLines(receipt.facturas),
+      '',
+      `Recibo ${receipt.numero} del ${formatDate(receipt.fecha)} (adjunto en PDF).`,
+      '',
+      'Gracias por su pago.',
+    ].join('\n'),
+    attachments: [
+      {
+        filename: `recibo-${receipt.numero}.pdf`,
+        content: pdf,
+        contentType: 'application/pdf',
+      },
+    ],
+  };
+}
+
+function refundMessage(
+  tenant: TenantContext,
+  to: string,
+  nombre: string,
+  monto: string,
+  voided: ReceiptView | undefined,
+): MailMessage {
+  const reversal = voided
+    ? [
+        `El recibo ${voided.numero} quedó anulado y estos comprobantes vuelven a estar pendientes de pago:`,
+        ...invoiceLines(voided.facturas),
+        '',
+      ]
+    : [];
+  return {
+    to,
+    subject: `Devolución registrada - ${tenant.tenantName}`,
+    text: [
+      greeting(nombre),
+      '',
+      `Registramos la devolución de su pago de ${formatMoney(monto)} en el portal de clientes de ${tenant.tenantName}.`,
+      '',
+      ...reversal,
+      'El dinero vuelve por el mismo medio con el que pagó, en los plazos de ese medio.',
+    ].join('\n'),
+  };
+}
+
+/**
+ * The e-mails a payment sends its portal user (docs/payments.md "Payment e-mails"): after its
+ * receipt, with the receipt's PDF, and after its refund. A job each, run by pg-boss with its
+ * retries, so an SMTP or reports-service outage delays them and touches nothing else.
+ */
+export function createPaymentEmails(deps: PaymentEmailDeps) {
+  const { tenancy, jobs, mailer, reports, users, clock, log, metrics } = deps;
+
+  async function queue(tenant: TenantContext, paymentId: number, kind: PaymentEmailKind) {
+    const job: EmailJob = {
+      tenantId: tenant.tenantId,
+      sucursalId: tenant.sucursalId,
+      paymentId,
+      kind,
+    };
+    try {
+      await jobs.send(PAYMENT_EMAIL_JOB, job, {
+        singletonKey: singletonKey(job),
+        singletonSeconds: SINGLETON_SECONDS,
+      });
+    } catch (error) {
+      // The receipt or refund goes on; the receipt job queues the receipt's e-mail again.
+      log.warn({ err: error, tenantId: tenant.tenantId, kind }, 'payment e-mail not queued');
+    }
+  }
+
+  /** Sends the e-mail under its row lock unless it went out already; records it in that lock. */
+  async function sendOnce(
+    tenant: TenantContext,
+    paymentId: number,
+    kind: PaymentEmailKind,
+    message: MailMessage,
+  ): Promise<PaymentEmailResult> {
+    return tenant.db.transaction().execute(async (trx) => {
+      if ((await lockEmail(trx, paymentId, kind)).sent) return 'already_sent' as const;
+      // SMTP accepting and the commit below are two systems: a process that dies between them
+      // leaves the row unsent, and the retried job sends a second copy (at-least-once there).
+      try {
+        await mailer.send(tenant, message);
+      } catch (error) {
+        // An SMTP answer may quote the recipient: the job's failure log keeps its codes only.
+        throw new Error(`payment e-mail not accepted by SMTP (${smtpCodes(error)})`);
+      }
+      await markEmailSent(trx, paymentId, kind, clock.now());
+      return 'sent' as const;
+    });
+  }
+
+  async function run(job: EmailJob): Promise<PaymentEmailResult> {
+    const tenant = await tenancy.tryResolve(job.tenantId, job.sucursalId);
+    if (!tenant) return 'not_applicable';
+    const setting = (await readIni(tenant, [PAYMENT_EMAIL_INI[job.kind]])).get(
+      PAYMENT_EMAIL_INI[job.kind],
+    );
+    if (setting !== undefined && OFF_VALUES.has(setting.toLowerCase())) return 'off';
+    if (await emailSent(tenant.db, job.paymentId, job.kind)) return 'already_sent';
+    const payment = await tenant.db
+      .transaction()
+      .execute((trx) => findPaymentForEmail(trx, job.paymentId));
+    if (!payment || payment.ordcon_id === null || payment.monto === null) return 'not_applicable';
+
+    if (job.kind === 'pago_recibido') {
+      if (payment.recibo_id === null) {
+        // Queued by a TX2 that rolled back: the receipt job retries it (and queues this again).
+        if (payment.status === 'approved') throw new NotReadyError('receipt not written yet');
+        return 'not_applicable';
+      }
+      // Refunded before the e-mail went out: the refund's e-mail tells what happened.
+      if (payment.status !== 'approved') return 'not_applicable';
+      const receipt = await findReceipt(tenant, payment.recibo_id, payment.ordcon_id);
+      if (!receipt) return 'not_applicable';
+      const contact = await users.contactOf(tenant, payment.portal_user_id);
+      if (!contact?.email.trim()) return 'no_recipient';
+      // As GET /portal/pagos/{id}/recibo renders it; a ReportsError fails the run and pg-boss retries.
+      const pdf = await reports.receipt(
+        { tenant_id: tenant.tenantId, sucursal_id: tenant.sucursalId },
+        receiptReport(tenant, payment, receipt),
+      );
+      return sendOnce(
+        tenant,
+        payment.id,
+        job.kind,
+        receiptMessage(tenant, contact.email, contact.nombre, receipt, pdf),
+      );
+    }
+
+    if (payment.status !== 'refunded') {
+      // The refund's transaction rolled back: devolver answered an error and may be retried.
+      if (payment.status === 'approved') throw new NotReadyError('refund not recorded yet');
+      return 'not_applicable';
+    }
+    const contact = await users.contactOf(tenant, payment.portal_user_id);
+    if (!contact?.email.trim()) return 'no_recipient';
+    const receipt =
+      payment.recibo_id === null
+        ? undefined
+        : await findReceipt(tenant, payment.recibo_id, payment.ordcon_id);
+    // A refund whose ledger could not be reversed (refund-ledger.ts says so in recibo_error)
+    // restored no debt, whatever state the ERP left the receipt in.
+    const reversed = !payment.recibo_error?.startsWith(LEDGER_NOT_REVERSED);
+    const voided = reversed && receipt?.anulado ? receipt : undefined;
+    return sendOnce(
+      tenant,
+      payment.id,
+      job.kind,
+      refundMessage(tenant, contact.email, contact.nombre, payment.monto, voided),
+    );
+  }
+
+  return {
+    queueReceiptEmail: (tenant, paymentId) => queue(tenant, paymentId, 'pago_recibido'),
+    queueRefundEmail: (tenant, paymentId) => queue(tenant, paymentId, 'devolucion'),
+
+    /** One job run (exported for the worker and tests). */
+    run,
+
+    async work(): Promise<void> {
+      await jobs.work<EmailJob>(PAYMENT_EMAIL_JOB, async (job) => {
+        try {
+          const result = await run(job);
+          metrics.jobRun('payment-email', result);
+          // The tenant, the kind and the outcome only: no address, user, payment or amount.
+          log.info({ tenantId: job.tenantId, kind: job.kind, result }, 'payment e-mail job');
+        } catch (error) {
+          metrics.jobRun('payment-email', error instanceof NotReadyError ? 'not_ready' : 'failed');
+          throw error;
+        }
+      });
+    },
+  } satisfies PaymentEmailQueue & Record<string, unknown>;
+}
+
+export type PaymentEmails = ReturnType<typeof createPaymentEmails>;

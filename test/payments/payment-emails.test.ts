@@ -1,0 +1,452 @@
+import type { FastifyInstance } from 'fastify';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createPaymentEmails,
+  PAYMENT_EMAIL_JOB,
+} from '../../src/modules/payments/payment-emails.js';
+import { RECEIPT_RETRY_JOB } from '../../src/modules/payments/receipt-issuer.js';
+import { systemClock } from '../../src/platform/clock.js';
+import type { JobQueue } from '../../src/platform/jobs.js';
+import type { MailMessage } from '../../src/platform/mail/mailer.js';
+import { createReportsClient } from '../../src/reports/client.js';
+import { addAuthTenant, bearer, ORIGIN, twoCustomers } from '../helpers/auth.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
+import { paymentRow, receiptIni } from '../helpers/payments.js';
+import { startReportsService, type ReportsService } from '../helpers/reports.js';
+import { sandboxApproves, sandboxIni } from '../helpers/sandbox.js';
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+
+/*
+ * docs/payments.md "Payment e-mails": "Recibimos su pago" (receipt PDF attached) after TX2, and
+ * "Devolución registrada" after a refund, through the tenant's SMTP settings (a real SMTP server
+ * here) and the real reports service (behind a TCP proxy a test can take down).
+ */
+
+const SECRET = 'reports-secret-for-payment-emails-0123456789';
+const SANDBOX_SECRET = 'sandbox-secret-for-payment-emails';
+const TOKEN = 'webhook-token-for-payment-emails';
+const ANA = 'ana@example.com';
+
+const env = useTestEnvironment();
+let tenant: TestTenant;
+let reports: ReportsService;
+let reportsProxy: TcpProxy;
+let smtp: SmtpSink;
+let app: FastifyInstance;
+let ana: string;
+
+interface Mail {
+  to: string[];
+  subject: string;
+  text: string;
+  attachments: { contentType: string; filename: string; content: Buffer }[];
+}
+
+/** Unfolded headers of a MIME entity, names in lower case. */
+function headersOf(block: string): Map<string, string> {
+  const headers = new Map<string, string>();
+  for (const line of block.replace(/\r\n[ \t]+/g, ' ').split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
+  }
+  return headers;
+}
+
+/** RFC 2047 encoded words (`=?UTF-8?Q?...?=`, `=?UTF-8?B?...?=`), as nodemailer writes them. */
+function decodeWords(value: string): string {
+  return value
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_word, encoding: string, data: string) =>
+      encoding.toLowerCase() === 'b'
+        ? Buffer.from(data, 'base64').toString('utf8')
+        : Buffer.from(
+            data
+              .replace(/_/g, ' ')
+              .replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) =>
+                String.fromCharCode(parseInt(hex, 16)),
+              ),
+            'latin1',
+          ).toString('utf8'),
+    );
+}
+
+function decodeBody(body: string, encoding: string | undefined): Buffer {
+  if (encoding?.toLowerCase() === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64');
+  if (encoding?.toLowerCase() === 'quoted-printable') {
+    const latin1 = body
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    return Buffer.from(latin1, 'latin1');
+  }
+  return Buffer.from(body, 'utf8');
+}
+
+/** The parts of a message as nodemailer builds it: one text part, maybe multipart/mixed. */
+function parseMail(raw: string, to: string[]): Mail {
+  const split = raw.indexOf('\r\n\r\n');
+  const headers = headersOf(raw.slice(0, split));
+  const body = raw.slice(split + 4);
+  const mail: Mail = {
+    to,
+    subject: decodeWords(headers.get('subject') ?? ''),
+    text: '',
+    attachments: [],
+  };
+  const type = headers.get('content-type') ?? 'text/plain';
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  const entities = boundary
+    ? body
+        .split(`--${boundary}`)
+        .slice(1, -1)
+        .map((part) => part.replace(/^\r\n/, ''))
+    : [raw];
+  for (const entity of entities) {
+    const end = entity.indexOf('\r\n\r\n');
+    const partHeaders = headersOf(entity.slice(0, end));
+    const content = decodeBody(
+      entity.slice(end + 4).replace(/\r\n$/, ''),
+      partHeaders.get('content-transfer-encoding'),
+    );
+    const partType = partHeaders.get('content-type') ?? 'text/plain';
+    if (partType.startsWith('text/plain') && !mail.text) {
+      mail.text = content.toString('utf8');
+    } else {
+      const filename = /filename="?([^";]+)"?/i.exec(
+        `${partHeaders.get('content-disposition') ?? ''}; ${partType}`,
+      )?.[1];
+      mail.attachments.push({
+        contentType: partType.split(';')[0] ?? '',
+        filename: filename ?? '',
+        content,
+      });
+    }
+  }
+  return mail;
+}
+
+function mails(subject: string, containing: string): Mail[] {
+  return smtp.inbox
+    .map((received) => parseMail(received.raw, received.to))
+    .filter((mail) => mail.subject.startsWith(subject) && mail.text.includes(containing));
+}
+
+async function until<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await sleep(100);
+  }
+}
+
+beforeAll(async () => {
+  smtp = await startSmtpSink();
+  reports = await startReportsService({ REPORTS_SERVICE_SECRET: SECRET });
+  reportsProxy = await startTcpProxy(reports.url);
+  tenant = await addAuthTenant(env, 1, {
+    ...sandboxIni(SANDBOX_SECRET),
+    ...receiptIni(TOKEN, 'Banco Avisos CC 1'),
+    'mail.smtp.host': '127.0.0.1',
+    'mail.smtp.port': String(smtp.port),
+    'mail.from': 'Empresa Uno <avisos@uno.example>',
+  });
+  const rows = Array.from({ length: 10 }, (_, index) => {
+    const n = String(index + 1).padStart(2, '0');
+    return `(1, 'FAC', 'Factura B', '0001-000002${n}', '2026-01-${n}', '2026-02-${n}', ${100 + index}.25, ${100 + index}.25)`;
+  });
+  await tenant.query(
+    `INSERT INTO suc0001.ordcta (cnro, tipo, comprobante, nrocomp, fecha, vencimiento, debe, saldo)
+     VALUES ${rows.join(', ')}`,
+  );
+  // Every app in this file works the e-mail queue: all of them reach the reports service through
+  // the proxy, so taking it down takes it down for whichever instance runs the job.
+  app = await env.app(
+    { REPORTS_SERVICE_SECRET: SECRET, REPORTS_URL: reportsProxy.url },
+    { jobRetryDelaySeconds: 1 },
+  );
+  ({ ana } = await twoCustomers(app));
+});
+
+afterAll(async () => {
+  await reportsProxy.close();
+  await reports.stop();
+  await smtp.close();
+});
+
+/** Starts paying Ana's oldest pending debt (FIFO) and returns the payment id. */
+async function startPayment(): Promise<number> {
+  const [debt] = await tenant.query<{ id: string; debe: string }>(
+    `SELECT id::text, debe::text FROM suc0001.ordcta
+      WHERE cnro = 1 AND tipo = 'FAC' AND saldo > 0 ORDER BY vencimiento LIMIT 1`,
+  );
+  if (!debt) throw new Error('no pending debt left');
+  const response = await app.inject({
+    method: 'POST',
+    url: '/portal/pagos/iniciar',
+    headers: { ...bearer(ana), origin: ORIGIN },
+    payload: { facturas: [{ id: debt.id, monto: debt.debe }], total: Number(debt.debe) },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ data: { payment_id: number } }>().data.payment_id;
+}
+
+async function approve(paymentId: number): Promise<void> {
+  const answer = await sandboxApproves(app, tenant, {
+    id: paymentId,
+    sucursalId: 1,
+    webhookToken: TOKEN,
+    secret: SANDBOX_SECRET,
+  });
+  expect(answer.statusCode, answer.body).toBe(200);
+}
+
+async function receiptOf(paymentId: number): Promise<{ numero: string; monto: string }> {
+  const [row] = await tenant.query<{ numero: string; monto: string }>(
+    `SELECT r.nrocomp AS numero, p.monto::text AS monto
+       FROM public.portal_payments p JOIN suc0001.ordcta r ON r.id::text = p.recibo_id::text
+      WHERE p.id = $1`,
+    [paymentId],
+  );
+  if (!row) throw new Error(`payment ${paymentId} has no receipt`);
+  return row;
+}
+
+/** Every job the payment queued has run: the receipt job (TX1's) and the e-mail jobs. */
+async function jobsDone(paymentId: number): Promise<void> {
+  await env.waitForJobs(RECEIPT_RETRY_JOB, { paymentId });
+  await env.waitForJobs(PAYMENT_EMAIL_JOB, { paymentId });
+}
+
+/** `$ 100,25` from `100.25` (the amounts in these tests are below 1000). */
+function money(amount: string): string {
+  return `$ ${amount.replace('.', ',')}`;
+}
+
+describe('"Recibimos su pago"', () => {
+  it('an approved payment e-mails its user once, with the amount, the debt, the receipt number and its PDF', async () => {
+    const id = await startPayment();
+    await approve(id);
+    const receipt = await receiptOf(id);
+    const [mail] = await until(() => {
+      const found = mails('Recibimos su pago', receipt.numero);
+      return found.length > 0 ? found : undefined;
+    });
+    expect(mail?.to).toEqual([ANA]);
+    expect(mail?.subject).toBe('Recibimos su pago - Empresa 1');
+    expect(mail?.text).toContain(`Recibimos su pago de ${money(receipt.monto)}`);
+    expect(mail?.text).toContain(`Factura B 0001-00000201: ${money(receipt.monto)}`);
+    expect(mail?.text).toContain(`Recibo ${receipt.numero}`);
+    expect(mail?.attachments).toHaveLength(1);
+    expect(mail?.attachments[0]?.contentType).toBe('application/pdf');
+    expect(mail?.attachments[0]?.filename).toBe(`recibo-${receipt.numero}.pdf`);
+    expect(mail?.attachments[0]?.content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    // The receipt job queued by TX1 finds the receipt written and queues the e-mail again:
+    // still one e-mail.
+    await jobsDone(id);
+    expect(mails('Recibimos su pago', receipt.numero)).toHaveLength(1);
+    expect(
+      await tenant.query(
+        `SELECT kind FROM public.portal_payment_emails WHERE payment_id = $1 AND sent_at IS NOT NULL`,
+        [id],
+      ),
+    ).toEqual([{ kind: 'pago_recibido' }]);
+  });
+
+  it('two runs of one e-mail at once send it once: the second waits on the first and finds it sent', async () => {
+    const id = await startPayment();
+    await approve(id);
+    await jobsDone(id);
+    // As if SMTP had never accepted it: the mark cleared, then two workers run the job together.
+    await tenant.query(`DELETE FROM public.portal_payment_emails WHERE payment_id = $1`, [id]);
+    const sent: MailMessage[] = [];
+    const emails = createPaymentEmails({
+      tenancy: app.tenancy,
+      jobs: {} as JobQueue,
+      mailer: {
+        async send(_tenant, message) {
+          await sleep(300);
+          sent.push(message);
+        },
+      },
+      reports: createReportsClient({
+        url: reportsProxy.url,
+        secret: SECRET,
+        timeoutMs: 10_000,
+        metrics: { reportsCall: () => undefined },
+      }),
+      users: { contactOf: () => Promise.resolve({ email: ANA, nombre: 'Ana Gómez' }) },
+      clock: systemClock,
+      log: app.log,
+      metrics: { jobRun: () => undefined },
+    });
+    const job = { tenantId: 1, sucursalId: 1, paymentId: id, kind: 'pago_recibido' as const };
+    const results = await Promise.all([emails.run(job), emails.run(job)]);
+    expect(results.sort()).toEqual(['already_sent', 'sent']);
+    expect(sent).toHaveLength(1);
+    expect(await emails.run(job)).toBe('already_sent');
+  });
+
+  it('three duplicate webhooks make one receipt and one e-mail', async () => {
+    const id = await startPayment();
+    await Promise.all([approve(id), approve(id), approve(id)]);
+    const receipt = await receiptOf(id);
+    await until(() => (mails('Recibimos su pago', receipt.numero).length > 0 ? true : undefined));
+    await jobsDone(id);
+    expect(mails('Recibimos su pago', receipt.numero)).toHaveLength(1);
+  });
+
+  it('a TX2 that failed and is retried by its job e-mails once, after the receipt', async () => {
+    const id = await startPayment();
+    await tenant.query('ALTER TABLE caja.movimi RENAME TO movimi_off');
+    try {
+      await approve(id);
+      expect(await paymentRow(tenant, id)).toMatchObject({ status: 'approved', recibo_id: null });
+    } finally {
+      await tenant.query('ALTER TABLE caja.movimi_off RENAME TO movimi');
+    }
+    await until(async () => ((await paymentRow(tenant, id)).recibo_id ? true : undefined));
+    const receipt = await receiptOf(id);
+    await until(() => (mails('Recibimos su pago', receipt.numero).length > 0 ? true : undefined));
+    await jobsDone(id);
+    expect(mails('Recibimos su pago', receipt.numero)).toHaveLength(1);
+  });
+
+  it('the reports service down at send time: the receipt is there, the e-mail comes once it is back', async () => {
+    const id = await startPayment();
+    await reportsProxy.stop();
+    let receipt: { numero: string; monto: string };
+    try {
+      await approve(id);
+      receipt = await receiptOf(id);
+      // Until the e-mail job has tried and failed at least once.
+      await until(async () => {
+        const [job] = await env.systemQuery<{ retry_count: number }>(
+          `SELECT retry_count FROM pgboss.job WHERE name = $1 AND data @> $2::jsonb`,
+          [PAYMENT_EMAIL_JOB, JSON.stringify({ paymentId: id })],
+        );
+        return (job?.retry_count ?? 0) > 0 ? true : undefined;
+      });
+      expect(mails('Recibimos su pago', receipt.numero)).toHaveLength(0);
+      expect(await paymentRow(tenant, id)).toMatchObject({
+        status: 'approved',
+        recibo_error: null,
+      });
+    } finally {
+      await reportsProxy.start();
+    }
+    await until(
+      () => (mails('Recibimos su pago', receipt.numero).length > 0 ? true : undefined),
+      30_000,
+    );
+    await jobsDone(id);
+    const [mail, ...others] = mails('Recibimos su pago', receipt.numero);
+    expect(others).toHaveLength(0);
+    expect(mail?.attachments[0]?.content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  }, 60_000);
+
+  it('portal.mail.pago_recibido = no: no e-mail, the receipt as always', async () => {
+    await tenant.query(
+      `INSERT INTO public.ini (clave, valor) VALUES ('portal.mail.pago_recibido', 'No')`,
+    );
+    try {
+      const id = await startPayment();
+      await approve(id);
+      const receipt = await receiptOf(id);
+      await jobsDone(id);
+      expect(mails('Recibimos su pago', receipt.numero)).toHaveLength(0);
+      expect(await paymentRow(tenant, id)).toMatchObject({
+        status: 'approved',
+        recibo_error: null,
+      });
+      expect(
+        await tenant.query(`SELECT 1 FROM suc0001.ordcta WHERE id = $1 AND NOT anulado`, [
+          (await paymentRow(tenant, id)).recibo_id,
+        ]),
+      ).toHaveLength(1);
+    } finally {
+      await tenant.query(`DELETE FROM public.ini WHERE clave = 'portal.mail.pago_recibido'`);
+    }
+  });
+
+  it('a user without an e-mail address gets none; the job completes', async () => {
+    await tenant.query(`UPDATE suc0001.portal_users SET email = '' WHERE email = $1`, [ANA]);
+    try {
+      const id = await startPayment();
+      await approve(id);
+      const receipt = await receiptOf(id);
+      await jobsDone(id);
+      expect(mails('Recibimos su pago', receipt.numero)).toHaveLength(0);
+      const states = await env.systemQuery<{ state: string }>(
+        `SELECT state FROM pgboss.job WHERE name = $1 AND data @> $2::jsonb`,
+        [PAYMENT_EMAIL_JOB, JSON.stringify({ paymentId: id })],
+      );
+      expect(states.map((job) => job.state)).toContain('completed');
+      expect(states.map((job) => job.state)).not.toContain('failed');
+    } finally {
+      await tenant.query(`UPDATE suc0001.portal_users SET email = $1 WHERE email = ''`, [ANA]);
+    }
+  });
+});
+
+describe('"Devolución registrada"', () => {
+  it('devolver e-mails the refund once: the amount, the voided receipt, the restored debt', async () => {
+    const id = await startPayment();
+    await approve(id);
+    const receipt = await receiptOf(id);
+    await jobsDone(id);
+    const refund = () =>
+      app.inject({
+        method: 'POST',
+        url: '/portal/pagos/devolver',
+        headers: bearer(ana),
+        payload: { payment_id: id },
+      });
+    // SMTP refuses the first try (451): the job is retried and the e-mail still goes once.
+    smtp.refuseNext(1);
+    const first = await refund();
+    expect(first.statusCode, first.body).toBe(200);
+    // A second devolver is refused (no longer approved) and sends nothing more.
+    expect((await refund()).statusCode).toBe(409);
+    const [mail] = await until(() => {
+      const found = mails('Devolución registrada', receipt.numero);
+      return found.length > 0 ? found : undefined;
+    });
+    expect(mail?.to).toEqual([ANA]);
+    expect(mail?.subject).toBe('Devolución registrada - Empresa 1');
+    expect(mail?.text).toContain(`Registramos la devolución de su pago de ${money(receipt.monto)}`);
+    expect(mail?.text).toContain(`El recibo ${receipt.numero} quedó anulado`);
+    expect(mail?.text).toContain(`Factura B 0001-00000208: ${money(receipt.monto)}`);
+    expect(mail?.attachments).toHaveLength(0);
+    await jobsDone(id);
+    expect(mails('Devolución registrada', receipt.numero)).toHaveLength(1);
+    expect(mails('Recibimos su pago', receipt.numero)).toHaveLength(1);
+    expect(smtp.refusalsLeft()).toBe(0);
+  });
+
+  it('portal.mail.devolucion = 0: the refund is recorded, no e-mail', async () => {
+    const id = await startPayment();
+    await approve(id);
+    const receipt = await receiptOf(id);
+    await jobsDone(id);
+    await tenant.query(
+      `INSERT INTO public.ini (clave, valor) VALUES ('portal.mail.devolucion', '0')`,
+    );
+    try {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/portal/pagos/devolver',
+        headers: bearer(ana),
+        payload: { payment_id: id },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      await jobsDone(id);
+      expect(await paymentRow(tenant, id)).toMatchObject({ status: 'refunded' });
+      expect(mails('Devolución registrada', receipt.numero)).toHaveLength(0);
+    } finally {
+      await tenant.query(`DELETE FROM public.ini WHERE clave = 'portal.mail.devolucion'`);
+    }
+  });
+});
