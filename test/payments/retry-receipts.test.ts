@@ -59,7 +59,7 @@ beforeAll(async () => {
 });
 
 describe('cli payments retry-receipts', () => {
-  it('creates the missing receipt once; a second run finds nothing to do', async () => {
+  it('creates the missing receipt once and queues its e-mail; a second run finds nothing to do', async () => {
     const first = await runNode(
       'src/cli.ts',
       ['payments', 'retry-receipts', '--tenant', '5'],
@@ -67,11 +67,20 @@ describe('cli payments retry-receipts', () => {
     );
     expect(first.code, first.output).toBe(0);
     expect(first.output).toMatch(/tenant 5 payment \d+: receipt RC0001-00000001/);
-    const [payment] = await tenant.query<{ recibo_id: string | null; recibo_error: string | null }>(
-      'SELECT recibo_id, recibo_error FROM public.portal_payments',
-    );
+    const [payment] = await tenant.query<{
+      id: number;
+      recibo_id: string | null;
+      recibo_error: string | null;
+    }>('SELECT id, recibo_id, recibo_error FROM public.portal_payments');
     expect(payment?.recibo_id).toEqual(expect.any(String));
     expect(payment?.recibo_error).toBeNull();
+    // "Recibimos su pago" is queued for the API's workers to send (docs/payments.md).
+    const emails = await env.systemQuery<{ data: { paymentId: number; kind: string } }>(
+      `SELECT data FROM pgboss.job WHERE name = 'payments.email'`,
+    );
+    expect(emails.map((job) => job.data)).toEqual([
+      expect.objectContaining({ tenantId: 5, paymentId: payment?.id, kind: 'pago_recibido' }),
+    ]);
     expect(await tenant.query(`SELECT saldo FROM suc0001.ordcta WHERE tipo = 'FAC'`)).toEqual([
       { saldo: '0.00' },
     ]);

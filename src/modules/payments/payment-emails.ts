@@ -162,13 +162,14 @@ function refundMessage(
 }
 
 /**
- * The e-mails a payment sends its portal user (docs/payments.md "Payment e-mails"): after its
- * receipt, with the receipt's PDF, and after its refund. A job each, run by pg-boss with its
- * retries, so an SMTP or reports-service outage delays them and touches nothing else.
+ * Queues the e-mails (one pg-boss job each, under its singleton key), for whoever writes a
+ * receipt or a refund: the API, and `cli payments retry-receipts`, which sends no mail itself.
  */
-export function createPaymentEmails(deps: PaymentEmailDeps) {
-  const { tenancy, jobs, mailer, reports, users, clock, log, metrics } = deps;
-
+export function createPaymentEmailQueue(deps: {
+  jobs: Pick<JobQueue, 'send'>;
+  log: Pick<FastifyBaseLogger, 'warn'>;
+}): PaymentEmailQueue {
+  const { jobs, log } = deps;
   async function queue(tenant: TenantContext, paymentId: number, kind: PaymentEmailKind) {
     const job: EmailJob = {
       tenantId: tenant.tenantId,
@@ -186,6 +187,22 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
       log.warn({ err: error, tenantId: tenant.tenantId, kind }, 'payment e-mail not queued');
     }
   }
+
+  return {
+    queueReceiptEmail: (tenant, paymentId) => queue(tenant, paymentId, 'pago_recibido'),
+    queueRefundEmail: (tenant, paymentId) => queue(tenant, paymentId, 'devolucion'),
+  };
+}
+
+/**
+ * The e-mails a payment sends its portal user (docs/payments.md "Payment e-mails"): after its
+ * receipt, with the receipt's PDF, and after its refund. A job each, run by pg-boss with its
+ * retries, so an SMTP or reports-service outage delays them and touches nothing else.
+ */
+export function createPaymentEmails(deps: PaymentEmailDeps) {
+  const { tenancy, jobs, mailer, reports, users, clock, log, metrics } = deps;
+
+  const emailQueue = createPaymentEmailQueue({ jobs, log });
 
   /** Sends the e-mail under its row lock unless it went out already; records it in that lock. */
   async function sendOnce(
@@ -271,8 +288,10 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
   }
 
   return {
-    queueReceiptEmail: (tenant, paymentId) => queue(tenant, paymentId, 'pago_recibido'),
-    queueRefundEmail: (tenant, paymentId) => queue(tenant, paymentId, 'devolucion'),
+    queueReceiptEmail: (tenant: TenantContext, paymentId: number) =>
+      emailQueue.queueReceiptEmail(tenant, paymentId),
+    queueRefundEmail: (tenant: TenantContext, paymentId: number) =>
+      emailQueue.queueRefundEmail(tenant, paymentId),
 
     /** One job run (exported for the worker and tests). */
     run,

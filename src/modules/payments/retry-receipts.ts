@@ -1,8 +1,10 @@
 import pino from 'pino';
 import { systemClock } from '../../platform/clock.js';
+import { startJobQueue } from '../../platform/jobs.js';
 import { createStandaloneTenancy } from '../../platform/tenancy/standalone.js';
 import { createTenantCalendar } from '../../platform/tenancy/today.js';
 import { findApprovedWithoutReceipt } from './queries/receipts.js';
+import { createPaymentEmailQueue } from './payment-emails.js';
 import { createReceiptAttempts } from './receipt-issuer.js';
 
 export interface RetryResult {
@@ -28,11 +30,18 @@ export async function retryReceipts(
     ttlMs: 60_000,
   });
   const { systemDb, pools, tenancy } = standalone;
+  const log = pino({ level: 'silent' });
+  // Only to queue each new receipt's e-mail: the API's workers send it.
+  const jobs = await startJobQueue(systemUrl, log, {
+    pollingIntervalSeconds: 2,
+    retryDelaySeconds: 15,
+  });
   const attempts = createReceiptAttempts({
     tenancy,
     calendar: createTenantCalendar(systemClock),
     clock: systemClock,
-    log: pino({ level: 'silent' }),
+    log,
+    emails: createPaymentEmailQueue({ jobs, log }),
   });
   const results: RetryResult[] = [];
   try {
@@ -70,6 +79,7 @@ export async function retryReceipts(
       }
     }
   } finally {
+    await jobs.stop();
     await standalone.close();
   }
   return results;
