@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { dueMarks, type DueTenant } from '../db/due-marks.js';
 import { inPublic, type TenantExecutor } from '../db/executor.js';
 import type { SystemDatabase } from '../db/types.js';
 
@@ -165,66 +166,33 @@ export async function findOldestKey(db: TenantExecutor): Promise<Date | undefine
 }
 
 /** A tenant the prune job must visit, with the mark's version as it read it. */
-export interface PruneDueTenant {
-  tenantId: number;
-  version: number;
-}
+export type PruneDueTenant = DueTenant;
+
+const pruneMarks = (systemDb: Kysely<SystemDatabase>) =>
+  dueMarks(systemDb, 'portal_idempotency_due');
 
 /** Records that `tenantId` has keys to prune from `dueAt` on; the earliest due time wins. */
-export async function markPruneDue(
+export function markPruneDue(
   systemDb: Kysely<SystemDatabase>,
   tenantId: number,
   dueAt: Date,
 ): Promise<void> {
-  await systemDb
-    .insertInto('portal_idempotency_due')
-    .values({ tenant_id: tenantId, due_at: dueAt })
-    .onConflict((conflict) =>
-      conflict.column('tenant_id').doUpdateSet({
-        due_at: sql<Date>`least(portal_idempotency_due.due_at, excluded.due_at)`,
-        version: sql<number>`portal_idempotency_due.version + 1`,
-      }),
-    )
-    .execute();
+  return pruneMarks(systemDb).mark(tenantId, dueAt);
 }
 
-/** Active tenants whose mark is due: one query on the system database, whatever their number. */
-export async function findPruneDueTenants(
+/** Active tenants whose mark is due. */
+export function findPruneDueTenants(
   systemDb: Kysely<SystemDatabase>,
   now: Date,
 ): Promise<PruneDueTenant[]> {
-  const rows = await systemDb
-    .selectFrom('portal_idempotency_due as due')
-    .innerJoin('tenants', 'tenants.id', 'due.tenant_id')
-    .select(['due.tenant_id', 'due.version'])
-    .where('tenants.activo', '=', true)
-    .where('due.due_at', '<=', now)
-    .orderBy('due.due_at')
-    .execute();
-  return rows.map((row) => ({ tenantId: row.tenant_id, version: row.version }));
+  return pruneMarks(systemDb).findDue(now);
 }
 
-/**
- * After a visit: the next due time (the oldest key left plus 24 hours), or no mark when none is
- * left; only if nobody marked the tenant since it was read (`version`).
- */
-export async function settlePruneDue(
+/** After a visit: the next due time (the oldest key left plus 24 hours), or no mark. */
+export function settlePruneDue(
   systemDb: Kysely<SystemDatabase>,
   due: PruneDueTenant,
   next: Date | undefined,
 ): Promise<void> {
-  if (next === undefined) {
-    await systemDb
-      .deleteFrom('portal_idempotency_due')
-      .where('tenant_id', '=', due.tenantId)
-      .where('version', '=', due.version)
-      .execute();
-    return;
-  }
-  await systemDb
-    .updateTable('portal_idempotency_due')
-    .set({ due_at: next })
-    .where('tenant_id', '=', due.tenantId)
-    .where('version', '=', due.version)
-    .execute();
+  return pruneMarks(systemDb).settle(due, next);
 }
