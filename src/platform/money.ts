@@ -53,10 +53,15 @@ const REQUEST_NUMERIC = /^-?\d{1,13}(?:\.\d{1,2})?$/;
 
 /**
  * How far, in cents, a JSON number may be from a whole cent and still be read as it: a
- * millionth. A client's float sum (100.1 + 200.2 = 300.29999999999995) is 5e-12 cents off;
- * a third decimal that was typed (1000.001) is a tenth of a cent off.
+ * millionth, or the rounding error a float sum of that size can carry (64 ulps: a client adding
+ * a hundred large amounts), never a hundredth. A client's float sum
+ * (100.1 + 200.2 = 300.29999999999995) is 5e-12 cents off, 99060864.44 + 77558931.48 is 2e-6
+ * cents off; a third decimal that was typed (1000.001) is a tenth of a cent off.
  */
-const BINARY_NOISE_CENTS = new Decimal('0.000001');
+function binaryNoiseCents(cents: Decimal): Decimal {
+  const sumError = cents.abs().times(64 * Number.EPSILON);
+  return Decimal.min(Decimal.max(sumError, '0.000001'), '0.01');
+}
 
 /**
  * The whole cents a request amount stands for (docs/decisions.md #5: at most 2 decimals), or
@@ -73,7 +78,7 @@ export function requestCents(value: unknown): number | undefined {
   } else if (typeof value === 'number' && Number.isFinite(value)) {
     const exact = new Decimal(value).times(100);
     cents = exact.toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
-    if (exact.minus(cents).abs().gt(BINARY_NOISE_CENTS)) return undefined;
+    if (exact.minus(cents).abs().gt(binaryNoiseCents(exact))) return undefined;
   } else {
     return undefined;
   }

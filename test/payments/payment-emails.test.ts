@@ -247,13 +247,14 @@ describe('"Recibimos su pago"', () => {
     // still one e-mail.
     await jobsDone(id);
     expect(mails('Recibimos su pago', receipt.numero)).toHaveLength(1);
-    // Both queueings (TX2's, the receipt job's) made one job: pg-boss's singleton key.
-    expect(
-      await env.systemQuery(`SELECT 1 FROM pgboss.job WHERE name = $1 AND data @> $2::jsonb`, [
-        PAYMENT_EMAIL_JOB,
-        JSON.stringify({ paymentId: id }),
-      ]),
-    ).toHaveLength(1);
+    // Both queueings (TX2's, the receipt job's) made at most a job each (pg-boss's singleton
+    // key folds those of one minute); the sent mark made the extra one send nothing.
+    const jobs = await env.systemQuery(
+      `SELECT 1 FROM pgboss.job WHERE name = $1 AND data @> $2::jsonb`,
+      [PAYMENT_EMAIL_JOB, JSON.stringify({ paymentId: id })],
+    );
+    expect(jobs.length).toBeGreaterThanOrEqual(1);
+    expect(jobs.length).toBeLessThanOrEqual(2);
     expect(
       await tenant.query(
         `SELECT kind FROM public.portal_payment_emails WHERE payment_id = $1 AND sent_at IS NOT NULL`,

@@ -9,7 +9,13 @@ import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
 import { findReceipt, type ReceiptView } from '../../ledger/receipt-view.js';
 import type { ReportsClient } from '../../reports/client.js';
 import { formatDate, formatMoney } from '../../reports/format.js';
-import { emailSent, findPaymentForEmail, lockEmail, markEmailSent } from './queries/emails.js';
+import {
+  emailSent,
+  ensureEmailRow,
+  findPaymentForEmail,
+  lockEmail,
+  markEmailSent,
+} from './queries/emails.js';
 import { receiptReport } from './receipt-pdf.js';
 import { LEDGER_NOT_REVERSED } from './refund-ledger.js';
 
@@ -51,8 +57,13 @@ class NotReadyError extends Error {
 function singletonKey(job: EmailJob): string {
   return `${job.kind}:${job.tenantId}:${job.paymentId}`;
 }
-/** pg-boss keeps a job's singleton for this long at most (its archive interval, 12 h). */
-const SINGLETON_SECONDS = 12 * 60 * 60;
+/**
+ * pg-boss's singleton slot: queueings of one e-mail within a minute make one job. Short on
+ * purpose: a finished or failed job keeps its slot, and a receipt written later the same slot
+ * (a TX2 that rolled back after queueing, then succeeded on a retry) must still get its job. The
+ * sent mark, not the slot, is what keeps the e-mail to one.
+ */
+const SINGLETON_SECONDS = 60;
 
 export interface PaymentEmailDeps {
   tenancy: Tenancy;
@@ -211,6 +222,7 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
     kind: PaymentEmailKind,
     message: MailMessage,
   ): Promise<PaymentEmailResult> {
+    await ensureEmailRow(tenant.db, paymentId, kind);
     return tenant.db.transaction().execute(async (trx) => {
       if ((await lockEmail(trx, paymentId, kind)).sent) return 'already_sent' as const;
       // SMTP accepting and the commit below are two systems: a process that dies between them

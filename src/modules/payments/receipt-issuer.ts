@@ -56,7 +56,7 @@ interface ReceiptDeps {
   /**
    * The payment's "Recibimos su pago" (docs/payments.md "Payment e-mails"): queued in TX2, and
    * again by a run that finds the receipt written (pg-boss and the sent mark keep it to one
-   * e-mail). The CLI's retry-receipts runs without: the receipt job's next run queues it.
+   * e-mail). The CLI's retry-receipts queues it too, for the API's workers to send.
    */
   emails?: Pick<PaymentEmailQueue, 'queueReceiptEmail'>;
 }

@@ -52,20 +52,33 @@ export async function emailSent(
 }
 
 /**
- * Takes the e-mail's row lock (creating the row the first time) and answers whether it went out
+ * Creates the e-mail's row the first time, in a statement of its own: the insert's foreign-key
+ * check share-locks the payment row, which must not stay locked while SMTP answers (a refund or
+ * a webhook waiting on the payment's FOR UPDATE would wait for the mail server).
+ */
+export async function ensureEmailRow(
+  db: TenantExecutor,
+  paymentId: number,
+  kind: PaymentEmailKind,
+): Promise<void> {
+  await inPublic(db)
+    .insertInto('portal_payment_emails')
+    .values({ payment_id: paymentId, kind })
+    .onConflict((oc) => oc.columns(['payment_id', 'kind']).doNothing())
+    .execute();
+}
+
+/**
+ * Takes the e-mail's row lock (the row made by `ensureEmailRow`) and answers whether it went out
  * already. Held until the caller's transaction ends, so a second job for the same e-mail waits
- * for the first one's outcome instead of sending beside it.
+ * for the first one's outcome instead of sending beside it. It locks only this row: updating
+ * `sent_at` touches no foreign key, so the payment stays free.
  */
 export async function lockEmail(
   trx: TenantTransaction,
   paymentId: number,
   kind: PaymentEmailKind,
 ): Promise<{ sent: boolean }> {
-  await inPublic(trx)
-    .insertInto('portal_payment_emails')
-    .values({ payment_id: paymentId, kind })
-    .onConflict((oc) => oc.columns(['payment_id', 'kind']).doNothing())
-    .execute();
   const row = await inPublic(trx)
     .selectFrom('portal_payment_emails')
     .select('sent_at')
