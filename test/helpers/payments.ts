@@ -1,3 +1,6 @@
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import { bearer, ORIGIN } from './auth.js';
 import type { TestTenant } from './harness.js';
 
 /** The columns of `public.portal_payments` the payment tests read. */
@@ -34,13 +37,34 @@ export function receiptIni(webhookToken: string, cuentaBancaria: string): Record
 }
 
 /** Ana's (cnro 1, suc0001) oldest pending debt, the only one iniciar may take alone (FIFO). */
-export async function oldestDebt(tenant: TestTenant): Promise<string> {
-  const [row] = await tenant.query<{ id: string }>(
-    `SELECT id::text FROM suc0001.ordcta WHERE cnro = 1 AND tipo = 'FAC' AND saldo > 0
+async function oldestDebtRow(tenant: TestTenant): Promise<{ id: string; debe: string }> {
+  const [row] = await tenant.query<{ id: string; debe: string }>(
+    `SELECT id::text, debe::text FROM suc0001.ordcta WHERE cnro = 1 AND tipo = 'FAC' AND saldo > 0
       ORDER BY vencimiento LIMIT 1`,
   );
   if (!row) throw new Error('no pending debt');
-  return row.id;
+  return row;
+}
+
+export async function oldestDebt(tenant: TestTenant): Promise<string> {
+  return (await oldestDebtRow(tenant)).id;
+}
+
+/** Starts paying Ana's oldest pending debt in full (iniciar answers 200); answers the payment id. */
+export async function startOldestDebtPayment(
+  app: FastifyInstance,
+  tenant: TestTenant,
+  token: string,
+): Promise<number> {
+  const debt = await oldestDebtRow(tenant);
+  const response = await app.inject({
+    method: 'POST',
+    url: '/portal/pagos/iniciar',
+    headers: { ...bearer(token), origin: ORIGIN },
+    payload: { facturas: [{ id: debt.id, monto: debt.debe }], total: debt.debe },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ data: { payment_id: number } }>().data.payment_id;
 }
 
 /** A suc0001 debt's saldo as PostgreSQL prints it ('400.40'). */

@@ -10,9 +10,9 @@ import { systemClock } from '../../src/platform/clock.js';
 import type { JobQueue } from '../../src/platform/jobs.js';
 import type { MailMessage } from '../../src/platform/mail/mailer.js';
 import { createReportsClient } from '../../src/reports/client.js';
-import { addAuthTenant, bearer, ORIGIN, twoCustomers } from '../helpers/auth.js';
+import { addAuthTenant, bearer, twoCustomers } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
-import { paymentRow, receiptIni } from '../helpers/payments.js';
+import { paymentRow, receiptIni, startOldestDebtPayment } from '../helpers/payments.js';
 import { startReportsService, type ReportsService } from '../helpers/reports.js';
 import { sandboxApproves, sandboxIni } from '../helpers/sandbox.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
@@ -177,20 +177,8 @@ afterAll(async () => {
 });
 
 /** Starts paying Ana's oldest pending debt (FIFO) and returns the payment id. */
-async function startPayment(): Promise<number> {
-  const [debt] = await tenant.query<{ id: string; debe: string }>(
-    `SELECT id::text, debe::text FROM suc0001.ordcta
-      WHERE cnro = 1 AND tipo = 'FAC' AND saldo > 0 ORDER BY vencimiento LIMIT 1`,
-  );
-  if (!debt) throw new Error('no pending debt left');
-  const response = await app.inject({
-    method: 'POST',
-    url: '/portal/pagos/iniciar',
-    headers: { ...bearer(ana), origin: ORIGIN },
-    payload: { facturas: [{ id: debt.id, monto: debt.debe }], total: Number(debt.debe) },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json<{ data: { payment_id: number } }>().data.payment_id;
+function startPayment(): Promise<number> {
+  return startOldestDebtPayment(app, tenant, ana);
 }
 
 async function approve(paymentId: number): Promise<void> {

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAuthTenant, bearer, login, ORIGIN, register, twoCustomers } from '../helpers/auth.js';
+import { addAuthTenant, bearer, login, register, twoCustomers } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
-import { receiptIni } from '../helpers/payments.js';
+import { receiptIni, startOldestDebtPayment } from '../helpers/payments.js';
 import { freePort } from '../helpers/ports.js';
 import { startReportsService, type ReportsService } from '../helpers/reports.js';
 import { sandboxApproves, sandboxIni } from '../helpers/sandbox.js';
@@ -86,19 +86,7 @@ async function insertInvoice(nrocomp: string, fecha: string, debe: string, saldo
 
 /** Pays Ana's oldest pending debt through iniciar and the sandbox's approval (TX2 writes the receipt). */
 async function payOldestDebt(): Promise<{ paymentId: number; reciboId: string; nrocomp: string }> {
-  const [debt] = await tenant.query<{ id: string; debe: string }>(
-    `SELECT id::text, debe::text FROM suc0001.ordcta
-      WHERE cnro = 1 AND tipo = 'FAC' AND saldo > 0 ORDER BY vencimiento LIMIT 1`,
-  );
-  if (!debt) throw new Error('no pending debt');
-  const started = await app.inject({
-    method: 'POST',
-    url: '/portal/pagos/iniciar',
-    headers: { ...bearer(ana), origin: ORIGIN },
-    payload: { facturas: [{ id: debt.id, monto: debt.debe }], total: debt.debe },
-  });
-  expect(started.statusCode, started.body).toBe(200);
-  const paymentId = started.json<{ data: { payment_id: number } }>().data.payment_id;
+  const paymentId = await startOldestDebtPayment(app, tenant, ana);
   const approved = await sandboxApproves(app, tenant, {
     id: paymentId,
     sucursalId: 1,
