@@ -222,6 +222,7 @@ describe('Mercado Pago adapter', () => {
       await expect(vectorAdapter().parseNotification(notification())).resolves.toEqual({
         kind: 'payment',
         gatewayPaymentId: VECTOR.dataId,
+        signedRequestId: VECTOR.requestId,
       });
       // The vector really is the documented manifest, computed independently here.
       expect(
@@ -239,14 +240,22 @@ describe('Mercado Pago adapter', () => {
     it('takes data.id from the body when the query does not carry it', async () => {
       await expect(
         vectorAdapter().parseNotification(notification({ queryDataId: undefined })),
-      ).resolves.toEqual({ kind: 'payment', gatewayPaymentId: VECTOR.dataId });
+      ).resolves.toEqual({
+        kind: 'payment',
+        gatewayPaymentId: VECTOR.dataId,
+        signedRequestId: VECTOR.requestId,
+      });
     });
 
     it('accepts a signature computed over the lowercased data.id', async () => {
       const upper = VECTOR.dataId.toUpperCase();
       await expect(
         vectorAdapter().parseNotification(notification({ queryDataId: upper, bodyDataId: upper })),
-      ).resolves.toEqual({ kind: 'payment', gatewayPaymentId: upper });
+      ).resolves.toEqual({
+        kind: 'payment',
+        gatewayPaymentId: upper,
+        signedRequestId: VECTOR.requestId,
+      });
     });
 
     it('accepts a signature computed over data.id as sent (mixed case)', async () => {
@@ -256,7 +265,11 @@ describe('Mercado Pago adapter', () => {
         vectorAdapter().parseNotification(
           notification({ queryDataId: mixed, signature: `ts=${VECTOR.ts},v1=${v1}` }),
         ),
-      ).resolves.toEqual({ kind: 'payment', gatewayPaymentId: mixed });
+      ).resolves.toEqual({
+        kind: 'payment',
+        gatewayPaymentId: mixed,
+        signedRequestId: VECTOR.requestId,
+      });
     });
 
     it('omits the request-id part when x-request-id is missing', async () => {
@@ -265,7 +278,7 @@ describe('Mercado Pago adapter', () => {
         vectorAdapter().parseNotification(
           notification({ requestId: undefined, signature: `ts=${VECTOR.ts},v1=${v1}` }),
         ),
-      ).resolves.toMatchObject({ kind: 'payment' });
+      ).resolves.toEqual({ kind: 'payment', gatewayPaymentId: VECTOR.dataId });
     });
 
     it.each([
@@ -332,7 +345,11 @@ describe('Mercado Pago adapter', () => {
     it('verifies a payment notification typed only in the query', async () => {
       await expect(
         vectorAdapter().parseNotification({ ...notification(), body: {} }),
-      ).resolves.toEqual({ kind: 'payment', gatewayPaymentId: VECTOR.dataId });
+      ).resolves.toEqual({
+        kind: 'payment',
+        gatewayPaymentId: VECTOR.dataId,
+        signedRequestId: VECTOR.requestId,
+      });
       await expect(
         vectorAdapter().parseNotification({
           ...notification({ signature: `ts=${VECTOR.ts},v1=${'0'.repeat(64)}` }),

@@ -16,8 +16,8 @@ import {
   type GatewayAdapter,
   type GatewayPayment,
   type NotificationInput,
-  type ParsedNotification,
 } from './gateways/types.js';
+import { judgingGateway } from './gateways/notification-shape.js';
 import type { ReconcileOutcome, Reconciler } from './reconcile.js';
 import { readPaymentSettings, type PaymentSettings } from './settings.js';
 
@@ -52,26 +52,21 @@ function refusalOutcome(error: unknown): WebhookMetricOutcome {
   }
 }
 
-/** The tenant's gateway first, then any other adapter it has settings for (a gateway switch). */
-function candidateAdapters(
+/** The adapter that judges this notification, or a refusal when it cannot be built. */
+function judgingAdapter(
   registry: GatewayRegistry,
   tenant: TenantContext,
   settings: PaymentSettings,
-) {
-  const ids = [
-    settings.gateway,
-    ...GATEWAY_IDS.filter((id) => id !== settings.gateway && settings.gatewaySettings.has(id)),
-  ];
-  const adapters: GatewayAdapter[] = [];
-  for (const id of ids) {
-    if (!id) continue;
-    try {
-      adapters.push(registry.adapterFor(tenant, settings, id));
-    } catch {
-      // Incomplete settings: this adapter cannot have sent a valid notification.
-    }
+  input: NotificationInput,
+): GatewayAdapter {
+  const configured = GATEWAY_IDS.filter((id) => settings.gatewaySettings.has(id));
+  const id = judgingGateway(input, settings.gateway, configured);
+  try {
+    if (id !== undefined) return registry.adapterFor(tenant, settings, id);
+  } catch {
+    // Incomplete settings: that adapter cannot have sent a valid notification.
   }
-  return adapters;
+  throw new AppError('INVALID_SIGNATURE', 'Firma de la notificación inválida');
 }
 
 export function createWebhookHandler(deps: WebhookDeps) {
@@ -81,22 +76,6 @@ export function createWebhookHandler(deps: WebhookDeps) {
   // to accept a token: the tenant's ini, read on every notification, decides that.
   const provenTokens = new LRUCache<number, string>({ max: 10_000 });
 
-  async function parse(adapters: GatewayAdapter[], input: NotificationInput) {
-    let lastError: Error | undefined;
-    for (const adapter of adapters) {
-      try {
-        const parsed: ParsedNotification = await adapter.parseNotification(input);
-        return { adapter, parsed };
-      } catch (error) {
-        lastError = error instanceof Error ? error : new Error(String(error));
-      }
-    }
-    if (lastError instanceof InvalidSignatureError || lastError === undefined) {
-      throw new AppError('INVALID_SIGNATURE', 'Firma de la notificación inválida');
-    }
-    throw lastError;
-  }
-
   async function authenticate(input: NotificationInput, tenantId: number, sucursalId: number) {
     const tenant = await tenancy.tryResolve(tenantId, sucursalId);
     const settings = tenant && (await readPaymentSettings(tenant));
@@ -105,8 +84,15 @@ export function createWebhookHandler(deps: WebhookDeps) {
       throw new AppError('UNAUTHORIZED', 'Token de notificación inválido');
     }
     provenTokens.set(tenantId, sha256Hex(token));
-    const { adapter, parsed } = await parse(candidateAdapters(gateways, tenant, settings), input);
-    return { tenant, settings, adapter, parsed };
+    const adapter = judgingAdapter(gateways, tenant, settings, input);
+    try {
+      return { tenant, settings, adapter, parsed: await adapter.parseNotification(input) };
+    } catch (error) {
+      if (error instanceof InvalidSignatureError) {
+        throw new AppError('INVALID_SIGNATURE', 'Firma de la notificación inválida');
+      }
+      throw error;
+    }
   }
 
   /** Whether the URL's token is the one this tenant's notifications proved valid last time. */
@@ -161,7 +147,10 @@ export function createWebhookHandler(deps: WebhookDeps) {
       truth,
       settings,
       origin,
-      eventId: input.headers['x-request-id'] ?? `${adapter.id}:${truth.id}:${truth.status}`,
+      // docs/decisions.md #29, with only what a signature or the gateway vouches for: a signed
+      // request id, else what the gateway says now, so nobody holding the URL's token can make a
+      // real later notification look like a duplicate.
+      eventId: parsed.signedRequestId ?? `${adapter.id}:${truth.id}:${truth.status}`,
     });
     if (outcome === 'unknown_payment') {
       log.warn({ gateway: adapter.id }, 'notification for an unknown payment');

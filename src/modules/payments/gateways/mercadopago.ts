@@ -129,7 +129,12 @@ export function createMercadoPagoAdapter(
       if (!dataId) {
         return Promise.resolve({ kind: 'ignored', reason: 'payment notification without data.id' });
       }
-      return Promise.resolve({ kind: 'payment', gatewayPaymentId: dataId });
+      const requestId = input.headers['x-request-id'];
+      return Promise.resolve({
+        kind: 'payment',
+        gatewayPaymentId: dataId,
+        ...(requestId && { signedRequestId: requestId }),
+      });
     },
 
     async fetchPayment(gatewayPaymentId) {

@@ -74,7 +74,12 @@ export function createSandboxAdapter(
         requestId: headers['x-request-id'],
       });
       if (!valid) throw new InvalidSignatureError();
-      return Promise.resolve({ kind: 'payment', gatewayPaymentId: dataId });
+      const requestId = headers['x-request-id'];
+      return Promise.resolve({
+        kind: 'payment',
+        gatewayPaymentId: dataId,
+        ...(requestId && { signedRequestId: requestId }),
+      });
     },
 
     async fetchPayment(gatewayPaymentId) {

@@ -61,8 +61,12 @@ export interface NotificationInput {
 }
 
 export type ParsedNotification =
-  /** A notification about one payment: fetch it to learn its real state. */
-  | { kind: 'payment'; gatewayPaymentId: string }
+  /**
+   * A notification about one payment: fetch it to learn its real state. `signedRequestId` is the
+   * notification's own id when the signature covers it (Mercado Pago's `x-request-id`), the only
+   * kind of id a duplicate may be recognised by: an unsigned header is anyone's to set.
+   */
+  | { kind: 'payment'; gatewayPaymentId: string; signedRequestId?: string }
   /** A notification kind the portal does not act on (merchant orders, legacy topics...). */
   | { kind: 'ignored'; reason: string };
 
