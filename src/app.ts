@@ -49,6 +49,7 @@ import type { SystemDatabase } from './platform/db/types.js';
 import { installErrorHandling } from './platform/http/error-handler.js';
 import { healthRoutes } from './platform/http/health.js';
 import { installOpenApi } from './platform/http/openapi.js';
+import { keepAnswersPrivate } from './platform/http/private-answers.js';
 import { installRequestLog } from './platform/http/request-log.js';
 import { installRequestMetrics } from './platform/http/request-metrics.js';
 import { openRedis } from './platform/redis.js';
@@ -304,7 +305,11 @@ export async function buildApp(
   );
 
   healthRoutes(app, systemDb);
-  publicAuthRoutes(app, { auth, reset, config });
+  await app.register((scope, _options, done) => {
+    keepAnswersPrivate(scope);
+    publicAuthRoutes(scope, { auth, reset, config });
+    done();
+  });
   tenantRoutes(app, { directory: standalone.directory });
   paymentWebhookRoutes(app, {
     webhook: createWebhookHandler({
@@ -325,6 +330,7 @@ export async function buildApp(
   // Protected by default: the scope's hooks authenticate and rate-limit every route declared in
   // it, so a new route cannot forget them (test/platform/route-guard.test.ts lists every route).
   await app.register((authed, _options, done) => {
+    keepAnswersPrivate(authed);
     authed.addHook('onRequest', createJwtGuard(tokens, tenancy, versions));
     authed.addHook('preHandler', limits.protectedRoutes);
     // docs/api.md "Idempotency-Key" on the routes that name it; after the guard and the limit.

@@ -341,7 +341,7 @@ describe('GET /portal/mi-cuenta', () => {
     expect(await get('/portal/mi-cuenta', otherAna)).toMatchObject({ saldo_total: 123.45 });
   });
 
-  it('a portal user that no longer exists is 404', async () => {
+  it('a portal user that no longer exists is 401 UNAUTHORIZED', async () => {
     await acme.query(`INSERT INTO suc0001.ordcon VALUES (31, 'Ido', '35000222')`);
     const { portal_user_id } = await register(app, {
       identifier: '35000222',
@@ -351,7 +351,8 @@ describe('GET /portal/mi-cuenta', () => {
     await acme.query('DELETE FROM suc0001.portal_users WHERE id = $1', [portal_user_id]);
     for (const url of ['/portal/mi-cuenta', '/portal/deudas']) {
       const response = await app.inject({ method: 'GET', url, headers: bearer(token) });
-      expect(response.statusCode, url).toBe(404);
+      expect(response.statusCode, url).toBe(401);
+      expect(response.json()).toMatchObject({ code: 'UNAUTHORIZED' });
     }
   });
 });

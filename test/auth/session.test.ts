@@ -412,7 +412,7 @@ describe('PUT /portal/auth/cambiar-password', () => {
     expect(await auditEvents(tenant, anaId)).toContain('password_change');
   });
 
-  it('404 when the user record is gone', async () => {
+  it('401 UNAUTHORIZED when the user record is gone: the guard refuses a deleted account', async () => {
     await tenant.query(`INSERT INTO suc0001.ordcon VALUES (20, 'Eva Luz', '33444555')`);
     const eva = await register(app, { identifier: '33444555', email: 'eva@example.com' });
     const { accessToken } = await login(app, { identifier: '33444555' });
@@ -421,7 +421,8 @@ describe('PUT /portal/auth/cambiar-password', () => {
       current_password: PASSWORD,
       new_password: 'NuevaClave9',
     });
-    expect(response.statusCode).toBe(404);
-    expect((await me(bearer(accessToken))).statusCode).toBe(404);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({ code: 'UNAUTHORIZED' });
+    expect((await me(bearer(accessToken))).statusCode).toBe(401);
   });
 });

@@ -6,7 +6,8 @@ import type {
 } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorBody } from '../../src/platform/http/error-handler.js';
-import { useTestEnvironment } from '../helpers/harness.js';
+import { addAuthTenant, bearer, login, register } from '../helpers/auth.js';
+import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 
 /**
  * The routes that answer without an access token; every other route must refuse a request
@@ -42,7 +43,10 @@ interface RouteEntry {
 
 const env = useTestEnvironment();
 let app: FastifyInstance;
+let tenant: TestTenant;
 const routes: RouteEntry[] = [];
+/** How long an instance trusts a session version it read (the guard's cache), kept short here. */
+const SESSION_CACHE_MS = 300;
 
 /**
  * A route's own onRequest hooks run after those of its scopes, so a token-less request that
@@ -59,9 +63,11 @@ const probe: onRequestHookHandler = (request, _reply, done) => {
 let probes = 0;
 
 beforeAll(async () => {
+  tenant = await addAuthTenant(env, 1);
   app = await env.app(
     {},
     {
+      sessionVersionCacheMs: SESSION_CACHE_MS,
       onRoute: (route) => {
         for (const method of [route.method].flat()) routes.push({ method, url: route.url });
         route.onRequest = [route.onRequest ?? []].flat().concat(probe);
@@ -89,8 +95,11 @@ interface Answer {
   reachedRoute: boolean;
 }
 
-/** Each route at its own path and under /backend (docs/decisions.md #20), without a token. */
-async function withoutToken(route: RouteEntry): Promise<Answer[]> {
+/**
+ * Each route at its own path and under /backend (docs/decisions.md #20), without a token unless
+ * one is given.
+ */
+async function withoutToken(route: RouteEntry, token?: string): Promise<Answer[]> {
   const path = concrete(route.url);
   const body = ['POST', 'PUT', 'PATCH'].includes(route.method);
   const answers: Answer[] = [];
@@ -99,7 +108,7 @@ async function withoutToken(route: RouteEntry): Promise<Answer[]> {
     const response = await app.inject({
       method: route.method,
       url,
-      headers: { [PROBE_HEADER]: id },
+      headers: { [PROBE_HEADER]: id, ...(token !== undefined && bearer(token)) },
       ...(body && { payload: {} }),
     });
     answers.push({ request: `${route.method} ${url}`, response, reachedRoute: reached.has(id) });
@@ -149,5 +158,93 @@ describe('protected by default', () => {
       }
     }
     expect(refused).toEqual([]);
+  });
+});
+
+/** The session's end comes last: every other route sees the token while it is still valid. */
+const endsSession = ({ url }: RouteEntry) =>
+  url.endsWith('/auth/logout') || url.endsWith('/auth/cambiar-password');
+
+describe('a deleted portal account', () => {
+  it('its access token is refused 401 UNAUTHORIZED by every protected route, once its cached session version ages out', async () => {
+    const identity = { identifier: '40111222', tenant_id: tenant.id, sucursal_id: 2 };
+    const { portal_user_id: userId } = await register(app, {
+      ...identity,
+      email: 'beto@example.com',
+    });
+    const { accessToken } = await login(app, identity);
+    const me = await app.inject({
+      method: 'GET',
+      url: '/portal/auth/me',
+      headers: bearer(accessToken),
+    });
+    expect(me.statusCode).toBe(200);
+
+    // docs/security.md: what an operator does with an account taken by the wrong person.
+    await tenant.query('DELETE FROM public.portal_users WHERE id = $1', [userId]);
+    await new Promise((resolve) => setTimeout(resolve, SESSION_CACHE_MS + 50));
+
+    const accepted: string[] = [];
+    for (const route of routes.filter((r) => !isPublic(r))) {
+      for (const { request, response, reachedRoute } of await withoutToken(route, accessToken)) {
+        if (reachedRoute || !isUnauthorized(route.method, response)) {
+          accepted.push(`${request} answered ${response.statusCode} ${response.body}`);
+        }
+      }
+    }
+    expect(accepted).toEqual([]);
+  });
+});
+
+describe('private answers are never cached', () => {
+  it('every protected route answers with Cache-Control: no-store, with a valid token and without one', async () => {
+    await register(app, { email: 'ana@example.com' });
+    const { accessToken } = await login(app);
+    const stored: string[] = [];
+    const guarded = routes.filter((r) => !isPublic(r));
+    for (const route of [
+      ...guarded.filter((r) => !endsSession(r)),
+      ...guarded.filter(endsSession),
+    ]) {
+      for (const token of [accessToken, undefined]) {
+        for (const { request, response } of await withoutToken(route, token)) {
+          if (response.headers['cache-control'] !== 'no-store') {
+            const how = token === undefined ? 'without a token' : 'with a token';
+            stored.push(
+              `${request} ${how}: ${response.statusCode} ${String(response.headers['cache-control'])}`,
+            );
+          }
+        }
+      }
+    }
+    expect(stored).toEqual([]);
+  });
+
+  it.each([
+    ['register', { identifier: '30111222' }],
+    ['login', {}],
+    ['forgot-password', {}],
+    ['reset-password', {}],
+    ['refresh-token', { refresh_token: '00000000-0000-4000-8000-000000000000' }],
+  ])('POST /portal/auth/%s answers with Cache-Control: no-store', async (name, payload) => {
+    const answer = await app.inject({
+      method: 'POST',
+      url: `/portal/auth/${name}`,
+      payload,
+      remoteAddress: '198.51.100.9',
+    });
+    expect(answer.headers['cache-control']).toBe('no-store');
+  });
+
+  it('a successful login and refresh carry it too', async () => {
+    const { response, refreshToken } = await login(app);
+    expect(response.headers['cache-control']).toBe('no-store');
+    const refreshed = await app.inject({
+      method: 'POST',
+      url: '/portal/auth/refresh-token',
+      payload: { refresh_token: refreshToken },
+    });
+    expect(refreshed.statusCode).toBe(200);
+    expect(refreshed.headers['cache-control']).toBe('no-store');
   });
 });

@@ -29,8 +29,9 @@ const UNAUTHORIZED_MESSAGE = 'Token de acceso ausente, inválido o vencido';
 
 /**
  * docs/api.md: every protected request verifies signature, expiry and the three id claims; the
- * tenant and sucursal must still resolve, and the token must belong to the user's current
- * session (an ended session's tokens are refused at once). Anything else is 401 UNAUTHORIZED.
+ * tenant and sucursal must still resolve, the portal user must still exist, and the token must
+ * belong to the user's current session (an ended session's tokens are refused at once). Anything
+ * else is 401 UNAUTHORIZED.
  */
 export function createJwtGuard(tokens: AccessTokens, tenancy: Tenancy, versions: SessionVersions) {
   return async function jwtGuard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
@@ -41,9 +42,11 @@ export function createJwtGuard(tokens: AccessTokens, tenancy: Tenancy, versions:
     if (!claims) throw new AppError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
     const tenant = await tenancy.tryResolve(claims.tenant_id, claims.sucursal_id);
     if (!tenant) throw new AppError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
-    // A user that is gone has no session to compare: the route answers for it (docs/api.md: 404).
+    // A deleted portal user (docs/security.md tells operators to delete a row taken by the wrong
+    // person) has no session left: its tokens are refused like those of an ended one.
     const version = await versions.current(tenant, claims.portal_user_id);
-    const sessionEnded = version !== undefined && version !== claims.sv;
+    if (version === undefined) throw new AppError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
+    const sessionEnded = version !== claims.sv;
     if (sessionEnded && request.routeOptions.config.acceptsEndedSession !== true) {
       throw new AppError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
     }
