@@ -422,6 +422,41 @@ describe('"Devolución registrada"', () => {
     expect(smtp.refusalsLeft()).toBe(0);
   });
 
+  it('a refund whose ledger could not be reversed says no receipt was voided, whatever recibo_error says by then', async () => {
+    const id = await startPayment();
+    await approve(id);
+    const receipt = await receiptOf(id);
+    await jobsDone(id);
+    // Voided in the ERP meanwhile: devolver refunds the money but cannot reverse the receipt.
+    await tenant.query(`UPDATE suc0001.ordcta SET anulado = true WHERE nrocomp = $1`, [
+      receipt.numero,
+    ]);
+    const refundMails = () => mails('Devolución registrada', `su pago de ${money(receipt.monto)} `);
+    const earlier = refundMails().length;
+    smtp.refuseNext(1);
+    const response = await app.inject({
+      method: 'POST',
+      url: '/portal/pagos/devolver',
+      headers: bearer(ana),
+      payload: { payment_id: id },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const [row] = await tenant.query<{ reversed: boolean | null; error: string | null }>(
+      `SELECT refund_ledger_reversed AS reversed, recibo_error AS error
+         FROM public.portal_payments WHERE id = $1`,
+      [id],
+    );
+    expect(row?.reversed).toBe(false);
+    expect(row?.error).toMatch(/reversión/);
+    // A person reconciles it by hand and clears the message before the e-mail's retry runs: the
+    // e-mail still tells what the refund did, from the column.
+    await tenant.query(`UPDATE public.portal_payments SET recibo_error = NULL WHERE id = $1`, [id]);
+    const mail = await until(() => refundMails()[earlier]);
+    expect(mail?.text).toContain(`Registramos la devolución de su pago de ${money(receipt.monto)}`);
+    expect(mail?.text).not.toContain('quedó anulado');
+    await jobsDone(id);
+  });
+
   it('portal.mail.devolucion = 0: the refund is recorded, no e-mail', async () => {
     const id = await startPayment();
     await approve(id);

@@ -17,7 +17,6 @@ import {
   markEmailSent,
 } from './queries/emails.js';
 import { receiptReport } from './receipt-pdf.js';
-import { LEDGER_NOT_REVERSED } from './refund-ledger.js';
 
 export const PAYMENT_EMAIL_JOB = 'payments.email';
 
@@ -287,9 +286,9 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
       payment.recibo_id === null
         ? undefined
         : await findReceipt(tenant, payment.recibo_id, payment.ordcon_id);
-    // A refund whose ledger could not be reversed (refund-ledger.ts says so in recibo_error)
-    // restored no debt, whatever state the ERP left the receipt in.
-    const reversed = !payment.recibo_error?.startsWith(LEDGER_NOT_REVERSED);
+    // A refund whose ledger could not be reversed restored no debt, whatever state the ERP left
+    // the receipt in.
+    const reversed = payment.refund_ledger_reversed !== false;
     const voided = reversed && receipt?.anulado ? receipt : undefined;
     return sendOnce(
       tenant,

@@ -7,8 +7,8 @@ import { markRefunded } from './queries/payments.js';
 import type { PaymentEmailQueue } from './payment-emails.js';
 import type { PaymentSettings } from './settings.js';
 
-/** How recibo_error begins on a refund whose ledger was not reversed. */
-export const LEDGER_NOT_REVERSED = 'Devolución sin reversión contable';
+/** How recibo_error begins on a refund whose ledger was not reversed (for a person to read). */
+const LEDGER_NOT_REVERSED = 'Devolución sin reversión contable';
 
 /**
  * Records a refund the gateway has made, inside the caller's transaction with the payment row
@@ -57,6 +57,7 @@ export async function recordRefund(
   await markRefunded(trx, payment.id, {
     refundId: context.refundId,
     now: context.now,
+    ledgerReversed: payment.recibo_id === null ? null : ledgerError === undefined,
     ...(ledgerError !== undefined && {
       reciboError: `${LEDGER_NOT_REVERSED}: ${ledgerError}`,
     }),

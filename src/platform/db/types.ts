@@ -153,6 +153,8 @@ export interface TenantDatabase {
     recibo_id: string | null;
     recibo_at: Timestamp | null;
     recibo_error: string | null;
+    /** Whether a refund reversed the ledger; null without a receipt to reverse (tenant/0011). */
+    refund_ledger_reversed: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
     refund_id: string | null;
     issued_at: Timestamp | null;
     approved_at: Timestamp | null;

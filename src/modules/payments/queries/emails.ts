@@ -29,7 +29,7 @@ export function findPaymentForEmail(trx: TenantTransaction, paymentId: number) {
       'gateway_payment_id',
       'facturas_json',
       'recibo_id',
-      'recibo_error',
+      'refund_ledger_reversed',
     ])
     .where('id', '=', paymentId)
     .forShare()

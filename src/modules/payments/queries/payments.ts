@@ -140,15 +140,22 @@ export function findPaymentForUpdate(trx: TenantTransaction, paymentId: number) 
 export async function markRefunded(
   trx: TenantExecutor,
   paymentId: number,
-  refund: { refundId: string | null; now: Date; reciboError?: string | undefined },
+  refund: {
+    refundId: string | null;
+    now: Date;
+    /** Whether the receipt was voided and the debts restored; null when there was no receipt. */
+    ledgerReversed: boolean | null;
+    reciboError?: string | undefined;
+  },
 ): Promise<void> {
-  const { refundId, now, reciboError } = refund;
+  const { refundId, now, ledgerReversed, reciboError } = refund;
   await inPublic(trx)
     .updateTable('portal_payments')
     .set({
       status: 'refunded',
       refund_id: refundId?.slice(0, MAX_REFUND_ID_CHARS) ?? null,
       refunded_at: now,
+      refund_ledger_reversed: ledgerReversed,
       updated_at: now,
       ...(reciboError !== undefined && {
         recibo_error: reciboError.slice(0, MAX_RECIBO_ERROR_CHARS),
