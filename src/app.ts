@@ -60,6 +60,7 @@ import { installIdempotency } from './platform/idempotency/http.js';
 import { createIdempotencyPrune, scheduleIdempotencyPrune } from './platform/idempotency/prune.js';
 import { openWebClient } from './platform/http/web-client.js';
 import { startJobQueue } from './platform/jobs.js';
+import { createLifetime, type Lifetime } from './platform/lifetime.js';
 import { createMailer, type Outbox } from './platform/mail/mailer.js';
 import { createMetrics, listenMetrics } from './platform/metrics.js';
 import { createRefusalBudget, installRateLimits, LIMITS } from './platform/rate-limit.js';
@@ -112,14 +113,32 @@ export async function buildApp(
   config: Config,
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
-  if (config.databaseUrl === undefined) {
+  const { databaseUrl } = config;
+  if (databaseUrl === undefined) {
     throw new Error('buildApp needs config.databaseUrl (server.ts starts the embedded database)');
   }
-  const clock = options.clock ?? systemClock;
-
   const app = Fastify(httpServerOptions(config, options));
   // Before any plugin or route, so that it sees them all.
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  const lifetime = createLifetime(app.log);
+  app.addHook('onClose', () => lifetime.closeAll());
+  try {
+    await assemble(app, { ...config, databaseUrl }, options, lifetime);
+  } catch (error) {
+    await lifetime.closeAll();
+    throw error;
+  }
+  return app;
+}
+
+/** Everything buildApp builds; what it opens goes into `lifetime` the moment it is open. */
+async function assemble(
+  app: FastifyInstance,
+  config: Config & { databaseUrl: string },
+  options: BuildOptions,
+  lifetime: Lifetime,
+): Promise<void> {
+  const clock = options.clock ?? systemClock;
   const metrics = createMetrics();
   installRequestMetrics(app, metrics);
 
@@ -136,12 +155,15 @@ export async function buildApp(
     ttlMs: 30_000,
     clock,
   });
+  lifetime.add('tenant pools', () => standalone.close());
   const { systemDb, tenancy } = standalone;
   const { redis, outage: redisOutage } = await openRedis(config.redisUrl, app.log);
+  if (redis) lifetime.add('redis', () => redis.disconnect());
   const jobs = await startJobQueue(config.databaseUrl, app.log, {
     pollingIntervalSeconds: options.jobPollingSeconds ?? 2,
     retryDelaySeconds: options.jobRetryDelaySeconds ?? 15,
   });
+  lifetime.add('job queue', () => jobs.stop());
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
     devOutbox: !config.isProduction,
@@ -153,11 +175,6 @@ export async function buildApp(
   app.decorate('tenancy', tenancy);
   app.decorate('outbox', mailer);
   app.decorate('webClientDir', webClient?.dir);
-  app.addHook('onClose', async () => {
-    await jobs.stop().catch((error: unknown) => app.log.warn({ err: error }, 'job queue stop'));
-    redis?.disconnect();
-    await standalone.close();
-  });
 
   // docs/decisions.md #23: JSON only. Fastify also parses text/plain by default; that answers 415 here.
   app.removeContentTypeParser('text/plain');
@@ -189,7 +206,7 @@ export async function buildApp(
       cacheMs: options.sessionVersionCacheMs,
     }),
   });
-  app.addHook('onClose', () => versions.close());
+  lifetime.add('session versions', () => versions.close());
   const sessions = createSessions({
     systemDb,
     tenancy,
@@ -373,8 +390,6 @@ export async function buildApp(
       port: config.metricsPort,
     });
     app.metricsUrl = listener.url;
-    app.addHook('onClose', () => listener.close());
+    lifetime.add('metrics listener', () => listener.close());
   }
-
-  return app;
 }
