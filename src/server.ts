@@ -4,6 +4,8 @@ import { bootConfig } from './boot.js';
 import type { Config } from './config.js';
 import { migrateSystemDatabase } from './platform/db/migrator.js';
 import { DOCS_PATH } from './platform/http/openapi.js';
+import type { FastifyInstance } from 'fastify';
+import { createProcessStop, type StopMode, type StopStep } from './platform/process-stop.js';
 import { startReportsProcess, type ReportsProcess } from './reports/supervisor.js';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -67,11 +69,69 @@ function banner(
   return lines.join('\n');
 }
 
+/** What runs, each stopped by `stop` in this order: the API drains before its helpers go. */
+interface Running {
+  app?: FastifyInstance;
+  reports?: ReportsProcess | undefined;
+  embedded?: DevelopmentDatabase | undefined;
+}
+
+function stopSteps(running: Running): StopStep[] {
+  const { app, reports, embedded } = running;
+  return [
+    // Forced, the API's connections end with the process.
+    ...(app
+      ? [
+          {
+            name: 'the API',
+            stop: (mode: StopMode) => (mode === 'graceful' ? app.close() : undefined),
+          },
+        ]
+      : []),
+    ...(reports
+      ? [{ name: 'the reports service', stop: (mode: StopMode) => reports.stop(mode) }]
+      : []),
+    ...(embedded
+      ? [
+          {
+            name: 'PostgreSQL',
+            stop: (mode: StopMode) =>
+              embedded.database.stop(mode === 'forced' ? 'immediate' : 'fast'),
+          },
+        ]
+      : []),
+  ];
+}
+
+const running: Running = {};
+const stop = createProcessStop({
+  steps: () => stopSteps(running),
+  log: {
+    info: (message) => (running.app ? running.app.log.info(message) : say(message)),
+    warn: (message) => (running.app ? running.app.log.warn(message) : say(message)),
+  },
+  timeoutMs: SHUTDOWN_TIMEOUT_MS,
+  // A Ctrl-C arrives twice: from the terminal to the whole group, and relayed by npm.
+  repeatWindowMs: 1_000,
+  exit: (code) => process.exit(code),
+});
+
 async function main(): Promise<void> {
+  // First, so that a Ctrl-C during start-up stops what has started instead of orphaning it.
+  const onSignal = (signal: NodeJS.Signals) => {
+    running.reports?.stopping();
+    stop.signal(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
   // The API serves the print routes: outside production it brings its development QZ pair.
   const config = await bootConfig({ printAgentKeys: true });
-  const embedded =
+  if (stop.requested) return stop.started();
+  running.embedded =
     config.databaseUrl === undefined ? await startDevelopmentDatabase(config) : undefined;
+  const { embedded } = running;
+  if (stop.requested) return stop.started();
   const databaseUrl = embedded?.systemUrl ?? config.databaseUrl;
   if (databaseUrl === undefined) throw new Error('unreachable: no system database');
   // The registry table must exist before the first request; tenants migrate with the CLI.
@@ -82,9 +142,11 @@ async function main(): Promise<void> {
     key: await readFile(config.tls.keyPath),
   };
   const app = await buildApp({ ...config, databaseUrl }, { tls });
+  running.app = app;
+  if (stop.requested) return stop.started();
   // The reports service runs beside the API whenever REPORTS_URL is on this machine and nothing
   // answers there yet; a remote one, or one already running (`npm run reports`), is used as is.
-  const reports: ReportsProcess | undefined = !isLoopbackUrl(config.reportsUrl)
+  running.reports = !isLoopbackUrl(config.reportsUrl)
     ? undefined
     : await startReportsProcess({
         url: config.reportsUrl,
@@ -98,32 +160,14 @@ async function main(): Promise<void> {
         },
         log: app.log,
       });
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) {
-      // A second signal means "now": the operator gave up waiting.
-      process.exit(1);
-    }
-    stopping = true;
-    app.log.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => {
-      app.log.error('graceful shutdown timed out');
-      process.exit(1);
-    }, SHUTDOWN_TIMEOUT_MS);
-    timer.unref();
-    try {
-      await app.close();
-      await reports?.stop();
-      await embedded?.database.stop();
-    } finally {
-      clearTimeout(timer);
-    }
-    process.exit(0);
-  };
-  process.on('SIGINT', (signal) => void shutdown(signal));
-  process.on('SIGTERM', (signal) => void shutdown(signal));
+  const { reports } = running;
+  if (stop.requested) {
+    reports?.stopping();
+    return stop.started();
+  }
 
   const listenUrl = await app.listen({ port: config.port, host: config.host });
+  if (stop.requested) return stop.started();
   say(
     banner(
       listenUrl,
@@ -132,11 +176,13 @@ async function main(): Promise<void> {
       app.webClientDir,
     ),
   );
+  await stop.started();
 }
 
-main().catch((error: unknown) => {
+main().catch(async (error: unknown) => {
   process.stderr.write(
     `portal failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
   );
-  process.exit(1);
+  // What had started (the embedded PostgreSQL above all, which runs detached) stops with it.
+  await stop.failed();
 });

@@ -22,7 +22,8 @@ export interface EmbeddedDatabase {
   readonly port: number;
   readonly dataDir: string;
   url(database: string): string;
-  stop(): Promise<void>;
+  /** `fast` (the default) ends sessions and checkpoints; `immediate` ends at once (a second Ctrl-C). */
+  stop(mode?: 'fast' | 'immediate'): Promise<void>;
 }
 
 export interface EmbeddedOptions {
@@ -131,9 +132,10 @@ async function runningServer(dataDir: string): Promise<{ pid: number; port: numb
   return { pid, port };
 }
 
-async function stopProcess(pid: number): Promise<void> {
+async function stopProcess(pid: number, mode: 'fast' | 'immediate'): Promise<void> {
   if (!isAlive(pid)) return;
-  process.kill(pid, 'SIGINT'); // fast shutdown
+  // The postmaster's own signals: SIGINT is a fast shutdown, SIGQUIT an immediate one.
+  process.kill(pid, mode === 'fast' ? 'SIGINT' : 'SIGQUIT');
   for (let waited = 0; waited < 15_000 && isAlive(pid); waited += 100) await sleep(100);
 }
 
@@ -184,7 +186,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       port: running.port,
       dataDir,
       url: url(running.port),
-      stop: () => (options.keepAdopted ? Promise.resolve() : stopProcess(running.pid)),
+      stop: (mode = 'fast') =>
+        options.keepAdopted ? Promise.resolve() : stopProcess(running.pid, mode),
     };
   }
 
@@ -227,8 +230,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     port: options.port,
     dataDir,
     url: url(options.port),
-    async stop() {
-      await execFile(bin.pg_ctl, ['stop', '--wait', '-m', 'fast', '-D', dataDir], {
+    async stop(mode = 'fast') {
+      await execFile(bin.pg_ctl, ['stop', '--wait', '-m', mode, '-D', dataDir], {
         ...runAs,
       }).catch(() => undefined);
     },

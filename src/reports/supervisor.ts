@@ -15,7 +15,10 @@ const MAX_RESTART_DELAY_MS = 30_000;
 export interface ReportsProcess {
   /** False when a reports service already answered at REPORTS_URL and is used as it is. */
   child: boolean;
-  stop(): Promise<void>;
+  /** From now on a child that exits is not started again (the API is stopping). */
+  stopping(): void;
+  /** Graceful: SIGTERM, then SIGKILL after 5 s; forced: SIGKILL at once. */
+  stop(mode?: 'graceful' | 'forced'): Promise<void>;
 }
 
 async function isReady(url: string): Promise<boolean> {
@@ -57,9 +60,12 @@ export async function startReportsProcess(options: {
       if (Date.now() - started > MAX_RESTART_DELAY_MS) restarts = 0;
       const delay = Math.min(1_000 * 2 ** restarts, MAX_RESTART_DELAY_MS);
       restarts += 1;
-      log.error({ code, signal, retryInMs: delay }, 'reports service exited; restarting it');
+      // Decided after the delay: a Ctrl-C reaches the child with the API's whole process group,
+      // and its exit may be seen here before the API's own signal handler has run.
       setTimeout(() => {
-        if (!stopping) launch();
+        if (stopping) return;
+        log.error({ code, signal, afterMs: delay }, 'reports service exited; restarting it');
+        launch();
       }, delay).unref();
     });
   };
@@ -86,11 +92,19 @@ export async function startReportsProcess(options: {
 
   return {
     child: child !== undefined,
-    async stop() {
+    stopping() {
+      stopping = true;
+    },
+    async stop(mode = 'graceful') {
       stopping = true;
       const running = child;
       if (!running || running.exitCode !== null || running.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+      if (mode === 'forced') {
+        running.kill('SIGKILL');
+        await exited;
+        return;
+      }
       running.kill('SIGTERM');
       await Promise.race([exited, sleep(5_000).then(() => running.kill('SIGKILL'))]);
     },

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fromRoot } from '../../src/platform/paths.js';
+import { listening } from './ports.js';
 
 /** Environment for a child process: the test runner's, minus anything that would steer it. */
 export function childEnv(overrides: Record<string, string | undefined>): NodeJS.ProcessEnv {
@@ -160,4 +162,89 @@ export async function descendantsOf(root: number, table?: ProcessEntry[]): Promi
     }
   }
   return found;
+}
+
+export interface StartedCommand {
+  pid: number;
+  output(): string;
+  waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray>;
+  exited: Promise<number | null>;
+}
+
+/**
+ * A command as an operator runs it (`npm start`), its output collected. `detached` gives it a
+ * process group of its own (its pid), as a terminal's foreground job has: a signal to `-pid`
+ * then reaches every process of the run, as Ctrl-C does.
+ */
+export function startCommand(
+  command: string,
+  args: string[],
+  processEnv: NodeJS.ProcessEnv,
+  options: { detached?: boolean } = {},
+): StartedCommand {
+  const child = spawn(command, args, {
+    cwd: fromRoot(),
+    env: processEnv,
+    stdio: 'pipe',
+    detached: options.detached ?? false,
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let done = false;
+  void exited.then(() => (done = true));
+  return {
+    pid: child.pid ?? -1,
+    output: () => output,
+    async waitFor(pattern, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const match = output.match(pattern);
+        if (match) return match;
+        if (done || Date.now() > deadline) {
+          throw new Error(`no ${String(pattern)} (exited: ${done}); output:\n${output}`);
+        }
+        await sleep(100);
+      }
+    },
+    exited,
+  };
+}
+
+/** The pids of this run: the top process, its descendants, and whatever names one of `marks`. */
+export async function processesOfRun(top: number, marks: string[]): Promise<number[]> {
+  const table = await processTable();
+  const found = new Set<number>([top]);
+  for (const row of await descendantsOf(top, table)) found.add(row.pid);
+  for (const row of table) {
+    if (marks.some((mark) => row.cmdline.includes(mark))) found.add(row.pid);
+  }
+  return [...found];
+}
+
+/** Waits until none of the pids runs and nothing listens on the ports; returns what is left. */
+export async function leftovers(
+  pids: number[],
+  ports: number[],
+  marks: string[],
+  timeoutMs = 20_000,
+): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const table = await processTable();
+    const left = [
+      ...pids.filter(alive).map((pid) => `pid ${pid}`),
+      ...table
+        .filter((row) => marks.some((mark) => row.cmdline.includes(mark)))
+        .map((row) => `${row.pid}: ${row.cmdline}`),
+      ...(
+        await Promise.all(ports.map(async (port) => ((await listening(port)) ? port : undefined)))
+      )
+        .filter((port) => port !== undefined)
+        .map((port) => `port ${port}`),
+    ];
+    if (left.length === 0 || Date.now() > deadline) return left;
+    await sleep(200);
+  }
 }

@@ -1,89 +1,23 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrlFor, ensureDatabase } from '../../src/platform/db/admin.js';
 import { fromRoot } from '../../src/platform/paths.js';
 import { useTestEnvironment } from '../helpers/harness.js';
-import { freePort, listening } from '../helpers/ports.js';
-import { alive, childEnv, descendantsOf, processTable } from '../helpers/processes.js';
+import { freePort } from '../helpers/ports.js';
+import {
+  childEnv,
+  leftovers,
+  processesOfRun,
+  processTable,
+  startCommand as start,
+} from '../helpers/processes.js';
 
 // How an operator's process manager stops the portal: one SIGTERM to the top process it started,
 // after which nothing of that run may be left (no orphaned API, reports child or PostgreSQL).
 
 const env = useTestEnvironment();
-
-interface Started {
-  pid: number;
-  output(): string;
-  waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray>;
-  exited: Promise<number | null>;
-}
-
-function start(command: string, args: string[], processEnv: NodeJS.ProcessEnv): Started {
-  const child = spawn(command, args, { cwd: fromRoot(), env: processEnv, stdio: 'pipe' });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  let done = false;
-  void exited.then(() => (done = true));
-  return {
-    pid: child.pid ?? -1,
-    output: () => output,
-    async waitFor(pattern, timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const match = output.match(pattern);
-        if (match) return match;
-        if (done || Date.now() > deadline) {
-          throw new Error(`no ${String(pattern)} (exited: ${done}); output:\n${output}`);
-        }
-        await sleep(100);
-      }
-    },
-    exited,
-  };
-}
-
-/** The pids of this run: the top process, its descendants, and whatever names one of `marks`. */
-async function processesOfRun(top: number, marks: string[]): Promise<number[]> {
-  const table = await processTable();
-  const found = new Set<number>([top]);
-  for (const row of await descendantsOf(top, table)) found.add(row.pid);
-  for (const row of table) {
-    if (marks.some((mark) => row.cmdline.includes(mark))) found.add(row.pid);
-  }
-  return [...found];
-}
-
-/** Waits until none of the pids runs and nothing listens on the ports; returns what is left. */
-async function leftovers(
-  pids: number[],
-  ports: number[],
-  marks: string[],
-  timeoutMs = 20_000,
-): Promise<string[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const table = await processTable();
-    const left = [
-      ...pids.filter(alive).map((pid) => `pid ${pid}`),
-      ...table
-        .filter((row) => marks.some((mark) => row.cmdline.includes(mark)))
-        .map((row) => `${row.pid}: ${row.cmdline}`),
-      ...(
-        await Promise.all(ports.map(async (port) => ((await listening(port)) ? port : undefined)))
-      )
-        .filter((port) => port !== undefined)
-        .map((port) => `port ${port}`),
-    ];
-    if (left.length === 0 || Date.now() > deadline) return left;
-    await sleep(200);
-  }
-}
 
 describe('stopping the portal', () => {
   it('a SIGTERM to the npm process of `npm start` stops the API, the reports service and the embedded PostgreSQL', async () => {
