@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 /*
  * The layers (docs/architecture.md "Layers"): platform/ is the floor and imports no capability;
  * ledger/ and reports/ are the ERP's services and import no portal module; a module reaches
- * another module through its service, never its queries; nothing but the entry points reaches
+ * another module through its face (index.js) only; nothing but the entry points reaches
  * dev/ (development defaults, embedded PostgreSQL); web/ talks to the API over HTTP only.
  */
 const dev = {
@@ -30,9 +30,49 @@ const layerRule = (...patterns) => {
     'no-restricted-syntax': ['error', ...all.map(dynamicImport)],
   };
 };
-const modules = readdirSync(path.join(import.meta.dirname, 'src/modules'), { withFileTypes: true })
+const modulesDir = path.join(import.meta.dirname, 'src/modules');
+const modules = readdirSync(modulesDir, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
+
+/** The module a path is in (`src/modules/<m>/...`), if any. */
+function moduleOf(file) {
+  const [first, ...rest] = path.relative(modulesDir, file).split(path.sep);
+  return rest.length > 0 && modules.includes(first) ? first : undefined;
+}
+
+/**
+ * A module reaches another only through its face, `../<m>/index.js` (docs/architecture.md "A
+ * module's face"). Paths are resolved, so a sub-folder named like a module (payments/receipts/)
+ * is told apart from the module (receipts/).
+ */
+const moduleFaces = {
+  meta: {
+    type: 'problem',
+    messages: {
+      face: 'Another module is reached through its face only: ../{{module}}/index.js (docs/architecture.md "A module\'s face").',
+    },
+    schema: [],
+  },
+  create(context) {
+    const own = moduleOf(context.filename);
+    if (own === undefined) return {};
+    const check = (node, source) => {
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const target = path.resolve(path.dirname(context.filename), source);
+      const other = moduleOf(target);
+      if (other === undefined || other === own) return;
+      if (path.relative(path.join(modulesDir, other), target) === 'index.js') return;
+      context.report({ node, messageId: 'face', data: { module: other } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/', '.data/', 'dist/', 'coverage/', 'web/dist/'] },
@@ -69,19 +109,17 @@ export default tseslint.config(
       message: 'The ledger and the reports service are the ERP side: they import no portal module.',
     }),
   },
-  ...modules.map((name) => ({
-    files: [`src/modules/${name}/**/*.ts`],
-    rules: layerRule(
-      {
-        regex: `^(\\.\\./)+(modules/)?(?!${name}/)[\\w-]+/queries(\\.js$|/)`,
-        message: "A module reaches another through its service, never through the other's queries.",
-      },
-      {
+  {
+    files: ['src/modules/**/*.ts'],
+    plugins: { portal: { rules: { 'module-faces': moduleFaces } } },
+    rules: {
+      'portal/module-faces': 'error',
+      ...layerRule({
         regex: '^(\\.\\./)+ledger/(.+/)?queries(\\.js$|/)',
         message: "Modules call the ledger's services, not its queries.",
-      },
-    ),
-  })),
+      }),
+    },
+  },
   {
     // Vitest's asymmetric matchers (expect.stringContaining, ...) are typed `any`.
     files: ['test/**/*.ts'],

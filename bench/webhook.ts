@@ -6,7 +6,7 @@ import pg from 'pg';
 import { createKysely, createPool } from '../src/platform/db/connect.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';
 import { systemClock } from '../src/platform/clock.js';
-import { createReceipt } from '../src/modules/payments/receipt-writer.js';
+import { createReceipt } from '../src/modules/payments/receipts/writer.js';
 import { signNotification } from '../src/modules/payments/gateways/signature.js';
 import { benchTenant, type BenchEnvironment } from './environment.js';
 import { measure, printComparison } from './measure.js';

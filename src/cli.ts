@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bootConfig } from './boot.js';
-import { retryReceipts } from './modules/payments/retry-receipts.js';
+import { retryReceipts } from './modules/payments/receipts/retry-command.js';
 import { qzKeygen } from './modules/print/keygen-command.js';
 import { loadEnvFile } from './platform/env-file.js';
 import { migrateEverything, registerTenant } from './platform/tenancy/registration.js';

@@ -1,12 +1,14 @@
+import type { TrustProxy } from './platform/http/trust-proxy.js';
+import { LOG_LEVELS, type LogLevel } from './platform/log-level.js';
 import { fromRoot } from './platform/paths.js';
+
+export { LOG_LEVELS, type LogLevel, type TrustProxy };
 
 /**
  * Every environment variable the portal reads, parsed and validated once at start-up.
  * Code receives `Config` values; nothing else reads `process.env`.
  * `.env.example` documents each variable; keep the two in step.
  */
-
-export type TrustProxy = boolean | number | string;
 
 export interface Config {
   readonly nodeEnv: 'development' | 'production' | 'test';
@@ -80,8 +82,6 @@ export class ConfigError extends Error {
 type Env = Readonly<Record<string, string | undefined>>;
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 /** Where the API calls the reports service, and where that service listens (docs/api.md: port 9999). */
 export const DEFAULT_REPORTS_URL = 'http://127.0.0.1:9999';
 /** HS256 keys shorter than the hash output (32 bytes) are within reach of an offline guess. */

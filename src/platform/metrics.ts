@@ -207,6 +207,25 @@ export interface MetricsListener {
   close(): Promise<void>;
 }
 
+/**
+ * The API's metrics with the process's runtime, its tenant pools and its job queues, read at
+ * scrape time (so idle costs nothing), served on their own listener.
+ */
+export function serveMetrics(
+  metrics: Metrics,
+  options: {
+    host: string;
+    port: number;
+    tenantPools: () => TenantPoolStats;
+    jobQueues: () => Promise<Readonly<Record<string, number>>>;
+  },
+): Promise<MetricsListener> {
+  metrics.collectRuntime();
+  metrics.watchTenantPools(options.tenantPools);
+  metrics.watchJobQueues(options.jobQueues);
+  return listenMetrics(metrics, options);
+}
+
 /** `GET /metrics` and nothing else, on its own port: never on the public one. */
 export async function listenMetrics(
   metrics: Metrics,

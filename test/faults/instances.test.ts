@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECKOUT_EXPIRY_JOB } from '../../src/modules/payments/checkout-expiry.js';
-import { RECEIPT_RETRY_JOB } from '../../src/modules/payments/receipt-issuer.js';
+import { CHECKOUT_EXPIRY_JOB } from '../../src/modules/payments/checkout/expiry.js';
+import { RECEIPT_RETRY_JOB } from '../../src/modules/payments/receipts/issuer.js';
 import { addAuthTenant, auditEvents, loginBody, ORIGIN, registerBody } from '../helpers/auth.js';
 import {
   allowGateways,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECKOUT_EXPIRY_JOB } from '../../src/modules/payments/checkout-expiry.js';
+import { CHECKOUT_EXPIRY_JOB } from '../../src/modules/payments/checkout/expiry.js';
 import { addAuthTenant, bearer, customerTokens, fakeClock, ORIGIN } from '../helpers/auth.js';
 import {
   allowGateways,

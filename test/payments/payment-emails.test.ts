@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createPaymentEmails,
   PAYMENT_EMAIL_JOB,
-} from '../../src/modules/payments/payment-emails.js';
-import { RECEIPT_RETRY_JOB } from '../../src/modules/payments/receipt-issuer.js';
+} from '../../src/modules/payments/emails/payment-emails.js';
+import { RECEIPT_RETRY_JOB } from '../../src/modules/payments/receipts/issuer.js';
 import { systemClock } from '../../src/platform/clock.js';
 import type { JobQueue } from '../../src/platform/jobs.js';
 import type { MailMessage } from '../../src/platform/mail/mailer.js';

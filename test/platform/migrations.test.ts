@@ -66,6 +66,7 @@ describe('migrations', () => {
       recibo_at: ['timestamp with time zone', null, 'YES'],
       recibo_error: ['text', null, 'YES'],
       refund_id: ['character varying', 64, 'YES'],
+      refund_ledger_reversed: ['boolean', null, 'YES'],
       issued_at: ['timestamp with time zone', null, 'YES'],
       approved_at: ['timestamp with time zone', null, 'YES'],
       rejected_at: ['timestamp with time zone', null, 'YES'],

@@ -4,7 +4,7 @@ import { AppError } from '../../platform/errors.js';
 import type { Metrics } from '../../platform/metrics.js';
 import { numericToNumber } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { paymentHoldingDebts } from '../payments/debts-in-flight.js';
+import { paymentHoldingDebts } from '../payments/index.js';
 import { findCustomerNumber } from './queries.js';
 
 /** docs/api.md "Limits": the coupon listing's page. */

@@ -4,8 +4,8 @@ import { principalOf } from '../../platform/auth/guard.js';
 import { errorResponses, PdfResponse } from '../../platform/http/schemas.js';
 import { IdempotencyKeyHeaders } from '../../platform/idempotency/http.js';
 import type { PaymentDetail, PaymentHistory } from './history.js';
-import type { PaymentLifecycle } from './lifecycle.js';
-import type { ReceiptDownload } from './receipt-pdf.js';
+import type { PaymentLifecycle } from './refunds/cancel-and-refund.js';
+import type { ReceiptDownload } from './receipts/download.js';
 import {
   HistoryQuery,
   HistoryResponse,
@@ -17,8 +17,8 @@ import {
   StatusResponse,
   WebhookResponse,
 } from './schemas.js';
-import type { PaymentStart } from './start.js';
-import type { WebhookHandler } from './webhook.js';
+import type { PaymentStart } from './checkout/start.js';
+import type { WebhookHandler } from './notifications/webhook.js';
 
 const tags = ['pagos'];
 const security = [{ bearerAuth: [] }];

@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock.js';
 import { assertThat } from '../../platform/errors.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import type { AuthService } from '../auth/service.js';
+import type { PortalUsers } from '../auth/index.js';
 import type { EmailChangeNotices } from './email-change-notice.js';
 import { updateContact } from './queries.js';
 
@@ -27,7 +27,7 @@ export function createProfileService(deps: {
   clock: Clock;
   notices: EmailChangeNotices;
   /** Auth reads the user with its customer record (/auth/me); the profile shows it without ids. */
-  users: Pick<AuthService, 'me'>;
+  users: Pick<PortalUsers, 'me'>;
 }) {
   return {
     async get(tenant: TenantContext, portalUserId: string) {

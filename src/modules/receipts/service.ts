@@ -4,17 +4,32 @@ import { isUuid } from '../../platform/ids.js';
 import { numericToNumber } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { ReportsClient } from '../../reports/client.js';
-import { renderReceiptPdf } from '../payments/receipt-pdf.js';
-import { paymentsOfReceipts } from '../payments/receipt-payments.js';
+import { renderReceiptPdf, type ReceiptPayment } from './pdf.js';
 
 const NOT_FOUND = 'Recibo no encontrado';
+
+/**
+ * The payments module's answer to "which of these receipts did a portal payment produce?", by
+ * receipt id (any case); a receipt the ERP issued is absent. Handed in by app.ts, so receipts
+ * never reads `portal_payments` and the payments module, which renders receipts through this
+ * module, is not imported back.
+ */
+export type PaymentsOfReceipts = (
+  tenant: TenantContext,
+  cnro: number,
+  reciboIds: readonly string[],
+) => Promise<ReadonlyMap<string, ReceiptPayment>>;
 
 /**
  * Every receipt of the customer, not only the portal's (docs/api.md "Receipts"): the ledger
  * reads them (ordcta `REC`, recfac), the payments service says which came from a portal payment,
  * and the receipt report of GET /portal/pagos/{id}/recibo renders them.
  */
-export function createReceiptService(deps: { reports: ReportsClient }) {
+export function createReceiptService(deps: {
+  reports: ReportsClient;
+  paymentsOfReceipts: PaymentsOfReceipts;
+}) {
+  const { paymentsOfReceipts } = deps;
   return {
     /**
      * GET /portal/recibos: newest first, in two round trips (the ledger's page with its count and

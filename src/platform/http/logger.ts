@@ -1,5 +1,5 @@
 import { pino, type DestinationStream, type LoggerOptions } from 'pino';
-import type { Config } from '../../config.js';
+import type { LogLevel } from '../log-level.js';
 
 /** Query parameters whose values are secrets (the webhook URL carries the tenant's token). */
 const SECRET_QUERY_PARAMS = /([?&](?:token|access_token|refresh_token|code|password)=)[^&#]*/gi;
@@ -45,9 +45,9 @@ interface SerializableRequest {
  * with `npm run bench -- deudas`, docs/benchmarks.md). What is still buffered is flushed on
  * exit, a SIGTERM's included; a SIGKILL loses at most the lines of the write in flight.
  */
-export function loggerOptions(
-  config: Pick<Config, 'logLevel'>,
-): LoggerOptions & { stream: DestinationStream } {
+export function loggerOptions(config: {
+  logLevel: LogLevel;
+}): LoggerOptions & { stream: DestinationStream } {
   return {
     stream: pino.destination({ dest: 1, sync: false }),
     level: config.logLevel,

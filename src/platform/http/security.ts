@@ -1,6 +1,5 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../../config.js';
 
 /** docs/api.md "Transport and CORS": exactly these lists. */
 export const CORS_ALLOWED_HEADERS = [
@@ -35,13 +34,22 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
 const PLAIN_HTTP_PATHS = new Set(['/healthz', '/readyz']);
 
 export function isAllowedOrigin(
-  config: Pick<Config, 'allowedOrigins'>,
+  config: Pick<HttpSecuritySettings, 'allowedOrigins'>,
   origin: string | undefined,
 ) {
   return origin !== undefined && config.allowedOrigins.includes(origin);
 }
 
-export async function installHttpSecurity(app: FastifyInstance, config: Config): Promise<void> {
+/** PORTAL_ALLOWED_ORIGIN and PORTAL_REQUIRE_HTTPS (docs/decisions.md #21 and #22). */
+export interface HttpSecuritySettings {
+  allowedOrigins: readonly string[];
+  requireHttps: boolean;
+}
+
+export async function installHttpSecurity(
+  app: FastifyInstance,
+  config: HttpSecuritySettings,
+): Promise<void> {
   // One hook sets the fixed security headers and the request id: every response carries them,
   // redirects and errors included (they are on the reply before anything can fail).
   app.addHook('onRequest', (request, reply, done) => {

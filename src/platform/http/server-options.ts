@@ -2,17 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import https from 'node:https';
 import { LogController, type FastifyServerOptions } from 'fastify';
-import type { Config } from '../../config.js';
+import type { LogLevel } from '../log-level.js';
 import { loggerOptions } from './logger.js';
 import { stripBackendPrefix } from './prefix.js';
-import { fastifyTrustProxy } from './trust-proxy.js';
+import { fastifyTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 /**
  * The Fastify instance's options: logging, request ids, body limit, proxy trust, the public
  * prefix, timeouts, and TLS when the service terminates it itself.
  */
 export function httpServerOptions(
-  config: Config,
+  config: { logLevel: LogLevel; trustProxy: TrustProxy },
   options: {
     logger?: FastifyServerOptions['logger'];
     tls?: { cert: Buffer; key: Buffer } | undefined;

@@ -1,4 +1,5 @@
-import type { TrustProxy } from '../../config.js';
+/** TRUST_PROXY: whom to believe in X-Forwarded-For (every hop, a hop count, or addresses). */
+export type TrustProxy = boolean | number | string;
 
 /**
  * TRUST_PROXY as Fastify's trustProxy option. Fastify takes a hop count as a function of the hop

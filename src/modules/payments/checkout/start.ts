@@ -1,22 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Config } from '../../config.js';
-import type { Clock } from '../../platform/clock.js';
-import type { SystemDatabase } from '../../platform/db/types.js';
-import { AppError } from '../../platform/errors.js';
-import type { Metrics } from '../../platform/metrics.js';
-import { centsToNumber, centsToNumeric } from '../../platform/money.js';
-import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import type { Config } from '../../../config.js';
+import type { Clock } from '../../../platform/clock.js';
+import type { SystemDatabase } from '../../../platform/db/types.js';
+import { AppError } from '../../../platform/errors.js';
+import type { Metrics } from '../../../platform/metrics.js';
+import { centsToNumber, centsToNumeric } from '../../../platform/money.js';
+import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
 import {
   decideSelection,
   PAYMENT_SELECTION,
   type SelectionRequest,
-} from '../../ledger/debt-selection.js';
-import { findPayableDebts } from '../../ledger/pending-debts.js';
-import { issueCheckout, resolvePaymentGateway } from './checkout.js';
-import type { GatewayRegistry } from './gateways/registry.js';
+} from '../../../ledger/debt-selection.js';
+import { findPayableDebts } from '../../../ledger/pending-debts.js';
+import { issueCheckout, resolvePaymentGateway } from './gateway-checkout.js';
+import type { GatewayRegistry } from '../gateways/registry.js';
 import { recordPendingPayment } from './pending-payment.js';
-import { markExpiryDue } from './queries/expiry-due.js';
+import { markExpiryDue } from '../queries/expiry-due.js';
 import { webhookUrl } from './webhook-url.js';
 
 export interface StartRequest extends SelectionRequest {

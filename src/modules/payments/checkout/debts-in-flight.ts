@@ -1,7 +1,7 @@
-import type { TenantExecutor } from '../../platform/db/executor.js';
-import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { findPaymentsHoldingDebts } from './queries/in-flight.js';
-import { receiptRefusal } from './receipt-writer.js';
+import type { TenantExecutor } from '../../../platform/db/executor.js';
+import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
+import { findPaymentsHoldingDebts } from '../queries/in-flight.js';
+import { receiptRefusal } from '../receipts/writer.js';
 
 /**
  * docs/decisions.md #26, one payment in flight per debt. A payment holds its debts while it is at the

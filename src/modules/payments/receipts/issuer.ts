@@ -1,13 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../../platform/clock.js';
-import type { JobQueue } from '../../platform/jobs.js';
-import type { Metrics } from '../../platform/metrics.js';
-import type { TenantCalendar } from '../../platform/tenancy/today.js';
-import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
-import type { PaymentEmailQueue } from './payment-emails.js';
-import { recordReceiptError } from './queries/receipts.js';
-import { createReceipt, type ReceiptOutcome } from './receipt-writer.js';
-import { readPaymentSettings, type PaymentSettings } from './settings.js';
+import type { Clock } from '../../../platform/clock.js';
+import type { JobQueue } from '../../../platform/jobs.js';
+import type { Metrics } from '../../../platform/metrics.js';
+import type { TenantCalendar } from '../../../platform/tenancy/today.js';
+import type { Tenancy, TenantContext } from '../../../platform/tenancy/tenancy.js';
+import type { PaymentEmailQueue } from '../emails/payment-emails.js';
+import { recordReceiptError } from '../queries/receipts.js';
+import { createReceipt, type ReceiptOutcome } from './writer.js';
+import { readPaymentSettings, type PaymentSettings } from '../settings.js';
 
 export const RECEIPT_RETRY_JOB = 'payments.receipt-retry';
 

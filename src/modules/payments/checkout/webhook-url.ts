@@ -1,4 +1,4 @@
-import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
 
 /**
  * docs/api.md: the one URL every gateway notifies, always under `/backend` whatever the public prefix:

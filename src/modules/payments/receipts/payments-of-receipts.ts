@@ -1,12 +1,7 @@
-import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { findPaymentsOfReceipts } from './queries/customer-payments.js';
+import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
+import { findPaymentsOfReceipts } from '../queries/customer-payments.js';
 
-/** The portal payment a ledger receipt came from: what its PDF shows and the list's `pago_id`. */
-export interface PaymentOfReceipt {
-  id: number;
-  gateway: string | null;
-  gateway_payment_id: string | null;
-}
+import type { ReceiptPayment } from '../../receipts/index.js';
 
 /**
  * The payments service's answer to "which of these receipts did a portal payment produce?"
@@ -18,7 +13,7 @@ export async function paymentsOfReceipts(
   tenant: TenantContext,
   cnro: number,
   reciboIds: readonly string[],
-): Promise<Map<string, PaymentOfReceipt>> {
+): Promise<Map<string, ReceiptPayment>> {
   const rows = await findPaymentsOfReceipts(
     tenant.db,
     tenant,

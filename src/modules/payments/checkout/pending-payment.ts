@@ -1,10 +1,10 @@
-import type { Clock } from '../../platform/clock.js';
-import type { PaymentInvoice } from '../../platform/db/types.js';
-import { AppError } from '../../platform/errors.js';
-import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import type { Clock } from '../../../platform/clock.js';
+import type { PaymentInvoice } from '../../../platform/db/types.js';
+import { AppError } from '../../../platform/errors.js';
+import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
 import { paymentHoldingDebts } from './debts-in-flight.js';
-import { lockCustomerPayments } from './queries/customer-lock.js';
-import { insertPayment } from './queries/payments.js';
+import { lockCustomerPayments } from '../queries/customer-lock.js';
+import { insertPayment } from '../queries/payments.js';
 
 /**
  * Records a payment as `pending`, before its gateway hears of it; answers its id. docs/decisions.md #26:

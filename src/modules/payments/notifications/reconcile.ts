@@ -1,20 +1,20 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Audit, RequestOrigin } from '../../platform/audit.js';
-import type { Clock } from '../../platform/clock.js';
-import type { PaymentStatus } from '../../platform/db/types.js';
-import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import type { GatewayId, GatewayPayment } from './gateways/types.js';
-import { recordApproval } from './queries/approvals.js';
+import type { Audit, RequestOrigin } from '../../../platform/audit.js';
+import type { Clock } from '../../../platform/clock.js';
+import type { PaymentStatus } from '../../../platform/db/types.js';
+import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
+import type { GatewayId, GatewayPayment } from '../gateways/types.js';
+import { recordApproval } from '../queries/approvals.js';
 import {
   findPaymentToReconcile,
   recordGatewayStatus,
   type PaymentKey,
-} from './queries/gateway-status.js';
-import { recordWebhookEvent } from './queries/webhook-events.js';
-import type { ReceiptIssuer } from './receipt-issuer.js';
-import type { PaymentEmailQueue } from './payment-emails.js';
-import { recordRefund } from './refund-ledger.js';
-import type { PaymentSettings } from './settings.js';
+} from '../queries/gateway-status.js';
+import { recordWebhookEvent } from '../queries/webhook-events.js';
+import type { ReceiptIssuer } from '../receipts/issuer.js';
+import type { PaymentEmailQueue } from '../emails/payment-emails.js';
+import { recordRefund } from '../refunds/refund-ledger.js';
+import type { PaymentSettings } from '../settings.js';
 
 export type ReconcileOutcome =
   | 'unknown_payment'

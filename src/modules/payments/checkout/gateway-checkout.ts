@@ -1,16 +1,16 @@
-import { AppError } from '../../platform/errors.js';
-import type { Metrics } from '../../platform/metrics.js';
-import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { gatewayFailureRecord } from './gateways/failure-record.js';
-import type { GatewayRegistry } from './gateways/registry.js';
+import { AppError } from '../../../platform/errors.js';
+import type { Metrics } from '../../../platform/metrics.js';
+import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
+import { gatewayFailureRecord } from '../gateways/failure-record.js';
+import type { GatewayRegistry } from '../gateways/registry.js';
 import type {
   CheckoutRequest,
   CheckoutResult,
   GatewayAdapter,
   GatewayId,
-} from './gateways/types.js';
-import { markCheckoutFailed, markIssued } from './queries/payments.js';
-import { readPaymentSettings, type PaymentSettings } from './settings.js';
+} from '../gateways/types.js';
+import { markCheckoutFailed, markIssued } from '../queries/payments.js';
+import { readPaymentSettings, type PaymentSettings } from '../settings.js';
 
 /** The tenant's gateway, ready to take a payment: its settings, webhook token and adapter. */
 export interface ResolvedGateway {

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError } from '../../platform/errors.js';
-import type { Tenancy } from '../../platform/tenancy/tenancy.js';
-import { decideSandboxPayment, findSandboxPayment } from './queries/sandbox-payments.js';
-import { deliverSandboxWebhook } from './sandbox-webhook.js';
-import { readPaymentSettings } from './settings.js';
+import { AppError } from '../../../platform/errors.js';
+import type { Tenancy } from '../../../platform/tenancy/tenancy.js';
+import { decideSandboxPayment, findSandboxPayment } from '../queries/sandbox-payments.js';
+import { deliverSandboxWebhook } from './webhook.js';
+import { readPaymentSettings } from '../settings.js';
 
 /** A sandbox checkout as its page shows it. */
 export interface SandboxCheckout {

@@ -1,19 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Clock } from '../../platform/clock.js';
-import type { SystemDatabase, TenantDatabase } from '../../platform/db/types.js';
-import type { JobQueue } from '../../platform/jobs.js';
-import type { Metrics } from '../../platform/metrics.js';
-import type { Tenancy } from '../../platform/tenancy/tenancy.js';
-import type { GatewayRegistry } from './gateways/registry.js';
-import { isGatewayId, isNotFound, type GatewayPayment } from './gateways/types.js';
-import { AppError } from '../../platform/errors.js';
-import type { PaymentClaims } from './claims.js';
-import { checkoutIdOf } from './queries/json-columns.js';
-import { cancelInFlight, findExpiredInFlight, findOldestInFlight } from './queries/in-flight.js';
-import { moneyReturned, type Reconciler } from './reconcile.js';
-import { readPaymentSettings, type PaymentSettings } from './settings.js';
-import { findDueTenants, settleExpiryDue, type DueTenant } from './queries/expiry-due.js';
+import type { Clock } from '../../../platform/clock.js';
+import type { SystemDatabase, TenantDatabase } from '../../../platform/db/types.js';
+import type { JobQueue } from '../../../platform/jobs.js';
+import type { Metrics } from '../../../platform/metrics.js';
+import type { Tenancy } from '../../../platform/tenancy/tenancy.js';
+import type { GatewayRegistry } from '../gateways/registry.js';
+import { isGatewayId, isNotFound, type GatewayPayment } from '../gateways/types.js';
+import { AppError } from '../../../platform/errors.js';
+import type { PaymentClaims } from '../claims.js';
+import { checkoutIdOf } from '../queries/json-columns.js';
+import { cancelInFlight, findExpiredInFlight, findOldestInFlight } from '../queries/in-flight.js';
+import { moneyReturned, type Reconciler } from '../notifications/reconcile.js';
+import { readPaymentSettings, type PaymentSettings } from '../settings.js';
+import { findDueTenants, settleExpiryDue, type DueTenant } from '../queries/expiry-due.js';
 
 export const CHECKOUT_EXPIRY_JOB = 'payments.checkout-expiry';
 /** Every minute: a checkout's life is counted in minutes (PORTAL_CHECKOUT_TTL_MINUTES). */

@@ -1,22 +1,22 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../../platform/clock.js';
-import type { PaymentEmailKind } from '../../platform/db/types.js';
-import type { JobQueue } from '../../platform/jobs.js';
-import type { MailMessage, Mailer } from '../../platform/mail/mailer.js';
-import type { Metrics } from '../../platform/metrics.js';
-import { readIni } from '../../platform/tenancy/ini.js';
-import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
-import { findReceipt, type ReceiptView } from '../../ledger/receipt-view.js';
-import type { ReportsClient } from '../../reports/client.js';
-import { formatDate, formatMoney } from '../../reports/format.js';
+import type { Clock } from '../../../platform/clock.js';
+import type { PaymentEmailKind } from '../../../platform/db/types.js';
+import type { JobQueue } from '../../../platform/jobs.js';
+import type { MailMessage, Mailer } from '../../../platform/mail/mailer.js';
+import type { Metrics } from '../../../platform/metrics.js';
+import { readIni } from '../../../platform/tenancy/ini.js';
+import type { Tenancy, TenantContext } from '../../../platform/tenancy/tenancy.js';
+import { findReceipt, type ReceiptView } from '../../../ledger/receipt-view.js';
+import type { ReportsClient } from '../../../reports/client.js';
+import { formatDate, formatMoney } from '../../../reports/format.js';
 import {
   emailSent,
   ensureEmailRow,
   findPaymentForEmail,
   lockEmail,
   markEmailSent,
-} from './queries/emails.js';
-import { receiptReport } from './receipt-pdf.js';
+} from '../queries/emails.js';
+import { receiptReport } from '../../receipts/index.js';
 
 export const PAYMENT_EMAIL_JOB = 'payments.email';
 

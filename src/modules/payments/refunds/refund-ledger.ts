@@ -1,11 +1,11 @@
 import { sql, type Transaction } from 'kysely';
-import { reverseReceipt } from '../../ledger/receipts.js';
-import type { TenantDatabase } from '../../platform/db/types.js';
-import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { releaseClaim } from './queries/claims.js';
-import { markRefunded } from './queries/payments.js';
-import type { PaymentEmailQueue } from './payment-emails.js';
-import type { PaymentSettings } from './settings.js';
+import { reverseReceipt } from '../../../ledger/receipts.js';
+import type { TenantDatabase } from '../../../platform/db/types.js';
+import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
+import { releaseClaim } from '../queries/claims.js';
+import { markRefunded } from '../queries/payments.js';
+import type { PaymentEmailQueue } from '../emails/payment-emails.js';
+import type { PaymentSettings } from '../settings.js';
 
 /** How recibo_error begins on a refund whose ledger was not reversed (for a person to read). */
 const LEDGER_NOT_REVERSED = 'Devolución sin reversión contable';

@@ -1,17 +1,17 @@
-import type { Clock } from '../../platform/clock.js';
-import { AppError } from '../../platform/errors.js';
-import { isPositiveInt4 } from '../../platform/ids.js';
-import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import type { PaymentStatus } from '../../platform/db/types.js';
-import type { GatewayRegistry } from './gateways/registry.js';
-import { isGatewayId, type GatewayAdapter } from './gateways/types.js';
-import type { PaymentClaims } from './claims.js';
-import { checkoutIdOf } from './queries/json-columns.js';
-import { cancelInFlight } from './queries/in-flight.js';
-import { findOwnPayment, findPaymentForUpdate, setMissingRefundId } from './queries/payments.js';
-import type { PaymentEmailQueue } from './payment-emails.js';
+import type { Clock } from '../../../platform/clock.js';
+import { AppError } from '../../../platform/errors.js';
+import { isPositiveInt4 } from '../../../platform/ids.js';
+import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
+import type { PaymentStatus } from '../../../platform/db/types.js';
+import type { GatewayRegistry } from '../gateways/registry.js';
+import { isGatewayId, type GatewayAdapter } from '../gateways/types.js';
+import type { PaymentClaims } from '../claims.js';
+import { checkoutIdOf } from '../queries/json-columns.js';
+import { cancelInFlight } from '../queries/in-flight.js';
+import { findOwnPayment, findPaymentForUpdate, setMissingRefundId } from '../queries/payments.js';
+import type { PaymentEmailQueue } from '../emails/payment-emails.js';
 import { recordRefund } from './refund-ledger.js';
-import { readPaymentSettings, type PaymentSettings } from './settings.js';
+import { readPaymentSettings, type PaymentSettings } from '../settings.js';
 
 const NOT_FOUND = 'Pago no encontrado';
 

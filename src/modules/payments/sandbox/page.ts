@@ -1,4 +1,4 @@
-import type { SandboxCheckout } from './sandbox-checkout.js';
+import type { SandboxCheckout } from './checkout.js';
 
 /** A page of the sandbox gateway and the Content-Security-Policy it is served with. */
 export interface SandboxPage {

@@ -1,8 +1,12 @@
-import type { Clock } from '../../platform/clock.js';
-import { numericToCents } from '../../platform/money.js';
-import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { LedgerConflictError, writeReceipt, type ReceiptSettings } from '../../ledger/receipts.js';
-import { findPaymentForReceipt, markReceiptCreated } from './queries/receipts.js';
+import type { Clock } from '../../../platform/clock.js';
+import { numericToCents } from '../../../platform/money.js';
+import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
+import {
+  LedgerConflictError,
+  writeReceipt,
+  type ReceiptSettings,
+} from '../../../ledger/receipts.js';
+import { findPaymentForReceipt, markReceiptCreated } from '../queries/receipts.js';
 
 export type ReceiptOutcome =
   | { kind: 'created'; reciboId: string; nrocomp: string }

@@ -1,11 +1,11 @@
 import pino from 'pino';
-import { systemClock } from '../../platform/clock.js';
-import { startJobQueue } from '../../platform/jobs.js';
-import { createStandaloneTenancy } from '../../platform/tenancy/standalone.js';
-import { createTenantCalendar } from '../../platform/tenancy/today.js';
-import { findApprovedWithoutReceipt } from './queries/receipts.js';
-import { createPaymentEmailQueue } from './payment-emails.js';
-import { createReceiptAttempts } from './receipt-issuer.js';
+import { systemClock } from '../../../platform/clock.js';
+import { startJobQueue } from '../../../platform/jobs.js';
+import { createStandaloneTenancy } from '../../../platform/tenancy/standalone.js';
+import { createTenantCalendar } from '../../../platform/tenancy/today.js';
+import { findApprovedWithoutReceipt } from '../queries/receipts.js';
+import { createPaymentEmailQueue } from '../emails/payment-emails.js';
+import { createReceiptAttempts } from './issuer.js';
 
 export interface RetryResult {
   tenantId: number;

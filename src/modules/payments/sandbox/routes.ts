@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { SandboxCheckoutService } from './sandbox-checkout.js';
-import { checkoutPage, resultPage, type SandboxPage } from './sandbox-page.js';
+import type { SandboxCheckoutService } from './checkout.js';
+import { checkoutPage, resultPage, type SandboxPage } from './page.js';
 
 const Params = Type.Object({
   tenantId: Type.Integer({ minimum: 1 }),

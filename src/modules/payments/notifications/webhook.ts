@@ -1,13 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import type { RequestOrigin } from '../../platform/audit.js';
-import { AppError } from '../../platform/errors.js';
-import { parsePositiveInt4 } from '../../platform/ids.js';
-import type { Metrics, WebhookMetricOutcome } from '../../platform/metrics.js';
-import type { RefusalBudget } from '../../platform/rate-limit.js';
-import { safeEqual, sha256Hex } from '../../platform/security/secrets.js';
-import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
-import type { GatewayRegistry } from './gateways/registry.js';
+import type { RequestOrigin } from '../../../platform/audit.js';
+import { AppError } from '../../../platform/errors.js';
+import { parsePositiveInt4 } from '../../../platform/ids.js';
+import type { Metrics, WebhookMetricOutcome } from '../../../platform/metrics.js';
+import type { RefusalBudget } from '../../../platform/rate-limit.js';
+import { safeEqual, sha256Hex } from '../../../platform/security/secrets.js';
+import type { Tenancy, TenantContext } from '../../../platform/tenancy/tenancy.js';
+import type { GatewayRegistry } from '../gateways/registry.js';
 import {
   GATEWAY_IDS,
   GatewayError,
@@ -16,10 +16,10 @@ import {
   type GatewayAdapter,
   type GatewayPayment,
   type NotificationInput,
-} from './gateways/types.js';
-import { judgingGateway } from './gateways/notification-shape.js';
+} from '../gateways/types.js';
+import { judgingGateway } from '../gateways/notification-shape.js';
 import type { ReconcileOutcome, Reconciler } from './reconcile.js';
-import { readPaymentSettings, type PaymentSettings } from './settings.js';
+import { readPaymentSettings, type PaymentSettings } from '../settings.js';
 
 export type WebhookOutcome = 'ignored' | ReconcileOutcome;
 

@@ -1,11 +1,15 @@
 import { AppError } from '../../platform/errors.js';
-import { isPositiveInt4 } from '../../platform/ids.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { findReceipt, type ReceiptView } from '../../ledger/receipt-view.js';
+import type { ReceiptView } from '../../ledger/receipt-view.js';
 import type { ReceiptReport } from '../../reports/receipt-report.js';
 import { ReportsError, type ReportsClient } from '../../reports/client.js';
-import { findPaymentOfCustomer } from './queries/customer-payments.js';
-import type { PaymentOfReceipt } from './receipt-payments.js';
+
+/** The portal payment a receipt came from, as the receipt shows it (the payments module says which). */
+export interface ReceiptPayment {
+  id: number;
+  gateway: string | null;
+  gateway_payment_id: string | null;
+}
 
 /**
  * What the reports service needs to draw a receipt (`portal-recibo`): data only, no ids to
@@ -13,7 +17,7 @@ import type { PaymentOfReceipt } from './receipt-payments.js';
  */
 export function receiptReport(
   tenant: TenantContext,
-  payment: PaymentOfReceipt | null,
+  payment: ReceiptPayment | null,
   receipt: ReceiptView,
 ): ReceiptReport {
   return {
@@ -46,7 +50,7 @@ export function receiptReport(
 export async function renderReceiptPdf(
   reports: ReportsClient,
   tenant: TenantContext,
-  payment: PaymentOfReceipt | null,
+  payment: ReceiptPayment | null,
   receipt: ReceiptView,
 ): Promise<{ filename: string; pdf: Buffer }> {
   try {
@@ -65,38 +69,3 @@ export async function renderReceiptPdf(
     throw error;
   }
 }
-
-/**
- * GET /portal/pagos/{id}/recibo in docs/api.md's order: the customer's payment (404, docs/decisions.md #33
- * for another customer's), approved (422), with a receipt (409); then the ledger's receipt goes
- * to the reports service (`portal-recibo`), whose failure of any kind is 502 INFORMES_ERROR.
- */
-export function createReceiptDownload(deps: { reports: ReportsClient }) {
-  return async function receiptPdf(
-    tenant: TenantContext,
-    portalUserId: string,
-    paymentId: number,
-  ): Promise<{ filename: string; pdf: Buffer }> {
-    if (!isPositiveInt4(paymentId)) throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
-    // The customer comes from the token's user, in the same round trip as the payment.
-    const payment = await findPaymentOfCustomer(tenant.db, tenant, portalUserId, paymentId);
-    if (!payment) throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
-    if (payment.status !== 'approved') {
-      throw new AppError(
-        'RECIBO_NO_DISPONIBLE',
-        `El pago está en estado ${payment.status}: no tiene recibo disponible`,
-      );
-    }
-    if (!payment.recibo_id) {
-      throw new AppError('RECIBO_PENDIENTE', 'El recibo del pago todavía se está generando');
-    }
-    const receipt = await findReceipt(tenant, payment.recibo_id, payment.ordcon_id);
-    if (!receipt) {
-      // Deleted from the ERP after it was created: there is nothing left to print.
-      throw new AppError('RECIBO_NO_DISPONIBLE', 'El recibo ya no existe en el sistema');
-    }
-    return renderReceiptPdf(deps.reports, tenant, payment, receipt);
-  };
-}
-
-export type ReceiptDownload = ReturnType<typeof createReceiptDownload>;

@@ -1,0 +1,11 @@
+import type { FastifyInstance } from 'fastify';
+import type { Shared } from '../shared.js';
+import { accountRoutes } from './routes.js';
+import { createAccountService } from './service.js';
+
+/** The account summary and the pending debts (docs/account.md). */
+export function registerAccount(_app: FastifyInstance, shared: Shared): void {
+  shared.protectedRoutes((authed) =>
+    accountRoutes(authed, { account: createAccountService({ calendar: shared.calendar }) }),
+  );
+}

@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import { keepAnswersPrivate } from '../../platform/http/private-answers.js';
+import { createRefusalBudget, LIMITS } from '../../platform/rate-limit.js';
+import { deriveKey } from '../../platform/security/secrets.js';
+import type { Shared } from '../shared.js';
+import { createPasswordReset, RESET_EMAIL_JOB } from './password-reset.js';
+import { authRoutes, publicAuthRoutes } from './routes.js';
+import { createAuthService, type AuthService } from './service.js';
+import { createSessions } from './sessions.js';
+
+/** What other modules may ask of auth: a portal user's contact and profile. */
+export type PortalUsers = Pick<AuthService, 'contactOf' | 'me'>;
+
+/**
+ * Register, login, tokens and sessions, password reset and change (docs/authentication.md):
+ * the public ways in, whose answers are never cached, and the routes of a logged-in user.
+ */
+export async function registerAuth(
+  app: FastifyInstance,
+  shared: Shared,
+): Promise<{ users: PortalUsers }> {
+  const { config, clock, tenancy, systemDb, passwords, audit, jobs, mailer, counter } = shared;
+  const sessions = createSessions({
+    systemDb,
+    tenancy,
+    versions: shared.sessionVersions,
+    clock,
+    ttlDays: config.refreshTtlDays,
+  });
+  const auth = createAuthService({
+    tenancy,
+    passwords,
+    tokens: shared.tokens,
+    sessions,
+    audit,
+    clock,
+    refreshRefusals: createRefusalBudget(counter, 'refresh-refused', LIMITS.refreshRefusalsPerIp),
+    metrics: shared.metrics,
+  });
+  const reset = createPasswordReset({
+    tenancy,
+    passwords,
+    sessions,
+    audit,
+    jobs,
+    mailer,
+    counter,
+    clock,
+    codeKey: deriveKey(config.jwtSecret, 'reset-code-hmac'),
+    sealKey: deriveKey(config.jwtSecret, 'reset-code-seal'),
+  });
+  await jobs.work(RESET_EMAIL_JOB, (job: Parameters<typeof reset.sendCodeEmail>[0]) =>
+    reset.sendCodeEmail(job),
+  );
+
+  await app.register((scope, _options, done) => {
+    keepAnswersPrivate(scope);
+    publicAuthRoutes(scope, { auth, reset, config });
+    done();
+  });
+  shared.protectedRoutes((authed) => authRoutes(authed, { auth, config }));
+  return { users: auth };
+}

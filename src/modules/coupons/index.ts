@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import { createCouponLedger } from '../../ledger/coupons/service.js';
+import type { Shared } from '../shared.js';
+import { couponRoutes } from './routes.js';
+import { createCouponService } from './service.js';
+
+/** Payment coupons with their ITF barcode, delegated to the ledger's coupon services (docs/decisions.md #36). */
+export function registerCoupons(_app: FastifyInstance, shared: Shared): void {
+  const ledger = createCouponLedger({ calendar: shared.calendar, clock: shared.clock });
+  const coupons = createCouponService({ ledger, metrics: shared.metrics });
+  shared.protectedRoutes((authed) => couponRoutes(authed, { coupons, reports: shared.reports }));
+}

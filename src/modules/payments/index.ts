@@ -1,0 +1,114 @@
+import type { FastifyInstance } from 'fastify';
+import { createRefusalBudget, LIMITS } from '../../platform/rate-limit.js';
+import { createReportsClient } from '../../reports/client.js';
+import type { PortalUsers } from '../auth/index.js';
+import type { Shared } from '../shared.js';
+import { createCheckoutExpiry, scheduleCheckoutExpiry } from './checkout/expiry.js';
+import { createPaymentStart } from './checkout/start.js';
+import { createPaymentClaims } from './claims.js';
+import { createPaymentEmails } from './emails/payment-emails.js';
+import { createGatewayRegistry } from './gateways/registry.js';
+import { createPaymentDetail, createPaymentHistory } from './history.js';
+import { createReconciler } from './notifications/reconcile.js';
+import { createWebhookHandler } from './notifications/webhook.js';
+import { createReceiptDownload } from './receipts/download.js';
+import { createReceiptIssuer, workReceiptRetries } from './receipts/issuer.js';
+import { createPaymentLifecycle } from './refunds/cancel-and-refund.js';
+import { paymentRoutes, paymentWebhookRoutes } from './routes.js';
+import { createSandboxCheckout } from './sandbox/checkout.js';
+import { sandboxRoutes } from './sandbox/routes.js';
+
+/*
+ * Online payments (docs/payments.md), by what happens to a payment: checkout/ starts it (iniciar,
+ * the gateway's checkout) and expires abandoned ones; notifications/ takes the gateway's news
+ * (the webhook, reconciled under the row lock); receipts/ issues an approved payment's receipt
+ * (TX2) and retries it; refunds/ cancels and refunds; emails/ tells the payer; sandbox/ is the
+ * development gateway's own side. gateways/ holds the adapters, queries/ the portal_payments
+ * table, which no other module reads.
+ */
+
+/** The debts a payment in flight holds (coupons refuse them too, docs/decisions.md #26). */
+export { paymentHoldingDebts } from './checkout/debts-in-flight.js';
+/** Which receipts came from a portal payment (the receipts module's list and PDFs). */
+export { paymentsOfReceipts } from './receipts/payments-of-receipts.js';
+/** `cli payments retry-receipts`. */
+export { retryReceipts } from './receipts/retry-command.js';
+
+export async function registerPayments(
+  app: FastifyInstance,
+  shared: Shared,
+  deps: { users: PortalUsers },
+): Promise<void> {
+  const { config, clock, log, metrics, systemDb, tenancy, jobs, calendar, audit, reports } = shared;
+  const gateways = createGatewayRegistry({
+    timeoutMs: config.gatewayTimeoutMs,
+    publicUrl: config.backendUrl ?? '',
+    sandboxEnabled: config.sandboxEnabled,
+    allowedOrigins: config.gatewayAllowedOrigins,
+    log,
+  });
+  // docs/payments.md "Payment e-mails": queued by TX2 and by the refund's transaction.
+  const emails = createPaymentEmails({
+    tenancy,
+    jobs,
+    mailer: shared.mailer,
+    // Its PDF calls are counted apart from the routes' (docs/metrics.md `report="receipt-email"`).
+    reports: createReportsClient({
+      url: config.reportsUrl,
+      secret: config.reportsServiceSecret,
+      timeoutMs: config.reportsTimeoutMs,
+      metrics: {
+        reportsCall: (_report, outcome, seconds) =>
+          metrics.reportsCall('receipt-email', outcome, seconds),
+      },
+    }),
+    users: deps.users,
+    clock,
+    log,
+    metrics,
+  });
+  await emails.work();
+  const receipts = createReceiptIssuer({ tenancy, jobs, calendar, clock, log, metrics, emails });
+  await workReceiptRetries(jobs, receipts, metrics);
+  const reconcile = createReconciler({ receipts, audit, clock, log, emails });
+  // A claim outlives the gateway calls it guards only when its process died.
+  const claims = createPaymentClaims({ clock, staleAfterMs: 4 * config.gatewayTimeoutMs });
+  await scheduleCheckoutExpiry(
+    jobs,
+    createCheckoutExpiry({
+      systemDb,
+      tenancy,
+      gateways,
+      reconcile,
+      claims,
+      clock,
+      log,
+      ttlMinutes: config.checkoutTtlMinutes,
+    }),
+    metrics,
+  );
+
+  paymentWebhookRoutes(app, {
+    webhook: createWebhookHandler({
+      tenancy,
+      gateways,
+      reconcile,
+      refusals: createRefusalBudget(shared.counter, 'webhook-refused', LIMITS.webhookRefusalsPerIp),
+      log,
+      metrics,
+    }),
+  });
+  await sandboxRoutes(app, {
+    sandbox: createSandboxCheckout({ tenancy, enabled: config.sandboxEnabled }),
+    resultPage: !shared.servesWebClient,
+  });
+  shared.protectedRoutes((authed) =>
+    paymentRoutes(authed, {
+      start: createPaymentStart({ config, gateways, clock, metrics, systemDb }),
+      lifecycle: createPaymentLifecycle({ gateways, claims, clock, emails }),
+      history: createPaymentHistory({ calendar }),
+      detail: createPaymentDetail({ calendar }),
+      receiptPdf: createReceiptDownload({ reports }),
+    }),
+  );
+}

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import type { Shared } from '../shared.js';
+import { createPrintConfigService } from './config-service.js';
+import { printCertificateRoutes, printRoutes } from './routes.js';
+import { printSignerFor } from './signer.js';
+
+export { qzKeygen } from './keygen-command.js';
+
+/**
+ * The local print agent, QZ Tray (docs/decisions.md #39 and #40): its certificate (public), the
+ * signing of print requests and the per-user print configurations. A bad key stops the start,
+ * naming it.
+ */
+export async function registerPrint(app: FastifyInstance, shared: Shared): Promise<void> {
+  const signer = await printSignerFor(shared.config, (message) => shared.log.warn(message));
+  printCertificateRoutes(app, { signer });
+  shared.protectedRoutes((authed) =>
+    printRoutes(authed, {
+      signer,
+      printConfigs: createPrintConfigService({ clock: shared.clock }),
+    }),
+  );
+}

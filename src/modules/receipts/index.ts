@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import type { Shared } from '../shared.js';
+import { receiptRoutes } from './routes.js';
+import { createReceiptService, type PaymentsOfReceipts } from './service.js';
+
+/*
+ * Receipts, shown and rendered (docs/receipts.md). Where a receipt is issued and where it is
+ * shown: a portal payment's receipt is written by the payments module (payments/receipts/:
+ * TX2 through the ledger's writeReceipt, its retries, `cli payments retry-receipts`); the ERP
+ * writes the rest. From there on every receipt is the ledger's (`ordcta` REC + `recfac`), and
+ * this module shows it: the customer's list, and the PDF of any receipt, which payments also
+ * uses for GET /portal/pagos/{id}/recibo and the "Recibimos su pago" e-mail.
+ */
+
+export { receiptReport, renderReceiptPdf, type ReceiptPayment } from './pdf.js';
+export type { PaymentsOfReceipts } from './service.js';
+
+export function registerReceipts(
+  _app: FastifyInstance,
+  shared: Shared,
+  deps: { paymentsOfReceipts: PaymentsOfReceipts },
+): void {
+  shared.protectedRoutes((authed) =>
+    receiptRoutes(authed, {
+      receipts: createReceiptService({
+        reports: shared.reports,
+        paymentsOfReceipts: deps.paymentsOfReceipts,
+      }),
+    }),
+  );
+}
