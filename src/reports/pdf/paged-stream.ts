@@ -82,8 +82,9 @@ export function streamPdfPages(options: {
       output.push(null);
       return;
     }
-    // A page is written out only when the next one starts: with nothing to hand over yet, the
-    // reader will not ask again, so draw on; after a push it asks through read() when it wants.
+    // Below the mark, draw on. That includes a step with nothing to hand over (pdfkit writes a
+    // page out only when the next starts): a reader given nothing would not ask again. Above the
+    // mark, the reader asks through read() once it has room.
     if (wantsMore) schedule();
   }
 
