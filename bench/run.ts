@@ -17,6 +17,7 @@ import {
   rawRate,
 } from './measure.js';
 import { debtsUnderTraffic } from './deudas.js';
+import { statementRenders } from './estado-cuenta.js';
 import { qzSigning } from './qz.js';
 import { receiptDownloads } from './recibo.js';
 import { requestLogCost } from './logs.js';
@@ -83,10 +84,12 @@ async function loginThroughput(portalUrl: string) {
 }
 
 async function main(): Promise<void> {
+  const only = process.argv[2];
+  // Statements need only reports processes of their own: no database, no portal to start.
+  if (only === 'estado-cuenta') return statementRenders();
   const environment = await createBenchEnvironment();
   const { app, url, reportsUrl, reportsSecret, gatewayPort } = await startPortal(environment);
   try {
-    const only = process.argv[2];
     if (!only || only === 'platform') await platformOverhead(environment, url);
     if (!only || only === 'deudas') await debtsUnderTraffic(environment);
     if (!only || only === 'logs') await requestLogCost(environment);
@@ -101,6 +104,7 @@ async function main(): Promise<void> {
       await receiptDownloads(environment, { url, token, reportsUrl, reportsSecret }, app.log);
     }
     if (!only || only === 'tenants') await tenantScale(environment);
+    if (!only) await statementRenders();
   } finally {
     await app.close();
     await environment.close();

@@ -27,8 +27,11 @@ export type WebhookMetricOutcome =
   | 'error';
 export type ReceiptMetricOutcome = 'created' | 'exists' | 'not_approved' | 'refused' | 'failed';
 export type PaymentStartOutcome = 'issued' | 'gateway_error';
-/** `receipt-email`: the receipt PDF a payment's e-mail attaches (a job, not a route). */
-export type ReportKind = 'receipt' | 'coupon' | 'receipt-email';
+/**
+ * `receipt-email`: the receipt PDF a payment's e-mail attaches (a job, not a route); `statement`:
+ * the statement of account (report `portal-estado-cuenta`).
+ */
+export type ReportKind = 'receipt' | 'coupon' | 'receipt-email' | 'statement';
 
 export interface TenantPoolStats {
   pools: number;

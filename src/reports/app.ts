@@ -9,6 +9,13 @@ import { loggerOptions } from '../platform/http/logger.js';
 import { installValidation } from '../platform/http/validation.js';
 import type { LogLevel } from '../config.js';
 import { ReceiptReportBody, renderReceipt, type ReceiptReport } from './receipt-report.js';
+import {
+  checkStatement,
+  renderStatement,
+  STATEMENT_BODY_LIMIT,
+  StatementReportBody,
+  type StatementReport,
+} from './statement-report.js';
 import { createServiceTokens, type ServiceClaims } from './token.js';
 
 /** Renders one coupon of the tenant and sucursal named by the service token. */
@@ -59,6 +66,27 @@ export async function buildReportsApp(options: ReportsAppOptions): Promise<Fasti
       schema: { body: ReceiptReportBody },
     },
     async (request, reply) => reply.headers(PDF_HEADERS).send(await renderReceipt(request.body)),
+  );
+
+  app.post<{ Body: StatementReport }>(
+    '/reports/portal-estado-cuenta',
+    {
+      // Before the body is parsed: an unauthenticated caller gets no work done, and its megabytes
+      // are not read.
+      onRequest: async (request) => {
+        await authenticate(request);
+      },
+      // Up to 20,000 movements (the service's 1 MB holds about 6,500).
+      bodyLimit: STATEMENT_BODY_LIMIT,
+      schema: { body: StatementReportBody },
+      config: { validationCode: 'INVALID_REQUEST' },
+    },
+    async (request, reply) => {
+      // Everything that can refuse the body runs before the first byte: once the PDF streams, the
+      // answer is a 200 whatever happens next.
+      checkStatement(request.body);
+      return reply.headers(PDF_HEADERS).send(renderStatement(request.body));
+    },
   );
 
   app.get<{ Params: { id: string } }>(

@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import type { Metrics, ReportKind } from '../platform/metrics.js';
 import type { ReceiptReport } from './receipt-report.js';
+import type { StatementReport } from './statement-report.js';
 import { createServiceTokens, type ServiceClaims } from './token.js';
 
 /** The reports service did not give a PDF: refused, timed out, answered 4xx/5xx or not a PDF. */
@@ -15,10 +16,20 @@ export interface ReportsClient {
   /** Report code `portal-recibo`. */
   receipt(claims: ServiceClaims, data: ReceiptReport): Promise<Buffer>;
   coupon(claims: ServiceClaims, couponId: string): Promise<Buffer>;
+  /**
+   * Report code `portal-estado-cuenta`: the statement of account, read whole like the others
+   * although the service streams it, so that a failure half-way is still a 502, not a cut 200.
+   */
+  statement(claims: ServiceClaims, data: StatementReport): Promise<Buffer>;
 }
 
-/** A PDF bigger than this is not a receipt: stop reading instead of holding it in memory. */
+/**
+ * A PDF bigger than this is not one of ours (the longest statement, 20,000 movements, is about
+ * 1.2 MB): stop reading instead of holding it in memory.
+ */
 const MAX_PDF_BYTES = 20 * 1024 * 1024;
+/** pdfkit ends every document with this; a streamed one cut short does not. */
+const PDF_END = Buffer.from('%%EOF');
 
 /**
  * The API's side of the reports service. The whole PDF is read, under one deadline, before the
@@ -84,6 +95,10 @@ export function createReportsClient(options: {
       if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') {
         throw new ReportsError(`reports ${path}: answered 200 without a PDF`);
       }
+      // The statement is streamed by the service: a 200 whose body ended early is no document.
+      if (!pdf.subarray(-32).includes(PDF_END)) {
+        throw new ReportsError(`reports ${path}: the PDF ends before its end marker`);
+      }
       return pdf;
     } catch (error) {
       if (error instanceof ReportsError) throw error;
@@ -104,6 +119,10 @@ export function createReportsClient(options: {
     coupon: (claims, couponId) =>
       timed('coupon', () =>
         fetchPdf(claims, `/reports/cupones/${encodeURIComponent(couponId)}`, { method: 'GET' }),
+      ),
+    statement: (claims, data) =>
+      timed('statement', () =>
+        fetchPdf(claims, '/reports/portal-estado-cuenta', { method: 'POST', body: data }),
       ),
   };
 }

@@ -7,11 +7,11 @@ import { formatMoney } from '../format.js';
  * page. pdfkit's built-in Helvetica covers Spanish (WinAnsi), so no font files are needed.
  */
 
-const MARGIN = 50;
+export const MARGIN = 50;
 const FOOTER_HEIGHT = 30;
 const ROW_HEIGHT = 20;
-const GREY = '#555555';
-const RULE = '#999999';
+export const GREY = '#555555';
+export const RULE = '#999999';
 
 export interface Column {
   header: string;
