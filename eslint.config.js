@@ -121,6 +121,23 @@ export default tseslint.config(
     },
   },
   {
+    // The API's schemas, shared with the web client: TypeBox and each other, nothing else.
+    files: ['contract/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./',
+              message: 'contract/ holds schemas only: it imports typebox and its own files.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Vitest's asymmetric matchers (expect.stringContaining, ...) are typed `any`.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-unsafe-assignment': 'off' },
@@ -130,13 +147,19 @@ export default tseslint.config(
     // the API over HTTP only, and the access token never goes to storage.
     files: ['web/**/*.ts', 'web/**/*.tsx'],
     rules: {
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
             {
               regex: '^(\\.\\./)+src/',
               message: 'web/ talks to the API over HTTP only; it imports nothing from src/.',
+            },
+            {
+              regex: '^(\\.\\./)+contract/',
+              allowTypeImports: true,
+              message:
+                "web/ reads the API's schemas as types only (import type): no server code in the bundle.",
             },
           ],
         },

@@ -2,8 +2,9 @@
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** PostgreSQL `integer`: tenant, sucursal and payment ids never go beyond it. */
-export const MAX_INT4 = 2_147_483_647;
+import { MAX_INT4 } from '../../contract/envelope.js';
+
+export { MAX_INT4 };
 
 /** A uuid in text (either case). Anything else names no row of a uuid column. */
 export function isUuid(value: string): boolean {

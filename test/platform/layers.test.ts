@@ -13,20 +13,26 @@ const eslint = new ESLint({
 });
 
 /**
- * The layer rules' messages for `source` imported from a file at `file`: statically, or with
- * `import()` when `source` is written `import(<path>)`.
+ * The layer rules' messages for `source` imported from a file at `file`: statically, with
+ * `import()` when `source` is written `import(<path>)`, or as a type when `type:<path>`.
  */
 async function refusals(file: string, source: string): Promise<string[]> {
   const dynamic = /^import\((.+)\)$/.exec(source)?.[1];
+  const typeOnly = /^type:(.+)$/.exec(source)?.[1];
   const code = dynamic
     ? `export const probe = () => import('${dynamic}');\n`
-    : `import { probe } from '${source}';\nvoid probe;\n`;
+    : typeOnly
+      ? `import type { Probe } from '${typeOnly}';\nexport type Used = Probe;\n`
+      : `import { probe } from '${source}';\nvoid probe;\n`;
   const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
   return (result?.messages ?? [])
     .filter((message) =>
-      ['no-restricted-imports', 'no-restricted-syntax', 'portal/module-faces'].includes(
-        message.ruleId ?? '',
-      ),
+      [
+        'no-restricted-imports',
+        '@typescript-eslint/no-restricted-imports',
+        'no-restricted-syntax',
+        'portal/module-faces',
+      ].includes(message.ruleId ?? ''),
     )
     .map((message) => message.message);
 }
@@ -57,6 +63,8 @@ describe('layers (docs/architecture.md "Layers")', () => {
     ['src/modules/auth/probe.ts', 'import(../../dev/dev-defaults.js)', 'dev/ is for the entry'],
     ['src/modules/profile/probe.ts', 'import(../auth/queries.js)', 'through its face only'],
     ['web/src/pages/probe.tsx', '../../../src/platform/money.js', 'over HTTP only'],
+    ['web/src/api/probe.ts', '../../../contract/account.js', 'as types only'],
+    ['contract/probe.ts', '../src/platform/ids.js', 'schemas only'],
   ])('%s may not import %s', async (file, source, reason) => {
     const messages = await refusals(file, source);
     expect(messages).toHaveLength(1);
@@ -71,6 +79,9 @@ describe('layers (docs/architecture.md "Layers")', () => {
     ['src/modules/payments/emails/probe.ts', '../receipts/issuer.js'],
     ['src/modules/payments/probe.ts', './receipts/writer.js'],
     ['src/modules/profile/probe.ts', '../shared.js'],
+    ['src/modules/account/probe.ts', '../../../contract/account.js'],
+    ['contract/probe.ts', './envelope.js'],
+    ['web/src/api/probe.ts', 'type:../../../contract/account.js'],
     ['src/modules/profile/probe.ts', 'import(../auth/index.js)'],
     ['src/modules/coupons/probe.ts', '../../ledger/coupons/service.js'],
     ['src/modules/payments/probe.ts', '../../ledger/pending-debts.js'],

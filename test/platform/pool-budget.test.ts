@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTenantPools } from '../../src/platform/tenancy/pools.js';
 import { requestedTenant } from '../../src/platform/tenancy/requested-tenant.js';
-import { TenantIdsBody } from '../../src/platform/http/schemas.js';
+import { TenantIdsBody } from '../../contract/envelope.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 
 const TENANTS = 6;

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTenantPools } from '../../src/platform/tenancy/pools.js';
 import { requestedTenant } from '../../src/platform/tenancy/requested-tenant.js';
 import { createStandaloneTenancy } from '../../src/platform/tenancy/standalone.js';
-import { TenantIdsBody } from '../../src/platform/http/schemas.js';
+import { TenantIdsBody } from '../../contract/envelope.js';
 import { fakeClock } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 

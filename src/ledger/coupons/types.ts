@@ -1,6 +1,6 @@
-/** docs/api.md's coupon states; `expired` is computed on read, never stored (docs/decisions.md #36). */
-export const COUPON_STATES = ['pending', 'used', 'expired', 'cancelled'] as const;
-export type CouponState = (typeof COUPON_STATES)[number];
+import { COUPON_STATES, type CouponState } from '../../../contract/coupons.js';
+
+export { COUPON_STATES, type CouponState };
 
 /** One debt a coupon pays: the ledger row's id, voucher name and number, and the amount. */
 export interface CouponInvoice {

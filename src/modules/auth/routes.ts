@@ -4,7 +4,7 @@ import type { RequestOrigin } from '../../platform/audit.js';
 import { principalOf } from '../../platform/auth/guard.js';
 import type { Config } from '../../config.js';
 import { AppError } from '../../platform/errors.js';
-import { errorResponses } from '../../platform/http/schemas.js';
+import { errorResponses } from '../../../contract/envelope.js';
 import { isAllowedOrigin } from '../../platform/http/security.js';
 import { LIMITS } from '../../platform/rate-limit.js';
 import { requestedTenant } from '../../platform/tenancy/requested-tenant.js';
@@ -22,7 +22,7 @@ import {
   RegisterBody,
   RegisterResponse,
   ResetPasswordBody,
-} from './schemas.js';
+} from '../../../contract/auth.js';
 import type { AuthService } from './service.js';
 
 export interface AuthRouteDeps {

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/auth/guard.js';
 import { AppError } from '../../platform/errors.js';
-import { errorResponses, PdfResponse } from '../../platform/http/schemas.js';
+import { errorResponses, PdfResponse } from '../../../contract/envelope.js';
 import { IdempotencyKeyHeaders } from '../../platform/idempotency/http.js';
 import { ReportsError, type ReportsClient } from '../../reports/client.js';
 import {
@@ -13,7 +13,7 @@ import {
   GenerateResponse,
   ListQuery,
   ListResponse,
-} from './schemas.js';
+} from '../../../contract/coupons.js';
 import type { CouponService } from './service.js';
 
 const tags = ['cupones'];

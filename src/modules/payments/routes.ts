@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/auth/guard.js';
-import { errorResponses, PdfResponse } from '../../platform/http/schemas.js';
+import { errorResponses, PdfResponse } from '../../../contract/envelope.js';
 import { IdempotencyKeyHeaders } from '../../platform/idempotency/http.js';
 import type { PaymentDetail, PaymentHistory } from './history.js';
 import type { PaymentLifecycle } from './refunds/cancel-and-refund.js';
@@ -16,7 +16,7 @@ import {
   StartResponse,
   StatusResponse,
   WebhookResponse,
-} from './schemas.js';
+} from '../../../contract/payments.js';
 import type { PaymentStart } from './checkout/start.js';
 import type { WebhookHandler } from './notifications/webhook.js';
 

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/auth/guard.js';
-import { errorResponses } from '../../platform/http/schemas.js';
+import { errorResponses } from '../../../contract/envelope.js';
 import type { PrintConfigService } from './config-service.js';
 import {
   PrintConfigCreateBody,
@@ -10,7 +10,7 @@ import {
   PrintConfigQuery,
   PrintConfigResponse,
   PrintConfigUpdateBody,
-} from './schemas.js';
+} from '../../../contract/print.js';
 
 const tags = ['impresion'];
 const security = [{ bearerAuth: [] }];

@@ -1,9 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { errorResponses } from '../../platform/http/schemas.js';
+import { errorResponses } from '../../../contract/envelope.js';
 import { printConfigRoutes } from './config-routes.js';
 import type { PrintConfigService } from './config-service.js';
-import { PlainText, SignBody } from './schemas.js';
+import { PlainText, SignBody } from '../../../contract/print.js';
 import type { PrintSigner } from './signer.js';
 
 const tags = ['impresion'];

@@ -2,8 +2,9 @@ import { createHash, createPrivateKey, sign, X509Certificate, type KeyObject } f
 import { readFile } from 'node:fs/promises';
 import { AppError } from '../../platform/errors.js';
 
-/** docs/api.md leaves the size open; the issue settles it: at most 64 KB of UTF-8 to sign. */
-export const MAX_SIGN_BYTES = 64 * 1024;
+import { MAX_SIGN_BYTES } from '../../../contract/print.js';
+
+export { MAX_SIGN_BYTES };
 
 /** What the QZ Tray routes need: the certificate to serve and a SHA512withRSA signer. */
 export interface PrintSigner {

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/auth/guard.js';
-import { errorResponses } from '../../platform/http/schemas.js';
-import { ProfileResponse, ProfileUpdateBody } from './schemas.js';
+import { errorResponses } from '../../../contract/envelope.js';
+import { ProfileResponse, ProfileUpdateBody } from '../../../contract/profile.js';
 import type { ProfileService } from './service.js';
 
 const tags = ['perfil'];

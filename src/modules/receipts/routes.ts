@@ -1,13 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/auth/guard.js';
-import { errorResponses, PdfResponse } from '../../platform/http/schemas.js';
+import { errorResponses, PdfResponse } from '../../../contract/envelope.js';
 import {
   DEFAULT_LIMIT,
   ReceiptIdParams,
   ReceiptListQuery,
   ReceiptListResponse,
-} from './schemas.js';
+} from '../../../contract/receipts.js';
 import type { ReceiptService } from './service.js';
 
 const tags = ['recibos'];

@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../platform/errors.js';
-import { errorResponses } from '../../platform/http/schemas.js';
+import { errorResponses } from '../../../contract/envelope.js';
 import { LIMITS } from '../../platform/rate-limit.js';
 import type { TenantDirectory } from '../../platform/tenancy/directory.js';
-import { TenantParams, TenantResponse } from './schemas.js';
+import { TenantParams, TenantResponse } from '../../../contract/tenants.js';
 
 /**
  * How long a browser or proxy may reuse the answer: the login page reads it on every load, and

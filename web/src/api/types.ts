@@ -1,122 +1,50 @@
-/** The shapes of the API's `data` the pages use (docs/api.md, docs/decisions.md, docs/). */
+/*
+ * The shapes of the API's `data` the pages use: the server's own schemas (contract/), read as
+ * types only (erased at build), so a field the server renames fails `npm run check` here
+ * instead of a page at run time.
+ */
+import type { Static, TSchema } from 'typebox';
+import type { AccountSummaryResponse, DebtsResponse } from '../../../contract/account.js';
+import type {
+  LoginResponse,
+  MeResponse,
+  MessageResponse,
+  RefreshResponse,
+  RegisterResponse,
+} from '../../../contract/auth.js';
+import type { GenerateResponse, ListResponse } from '../../../contract/coupons.js';
+import type { PaymentResponse, StartResponse } from '../../../contract/payments.js';
+import type { ProfileResponse } from '../../../contract/profile.js';
+import type { TenantResponse } from '../../../contract/tenants.js';
 
-export interface Sucursal {
-  id: number;
-  nombre: string;
-}
+/** The `data` of an answer whose schema is `Envelope(...)`. */
+type DataOf<S extends TSchema> = Static<S> extends { data: infer D } ? D : never;
 
 /** GET /portal/empresas/{tenant_id}: public, the tenant's display name and sucursales. */
-export interface Tenant {
-  id: number;
-  nombre: string;
-  sucursales: Sucursal[];
-}
+export type Tenant = DataOf<typeof TenantResponse>;
+export type Sucursal = Tenant['sucursales'][number];
 
-export interface PortalUser {
-  portal_user_id: string;
-  nombre: string;
-  email: string;
-}
-
-export interface LoginData {
-  access_token: string;
-  refresh_token: string;
-  expires_in: number;
-  user: PortalUser;
-}
-
-export interface RefreshData {
-  access_token: string;
-  refresh_token: string;
-  expires_in: number;
-}
-
+export type PortalUser = DataOf<typeof RegisterResponse>;
+export type LoginData = DataOf<typeof LoginResponse>;
+export type RefreshData = DataOf<typeof RefreshResponse>;
 /** GET /portal/auth/me (docs/decisions.md #15). */
-export interface Me {
-  portal_user_id: string;
-  nombre: string;
-  email: string;
-  dni_cuit: string;
-  telefono: string | null;
-  tenant_id: number;
-  sucursal_id: number;
-  last_login: string | null;
-}
+export type Me = DataOf<typeof MeResponse>;
+export type MessageData = DataOf<typeof MessageResponse>;
 
-export interface AccountSummary {
-  nombre: string;
-  saldo_total: number;
-  facturas_vencidas: number;
-  facturas_pendientes: number;
-  ultimo_pago: { fecha: string; monto: number } | null;
-}
+export type AccountSummary = DataOf<typeof AccountSummaryResponse>;
+export type Debt = DataOf<typeof DebtsResponse>['items'][number];
 
-export interface Debt {
-  id: string;
-  comprobante: string;
-  nrocomp: string;
-  fecha: string;
-  vencimiento: string | null;
-  debe: number;
-  vencido: boolean;
-}
-
-export interface PaymentStartData {
-  payment_id: number;
-  redirect_url: string;
-  payment_method: string;
-}
-
+export type PaymentStartData = DataOf<typeof StartResponse>;
+/** An item of GET /portal/pagos/historial, and GET /portal/pagos/{id}. */
+export type Payment = DataOf<typeof PaymentResponse>;
 export type PaymentStatus =
   'pending' | 'issued' | 'approved' | 'rejected' | 'refunded' | 'cancelled';
 
-/** An item of GET /portal/pagos/historial, and GET /portal/pagos/{id}. */
-export interface Payment {
-  id: number;
-  fecha: string;
-  metodo: string;
-  monto: number;
-  /** A PaymentStatus; typed as string so a state added later does not break the page. */
-  estado: string;
-  facturas_pagadas: { tipo: string; numero: string; monto: number }[];
-  recibo_numero: string | null;
-}
-
-export interface MessageData {
-  message: string;
-}
-
-/** An item of GET /portal/cupones/mis-cupones. */
-export interface Coupon {
-  cupon_id: string;
-  codigo_barras: string;
-  monto: number;
-  /** pending, used, expired, cancelled; a string so a state added later does not break. */
-  estado: string;
-  fecha_generacion: string;
-  fecha_vencimiento: string;
-}
-
-export interface CouponPage {
-  cupones: Coupon[];
-  total: number;
-  has_more: boolean;
-}
-
+/** GET /portal/cupones/mis-cupones. */
+export type CouponPage = DataOf<typeof ListResponse>;
+export type Coupon = CouponPage['cupones'][number];
 /** POST /portal/cupones/generar. */
-export interface GeneratedCoupon {
-  cupon_id: string;
-  codigo_barras: string;
-  monto: number;
-  fecha_vencimiento: string;
-  facturas: { id: string; tipo: string; numero: string; monto: number }[];
-}
+export type GeneratedCoupon = DataOf<typeof GenerateResponse>;
 
 /** GET and PUT /portal/perfil. */
-export interface Profile {
-  nombre: string;
-  dni_cuit: string;
-  email: string;
-  telefono: string | null;
-  last_login: string | null;
-}
+export type Profile = DataOf<typeof ProfileResponse>;

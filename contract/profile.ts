@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Envelope, NullableString } from '../../platform/http/schemas.js';
+import { Envelope, NullableString } from './envelope.js';
 
 export const Profile = Type.Object({
   nombre: Type.String(),

@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
-import { MAX_INT4 } from '../../platform/ids.js';
-import { Envelope } from '../../platform/http/schemas.js';
+import { Envelope, MAX_INT4 } from './envelope.js';
 
 /** docs/api.md GET /portal/recibos: the page's defaults (the service's) and bounds. */
 export const DEFAULT_LIMIT = 20;

@@ -1,6 +1,9 @@
 import { Type } from 'typebox';
-import { COUPON_STATES } from '../../ledger/coupons/types.js';
-import { Envelope } from '../../platform/http/schemas.js';
+import { Envelope } from './envelope.js';
+
+/** docs/api.md's coupon states; `expired` is computed on read, never stored (docs/decisions.md #36). */
+export const COUPON_STATES = ['pending', 'used', 'expired', 'cancelled'] as const;
+export type CouponState = (typeof COUPON_STATES)[number];
 
 const DateString = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 const Amount = Type.Number({ description: 'Amount with 2 decimals' });

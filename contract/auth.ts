@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Envelope, NullableString, TenantIdsBody } from '../../platform/http/schemas.js';
+import { Envelope, NullableString, TenantIdsBody } from './envelope.js';
 
 const Identifier = {
   identifier: Type.String({

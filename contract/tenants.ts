@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
-import { Envelope } from '../../platform/http/schemas.js';
-import { MAX_INT4 } from '../../platform/ids.js';
+import { Envelope, MAX_INT4 } from './envelope.js';
 
 export const TenantParams = Type.Object({
   tenant_id: Type.Integer({ minimum: 1, maximum: MAX_INT4 }),

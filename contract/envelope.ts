@@ -1,5 +1,8 @@
 import { Type, type TSchema } from 'typebox';
 
+/** PostgreSQL `integer`: tenant, sucursal and payment ids never go beyond it. */
+export const MAX_INT4 = 2_147_483_647;
+
 /** `{ success: false, error, code }`: every error answer (docs/decisions.md #1). */
 export const ErrorResponse = Type.Object(
   {
@@ -17,8 +20,8 @@ export function Envelope<T extends TSchema>(data: T) {
 
 /** Optional tenant/sucursal ids of public routes; the X-Tenant-Id/X-Sucursal-Id headers may carry them instead. */
 export const TenantIdsBody = {
-  tenant_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
-  sucursal_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
+  tenant_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INT4 })),
+  sucursal_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INT4 })),
 };
 
 /** Error answers of a route, for the OpenAPI document (every one is the envelope). */

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Envelope, NullableString } from '../../platform/http/schemas.js';
+import { Envelope, NullableString } from './envelope.js';
 
 const DateString = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 const Amount = Type.Number({ description: 'Amount with 2 decimals' });

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Envelope, NullableString } from '../../platform/http/schemas.js';
+import { Envelope, NullableString } from './envelope.js';
 
 /** docs/decisions.md #5: a JSON number or a numeric string; exactness is checked by the service. */
 const AmountInput = Type.Union([Type.Number(), Type.String({ maxLength: 20 })]);

@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
-import { Envelope } from '../../platform/http/schemas.js';
-import { MAX_SIGN_BYTES } from './signer.js';
+import { Envelope } from './envelope.js';
+
+/** docs/api.md leaves the size open: at most 64 KB of UTF-8 to sign. */
+export const MAX_SIGN_BYTES = 64 * 1024;
 
 /** A text/plain answer, documented as such in the OpenAPI document. */
 export function PlainText(description: string) {
