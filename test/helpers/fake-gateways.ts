@@ -6,7 +6,16 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  createMercadoPagoAdapter,
+  parseMercadoPagoSettings,
+} from '../../src/modules/payments/gateways/mercadopago.js';
 import { signNotification } from '../../src/modules/payments/gateways/signature.js';
+import type { GatewayAdapter } from '../../src/modules/payments/gateways/types.js';
+import {
+  createUalaBisAdapter,
+  parseUalaBisSettings,
+} from '../../src/modules/payments/gateways/ualabis.js';
 
 /*
  * Local fakes of the gateways' documented APIs (docs/erp.md "Payment gateways"), shared by the
@@ -489,4 +498,24 @@ export function mercadoPagoNotification(query: string, paymentId: string, secret
     },
     payload: { action: 'payment.updated', type: 'payment', data: { id: paymentId } },
   };
+}
+
+/** A Mercado Pago adapter from `portal.gateway.mercadopago.*` values; fails the test if they are refused. */
+export function mercadoPagoAdapter(
+  values: ReadonlyMap<string, string>,
+  options: { timeoutMs: number; allowedOrigins: readonly string[] },
+): GatewayAdapter {
+  const checked = parseMercadoPagoSettings(values, options.allowedOrigins);
+  if (!checked.ok) throw new Error(`${checked.problem.setting} ${checked.problem.reason}`);
+  return createMercadoPagoAdapter(checked.settings, options);
+}
+
+/** A Ualá Bis adapter from `portal.gateway.ualabis.*` values; fails the test if they are refused. */
+export function ualaBisAdapter(
+  values: ReadonlyMap<string, string>,
+  options: { timeoutMs: number; allowedOrigins: readonly string[] },
+): GatewayAdapter {
+  const checked = parseUalaBisSettings(values, options.allowedOrigins);
+  if (!checked.ok) throw new Error(`${checked.problem.setting} ${checked.problem.reason}`);
+  return createUalaBisAdapter(checked.settings, options);
 }

@@ -4,13 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pathPattern } from '../../src/modules/payments/gateways/http.js';
 import { gatewayFailureRecord } from '../../src/modules/payments/gateways/failure-record.js';
-import { createMercadoPagoAdapter } from '../../src/modules/payments/gateways/mercadopago.js';
+import { parseMercadoPagoSettings } from '../../src/modules/payments/gateways/mercadopago.js';
+import { allowedUrlSetting } from '../../src/modules/payments/gateways/settings-check.js';
 import { GatewayError } from '../../src/modules/payments/gateways/types.js';
-import { createUalaBisAdapter } from '../../src/modules/payments/gateways/ualabis.js';
+import { parseUalaBisSettings } from '../../src/modules/payments/gateways/ualabis.js';
 import {
-  allowedGatewayUrl,
   checkGatewayUrl,
-  GatewayUrlNotAllowedError,
   OFFICIAL_GATEWAY_HOSTS,
 } from '../../src/modules/payments/gateways/url-policy.js';
 import { addAuthTenant, bearer, customerTokens, ORIGIN } from '../helpers/auth.js';
@@ -53,21 +52,22 @@ describe('gateway URL policy', () => {
 
   it('the documented Ualá Bis v2 hosts, production and stage, each for its own setting', () => {
     for (const host of ['auth.developers.ar.ua.la', 'auth.stage.developers.ar.ua.la']) {
-      expect(allowedGatewayUrl('ualabis.auth_url', `https://${host}/v2/api`, [])).toBe(
-        `https://${host}/v2/api`,
-      );
+      expect(allowedUrlSetting('ualabis.auth_url', `https://${host}/v2/api`, [])).toEqual({
+        value: `https://${host}/v2/api`,
+      });
     }
     for (const host of ['checkout.developers.ar.ua.la', 'checkout.stage.developers.ar.ua.la']) {
-      expect(allowedGatewayUrl('ualabis.checkout_url', `https://${host}/v2/api`, [])).toBe(
-        `https://${host}/v2/api`,
-      );
+      expect(allowedUrlSetting('ualabis.checkout_url', `https://${host}/v2/api`, [])).toEqual({
+        value: `https://${host}/v2/api`,
+      });
     }
     // One gateway's host is not another's, nor one setting's another's.
-    expect(() =>
-      allowedGatewayUrl('ualabis.checkout_url', 'https://auth.developers.ar.ua.la/v2/api', []),
-    ).toThrow(GatewayUrlNotAllowedError);
-    expect(() => allowedGatewayUrl('ualabis.auth_url', 'https://api.mercadopago.com', [])).toThrow(
-      GatewayUrlNotAllowedError,
+    expect(
+      allowedUrlSetting('ualabis.checkout_url', 'https://auth.developers.ar.ua.la/v2/api', []),
+    ).toHaveProperty('problem.setting', 'portal.gateway.ualabis.checkout_url');
+    expect(allowedUrlSetting('ualabis.auth_url', 'https://api.mercadopago.com', [])).toHaveProperty(
+      'problem.setting',
+      'portal.gateway.ualabis.auth_url',
     );
   });
 
@@ -124,45 +124,43 @@ describe('gateway URL policy', () => {
     expect(allowed(`${LOCAL}/mp`, [])).toBe(false);
   });
 
-  it('the error names the ini key and the origin, never the credentials, path or query', () => {
-    let error: unknown;
-    try {
-      allowedGatewayUrl(
-        'mercadopago.base_url',
-        'https://admin:hunter2@internal.example:8443/private/path?token=abc123',
-        [],
-      );
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(GatewayUrlNotAllowedError);
-    const refused = error as GatewayUrlNotAllowedError;
-    expect(refused.message).toContain('portal.gateway.mercadopago.base_url');
-    expect(refused.setting).toBe('portal.gateway.mercadopago.base_url');
-    expect(refused.origin).toBe('https://internal.example:8443');
-    const everything = `${refused.message} ${JSON.stringify({ ...refused })}`;
+  it('the problem names the ini key and the origin, never the credentials, path or query', () => {
+    const refused = allowedUrlSetting(
+      'mercadopago.base_url',
+      'https://admin:hunter2@internal.example:8443/private/path?token=abc123',
+      [],
+    );
+    expect(refused).toMatchObject({
+      problem: {
+        setting: 'portal.gateway.mercadopago.base_url',
+        origin: 'https://internal.example:8443',
+      },
+    });
+    const everything = JSON.stringify(refused);
     for (const secret of ['hunter2', 'admin', 'private', 'abc123']) {
       expect(everything).not.toContain(secret);
     }
   });
 
-  it('the adapters refuse to be built with a URL the policy refuses, naming the key', () => {
-    const options = { timeoutMs: 1000, allowedOrigins: [] };
+  it('settings with a URL the policy refuses are refused, naming the key', () => {
     const mp = (baseUrl?: string) =>
-      createMercadoPagoAdapter(
+      parseMercadoPagoSettings(
         new Map([
           ['access_token', MP_TOKEN],
           ['webhook_secret', MP_SECRET],
           ...(baseUrl === undefined ? [] : [['base_url', baseUrl] as [string, string]]),
         ]),
-        options,
+        [],
       );
-    expect(mp().id).toBe('mercadopago');
-    expect(mp('https://api.mercadopago.com').id).toBe('mercadopago');
-    expect(() => mp('http://10.0.0.5:8080')).toThrow(/portal\.gateway\.mercadopago\.base_url/);
+    expect(mp()).toMatchObject({ ok: true });
+    expect(mp('https://api.mercadopago.com')).toMatchObject({ ok: true });
+    expect(mp('http://10.0.0.5:8080')).toMatchObject({
+      ok: false,
+      problem: { setting: 'portal.gateway.mercadopago.base_url' },
+    });
 
     const uala = (authUrl: string, checkoutUrl: string) =>
-      createUalaBisAdapter(
+      parseUalaBisSettings(
         new Map([
           ['username', UALA.username],
           ['client_id', UALA.clientId],
@@ -170,15 +168,19 @@ describe('gateway URL policy', () => {
           ['auth_url', authUrl],
           ['checkout_url', checkoutUrl],
         ]),
-        options,
+        [],
       );
     const [auth = '', checkout = ''] = [
       'https://auth.developers.ar.ua.la/v2/api',
       'https://checkout.developers.ar.ua.la/v2/api',
     ];
-    expect(uala(auth, checkout).id).toBe('ualabis');
-    expect(() => uala('http://10.0.0.5/v2/api', checkout)).toThrow(/ualabis\.auth_url/);
-    expect(() => uala(auth, 'http://10.0.0.5/v2/api')).toThrow(/ualabis\.checkout_url/);
+    expect(uala(auth, checkout)).toMatchObject({ ok: true });
+    expect(uala('http://10.0.0.5/v2/api', checkout)).toMatchObject({
+      problem: { setting: 'portal.gateway.ualabis.auth_url' },
+    });
+    expect(uala(auth, 'http://10.0.0.5/v2/api')).toMatchObject({
+      problem: { setting: 'portal.gateway.ualabis.checkout_url' },
+    });
   });
 });
 

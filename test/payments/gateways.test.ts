@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createMercadoPagoAdapter } from '../../src/modules/payments/gateways/mercadopago.js';
+import { parseMercadoPagoSettings } from '../../src/modules/payments/gateways/mercadopago.js';
 import {
   GatewayError,
   InvalidSignatureError,
@@ -8,14 +8,16 @@ import {
   type GatewayAdapter,
   type NotificationInput,
 } from '../../src/modules/payments/gateways/types.js';
-import { createUalaBisAdapter } from '../../src/modules/payments/gateways/ualabis.js';
+import { parseUalaBisSettings } from '../../src/modules/payments/gateways/ualabis.js';
 import {
   FakeMercadoPago,
   FakeUala,
   MP_SECRET,
   MP_TOKEN,
+  mercadoPagoAdapter,
   startServer,
   UALA,
+  ualaBisAdapter,
   type FakeServer,
 } from '../helpers/fake-gateways.js';
 import { freePort } from '../helpers/ports.js';
@@ -23,8 +25,6 @@ import { freePort } from '../helpers/ports.js';
 /* Both real adapters against the local fakes of the gateways' documented APIs. */
 
 const TIMEOUT_MS = 300;
-/** Options for adapters that are never called: only the official hosts are allowed. */
-const NO_ORIGINS = { timeoutMs: 1000, allowedOrigins: [] };
 
 function record(value: unknown): Record<string, unknown> {
   expect(value).toBeTypeOf('object');
@@ -83,7 +83,7 @@ describe('Mercado Pago adapter', () => {
   });
 
   function adapter(overrides: Record<string, string> = {}): GatewayAdapter {
-    return createMercadoPagoAdapter(
+    return mercadoPagoAdapter(
       new Map(
         Object.entries({
           access_token: MP_TOKEN,
@@ -96,13 +96,27 @@ describe('Mercado Pago adapter', () => {
     );
   }
 
-  it('refuses to be built without its required settings, naming the key', () => {
-    expect(() => createMercadoPagoAdapter(new Map([['webhook_secret', 's']]), NO_ORIGINS)).toThrow(
-      /access_token/,
-    );
-    expect(() => createMercadoPagoAdapter(new Map([['access_token', 't']]), NO_ORIGINS)).toThrow(
-      /webhook_secret/,
-    );
+  it('settings without a required key are refused, naming the key', () => {
+    expect(parseMercadoPagoSettings(new Map([['webhook_secret', 's']]), [])).toMatchObject({
+      ok: false,
+      problem: { setting: 'portal.gateway.mercadopago.access_token' },
+    });
+    expect(parseMercadoPagoSettings(new Map([['access_token', 't']]), [])).toMatchObject({
+      ok: false,
+      problem: { setting: 'portal.gateway.mercadopago.webhook_secret' },
+    });
+    expect(
+      parseMercadoPagoSettings(
+        new Map([
+          ['access_token', 't'],
+          ['webhook_secret', 's'],
+        ]),
+        [],
+      ),
+    ).toEqual({
+      ok: true,
+      settings: { accessToken: 't', webhookSecret: 's', baseUrl: 'https://api.mercadopago.com/' },
+    });
     expect(mp.id).toBe('mercadopago');
   });
 
@@ -674,7 +688,7 @@ describe('Mercado Pago adapter', () => {
 
     it('maps a refused connection to a GatewayError', async () => {
       const nobody = `http://127.0.0.1:${await freePort()}`;
-      const closed = createMercadoPagoAdapter(
+      const closed = mercadoPagoAdapter(
         new Map([
           ['access_token', MP_TOKEN],
           ['webhook_secret', MP_SECRET],
@@ -718,7 +732,7 @@ describe('Ualá Bis adapter', () => {
   });
 
   function adapter(overrides: Record<string, string> = {}): GatewayAdapter {
-    return createUalaBisAdapter(
+    return ualaBisAdapter(
       new Map(
         Object.entries({
           username: UALA.username,
@@ -735,7 +749,7 @@ describe('Ualá Bis adapter', () => {
 
   const apiCalls = () => server.seen.filter((seen) => !seen.path.startsWith('/auth/'));
 
-  it('refuses to be built without each required setting, naming it', () => {
+  it('settings without each required key are refused, naming it', () => {
     for (const key of ['username', 'client_id', 'client_secret', 'auth_url', 'checkout_url']) {
       const settings = new Map(
         Object.entries({
@@ -747,7 +761,10 @@ describe('Ualá Bis adapter', () => {
         }),
       );
       settings.delete(key);
-      expect(() => createUalaBisAdapter(settings, NO_ORIGINS)).toThrow(key);
+      expect(parseUalaBisSettings(settings, [])).toMatchObject({
+        ok: false,
+        problem: { setting: `portal.gateway.ualabis.${key}`, reason: 'is not set' },
+      });
     }
   });
 

@@ -6,7 +6,12 @@ import type { JobQueue } from '../../../platform/jobs.js';
 import type { Metrics } from '../../../platform/metrics.js';
 import type { Tenancy } from '../../../platform/tenancy/tenancy.js';
 import type { GatewayRegistry } from '../gateways/registry.js';
-import { isGatewayId, isNotFound, type GatewayPayment } from '../gateways/types.js';
+import {
+  isGatewayId,
+  isNotFound,
+  type GatewayAdapter,
+  type GatewayPayment,
+} from '../gateways/types.js';
 import { AppError } from '../../../platform/errors.js';
 import type { PaymentClaims } from '../claims.js';
 import { checkoutIdOf } from '../queries/json-columns.js';
@@ -60,7 +65,7 @@ export function createCheckoutExpiry(deps: {
   const { systemDb, tenancy, gateways, reconcile, claims, clock, log } = deps;
 
   async function askGateway(
-    adapter: ReturnType<GatewayRegistry['adapterFor']>,
+    adapter: GatewayAdapter,
     payment: InFlight,
   ): Promise<GatewayPayment | undefined> {
     if (payment.gateway_payment_id !== null) {
@@ -87,7 +92,10 @@ export function createCheckoutExpiry(deps: {
       log.error({ tenantId }, 'expired checkout of an unknown sucursal or gateway');
       return 'failed';
     }
-    const adapter = gateways.adapterFor(tenant, settings, payment.gateway);
+    const built = gateways.adapterFor(tenant, settings, payment.gateway);
+    // Settings an operator must mend (logged by the registry): the payment waits for them.
+    if (!built.ok) return 'failed';
+    const adapter = built.adapter;
     const truth = await askGateway(adapter, payment);
     if (truth && truth.status !== 'pending' && !moneyReturned(truth.status)) {
       const outcome = await reconcile(tenant, {

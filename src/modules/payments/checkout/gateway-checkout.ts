@@ -39,20 +39,14 @@ export async function resolvePaymentGateway(
   if (!settings.cuentaBancaria || !settings.cajaSchema) {
     throw new AppError('RECIBO_NOT_CONFIGURED', 'Falta la configuración del recibo automático');
   }
-  try {
-    return {
-      settings,
-      gatewayId,
-      webhookToken,
-      adapter: gateways.adapterFor(tenant, settings, gatewayId),
-    };
-  } catch (error) {
+  const built = gateways.adapterFor(tenant, settings, gatewayId);
+  if (!built.ok) {
     throw new AppError(
       'GATEWAY_NOT_CONFIGURED',
       'La pasarela de pago no está completamente configurada',
-      { cause: error },
     );
   }
+  return { settings, gatewayId, webhookToken, adapter: built.adapter };
 }
 
 /**

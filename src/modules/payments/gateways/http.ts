@@ -164,14 +164,3 @@ export function decimalAmount(value: unknown): string | undefined {
   if (amount.isNegative()) return undefined;
   return amount.toFixed(2, Decimal.ROUND_HALF_UP);
 }
-
-/** A `portal.gateway.<id>.<key>` setting an adapter cannot work without; the error names it. */
-export function requiredSetting(
-  settings: ReadonlyMap<string, string>,
-  gateway: string,
-  key: string,
-): string {
-  const value = settings.get(key)?.trim();
-  if (!value) throw new Error(`portal.gateway.${gateway}.${key} is not set`);
-  return value;
-}

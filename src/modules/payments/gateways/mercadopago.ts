@@ -3,7 +3,6 @@ import {
   isRecord,
   joinUrl,
   requestJson,
-  requiredSetting,
   stringField,
   type HttpMethod,
 } from './http.js';
@@ -13,12 +12,16 @@ import {
   InvalidSignatureError,
   isNotFound,
   type GatewayAdapter,
-  type GatewayHttpOptions,
   type GatewayPayment,
   type GatewayPaymentStatus,
   type GatewaySettings,
 } from './types.js';
-import { allowedGatewayUrl } from './url-policy.js';
+import {
+  allowedUrlSetting,
+  requiredSetting,
+  settingsOk,
+  type SettingsCheck,
+} from './settings-check.js';
 
 /**
  * Mercado Pago Checkout Pro (docs/erp.md "Payment gateways"): a preference per checkout, the
@@ -40,17 +43,40 @@ const STATUS: ReadonlyMap<string, GatewayPaymentStatus> = new Map([
   ['authorized', 'pending'],
 ]);
 
-export function createMercadoPagoAdapter(
-  settings: GatewaySettings,
-  options: GatewayHttpOptions,
-): GatewayAdapter {
-  const accessToken = requiredSetting(settings, 'mercadopago', 'access_token');
-  const webhookSecret = requiredSetting(settings, 'mercadopago', 'webhook_secret');
-  const baseUrl = allowedGatewayUrl(
+export interface MercadoPagoSettings {
+  accessToken: string;
+  webhookSecret: string;
+  /** Checked against the URL policy. */
+  baseUrl: string;
+}
+
+/** `portal.gateway.mercadopago.*`: access_token and webhook_secret, base_url optional. */
+export function parseMercadoPagoSettings(
+  values: GatewaySettings,
+  allowedOrigins: readonly string[],
+): SettingsCheck<MercadoPagoSettings> {
+  const accessToken = requiredSetting(values, 'mercadopago', 'access_token');
+  if ('problem' in accessToken) return { ok: false, problem: accessToken.problem };
+  const webhookSecret = requiredSetting(values, 'mercadopago', 'webhook_secret');
+  if ('problem' in webhookSecret) return { ok: false, problem: webhookSecret.problem };
+  const baseUrl = allowedUrlSetting(
     'mercadopago.base_url',
-    settings.get('base_url')?.trim() || DEFAULT_BASE_URL,
-    options.allowedOrigins,
+    values.get('base_url')?.trim() || DEFAULT_BASE_URL,
+    allowedOrigins,
   );
+  if ('problem' in baseUrl) return { ok: false, problem: baseUrl.problem };
+  return settingsOk({
+    accessToken: accessToken.value,
+    webhookSecret: webhookSecret.value,
+    baseUrl: baseUrl.value,
+  });
+}
+
+export function createMercadoPagoAdapter(
+  settings: MercadoPagoSettings,
+  options: { timeoutMs: number },
+): GatewayAdapter {
+  const { accessToken, webhookSecret, baseUrl } = settings;
 
   const call = async (
     method: HttpMethod,

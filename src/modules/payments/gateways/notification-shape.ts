@@ -1,4 +1,5 @@
 import { isRecord } from './http.js';
+import { GATEWAYS } from './registry.js';
 import type { GatewayId, NotificationInput } from './types.js';
 
 /**
@@ -7,12 +8,6 @@ import type { GatewayId, NotificationInput } from './types.js';
  * the order's `uuid`, unsigned).
  */
 export type NotificationShape = 'mercadopago' | 'ualabis';
-
-const SHAPE_OF: Record<GatewayId, NotificationShape> = {
-  mercadopago: 'mercadopago',
-  sandbox: 'mercadopago',
-  ualabis: 'ualabis',
-};
 
 const MERCADO_PAGO_QUERY = ['data.id', 'type', 'topic', 'id'];
 const MERCADO_PAGO_BODY = ['type', 'action', 'data'];
@@ -44,7 +39,7 @@ export function judgingGateway(
 ): GatewayId | undefined {
   const shape = notificationShape(input);
   if (shape === undefined) return tenantGateway;
-  if (tenantGateway !== undefined && SHAPE_OF[tenantGateway] === shape) return tenantGateway;
-  for (const id of configured) if (SHAPE_OF[id] === shape) return id;
+  if (tenantGateway !== undefined && GATEWAYS[tenantGateway].shape === shape) return tenantGateway;
+  for (const id of configured) if (GATEWAYS[id].shape === shape) return id;
   return tenantGateway;
 }

@@ -2,22 +2,97 @@ import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
 import type { PaymentSettings } from '../settings.js';
-import { createMercadoPagoAdapter } from './mercadopago.js';
-import { createSandboxAdapter } from './sandbox.js';
-import { createUalaBisAdapter } from './ualabis.js';
-import type { GatewayAdapter, GatewayId } from './types.js';
-import { GatewayUrlNotAllowedError } from './url-policy.js';
+import { createMercadoPagoAdapter, parseMercadoPagoSettings } from './mercadopago.js';
+import type { NotificationShape } from './notification-shape.js';
+import { createSandboxAdapter, parseSandboxSettings } from './sandbox.js';
+import type { SettingsCheck, SettingsProblem } from './settings-check.js';
+import type { GatewayAdapter, GatewayId, GatewaySettings } from './types.js';
+import { createUalaBisAdapter, parseUalaBisSettings } from './ualabis.js';
 
-export interface GatewayRegistry {
-  /**
-   * The adapter for one of the tenant's gateways, built from its `portal.gateway.<id>.*` settings.
-   * Throws when the settings are incomplete (the caller decides what that means for the client).
-   */
-  adapterFor(tenant: TenantContext, settings: PaymentSettings, id: GatewayId): GatewayAdapter;
+/** What building an adapter needs besides its settings. */
+export interface GatewayContext {
+  /** Per outbound call. */
+  timeoutMs: number;
+  /** PORTAL_GATEWAY_ALLOWED_ORIGINS (url-policy.ts). */
+  allowedOrigins: readonly string[];
+  /** The API's public base URL (the sandbox's checkout page lives there). */
+  publicUrl: string;
+  /** The sandbox is refused in production unless explicitly enabled. */
+  sandboxEnabled: boolean;
+  tenant: Pick<TenantContext, 'db' | 'tenantId' | 'sucursalId'>;
+}
+
+/** An adapter, or why the tenant's settings cannot build it. */
+export type AdapterResult =
+  { ok: true; adapter: GatewayAdapter } | { ok: false; problem: SettingsProblem };
+
+/** One gateway: what its notifications look like, and how to build its adapter. */
+export interface GatewayDefinition {
+  shape: NotificationShape;
+  build(values: GatewaySettings, context: GatewayContext): AdapterResult;
+}
+
+/** Settings checked once into their type, then the adapter made from them. */
+function defineGateway<S>(definition: {
+  shape: NotificationShape;
+  parseSettings: (values: GatewaySettings, context: GatewayContext) => SettingsCheck<S>;
+  create: (settings: S, context: GatewayContext) => GatewayAdapter;
+}): GatewayDefinition {
+  return {
+    shape: definition.shape,
+    build(values, context) {
+      const checked = definition.parseSettings(values, context);
+      return checked.ok
+        ? { ok: true, adapter: definition.create(checked.settings, context) }
+        : checked;
+    },
+  };
 }
 
 /**
- * Adapters by id (docs/erp.md "Payment gateways"). The sandbox is refused in production unless explicitly enabled.
+ * The gateways (docs/erp.md "Payment gateways"). Adding one is an entry here, its id in
+ * `GatewayId`, and its adapter file.
+ */
+export const GATEWAYS: Readonly<Record<GatewayId, GatewayDefinition>> = {
+  mercadopago: defineGateway({
+    shape: 'mercadopago',
+    parseSettings: (values, context) => parseMercadoPagoSettings(values, context.allowedOrigins),
+    create: (settings, context) => createMercadoPagoAdapter(settings, context),
+  }),
+  ualabis: defineGateway({
+    shape: 'ualabis',
+    parseSettings: (values, context) => parseUalaBisSettings(values, context.allowedOrigins),
+    create: (settings, context) => createUalaBisAdapter(settings, context),
+  }),
+  sandbox: defineGateway({
+    // Signed like Mercado Pago's notifications.
+    shape: 'mercadopago',
+    parseSettings: (values, context) =>
+      context.sandboxEnabled
+        ? parseSandboxSettings(values)
+        : {
+            ok: false,
+            problem: {
+              setting: 'PORTAL_ENABLE_SANDBOX',
+              reason: 'the sandbox gateway is off in production',
+            },
+          },
+    create: (settings, context) =>
+      createSandboxAdapter(settings, {
+        db: context.tenant.db,
+        tenantId: context.tenant.tenantId,
+        sucursalId: context.tenant.sucursalId,
+        publicUrl: context.publicUrl,
+      }),
+  }),
+};
+
+export interface GatewayRegistry {
+  /** The adapter for one of the tenant's gateways, built from its `portal.gateway.<id>.*` settings. */
+  adapterFor(tenant: TenantContext, settings: PaymentSettings, id: GatewayId): AdapterResult;
+}
+
+/**
  * Adapters are rebuilt per call from the settings just read, so a changed credential applies at
  * once; the only state worth keeping (Ualá's access token) is kept per credentials.
  */
@@ -25,61 +100,36 @@ export function createGatewayRegistry(options: {
   timeoutMs: number;
   publicUrl: string;
   sandboxEnabled: boolean;
-  /** PORTAL_GATEWAY_ALLOWED_ORIGINS (url-policy.ts). */
   allowedOrigins: readonly string[];
   log: FastifyBaseLogger;
 }): GatewayRegistry {
   // Bounded: a tenant that rotates credentials must not grow this forever.
   const stateful = new LRUCache<string, GatewayAdapter>({ max: 1_000, ttl: 3_600_000 });
-  const http = { timeoutMs: options.timeoutMs, allowedOrigins: options.allowedOrigins };
 
-  function build(tenant: TenantContext, settings: PaymentSettings, id: GatewayId): GatewayAdapter {
+  function build(tenant: TenantContext, settings: PaymentSettings, id: GatewayId): AdapterResult {
     const values = settings.gatewaySettings.get(id) ?? new Map<string, string>();
-    switch (id) {
-      case 'mercadopago':
-        return createMercadoPagoAdapter(values, http);
-      case 'ualabis': {
-        const key = `${tenant.tenantId}:${JSON.stringify([...values].sort())}`;
-        let adapter = stateful.get(key);
-        if (!adapter) {
-          adapter = createUalaBisAdapter(values, http);
-          stateful.set(key, adapter);
-        }
-        return adapter;
-      }
-      case 'sandbox':
-        if (!options.sandboxEnabled)
-          throw new Error('the sandbox gateway is disabled in production');
-        return createSandboxAdapter(values, {
-          db: tenant.db,
-          tenantId: tenant.tenantId,
-          sucursalId: tenant.sucursalId,
-          publicUrl: options.publicUrl,
-        });
-    }
+    const context: GatewayContext = { ...options, tenant };
+    if (id !== 'ualabis') return GATEWAYS[id].build(values, context);
+    const key = `${tenant.tenantId}:${JSON.stringify([...values].sort())}`;
+    const kept = stateful.get(key);
+    if (kept) return { ok: true, adapter: kept };
+    const built = GATEWAYS.ualabis.build(values, context);
+    if (built.ok) stateful.set(key, built.adapter);
+    return built;
   }
 
   return {
-    adapterFor(tenant, settings, id) {
-      try {
-        return build(tenant, settings, id);
-      } catch (error) {
-        // Callers only see "not configured" (iniciar's answer, a skipped webhook adapter, an
-        // expiry left for later): the operator learns here which setting points where.
-        if (error instanceof GatewayUrlNotAllowedError) {
-          options.log.warn(
-            {
-              tenantId: tenant.tenantId,
-              gateway: id,
-              setting: error.setting,
-              reason: error.reason,
-              origin: error.origin,
-            },
-            'gateway URL not allowed: adapter not built',
-          );
-        }
-        throw error;
+    adapterFor: function adapterFor(tenant, settings, id) {
+      const built = build(tenant, settings, id);
+      // Callers only say "not configured" (iniciar's answer, a refused webhook, an expiry left
+      // for later): the operator learns here which setting is at fault, and where a URL points.
+      if (!built.ok) {
+        options.log.warn(
+          { tenantId: tenant.tenantId, gateway: id, ...built.problem },
+          'gateway settings incomplete or not allowed: adapter not built',
+        );
       }
+      return built;
     },
   };
 }

@@ -7,6 +7,7 @@ import {
   insertSandboxPayment,
   moveSandboxPayment,
 } from '../queries/sandbox-payments.js';
+import { requiredSetting, settingsOk, type SettingsCheck } from './settings-check.js';
 import { verifyNotificationSignature } from './signature.js';
 import {
   GatewayError,
@@ -22,12 +23,23 @@ import {
  * `portal.gateway.sandbox.webhook_secret`. Its "gateway side" records are a table of the tenant
  * database, so every instance sees the same checkouts.
  */
+export interface SandboxSettings {
+  webhookSecret: string;
+}
+
+/** `portal.gateway.sandbox.webhook_secret`, the only key. */
+export function parseSandboxSettings(values: GatewaySettings): SettingsCheck<SandboxSettings> {
+  const secret = requiredSetting(values, 'sandbox', 'webhook_secret');
+  return 'problem' in secret
+    ? { ok: false, problem: secret.problem }
+    : settingsOk({ webhookSecret: secret.value });
+}
+
 export function createSandboxAdapter(
-  settings: GatewaySettings,
+  settings: SandboxSettings,
   deps: { db: Kysely<TenantDatabase>; tenantId: number; sucursalId: number; publicUrl: string },
 ): GatewayAdapter {
-  const secret = settings.get('webhook_secret');
-  if (!secret) throw new Error('portal.gateway.sandbox.webhook_secret is not set');
+  const secret = settings.webhookSecret;
 
   const toPayment = (row: {
     id: string;

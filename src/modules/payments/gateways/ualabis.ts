@@ -3,19 +3,22 @@ import {
   isRecord,
   joinUrl,
   requestJson,
-  requiredSetting,
   stringField,
   type HttpMethod,
 } from './http.js';
 import {
   GatewayError,
   type GatewayAdapter,
-  type GatewayHttpOptions,
   type GatewayPayment,
   type GatewayPaymentStatus,
   type GatewaySettings,
 } from './types.js';
-import { allowedGatewayUrl } from './url-policy.js';
+import {
+  allowedUrlSetting,
+  requiredSetting,
+  settingsOk,
+  type SettingsCheck,
+} from './settings-check.js';
 
 /**
  * Ualá Bis, API Cobros Online v2 (docs/erp.md "Payment gateways"): a client-credentials token
@@ -36,22 +39,53 @@ const STATUS: ReadonlyMap<string, GatewayPaymentStatus> = new Map([
   ['REFUNDED', 'refunded'],
 ]);
 
-export function createUalaBisAdapter(
-  settings: GatewaySettings,
-  options: GatewayHttpOptions,
-): GatewayAdapter {
-  const username = requiredSetting(settings, 'ualabis', 'username');
-  const clientId = requiredSetting(settings, 'ualabis', 'client_id');
-  const clientSecret = requiredSetting(settings, 'ualabis', 'client_secret');
-  const configuredAuthUrl = requiredSetting(settings, 'ualabis', 'auth_url');
-  const configuredCheckoutUrl = requiredSetting(settings, 'ualabis', 'checkout_url');
-  // Checked only once every setting is known to be present, so a missing one is named first.
-  const authUrl = allowedGatewayUrl('ualabis.auth_url', configuredAuthUrl, options.allowedOrigins);
-  const checkoutUrl = allowedGatewayUrl(
-    'ualabis.checkout_url',
-    configuredCheckoutUrl,
-    options.allowedOrigins,
+export interface UalaBisSettings {
+  username: string;
+  clientId: string;
+  clientSecret: string;
+  /** Both checked against the URL policy. */
+  authUrl: string;
+  checkoutUrl: string;
+}
+
+/** `portal.gateway.ualabis.*`: every key required; the URLs checked once every key is there. */
+export function parseUalaBisSettings(
+  values: GatewaySettings,
+  allowedOrigins: readonly string[],
+): SettingsCheck<UalaBisSettings> {
+  const keys = ['username', 'client_id', 'client_secret', 'auth_url', 'checkout_url'] as const;
+  const found = new Map<(typeof keys)[number], string>();
+  for (const key of keys) {
+    const checked = requiredSetting(values, 'ualabis', key);
+    if ('problem' in checked) return { ok: false, problem: checked.problem };
+    found.set(key, checked.value);
+  }
+  const authUrl = allowedUrlSetting(
+    'ualabis.auth_url',
+    found.get('auth_url') ?? '',
+    allowedOrigins,
   );
+  if ('problem' in authUrl) return { ok: false, problem: authUrl.problem };
+  const checkoutUrl = allowedUrlSetting(
+    'ualabis.checkout_url',
+    found.get('checkout_url') ?? '',
+    allowedOrigins,
+  );
+  if ('problem' in checkoutUrl) return { ok: false, problem: checkoutUrl.problem };
+  return settingsOk({
+    username: found.get('username') ?? '',
+    clientId: found.get('client_id') ?? '',
+    clientSecret: found.get('client_secret') ?? '',
+    authUrl: authUrl.value,
+    checkoutUrl: checkoutUrl.value,
+  });
+}
+
+export function createUalaBisAdapter(
+  settings: UalaBisSettings,
+  options: { timeoutMs: number },
+): GatewayAdapter {
+  const { username, clientId, clientSecret, authUrl, checkoutUrl } = settings;
 
   let cached: { token: string; renewAt: number } | undefined;
   let inFlight: Promise<string> | undefined;

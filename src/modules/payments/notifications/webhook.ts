@@ -61,12 +61,10 @@ function judgingAdapter(
 ): GatewayAdapter {
   const configured = GATEWAY_IDS.filter((id) => settings.gatewaySettings.has(id));
   const id = judgingGateway(input, settings.gateway, configured);
-  try {
-    if (id !== undefined) return registry.adapterFor(tenant, settings, id);
-  } catch {
-    // Incomplete settings: that adapter cannot have sent a valid notification.
-  }
-  throw new AppError('INVALID_SIGNATURE', 'Firma de la notificación inválida');
+  const built = id === undefined ? undefined : registry.adapterFor(tenant, settings, id);
+  // Incomplete settings: that adapter cannot have sent a valid notification.
+  if (!built?.ok) throw new AppError('INVALID_SIGNATURE', 'Firma de la notificación inválida');
+  return built.adapter;
 }
 
 export function createWebhookHandler(deps: WebhookDeps) {

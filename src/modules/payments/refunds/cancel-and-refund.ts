@@ -48,11 +48,11 @@ export function createPaymentLifecycle(deps: {
     gateway: string | null,
   ): GatewayAdapter {
     if (!isGatewayId(gateway)) throw gatewayError(new Error(`unknown gateway ${gateway ?? ''}`));
-    try {
-      return gateways.adapterFor(tenant, settings, gateway);
-    } catch (error) {
-      throw gatewayError(error);
+    const built = gateways.adapterFor(tenant, settings, gateway);
+    if (!built.ok) {
+      throw gatewayError(new Error(`${built.problem.setting} ${built.problem.reason}`));
     }
+    return built.adapter;
   }
 
   /**
