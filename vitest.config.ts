@@ -1,20 +1,77 @@
 import { defineConfig } from 'vitest/config';
 
+/*
+ * One configuration, four projects, each starting only what it needs (docs/architecture.md
+ * "Tests"):
+ * - unit: pure functions and rules (money, debt selection, config, clock, gateway parsing, the
+ *   web client's logic): no global set-up, no PostgreSQL, seconds;
+ * - integration: the real app against a real PostgreSQL (one per run, each file its own
+ *   databases) and CI's Redis;
+ * - faults: PostgreSQL stopped and started, processes killed, services slowed (npm run
+ *   test:faults);
+ * - browser: the web client in Chromium against the real portal process (npm run test:browser).
+ * `npm test` runs unit and integration in one vitest run, then the browser project.
+ */
+
+/** Test files that need nothing but Node: they import no test environment. */
+const UNIT = [
+  'test/web/**/*.test.ts',
+  'test/ledger/**/*.test.ts',
+  'test/coupons/barcode.test.ts',
+  'test/platform/clock.test.ts',
+  'test/platform/config.test.ts',
+  'test/platform/layers.test.ts',
+  'test/platform/process-stop.test.ts',
+  'test/payments/gateways.test.ts',
+  'test/payments/gateway-http.test.ts',
+  'test/reports/config.test.ts',
+  'test/reports/format.test.ts',
+];
+
+const withDatabase = {
+  globalSetup: ['test/setup/global-setup.ts'],
+  pool: 'forks' as const,
+  reporters: ['default'],
+};
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // The fault suite and the browser tests have their own configs (vitest.faults.config.ts,
-    // vitest.browser.config.ts); `npm test` runs the browser tests after this one.
-    exclude: ['test/faults/**', 'test/browser/**', 'node_modules/**'],
-    globalSetup: ['test/setup/global-setup.ts'],
-    pool: 'forks',
-    // Most test time is waiting on PostgreSQL, job polling and child processes, not CPU: more
-    // files in flight than cores keeps both cores busy. Each file has its own databases. Four
-    // whatever the core count: four files peak at about 55 PostgreSQL connections, which leaves
-    // room under the default max_connections of 100 for whatever else shares the server.
+    // Most integration time is waiting on PostgreSQL, job polling and child processes, not
+    // CPU: more files in flight than cores keeps both cores busy. Four files peak at about 55
+    // PostgreSQL connections, under the default max_connections of 100.
     maxWorkers: 4,
-    testTimeout: 30_000,
-    hookTimeout: 90_000,
-    reporters: ['default'],
+    projects: [
+      {
+        test: { name: 'unit', include: UNIT, testTimeout: 30_000 },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: [...UNIT, 'test/faults/**', 'test/browser/**', 'node_modules/**'],
+          ...withDatabase,
+          testTimeout: 30_000,
+          hookTimeout: 90_000,
+        },
+      },
+      {
+        test: {
+          name: 'faults',
+          include: ['test/faults/**/*.test.ts'],
+          ...withDatabase,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          ...withDatabase,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 });
