@@ -165,7 +165,7 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
         numero: debt.nrocomp,
         monto: centsToNumeric(cents),
       }));
-      const row = await tenant.db.transaction().execute(async (trx) => {
+      const row = await tenant.db.transaction().execute(async function generateUnderCustomerLock(trx) {
         const secuencia = await nextCouponSequence(trx, request.cnro);
         if (secuencia > BARCODE_LIMITS.sequence) {
           // Thrown inside the transaction: the counter stays at its last usable value.

@@ -224,7 +224,7 @@ export function createPasswordReset(deps: PasswordResetDeps) {
       const passwordHash = matches(await codeRow(tenant.db).executeTakeFirstOrThrow())
         ? await passwords.hash(input.password)
         : undefined;
-      const accepted = await tenant.db.transaction().execute(async (trx) => {
+      const accepted = await tenant.db.transaction().execute(async function resetWithCode(trx) {
         const row = await codeRow(trx).forUpdate().executeTakeFirstOrThrow();
         if (!usable(row)) return false;
         if (!matches(row) || passwordHash === undefined) {

@@ -246,7 +246,7 @@ export function createAuthService(deps: AuthDeps) {
       const passwordHash = await passwords.hash(input.newPassword);
       // A new password ends the session it was changed from, access token included: whoever
       // knew the old one is out, and the client logs in again with the new one.
-      await tenant.db.transaction().execute(async (trx) => {
+      await tenant.db.transaction().execute(async function storeNewPassword(trx) {
         await updatePasswordHash(trx, tenant, portalUserId, passwordHash, clock.now());
         await sessions.revoke(tenant, portalUserId, trx);
       });

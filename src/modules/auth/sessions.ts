@@ -154,7 +154,7 @@ export function createSessions(deps: {
 
       const now = clock.now();
       const next = newToken();
-      const rotated = await tenant.db.transaction().execute(async (trx) => {
+      const rotated = await tenant.db.transaction().execute(async function rotateRefreshToken(trx) {
         const user = await inCustomerSchema(trx, tenant)
           .selectFrom('portal_users')
           .select(['refresh_token', 'refresh_token_expires', 'locked_until', 'session_version'])

@@ -35,7 +35,7 @@ export function createPaymentClaims(deps: {
   return {
     async claim(db, paymentId, operation, statuses) {
       const now = deps.clock.now();
-      await db.transaction().execute(async (trx) => {
+      await db.transaction().execute(async function claimUnderRowLock(trx) {
         const payment = await findPaymentStatusForUpdate(trx, paymentId);
         if (!payment || !statuses.includes(payment.status)) {
           throw new AppError(

@@ -57,7 +57,7 @@ export function createPrintConfigService(deps: { clock: Clock }) {
 
     create(tenant: TenantContext, portalUserId: string, input: PrintConfigInput) {
       const now = deps.clock.now();
-      return tenant.db.transaction().execute(async (trx) => {
+      return tenant.db.transaction().execute(async function createUnderUserLock(trx) {
         const exists = await lockPortalUser(trx, tenant, portalUserId);
         assertThat(exists, 'USER_NOT_FOUND', 'Usuario no encontrado');
         if ((await countPrintConfigs(trx, tenant, portalUserId)) >= MAX_PRINT_CONFIGS_PER_USER) {
@@ -86,7 +86,7 @@ export function createPrintConfigService(deps: { clock: Clock }) {
     update(tenant: TenantContext, portalUserId: string, id: string, changes: PrintConfigChanges) {
       assertKnownShape(id);
       const now = deps.clock.now();
-      return tenant.db.transaction().execute(async (trx) => {
+      return tenant.db.transaction().execute(async function updateUnderUserLock(trx) {
         const current = (await lockPortalUser(trx, tenant, portalUserId))
           ? await findPrintConfig(trx, tenant, portalUserId, id)
           : undefined;

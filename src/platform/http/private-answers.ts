@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
  * back button may keep. Set on the request, before any guard, so refusals carry it too.
  */
 export function keepAnswersPrivate(scope: FastifyInstance): void {
-  scope.addHook('onRequest', (_request, reply, done) => {
+  scope.addHook('onRequest', function noStore(_request, reply, done) {
     void reply.header('cache-control', 'no-store');
     done();
   });

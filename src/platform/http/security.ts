@@ -52,7 +52,7 @@ export async function installHttpSecurity(
 ): Promise<void> {
   // One hook sets the fixed security headers and the request id: every response carries them,
   // redirects and errors included (they are on the reply before anything can fail).
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', function securityHeaders(request, reply, done) {
     void reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
     done();
   });

@@ -24,7 +24,7 @@ export async function recordPendingPayment(
   clock: Clock,
 ): Promise<{ id: number }> {
   const { cnro, facturas } = payment;
-  return tenant.db.transaction().execute(async (trx) => {
+  return tenant.db.transaction().execute(async function insertUnderCustomerLock(trx) {
     await lockCustomerPayments(trx, tenant, cnro);
     const holder = await paymentHoldingDebts(
       trx,

@@ -222,7 +222,7 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
     message: MailMessage,
   ): Promise<PaymentEmailResult> {
     await ensureEmailRow(tenant.db, paymentId, kind);
-    return tenant.db.transaction().execute(async (trx) => {
+    return tenant.db.transaction().execute(async function sendUnderRowLock(trx) {
       if ((await lockEmail(trx, paymentId, kind)).sent) return 'already_sent' as const;
       // SMTP accepting and the commit below are two systems: a process that dies between them
       // leaves the row unsent, and the retried job sends a second copy (at-least-once there).

@@ -92,7 +92,7 @@ export function createReconciler(deps: {
     { payment, gateway, truth, eventId, settings, origin }: Reconciliation,
   ): Promise<ReconcileOutcome> {
     const now = clock.now();
-    const moved = await tenant.db.transaction().execute(async (trx) => {
+    const moved = await tenant.db.transaction().execute(async function applyGatewayTruth(trx) {
       // Found and locked in one round trip. Only in the sucursal it was made in: the receipt is
       // written in that sucursal's schema, so a notification URL naming another sucursal is
       // about a payment that is not there.

@@ -62,7 +62,7 @@ export async function createReceipt(
     onCreated?: ((paymentId: number) => Promise<void>) | undefined;
   },
 ): Promise<ReceiptOutcome> {
-  return tenant.db.transaction().execute(async (trx) => {
+  return tenant.db.transaction().execute(async function writeReceiptOfPayment(trx) {
     const payment = await findPaymentForReceipt(trx, paymentId);
     if (payment.recibo_id) return { kind: 'exists', reciboId: payment.recibo_id };
     if (payment.status !== 'approved') return { kind: 'not_approved' };

@@ -122,7 +122,7 @@ export function createPaymentLifecycle(deps: {
       );
 
       const now = clock.now();
-      await tenant.db.transaction().execute(async (trx) => {
+      await tenant.db.transaction().execute(async function recordRefundedPayment(trx) {
         const current = await findPaymentForUpdate(trx, payment.id);
         if (current.status === 'approved') {
           await recordRefund(trx, tenant, current, settings, {
