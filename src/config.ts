@@ -175,6 +175,143 @@ export class EnvReader {
   }
 }
 
+/** Whether the process runs in production: several defaults depend on it. */
+interface Mode {
+  isProduction: boolean;
+  nodeEnv: (typeof NODE_ENVS)[number];
+}
+
+/** One scalar setting: its variable, what it is for, and how it is read (default and check). */
+interface ScalarSetting<T> {
+  readonly env: string;
+  readonly doc: string;
+  read(reader: EnvReader, mode: Mode): T;
+}
+
+type Fallback<T> = T | ((mode: Mode) => T);
+const fallbackOf = <T>(fallback: Fallback<T>, mode: Mode): T =>
+  typeof fallback === 'function' ? (fallback as (mode: Mode) => T)(mode) : fallback;
+
+function integer(
+  env: string,
+  fallback: number,
+  range: [min: number, max: number],
+  doc: string,
+): ScalarSetting<number> {
+  return { env, doc, read: (reader) => reader.integer(env, fallback, range[0], range[1]) };
+}
+
+function boolean(env: string, fallback: Fallback<boolean>, doc: string): ScalarSetting<boolean> {
+  return { env, doc, read: (reader, mode) => reader.boolean(env, fallbackOf(fallback, mode)) };
+}
+
+function text(env: string, fallback: string, doc: string): ScalarSetting<string> {
+  return { env, doc, read: (reader) => reader.string(env, fallback) };
+}
+
+function oneOf<T extends string>(
+  env: string,
+  values: readonly T[],
+  fallback: T,
+  doc: string,
+): ScalarSetting<T> {
+  return { env, doc, read: (reader) => reader.oneOf(env, values, fallback) };
+}
+
+function matching(
+  env: string,
+  pattern: RegExp,
+  fallback: string,
+  expected: string,
+  doc: string,
+): ScalarSetting<string> {
+  return { env, doc, read: (reader) => reader.pattern(env, pattern, fallback, expected) };
+}
+
+/**
+ * The scalar settings, declared once: each variable, its default and its check (docs/
+ * configuration.md lists them). Lists, URLs, secrets and paired settings are parsed by their
+ * own functions below; rules across settings are checked after everything is parsed.
+ */
+const SCALARS = {
+  port: integer('PORT', 3000, [0, 65535], 'API listen port'),
+  host: text('HOST', '127.0.0.1', 'API listen address'),
+  dataDir: text('PORTAL_DATA_DIR', '.data', 'development data: embedded PostgreSQL, secrets'),
+  embeddedPgPort: integer('EMBEDDED_PG_PORT', 54329, [1024, 65535], 'embedded PostgreSQL port'),
+  embeddedPgPassword: text('EMBEDDED_PG_PASSWORD', 'portal-dev', 'embedded PostgreSQL password'),
+  publicPrefix: oneOf('PORTAL_PUBLIC_PREFIX', ['', '/backend'] as const, '', 'public path prefix'),
+  requireHttps: boolean(
+    'PORTAL_REQUIRE_HTTPS',
+    (mode) => mode.isProduction,
+    'redirect plain HTTP to https',
+  ),
+  refreshTtlDays: integer('PORTAL_REFRESH_TTL_DAYS', 30, [1, 365], 'refresh-token lifetime'),
+  checkoutTtlMinutes: integer(
+    'PORTAL_CHECKOUT_TTL_MINUTES',
+    30,
+    [1, 7 * 24 * 60],
+    'how long an issued checkout holds its debts',
+  ),
+  reportsTimeoutMs: integer('REPORTS_TIMEOUT_MS', 10_000, [100, 120_000], 'reports call timeout'),
+  redisKeyPrefix: matching(
+    'REDIS_KEY_PREFIX',
+    /^[A-Za-z0-9:._-]{1,64}$/,
+    'portal-rl:',
+    '1-64 letters, digits or :._-',
+    "prefix of the deployment's Redis keys and channel",
+  ),
+  sandboxEnabled: boolean(
+    'PORTAL_ENABLE_SANDBOX',
+    (mode) => !mode.isProduction,
+    'the sandbox gateway (refused in production unless set)',
+  ),
+  gatewayTimeoutMs: integer(
+    'PORTAL_GATEWAY_TIMEOUT_MS',
+    10_000,
+    [100, 120_000],
+    'per outbound gateway call',
+  ),
+  logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info', 'log level'),
+  // Never the public address unless someone says so: metrics name routes and volumes.
+  metricsHost: text('METRICS_HOST', '127.0.0.1', 'Prometheus listener address'),
+  maxPools: integer('PORTAL_TENANT_POOLS_MAX', 20, [1, 10_000], 'tenant pools kept open'),
+  // 40 + the system pool, the job queue and the reports service stay well inside PostgreSQL's
+  // default max_connections of 100 (docs/scaling.md).
+  maxConnections: integer(
+    'PORTAL_TENANT_CONNECTIONS_MAX',
+    40,
+    [1, 100_000],
+    'connections of all tenant pools together',
+  ),
+  connectionsPerPool: integer(
+    'PORTAL_TENANT_POOL_SIZE',
+    10,
+    [1, 10_000],
+    'connections one tenant database may hold',
+  ),
+  idleSeconds: integer(
+    'PORTAL_TENANT_POOL_IDLE_SECONDS',
+    300,
+    [1, 86_400],
+    'an unused tenant pool closes after',
+  ),
+  preparedStatements: boolean(
+    'PORTAL_DB_PREPARED_STATEMENTS',
+    true,
+    'hot reads as named prepared statements',
+  ),
+} satisfies Record<string, ScalarSetting<unknown>>;
+
+type Scalars = { [K in keyof typeof SCALARS]: ReturnType<(typeof SCALARS)[K]['read']> };
+
+function readScalars(reader: EnvReader, mode: Mode): Scalars {
+  const values: Partial<Record<keyof Scalars, unknown>> = {};
+  for (const [key, setting] of Object.entries(SCALARS)) {
+    values[key as keyof Scalars] = setting.read(reader, mode);
+  }
+  return values as Scalars;
+}
+
 /** Never echo credentials embedded in a URL into an error message. */
 function redactUrl(value: string): string {
   return value.replace(/\/\/[^/@]*@/, '//***@');
@@ -274,34 +411,11 @@ export function loadConfig(env: Env): Config {
   const reader = new EnvReader(env);
   const nodeEnv = reader.oneOf('NODE_ENV', NODE_ENVS, 'development');
   const isProduction = nodeEnv === 'production';
-  const port = reader.integer('PORT', 3000, 0, 65535);
-  const host = reader.string('HOST', '127.0.0.1');
+  const scalars = readScalars(reader, { nodeEnv, isProduction });
+  const { port, host, publicPrefix } = scalars;
   const ownOrigin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-
-  const databaseUrl = reader.url('DATABASE_URL', ['postgres:', 'postgresql:']);
-  const allowedOrigins = parseOrigins(
-    reader,
-    isProduction ? [] : [ownOrigin, `http://localhost:${port}`],
-  );
-  if (isProduction && reader.raw('DATABASE_URL') === undefined) {
-    reader.problems.push('DATABASE_URL is required in production');
-  }
-  const jwtSecret = reader.secret('PORTAL_JWT_SECRET', isProduction);
-  if (isProduction && reader.raw('PORTAL_ALLOWED_ORIGIN') === undefined) {
-    reader.problems.push('PORTAL_ALLOWED_ORIGIN is required in production');
-  }
-
   const certPath = reader.raw('TLS_CERT_PATH');
   const keyPath = reader.raw('TLS_KEY_PATH');
-  if ((certPath === undefined) !== (keyPath === undefined)) {
-    reader.problems.push('TLS_CERT_PATH and TLS_KEY_PATH must be set together');
-  }
-  const qzKeyPath = reader.raw('QZ_PRIVATE_KEY_PATH');
-  if ((qzKeyPath === undefined) !== (reader.raw('QZ_CERTIFICATE_PATH') === undefined)) {
-    reader.problems.push('QZ_PRIVATE_KEY_PATH and QZ_CERTIFICATE_PATH must be set together');
-  }
-  const reportsServiceSecret = reader.secret('REPORTS_SERVICE_SECRET', isProduction);
-  const publicPrefix = reader.oneOf('PORTAL_PUBLIC_PREFIX', ['', '/backend'], '');
   const webDir = reader.raw('PORTAL_WEB_DIR');
 
   const config: Config = {
@@ -309,35 +423,33 @@ export function loadConfig(env: Env): Config {
     isProduction,
     port,
     host,
-    databaseUrl,
-    dataDir: reader.string('PORTAL_DATA_DIR', '.data'),
-    embeddedPgPort: reader.integer('EMBEDDED_PG_PORT', 54329, 1024, 65535),
-    embeddedPgPassword: reader.string('EMBEDDED_PG_PASSWORD', 'portal-dev'),
-    jwtSecret,
-    allowedOrigins,
+    databaseUrl: reader.url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    dataDir: scalars.dataDir,
+    embeddedPgPort: scalars.embeddedPgPort,
+    embeddedPgPassword: scalars.embeddedPgPassword,
+    jwtSecret: reader.secret('PORTAL_JWT_SECRET', isProduction),
+    allowedOrigins: parseOrigins(
+      reader,
+      isProduction ? [] : [ownOrigin, `http://localhost:${port}`],
+    ),
     publicPrefix,
-    requireHttps: reader.boolean('PORTAL_REQUIRE_HTTPS', isProduction),
+    requireHttps: scalars.requireHttps,
     trustProxy: parseTrustProxy(reader, isProduction),
     tls: certPath !== undefined && keyPath !== undefined ? { certPath, keyPath } : undefined,
-    refreshTtlDays: reader.integer('PORTAL_REFRESH_TTL_DAYS', 30, 1, 365),
-    checkoutTtlMinutes: reader.integer('PORTAL_CHECKOUT_TTL_MINUTES', 30, 1, 7 * 24 * 60),
+    refreshTtlDays: scalars.refreshTtlDays,
+    checkoutTtlMinutes: scalars.checkoutTtlMinutes,
     backendUrl:
       reader.url('BACKEND_URL', ['http:', 'https:']) ?? (isProduction ? undefined : ownOrigin),
     reportsUrl: reader.url('REPORTS_URL', ['http:', 'https:']) ?? DEFAULT_REPORTS_URL,
-    reportsServiceSecret,
-    reportsTimeoutMs: reader.integer('REPORTS_TIMEOUT_MS', 10_000, 100, 120_000),
+    reportsServiceSecret: reader.secret('REPORTS_SERVICE_SECRET', isProduction),
+    reportsTimeoutMs: scalars.reportsTimeoutMs,
     redisUrl: reader.url('REDIS_URL', ['redis:', 'rediss:']),
-    redisKeyPrefix: reader.pattern(
-      'REDIS_KEY_PREFIX',
-      /^[A-Za-z0-9:._-]{1,64}$/,
-      'portal-rl:',
-      '1-64 letters, digits or :._-',
-    ),
+    redisKeyPrefix: scalars.redisKeyPrefix,
     qzPrivateKeyPath: reader.raw('QZ_PRIVATE_KEY_PATH'),
     qzCertificatePath: reader.raw('QZ_CERTIFICATE_PATH'),
     smtpUrl: reader.url('SMTP_URL', ['smtp:', 'smtps:']),
-    sandboxEnabled: reader.boolean('PORTAL_ENABLE_SANDBOX', !isProduction),
-    gatewayTimeoutMs: reader.integer('PORTAL_GATEWAY_TIMEOUT_MS', 10_000, 100, 120_000),
+    sandboxEnabled: scalars.sandboxEnabled,
+    gatewayTimeoutMs: scalars.gatewayTimeoutMs,
     gatewayAllowedOrigins: parseGatewayOrigins(reader),
     // Production and tests serve a web client only when told where it is.
     webClient:
@@ -347,30 +459,51 @@ export function loadConfig(env: Env): Config {
           ? { dir: fromRoot('web', 'dist'), required: false }
           : undefined,
     webApiUrl: reader.url('PORTAL_WEB_API_URL', ['http:', 'https:']) ?? publicPrefix,
-    logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    logLevel: scalars.logLevel,
     metricsPort:
       reader.raw('METRICS_PORT') === undefined
         ? undefined
         : reader.integer('METRICS_PORT', 0, 0, 65535),
-    // Never the public address unless someone says so: metrics name routes and volumes.
-    metricsHost: reader.string('METRICS_HOST', '127.0.0.1'),
+    metricsHost: scalars.metricsHost,
     tenantPools: {
-      maxPools: reader.integer('PORTAL_TENANT_POOLS_MAX', 20, 1, 10_000),
-      // 40 + the system pool, the job queue and the reports service stay well inside
-      // PostgreSQL's default max_connections of 100 (docs/scaling.md).
-      maxConnections: reader.integer('PORTAL_TENANT_CONNECTIONS_MAX', 40, 1, 100_000),
-      connectionsPerPool: reader.integer('PORTAL_TENANT_POOL_SIZE', 10, 1, 10_000),
-      idleSeconds: reader.integer('PORTAL_TENANT_POOL_IDLE_SECONDS', 300, 1, 86_400),
-      preparedStatements: reader.boolean('PORTAL_DB_PREPARED_STATEMENTS', true),
+      maxPools: scalars.maxPools,
+      maxConnections: scalars.maxConnections,
+      connectionsPerPool: scalars.connectionsPerPool,
+      idleSeconds: scalars.idleSeconds,
+      preparedStatements: scalars.preparedStatements,
     },
   };
 
-  if (config.metricsPort !== undefined && config.metricsPort !== 0 && config.metricsPort === port) {
-    reader.problems.push('METRICS_PORT must differ from PORT: metrics never go on the public port');
-  }
-  if (config.tenantPools.maxConnections < config.tenantPools.maxPools) {
-    reader.problems.push('PORTAL_TENANT_CONNECTIONS_MAX must be at least PORTAL_TENANT_POOLS_MAX');
-  }
+  reader.problems.push(...crossFieldProblems(config, env));
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return Object.freeze(config);
+}
+
+/** The rules across settings, checked once every one of them is parsed. */
+function crossFieldProblems(config: Config, env: Env): string[] {
+  const set = (name: string) => (env[name]?.trim() ?? '') !== '';
+  const problems: string[] = [];
+  if (config.isProduction && !set('DATABASE_URL')) {
+    problems.push('DATABASE_URL is required in production');
+  }
+  if (config.isProduction && !set('PORTAL_ALLOWED_ORIGIN')) {
+    problems.push('PORTAL_ALLOWED_ORIGIN is required in production');
+  }
+  if (set('TLS_CERT_PATH') !== set('TLS_KEY_PATH')) {
+    problems.push('TLS_CERT_PATH and TLS_KEY_PATH must be set together');
+  }
+  if (set('QZ_PRIVATE_KEY_PATH') !== set('QZ_CERTIFICATE_PATH')) {
+    problems.push('QZ_PRIVATE_KEY_PATH and QZ_CERTIFICATE_PATH must be set together');
+  }
+  if (
+    config.metricsPort !== undefined &&
+    config.metricsPort !== 0 &&
+    config.metricsPort === config.port
+  ) {
+    problems.push('METRICS_PORT must differ from PORT: metrics never go on the public port');
+  }
+  if (config.tenantPools.maxConnections < config.tenantPools.maxPools) {
+    problems.push('PORTAL_TENANT_CONNECTIONS_MAX must be at least PORTAL_TENANT_POOLS_MAX');
+  }
+  return problems;
 }
