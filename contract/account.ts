@@ -27,6 +27,13 @@ export const DebtsResponse = Envelope(
         vencimiento: NullableString({ format: 'date', description: 'YYYY-MM-DD' }),
         debe: Amount,
         vencido: Type.Boolean(),
+        pago_en_curso: Type.Union(
+          [Type.Object({ id: Type.Integer(), checkout_url: NullableString() }), Type.Null()],
+          {
+            description:
+              'The payment in flight that holds this debt, with its checkout while it can still be paid; null when none does (an addition)',
+          },
+        ),
       }),
     ),
   }),

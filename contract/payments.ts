@@ -49,6 +49,10 @@ export const HistoryQuery = Type.Object({
 const PaymentItem = Type.Object({
   id: Type.Integer(),
   fecha: Type.String({ format: 'date' }),
+  fecha_hora: Type.String({
+    format: 'date-time',
+    description: 'When it was made (ISO 8601, UTC); an addition',
+  }),
   metodo: Type.String(),
   monto: Type.Number(),
   estado: Type.String(),
@@ -56,6 +60,10 @@ const PaymentItem = Type.Object({
     Type.Object({ tipo: Type.String(), numero: Type.String(), monto: Type.Number() }),
   ),
   recibo_numero: NullableString(),
+  checkout_url: NullableString({
+    description:
+      "The gateway's checkout of an issued payment, while it can still be paid; otherwise null (an addition)",
+  }),
 });
 
 export const HistoryResponse = Envelope(Type.Array(PaymentItem));

@@ -58,8 +58,8 @@ async function registerModules(app: FastifyInstance, shared: Shared): Promise<vo
   registerTenants(app, shared);
   const { users } = await registerAuth(app, shared);
   await registerProfile(app, shared, { users });
-  registerAccount(app, shared);
-  await registerPayments(app, shared, { users });
+  const { debtsInFlight } = await registerPayments(app, shared, { users });
+  registerAccount(app, shared, { debtsInFlight });
   registerReceipts(app, shared, { paymentsOfReceipts });
   registerCoupons(app, shared);
   await registerPrint(app, shared);

@@ -51,6 +51,11 @@ export interface Metrics {
   jobRun(job: 'receipt-retry' | 'checkout-expiry' | 'payment-email', result: string): void;
   /** Payments one checkout-expiry run looked at, by what became of each. */
   expired(summary: Readonly<Record<string, number>>): void;
+  /**
+   * A payment resolved by asking its gateway, no notification having come: the customer looking
+   * at it, or the janitor (docs/payments.md "How a payment leaves issued").
+   */
+  resolvedWithoutNotification(gateway: string, outcome: string): void;
   couponGenerated(): void;
   reportsCall(report: ReportKind, outcome: 'ok' | 'error', seconds: number): void;
   /** Read at scrape time. */
@@ -113,6 +118,12 @@ export function createMetrics(): Metrics {
     labelNames: ['result'] as const,
     registers: [registry],
   });
+  const resolved = new Counter({
+    name: 'portal_payments_resolved_without_notification_total',
+    help: 'Payments resolved by asking their gateway without a notification, by gateway and outcome',
+    labelNames: ['gateway', 'outcome'] as const,
+    registers: [registry],
+  });
   const coupons = new Counter({
     name: 'portal_coupons_generated_total',
     help: 'Payment coupons generated',
@@ -157,6 +168,7 @@ export function createMetrics(): Metrics {
         if (count > 0) expiredPayments.inc({ result }, count);
       }
     },
+    resolvedWithoutNotification: (gateway, outcome) => resolved.inc({ gateway, outcome }),
     couponGenerated: () => coupons.inc(),
     reportsCall(report, outcome, seconds) {
       reportsCalls.observe({ report, outcome }, seconds);

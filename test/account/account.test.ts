@@ -227,6 +227,7 @@ interface Debt {
   vencimiento: string | null;
   debe: number;
   vencido: boolean;
+  pago_en_curso: { id: number; checkout_url: string | null } | null;
 }
 
 describe('GET /portal/deudas', () => {
@@ -248,6 +249,7 @@ describe('GET /portal/deudas', () => {
       vencimiento: '2026-02-15',
       debe: 100.1,
       vencido: true,
+      pago_en_curso: null,
     });
     expect(items.find((debt) => debt.nrocomp === '0001-00000030')?.vencimiento).toBeNull();
     expect(items.find((debt) => debt.nrocomp === '0001-00000011')?.debe).toBe(1250.5);

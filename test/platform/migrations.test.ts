@@ -67,6 +67,8 @@ describe('migrations', () => {
       recibo_error: ['text', null, 'YES'],
       refund_id: ['character varying', 64, 'YES'],
       refund_ledger_reversed: ['boolean', null, 'YES'],
+      checkout_url: ['text', null, 'YES'],
+      gateway_checked_at: ['timestamp with time zone', null, 'YES'],
       issued_at: ['timestamp with time zone', null, 'YES'],
       approved_at: ['timestamp with time zone', null, 'YES'],
       rejected_at: ['timestamp with time zone', null, 'YES'],

@@ -165,35 +165,37 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
         numero: debt.nrocomp,
         monto: centsToNumeric(cents),
       }));
-      const row = await tenant.db.transaction().execute(async function generateUnderCustomerLock(trx) {
-        const secuencia = await nextCouponSequence(trx, request.cnro);
-        if (secuencia > BARCODE_LIMITS.sequence) {
-          // Thrown inside the transaction: the counter stays at its last usable value.
-          throw new AppError(
-            'CUPON_NO_DISPONIBLE',
-            `No se pueden emitir más cupones para este cliente: se usaron los ${BARCODE_LIMITS.sequence} números`,
-          );
-        }
-        return insertCoupon(
-          trx,
-          tenant.customerSchema,
-          {
-            codigo_barras: buildBarcode({
-              tenantId: tenant.tenantId,
+      const row = await tenant.db
+        .transaction()
+        .execute(async function generateUnderCustomerLock(trx) {
+          const secuencia = await nextCouponSequence(trx, request.cnro);
+          if (secuencia > BARCODE_LIMITS.sequence) {
+            // Thrown inside the transaction: the counter stays at its last usable value.
+            throw new AppError(
+              'CUPON_NO_DISPONIBLE',
+              `No se pueden emitir más cupones para este cliente: se usaron los ${BARCODE_LIMITS.sequence} números`,
+            );
+          }
+          return insertCoupon(
+            trx,
+            tenant.customerSchema,
+            {
+              codigo_barras: buildBarcode({
+                tenantId: tenant.tenantId,
+                cnro: request.cnro,
+                sequence: secuencia,
+              }),
               cnro: request.cnro,
-              sequence: secuencia,
-            }),
-            cnro: request.cnro,
-            secuencia,
-            sucursal_id: tenant.sucursalId,
-            monto: centsToNumeric(selection.totalCents),
-            fecha_generacion: today,
-            fecha_vencimiento: addDays(today, diasVencimiento),
-            created_at: clock.now(),
-          },
-          facturas,
-        );
-      });
+              secuencia,
+              sucursal_id: tenant.sucursalId,
+              monto: centsToNumeric(selection.totalCents),
+              fecha_generacion: today,
+              fecha_vencimiento: addDays(today, diasVencimiento),
+              created_at: clock.now(),
+            },
+            facturas,
+          );
+        });
       // The row as RETURNING gave it and the facturas as written: what a read would answer.
       return { ...summaryOf(row, today), facturas };
     },

@@ -1,11 +1,21 @@
 import type { FastifyInstance } from 'fastify';
+import type { DebtsInFlight } from '../payments/index.js';
 import type { Shared } from '../shared.js';
 import { accountRoutes } from './routes.js';
 import { createAccountService } from './service.js';
 
 /** The account summary and the pending debts (docs/account.md). */
-export function registerAccount(_app: FastifyInstance, shared: Shared): void {
+export function registerAccount(
+  _app: FastifyInstance,
+  shared: Shared,
+  deps: { debtsInFlight: DebtsInFlight },
+): void {
   shared.protectedRoutes((authed) =>
-    accountRoutes(authed, { account: createAccountService({ calendar: shared.calendar }) }),
+    accountRoutes(authed, {
+      account: createAccountService({
+        calendar: shared.calendar,
+        debtsInFlight: deps.debtsInFlight,
+      }),
+    }),
   );
 }

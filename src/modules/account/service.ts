@@ -3,11 +3,16 @@ import { numericToNumber } from '../../platform/money.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { findPendingDebts } from '../../ledger/pending-debts.js';
+import type { DebtsInFlight } from '../payments/index.js';
 import { findAccountSummary } from './queries.js';
 
 const USER_GONE = 'Usuario no encontrado';
 
-export function createAccountService(deps: { calendar: TenantCalendar }) {
+export function createAccountService(deps: {
+  calendar: TenantCalendar;
+  /** The payments module's: which of the user's debts a payment in flight holds. */
+  debtsInFlight: DebtsInFlight;
+}) {
   return {
     /** GET /portal/mi-cuenta (docs/decisions.md #35). */
     async summary(tenant: TenantContext, portalUserId: string) {
@@ -28,9 +33,11 @@ export function createAccountService(deps: { calendar: TenantCalendar }) {
 
     /** GET /portal/deudas: pending debts in the order the FIFO rule of pagos/iniciar sees them. */
     async pendingDebts(tenant: TenantContext, portalUserId: string) {
-      const [today, rows] = await Promise.all([
+      // Three reads at once: the day, the debts and the payments holding some of them.
+      const [today, rows, inFlight] = await Promise.all([
         deps.calendar.today(tenant),
         findPendingDebts(tenant, portalUserId),
+        deps.debtsInFlight(tenant, portalUserId),
       ]);
       assertThat(rows.length > 0, 'USER_NOT_FOUND', USER_GONE);
       const items = [];
@@ -44,6 +51,7 @@ export function createAccountService(deps: { calendar: TenantCalendar }) {
           vencimiento: row.vencimiento,
           debe: numericToNumber(row.debe),
           vencido: row.vencimiento !== null && row.vencimiento < today,
+          pago_en_curso: inFlight.get(row.id.toLowerCase()) ?? null,
         });
       }
       return { items };

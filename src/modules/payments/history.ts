@@ -1,24 +1,36 @@
+import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { isPositiveInt4 } from '../../platform/ids.js';
 import { numericToNumber } from '../../platform/money.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { findPaymentHistory } from './queries/customer-payments.js';
+import type { PaymentResolution } from './notifications/resolution.js';
+import { findPaymentHistory, type PaymentHistoryRow } from './queries/customer-payments.js';
+import { findUserPaymentsInFlight } from './queries/gateway-checks.js';
 
-/** The user's payments as historial shows them, newest first (or only `paymentId`). */
-async function paymentItems(
-  tenant: TenantContext,
-  query: {
-    zone: string;
-    portalUserId: string;
-    paymentId?: number;
-    page: { limit: number; offset: number };
-  },
-) {
-  const rows = await findPaymentHistory(tenant.db, tenant, query);
-  return rows.map((row) => ({
+interface ItemContext {
+  now: Date;
+  /** PORTAL_CHECKOUT_TTL_MINUTES: how long an issued checkout can still be paid through. */
+  checkoutTtlMs: number;
+}
+
+/**
+ * A checkout the customer can go back to (docs/api.md "GET /portal/pagos/{id}"): the gateway's
+ * address of an issued payment whose checkout is still alive, otherwise null.
+ */
+export function liveCheckoutUrl(
+  payment: { status: string; checkout_url: string | null; created_at: Date },
+  context: ItemContext,
+): string | null {
+  const alive = payment.created_at.getTime() + context.checkoutTtlMs > context.now.getTime();
+  return payment.status === 'issued' && alive ? payment.checkout_url : null;
+}
+
+function toItem(row: PaymentHistoryRow, context: ItemContext) {
+  return {
     id: row.id,
     fecha: row.fecha,
+    fecha_hora: row.created_at.toISOString(),
     metodo: row.gateway ?? '',
     monto: row.monto === null ? 0 : numericToNumber(row.monto),
     estado: row.status,
@@ -28,20 +40,27 @@ async function paymentItems(
       monto: numericToNumber(factura.pago),
     })),
     recibo_numero: row.recibo_numero,
-  }));
+    checkout_url: liveCheckoutUrl(row, context),
+  };
 }
 
-export type PaymentItem = Awaited<ReturnType<typeof paymentItems>>[number];
+export type PaymentItem = ReturnType<typeof toItem>;
 
 /** docs/decisions.md #34: the user's payments newest first, `limit`/`offset` paging. */
-export function createPaymentHistory(deps: { calendar: TenantCalendar }) {
+export function createPaymentHistory(deps: {
+  calendar: TenantCalendar;
+  clock: Clock;
+  checkoutTtlMs: number;
+}) {
   return async function history(
     tenant: TenantContext,
     portalUserId: string,
     page: { limit: number; offset: number },
   ): Promise<PaymentItem[]> {
     const zone = await deps.calendar.zone(tenant);
-    return paymentItems(tenant, { zone, portalUserId, page });
+    const rows = await findPaymentHistory(tenant.db, tenant, { zone, portalUserId, page });
+    const context = { now: deps.clock.now(), checkoutTtlMs: deps.checkoutTtlMs };
+    return rows.map((row) => toItem(row, context));
   };
 }
 
@@ -50,25 +69,68 @@ export type PaymentHistory = ReturnType<typeof createPaymentHistory>;
 /**
  * GET /portal/pagos/{id}: one payment as historial lists it, for the result page to poll. Exactly
  * the payments historial shows are found; another user's is as absent as a missing one
- * (docs/decisions.md #33), and an id no integer column holds names nothing (404, not 422).
+ * (docs/decisions.md #33), and an id no integer column holds names nothing (404, not 422). An
+ * issued payment is first asked about at its gateway (at most once per 10 s across instances,
+ * within a short budget), so a lost notification does not leave the customer waiting.
  */
-export function createPaymentDetail(deps: { calendar: TenantCalendar }) {
+export function createPaymentDetail(deps: {
+  calendar: TenantCalendar;
+  clock: Clock;
+  checkoutTtlMs: number;
+  resolution: Pick<PaymentResolution, 'look'>;
+}) {
+  async function find(tenant: TenantContext, portalUserId: string, paymentId: number) {
+    const zone = await deps.calendar.zone(tenant);
+    const [row] = await findPaymentHistory(tenant.db, tenant, {
+      zone,
+      portalUserId,
+      paymentId,
+      page: { limit: 1, offset: 0 },
+    });
+    return row;
+  }
+
   return async function payment(
     tenant: TenantContext,
     portalUserId: string,
     paymentId: number,
   ): Promise<PaymentItem> {
     if (!isPositiveInt4(paymentId)) throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
-    const zone = await deps.calendar.zone(tenant);
-    const [item] = await paymentItems(tenant, {
-      zone,
-      portalUserId,
-      paymentId,
-      page: { limit: 1, offset: 0 },
-    });
-    if (!item) throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
-    return item;
+    let row = await find(tenant, portalUserId, paymentId);
+    if (!row) throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
+    if (row.status === 'issued' && (await deps.resolution.look(tenant, row.id))) {
+      row = (await find(tenant, portalUserId, paymentId)) ?? row;
+    }
+    return toItem(row, { now: deps.clock.now(), checkoutTtlMs: deps.checkoutTtlMs });
   };
 }
 
 export type PaymentDetail = ReturnType<typeof createPaymentDetail>;
+
+/** A debt's payment in flight, as GET /portal/deudas shows it. */
+export interface DebtInFlight {
+  id: number;
+  checkout_url: string | null;
+}
+
+/**
+ * The portal user's debts held by a payment in flight, by debt id (lower case), each with the
+ * payment and its checkout while it can still be paid: GET /portal/deudas's `pago_en_curso`.
+ */
+export function createDebtsInFlight(deps: { clock: Clock; checkoutTtlMs: number }) {
+  return async function debtsInFlight(
+    tenant: TenantContext,
+    portalUserId: string,
+  ): Promise<ReadonlyMap<string, DebtInFlight>> {
+    const payments = await findUserPaymentsInFlight(tenant.db, tenant.tenantId, portalUserId);
+    const context = { now: deps.clock.now(), checkoutTtlMs: deps.checkoutTtlMs };
+    const held = new Map<string, DebtInFlight>();
+    for (const payment of payments) {
+      const inFlight = { id: payment.id, checkout_url: liveCheckoutUrl(payment, context) };
+      for (const debtId of payment.facturas) held.set(debtId, inFlight);
+    }
+    return held;
+  };
+}
+
+export type DebtsInFlight = ReturnType<typeof createDebtsInFlight>;

@@ -8,8 +8,14 @@ import { createPaymentStart } from './checkout/start.js';
 import { createPaymentClaims } from './claims.js';
 import { createPaymentEmails } from './emails/payment-emails.js';
 import { createGatewayRegistry } from './gateways/registry.js';
-import { createPaymentDetail, createPaymentHistory } from './history.js';
+import {
+  createDebtsInFlight,
+  createPaymentDetail,
+  createPaymentHistory,
+  type DebtsInFlight,
+} from './history.js';
 import { createReconciler } from './notifications/reconcile.js';
+import { createPaymentResolution } from './notifications/resolution.js';
 import { createWebhookHandler } from './notifications/webhook.js';
 import { createReceiptDownload } from './receipts/download.js';
 import { createReceiptIssuer, workReceiptRetries } from './receipts/issuer.js';
@@ -34,11 +40,13 @@ export { paymentsOfReceipts } from './receipts/payments-of-receipts.js';
 /** `cli payments retry-receipts`. */
 export { retryReceipts } from './receipts/retry-command.js';
 
+export type { DebtsInFlight } from './history.js';
+
 export async function registerPayments(
   app: FastifyInstance,
   shared: Shared,
   deps: { users: PortalUsers },
-): Promise<void> {
+): Promise<{ debtsInFlight: DebtsInFlight }> {
   const { config, clock, log, metrics, systemDb, tenancy, jobs, calendar, audit, reports } = shared;
   const gateways = createGatewayRegistry({
     timeoutMs: config.gatewayTimeoutMs,
@@ -73,6 +81,9 @@ export async function registerPayments(
   const reconcile = createReconciler({ receipts, audit, clock, log, emails });
   // A claim outlives the gateway calls it guards only when its process died.
   const claims = createPaymentClaims({ clock, staleAfterMs: 4 * config.gatewayTimeoutMs });
+  // Asking the gateway when no notification came: the customer looking, and the janitor.
+  const resolution = createPaymentResolution({ tenancy, gateways, reconcile, clock, log, metrics });
+  const checkoutTtlMs = config.checkoutTtlMinutes * 60_000;
   await scheduleCheckoutExpiry(
     jobs,
     createCheckoutExpiry({
@@ -81,6 +92,7 @@ export async function registerPayments(
       gateways,
       reconcile,
       claims,
+      resolution,
       clock,
       log,
       ttlMinutes: config.checkoutTtlMinutes,
@@ -106,9 +118,10 @@ export async function registerPayments(
     paymentRoutes(authed, {
       start: createPaymentStart({ config, gateways, clock, metrics, systemDb }),
       lifecycle: createPaymentLifecycle({ gateways, claims, clock, emails }),
-      history: createPaymentHistory({ calendar }),
-      detail: createPaymentDetail({ calendar }),
+      history: createPaymentHistory({ calendar, clock, checkoutTtlMs }),
+      detail: createPaymentDetail({ calendar, clock, checkoutTtlMs, resolution }),
       receiptPdf: createReceiptDownload({ reports }),
     }),
   );
+  return { debtsInFlight: createDebtsInFlight({ clock, checkoutTtlMs }) };
 }

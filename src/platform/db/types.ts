@@ -153,6 +153,10 @@ export interface TenantDatabase {
     recibo_id: string | null;
     recibo_at: Timestamp | null;
     recibo_error: string | null;
+    /** The gateway's address of the issued checkout (tenant/0012). */
+    checkout_url: ColumnType<string | null, string | null | undefined, string | null>;
+    /** When the portal last asked the gateway without a notification (tenant/0012). */
+    gateway_checked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
     /** Whether a refund reversed the ledger; null without a receipt to reverse (tenant/0011). */
     refund_ledger_reversed: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
     refund_id: string | null;

@@ -6,17 +6,15 @@ import type { JobQueue } from '../../../platform/jobs.js';
 import type { Metrics } from '../../../platform/metrics.js';
 import type { Tenancy } from '../../../platform/tenancy/tenancy.js';
 import type { GatewayRegistry } from '../gateways/registry.js';
-import {
-  isGatewayId,
-  isNotFound,
-  type GatewayAdapter,
-  type GatewayPayment,
-} from '../gateways/types.js';
+import { isGatewayId } from '../gateways/types.js';
 import { AppError } from '../../../platform/errors.js';
 import type { PaymentClaims } from '../claims.js';
 import { checkoutIdOf } from '../queries/json-columns.js';
 import { cancelInFlight, findExpiredInFlight, findOldestInFlight } from '../queries/in-flight.js';
 import { moneyReturned, type Reconciler } from '../notifications/reconcile.js';
+import { askGatewayAbout, type PaymentResolution } from '../notifications/resolution.js';
+import { findInFlightTimings } from '../queries/gateway-checks.js';
+import { janitorPlan } from './janitor-plan.js';
 import { readPaymentSettings, type PaymentSettings } from '../settings.js';
 import { findDueTenants, settleExpiryDue, type DueTenant } from '../queries/expiry-due.js';
 
@@ -34,6 +32,8 @@ const BATCH = 100;
 const TENANT_CONCURRENCY = 4;
 
 export type ExpiryResult = 'approved' | 'rejected' | 'cancelled' | 'unchanged' | 'failed';
+/** The janitor's asks of one run, by what the answer did (resolution.ts). */
+export type JanitorResult = 'resolved' | 'pending' | 'failed';
 export type ExpirySummary = Record<ExpiryResult, number>;
 
 interface InFlight {
@@ -51,6 +51,11 @@ interface InFlight {
  * webhook would have been (the notification may have been lost); a checkout nobody paid is
  * cancelled at the gateway and here, which frees its debts. Rows still `pending` (the process died
  * between the insert and the checkout) are looked at the same way.
+ *
+ * Before that, the same visit is the janitor's (docs/payments.md "How a payment leaves issued"):
+ * an issued payment about 2, 10 and 30 minutes old is asked about once per stage, through the
+ * same resolution as a customer looking at it, so a lost notification resolves within minutes
+ * even when nobody looks.
  */
 export function createCheckoutExpiry(deps: {
   systemDb: Kysely<SystemDatabase>;
@@ -58,28 +63,13 @@ export function createCheckoutExpiry(deps: {
   gateways: GatewayRegistry;
   reconcile: Reconciler;
   claims: PaymentClaims;
+  resolution: Pick<PaymentResolution, 'ask'>;
   clock: Clock;
   log: FastifyBaseLogger;
   ttlMinutes: number;
 }) {
-  const { systemDb, tenancy, gateways, reconcile, claims, clock, log } = deps;
-
-  async function askGateway(
-    adapter: GatewayAdapter,
-    payment: InFlight,
-  ): Promise<GatewayPayment | undefined> {
-    if (payment.gateway_payment_id !== null) {
-      try {
-        return await adapter.fetchPayment(payment.gateway_payment_id);
-      } catch (error) {
-        if (isNotFound(error)) return undefined;
-        throw error;
-      }
-    }
-    return payment.reference === null
-      ? undefined
-      : adapter.findPaymentByReference(payment.reference);
-  }
+  const { systemDb, tenancy, gateways, reconcile, claims, resolution, clock, log } = deps;
+  const ttlMs = deps.ttlMinutes * 60_000;
 
   async function expire(
     tenantId: number,
@@ -96,7 +86,7 @@ export function createCheckoutExpiry(deps: {
     // Settings an operator must mend (logged by the registry): the payment waits for them.
     if (!built.ok) return 'failed';
     const adapter = built.adapter;
-    const truth = await askGateway(adapter, payment);
+    const truth = await askGatewayAbout(adapter, payment);
     if (truth && truth.status !== 'pending' && !moneyReturned(truth.status)) {
       const outcome = await reconcile(tenant, {
         payment: { id: payment.id },
@@ -134,16 +124,54 @@ export function createCheckoutExpiry(deps: {
     return (await cancelInFlight(db, payment.id, clock.now())) ? 'cancelled' : 'unchanged';
   }
 
-  /** Resolves what is due of one tenant; answers when its next checkout comes due, if any. */
-  async function sweepTenant(tenantId: number, summary: ExpirySummary): Promise<Date | undefined> {
+  /** Resolves what is due of one tenant; answers when it next has something due, if ever. */
+  async function sweepTenant(
+    tenantId: number,
+    summary: ExpirySummary,
+    janitor: Record<JanitorResult, number>,
+  ): Promise<Date | undefined> {
     const db = await tenancy.database(tenantId);
     if (!db) return undefined;
-    const cutoff = new Date(clock.now().getTime() - deps.ttlMinutes * 60_000);
+    const cutoff = new Date(clock.now().getTime() - ttlMs);
     const expired = await findExpiredInFlight(db, tenantId, cutoff, BATCH);
     if (expired.length > 0) await expireBatch(tenantId, db, expired, summary);
+    const nextLook = await lookAtYoungOnes(tenantId, db, cutoff, janitor);
     // What is still in flight (young ones, those a gateway left unresolved, beyond the batch).
     const createdAt = await findOldestInFlight(db, tenantId);
-    return createdAt ? new Date(createdAt.getTime() + deps.ttlMinutes * 60_000) : undefined;
+    const nextExpiry = createdAt ? new Date(createdAt.getTime() + ttlMs) : undefined;
+    return [nextLook, nextExpiry]
+      .filter((at) => at !== undefined)
+      .reduce<Date | undefined>((first, at) => (first && first <= at ? first : at), undefined);
+  }
+
+  /** The janitor's asks for the issued payments younger than the TTL; answers its next stage. */
+  async function lookAtYoungOnes(
+    tenantId: number,
+    db: Kysely<TenantDatabase>,
+    cutoff: Date,
+    janitor: Record<JanitorResult, number>,
+  ): Promise<Date | undefined> {
+    const now = clock.now();
+    let next: Date | undefined;
+    let settings: PaymentSettings | undefined;
+    for (const payment of await findInFlightTimings(db, tenantId)) {
+      if (payment.created_at < cutoff) continue;
+      const plan = janitorPlan(payment, now, ttlMs);
+      if (plan.next && (!next || plan.next < next)) next = plan.next;
+      if (!plan.due) continue;
+      try {
+        const tenant = await tenancy.tryResolve(tenantId, payment.sucursal_id);
+        if (!tenant) continue;
+        settings ??= await readPaymentSettings(tenant);
+        const outcome = await resolution.ask(tenant, payment.id, 'janitor', settings);
+        janitor[outcome === 'pending' || outcome === 'not_asked' ? 'pending' : 'resolved'] += 1;
+      } catch (error) {
+        // The gateway did not answer: the next stage, or the expiry, asks again.
+        log.warn({ err: error, tenantId }, 'janitor could not ask the gateway');
+        janitor.failed += 1;
+      }
+    }
+    return next;
   }
 
   async function expireBatch(
@@ -167,9 +195,13 @@ export function createCheckoutExpiry(deps: {
     }
   }
 
-  async function visit(due: DueTenant, summary: ExpirySummary): Promise<void> {
+  async function visit(
+    due: DueTenant,
+    summary: ExpirySummary,
+    janitor: Record<JanitorResult, number>,
+  ): Promise<void> {
     try {
-      const next = await sweepTenant(due.tenantId, summary);
+      const next = await sweepTenant(due.tenantId, summary, janitor);
       await settleExpiryDue(systemDb, due, next);
     } catch (error) {
       // Its mark stays due: the next run tries this tenant again.
@@ -194,17 +226,21 @@ export function createCheckoutExpiry(deps: {
         unchanged: 0,
         failed: 0,
       };
+      const janitor: Record<JanitorResult, number> = { resolved: 0, pending: 0, failed: 0 };
       const due = await findDueTenants(systemDb, clock.now());
       let next = 0;
       await Promise.all(
         Array.from({ length: Math.min(TENANT_CONCURRENCY, due.length) }, async () => {
           for (let tenant = due[next++]; tenant; tenant = due[next++]) {
-            await visit(tenant, summary);
+            await visit(tenant, summary, janitor);
           }
         }),
       );
       if (Object.values(summary).some((count) => count > 0)) {
         log.info({ ...summary }, 'expired checkouts resolved');
+      }
+      if (Object.values(janitor).some((count) => count > 0)) {
+        log.info({ ...janitor }, 'janitor asked gateways about issued payments');
       }
       return summary;
     },

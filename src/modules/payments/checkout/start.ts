@@ -17,6 +17,7 @@ import { issueCheckout, resolvePaymentGateway } from './gateway-checkout.js';
 import type { GatewayRegistry } from '../gateways/registry.js';
 import { recordPendingPayment } from './pending-payment.js';
 import { markExpiryDue } from '../queries/expiry-due.js';
+import { firstLookAt } from './janitor-plan.js';
 import { webhookUrl } from './webhook-url.js';
 
 export interface StartRequest extends SelectionRequest {
@@ -65,11 +66,13 @@ export function createPaymentStart(deps: {
       saldo: centsToNumber(debt.saldoCents - debt.debeCents),
     }));
 
-    // The expiry job visits only tenants marked here (docs/decisions.md #26: the checkout's TTL).
+    // The expiry job visits only tenants marked here: first to ask the gateway if no
+    // notification came (janitor-plan.ts), at the latest when the checkout's TTL ends
+    // (docs/decisions.md #26).
     await markExpiryDue(
       systemDb,
       tenant.tenantId,
-      new Date(clock.now().getTime() + config.checkoutTtlMinutes * 60_000),
+      firstLookAt(clock.now(), config.checkoutTtlMinutes * 60_000),
     );
     const payment = await recordPendingPayment(
       tenant,

@@ -14,6 +14,8 @@ export interface PaymentHistoryRow {
   status: PaymentStatus;
   facturas_json: PaymentInvoice[];
   recibo_numero: string | null;
+  created_at: Date;
+  checkout_url: string | null;
 }
 
 /**
@@ -39,7 +41,9 @@ export async function findPaymentHistory(
            p.monto::text AS monto,
            p.status,
            p.facturas_json,
-           r.nrocomp AS recibo_numero
+           r.nrocomp AS recibo_numero,
+           p.created_at,
+           p.checkout_url
       FROM public.portal_payments p
       LEFT JOIN ${sql.table(`${tenant.customerSchema}.ordcta`)} r ON r.id = p.recibo_id::uuid
      WHERE p.portal_user_id = ${portalUserId} AND p.tenant_id = ${tenant.tenantId} ${where}

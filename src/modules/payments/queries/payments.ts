@@ -69,6 +69,7 @@ export async function markIssued(
       updated_at: now,
       gateway_payment_id: checkout.gatewayPaymentId ?? null,
       gateway_response: checkoutRecordJson(checkout),
+      checkout_url: checkout.redirectUrl,
     })
     .where('id', '=', paymentId)
     .execute();
