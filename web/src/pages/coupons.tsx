@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/http.js';
-import type { CouponPage, GeneratedCoupon, Debt } from '../api/types.js';
+import type { CouponPage, GeneratedCoupon, Debt, Me } from '../api/types.js';
 import {
   amountError,
   amountText,
@@ -33,7 +33,8 @@ import { useLoad } from '../ui/use-load.js';
  * Coupons (docs/api.md cupones): generate one for any debts and amounts (docs/decisions.md #36: no FIFO,
  * partial amounts), see its 19 digits and PDF; below, the coupons with a state filter and pages.
  */
-export function CouponsPage(props: { userId: string }) {
+export function CouponsPage(props: { me: Me }) {
+  const userId = props.me.portal_user_id;
   const [generated, setGenerated] = useState(0);
   return (
     <Page title="Cupones de pago">
@@ -43,10 +44,10 @@ export function CouponsPage(props: { userId: string }) {
       </p>
       <section aria-labelledby="generar-title">
         <h2 id="generar-title">Generar un cupón</h2>
-        <Generator userId={props.userId} onGenerated={() => setGenerated((n) => n + 1)} />
+        <Generator userId={userId} onGenerated={() => setGenerated((n) => n + 1)} />
       </section>
       <section aria-labelledby="lista-title">
-        <CouponList userId={props.userId} refresh={generated} />
+        <CouponList userId={userId} refresh={generated} />
       </section>
     </Page>
   );

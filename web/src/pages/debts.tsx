@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { PAYMENTS_PAGE_WORDS } from '../api/errors.js';
 import { ApiError } from '../api/http.js';
-import type { Debt, PaymentStartData } from '../api/types.js';
+import type { Debt, Me, PaymentStartData } from '../api/types.js';
 import { isChosen, paymentRequest, toggleFifo, totalCents } from '../lib/fifo.js';
 import { formatCents, plural } from '../lib/format.js';
 import { pathFor, type PortalLink } from '../routes.js';
@@ -14,10 +14,10 @@ import { Empty, ErrorBox, Loading } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 
 /** Debts: choose them in FIFO order (docs/api.md iniciar rule 5), see the total, pay. */
-export function DebtsPage(props: { link: PortalLink; userId: string }) {
+export function DebtsPage(props: { link: PortalLink; me: Me }) {
   const [state, retry] = useLoad(
     () => authCall<{ items: Debt[] }>('/portal/deudas'),
-    `debts-${props.userId}`,
+    `debts-${props.me.portal_user_id}`,
   );
   return (
     <Page title="Tus facturas">

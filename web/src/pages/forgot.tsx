@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
 import { ApiError } from '../api/http.js';
 import type { Tenant, MessageData } from '../api/types.js';
 import { setFlash } from '../flash.js';
 import { codeError, confirmationError, passwordError } from '../lib/validation.js';
-import { navigate } from '../router.js';
 import { pathFor, type PortalLink } from '../routes.js';
 import { publicCall } from '../session/session.js';
 import { Field } from '../ui/field.js';
@@ -24,6 +24,7 @@ export function ForgotPage(props: { link: PortalLink; empresa: Tenant }) {
   const [confirmation, setConfirmation] = useState('');
   const { form, errors, failure, setFailure, invalid } = useFormErrors();
   const [busy, setBusy] = useState(false);
+  const { route } = useLocation();
   const codeHeading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
@@ -68,7 +69,7 @@ export function ForgotPage(props: { link: PortalLink; empresa: Tenant }) {
     });
     if (answer) {
       setFlash('Cambiaste tu contraseña. Ingresá con la nueva.');
-      navigate(pathFor(link, 'login'), { replace: true });
+      route(pathFor(link, 'login'), true);
     }
   }
 

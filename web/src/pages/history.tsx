@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/http.js';
-import type { Payment } from '../api/types.js';
+import type { Me, Payment } from '../api/types.js';
 import { formatDate, formatMoney } from '../lib/format.js';
 import {
   actionDoneMessage,
@@ -39,11 +39,11 @@ const historyPath = (offset: number) =>
   `/portal/pagos/historial?limit=${HISTORY_PAGE}&offset=${offset}`;
 
 /** History: every payment with its state and receipt; cancel or refund where docs/api.md allows. */
-export function HistoryPage(props: { link: PortalLink; userId: string }) {
+export function HistoryPage(props: { link: PortalLink; me: Me }) {
   const [round, setRound] = useState(0);
   const [state, retry] = useLoad(
     () => authCall<Payment[]>(historyPath(0)),
-    `history-${props.userId}-${round}`,
+    `history-${props.me.portal_user_id}-${round}`,
   );
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const outcomeBox = useRef<HTMLDivElement>(null);

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
 import { ApiError } from '../api/http.js';
 import type { Tenant } from '../api/types.js';
 import { takeFlash } from '../flash.js';
-import { navigate } from '../router.js';
 import { pathFor, safeNext, type PortalLink } from '../routes.js';
 import { getSession, login } from '../session/session.js';
 import { Field } from '../ui/field.js';
@@ -29,6 +29,7 @@ export function LoginPage(props: { link: PortalLink; empresa: Tenant; next: stri
   const [password, setPassword] = useState('');
   const { form, errors, failure, setFailure, invalid } = useFormErrors();
   const [busy, setBusy] = useState(false);
+  const { route } = useLocation();
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -39,7 +40,7 @@ export function LoginPage(props: { link: PortalLink; empresa: Tenant; next: stri
     setBusy(true);
     try {
       await login({ ...identity, password });
-      navigate(safeNext(props.next) ?? pathFor(link, 'home'), { replace: true });
+      route(safeNext(props.next) ?? pathFor(link, 'home'), true);
     } catch (error) {
       setFailure(
         error instanceof ApiError ? error.message : 'No pudimos ingresar. Probá de nuevo.',

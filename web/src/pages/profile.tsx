@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
 import { ApiError } from '../api/http.js';
-import type { Profile } from '../api/types.js';
+import type { Me, Profile } from '../api/types.js';
 import { formatDateTime } from '../lib/format.js';
 import { confirmationError, emailError, passwordError, phoneError } from '../lib/validation.js';
-import { navigate } from '../router.js';
 import { pathFor, type PortalLink } from '../routes.js';
 import { authCall, passwordChanged } from '../session/session.js';
 import { ContactFields } from '../ui/contact-fields.js';
@@ -15,10 +15,10 @@ import { ErrorBox, Loading, Notice } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 
 /** Profile (docs/api.md perfil): contact data, and the password change that ends the session. */
-export function ProfilePage(props: { link: PortalLink; userId: string }) {
+export function ProfilePage(props: { link: PortalLink; me: Me }) {
   const [state, retry] = useLoad(
     () => authCall<Profile>('/portal/perfil'),
-    `profile-${props.userId}`,
+    `profile-${props.me.portal_user_id}`,
   );
   return (
     <Page title="Tu perfil">
@@ -108,6 +108,7 @@ function ContactForm(props: { perfil: Profile }) {
 }
 
 function PasswordForm(props: { link: PortalLink }) {
+  const { route } = useLocation();
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
@@ -148,7 +149,7 @@ function PasswordForm(props: { link: PortalLink }) {
     // The API ended the session (refresh token revoked, cookie cleared): every tab goes to the
     // login, this one saying why.
     passwordChanged();
-    navigate(pathFor(props.link, 'login'), { replace: true });
+    route(pathFor(props.link, 'login'), true);
   }
 
   return (

@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
 import { ApiError } from '../api/http.js';
 import type { Tenant, PortalUser } from '../api/types.js';
 import { setFlash } from '../flash.js';
 import { withFullStop } from '../lib/format.js';
 import { confirmationError, emailError, passwordError, phoneError } from '../lib/validation.js';
-import { navigate } from '../router.js';
 import { pathFor, type PortalLink } from '../routes.js';
 import { authCall, login, publicCall } from '../session/session.js';
 import { ContactFields } from '../ui/contact-fields.js';
@@ -28,6 +28,7 @@ export function RegisterPage(props: { link: PortalLink; empresa: Tenant }) {
   const [confirmation, setConfirmation] = useState('');
   const { form, errors, failure, setFailure, invalid } = useFormErrors();
   const [busy, setBusy] = useState(false);
+  const { route } = useLocation();
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -65,10 +66,10 @@ export function RegisterPage(props: { link: PortalLink; empresa: Tenant }) {
             setFlash('Creamos tu cuenta, pero no pudimos guardar el teléfono. Probá más tarde.'),
         );
       }
-      navigate(pathFor(link, 'home'), { replace: true });
+      route(pathFor(link, 'home'), true);
     } catch {
       setFlash('Creamos tu cuenta. Ingresá con tu documento y contraseña.');
-      navigate(pathFor(link, 'login'), { replace: true });
+      route(pathFor(link, 'login'), true);
     }
   }
 
