@@ -1,0 +1,49 @@
+import type { Coupon } from '../../api/types.js';
+import { couponStateLabel, groupDigits } from '../../lib/coupon.js';
+import { formatDate, formatMoney } from '../../lib/format.js';
+import { PdfButton } from '../../ui/pdf-button.js';
+
+/** The badge's tone of a coupon state: waiting, paid, or no longer usable. */
+function tone(estado: string): 'progress' | 'ok' | 'bad' {
+  return estado === 'pending' ? 'progress' : estado === 'used' ? 'ok' : 'bad';
+}
+
+/** One coupon of "Tus cupones": its digits, state, amount, dates and PDF. */
+export function CouponCard(props: { coupon: Coupon }) {
+  const { coupon } = props;
+  const id = `cupon-${coupon.cupon_id}`;
+  return (
+    <li class="card">
+      <div class="card-head">
+        <p class="barcode barcode-small" id={id}>
+          <span class="visually-hidden">Cupón </span>
+          {groupDigits(coupon.codigo_barras)}
+        </p>
+        <span class={`badge badge-${tone(coupon.estado)}`}>{couponStateLabel(coupon.estado)}</span>
+      </div>
+      <dl class="facts">
+        <div>
+          <dt>Importe</dt>
+          <dd class="nowrap">{formatMoney(coupon.monto)}</dd>
+        </div>
+        <div>
+          <dt>Generado</dt>
+          <dd>{formatDate(coupon.fecha_generacion)}</dd>
+        </div>
+        <div>
+          <dt>Vence</dt>
+          <dd>{formatDate(coupon.fecha_vencimiento)}</dd>
+        </div>
+      </dl>
+      <div class="actions">
+        <PdfButton
+          path={`/portal/cupones/${encodeURIComponent(coupon.cupon_id)}/pdf`}
+          filename={`cupon-${coupon.codigo_barras}.pdf`}
+          label="Descargar PDF"
+          describedBy={id}
+          secondary
+        />
+      </div>
+    </li>
+  );
+}
