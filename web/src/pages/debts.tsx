@@ -7,7 +7,7 @@ import { formatCents, plural } from '../lib/format.js';
 import { pathFor, type PortalLink } from '../routes.js';
 import { authCall } from '../session/session.js';
 import { rememberPortal } from '../portal-memory.js';
-import { DebtSummary } from '../ui/debt-row.js';
+import { DebtChoice } from '../ui/debt-row.js';
 import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
 import { Empty, ErrorBox, Loading } from '../ui/status.js';
@@ -96,20 +96,13 @@ function Chooser(props: { link: PortalLink; debts: Debt[]; reload: () => void })
           {debts.map((debt, index) => {
             const chosen = isChosen(count, index);
             return (
-              <li
+              <DebtChoice
                 key={debt.id}
-                class={`debt${debt.vencido ? ' debt-overdue' : ''}${chosen ? ' debt-chosen' : ''}`}
-              >
-                <label class="debt-choice">
-                  <input
-                    type="checkbox"
-                    checked={chosen}
-                    onChange={() => setCount((current) => toggleFifo(current, index))}
-                    aria-describedby="fifo-rule"
-                  />
-                  <DebtSummary debt={debt} />
-                </label>
-              </li>
+                debt={debt}
+                chosen={chosen}
+                onToggle={() => setCount((current) => toggleFifo(current, index))}
+                describedBy="fifo-rule"
+              />
             );
           })}
         </ul>

@@ -16,7 +16,7 @@ import {
 } from '../../lib/coupon.js';
 import { formatCents, formatMoney, plural } from '../../lib/format.js';
 import { authCall } from '../../session/session.js';
-import { DebtSummary } from '../../ui/debt-row.js';
+import { DebtChoice } from '../../ui/debt-row.js';
 import { Field, focusFirstInvalid } from '../../ui/field.js';
 import { ErrorBox } from '../../ui/status.js';
 
@@ -120,19 +120,13 @@ export function CouponForm(props: {
             const chosen = amounts[debt.id] !== undefined;
             const label = `${debt.comprobante} ${debt.nrocomp}`;
             return (
-              <li
+              <DebtChoice
                 key={debt.id}
-                class={`debt${debt.vencido ? ' debt-overdue' : ''}${chosen ? ' debt-chosen' : ''}`}
+                debt={debt}
+                chosen={chosen}
+                onToggle={() => toggle(debt)}
+                describedBy={noneChosen ? 'cupon-ninguna' : undefined}
               >
-                <label class="debt-choice">
-                  <input
-                    type="checkbox"
-                    checked={chosen}
-                    onChange={() => toggle(debt)}
-                    aria-describedby={noneChosen ? 'cupon-ninguna' : undefined}
-                  />
-                  <DebtSummary debt={debt} />
-                </label>
                 {chosen && (
                   <div class="debt-amount-field">
                     <Field
@@ -150,7 +144,7 @@ export function CouponForm(props: {
                     />
                   </div>
                 )}
-              </li>
+              </DebtChoice>
             );
           })}
         </ul>
