@@ -58,6 +58,7 @@ const PRIVATE: Partial<Record<PageName, Lazy<PrivatePageProps>>> = {
   home: onDemand(() => import('./pages/home.js').then((m) => m.HomePage)),
   debts: onDemand(() => import('./pages/debts.js').then((m) => m.DebtsPage)),
   history: onDemand(() => import('./pages/history.js').then((m) => m.HistoryPage)),
+  receipts: onDemand(() => import('./pages/receipts.js').then((m) => m.ReceiptsPage)),
   coupons: onDemand(() => import('./pages/coupons/page.js').then((m) => m.CouponsPage)),
   profile: onDemand(() => import('./pages/profile.js').then((m) => m.ProfilePage)),
 };

@@ -19,6 +19,7 @@ export const PAGES = {
   forgot: 'recuperar',
   debts: 'deudas',
   history: 'historial',
+  receipts: 'recibos',
   coupons: 'cupones',
   profile: 'perfil',
 } as const;

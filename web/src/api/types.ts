@@ -120,3 +120,21 @@ export interface Profile {
   telefono: string | null;
   last_login: string | null;
 }
+
+/** An item of GET /portal/recibos: any receipt of the customer, the counter's included. */
+export interface Receipt {
+  id: string;
+  comprobante: string;
+  nrocomp: string;
+  fecha: string;
+  monto: number;
+  /** The portal payment that produced it; null for a receipt the business issued itself. */
+  pago_id: number | null;
+  facturas: { id: string; comprobante: string; nrocomp: string; monto: number }[];
+}
+
+export interface ReceiptPage {
+  recibos: Receipt[];
+  total: number;
+  has_more: boolean;
+}

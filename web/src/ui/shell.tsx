@@ -14,6 +14,7 @@ const NAV: readonly (readonly [PageName, string])[] = [
   ['home', 'Inicio'],
   ['debts', 'Facturas'],
   ['history', 'Pagos'],
+  ['receipts', 'Recibos'],
   ['coupons', 'Cupones'],
   ['profile', 'Perfil'],
 ];

@@ -15,6 +15,7 @@ import {
   type CouponLine,
 } from '../../lib/coupon.js';
 import { formatCents, formatMoney, plural } from '../../lib/format.js';
+import { createIntent } from '../../lib/intent.js';
 import { authCall } from '../../session/session.js';
 import { DebtChoice } from '../../ui/debt-row.js';
 import { Field, focusFirstInvalid } from '../../ui/field.js';
@@ -37,6 +38,7 @@ export function CouponForm(props: {
   const [failure, setFailure] = useState<{ message: string; stale: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
   const sending = useRef(false);
+  const intent = useRef(createIntent());
   const form = useRef<HTMLFormElement>(null);
 
   const lines: CouponLine[] = debts
@@ -84,9 +86,12 @@ export function CouponForm(props: {
       const coupon = await authCall<GeneratedCoupon>('/portal/cupones/generar', {
         method: 'POST',
         body,
+        idempotencyKey: intent.current.keyFor(body),
       });
+      intent.current.settled(null);
       props.onGenerated(coupon);
     } catch (error) {
+      if (error instanceof ApiError) intent.current.settled(error);
       const code = error instanceof ApiError ? error.code : '';
       const general = error instanceof ApiError ? error.message : 'No pudimos generar el cupón.';
       setFailure({
