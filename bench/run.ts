@@ -24,6 +24,7 @@ import { loginToken, startPortal } from './portal.js';
 import { sessionVersionCost } from './session.js';
 import { tenantScale } from './tenants.js';
 import { webhookThroughput } from './webhook.js';
+import { webFirstPage } from './web-load.js';
 
 /**
  * `npm run bench`: each scenario runs the portal and a baseline that stands for the machine's
@@ -83,10 +84,12 @@ async function loginThroughput(portalUrl: string) {
 }
 
 async function main(): Promise<void> {
+  const only = process.argv[2];
+  // The browser scenario runs the portal as its own process on its own databases.
+  if (only === 'web') return webFirstPage();
   const environment = await createBenchEnvironment();
   const { app, url, reportsUrl, reportsSecret, gatewayPort } = await startPortal(environment);
   try {
-    const only = process.argv[2];
     if (!only || only === 'platform') await platformOverhead(environment, url);
     if (!only || only === 'deudas') await debtsUnderTraffic(environment);
     if (!only || only === 'logs') await requestLogCost(environment);
@@ -105,6 +108,7 @@ async function main(): Promise<void> {
     await app.close();
     await environment.close();
   }
+  if (!only) await webFirstPage();
 }
 
 main().catch((error: unknown) => {
