@@ -1,7 +1,9 @@
+import { useState } from 'preact/hooks';
 import type { Coupon } from '../../api/types.js';
 import { couponStateLabel, groupDigits } from '../../lib/coupon.js';
 import { formatDate, formatMoney } from '../../lib/format.js';
 import { PdfButton } from '../../ui/pdf-button.js';
+import { CouponTicket } from './ticket.js';
 
 /** The badge's tone of a coupon state: waiting, paid, or no longer usable. */
 function tone(estado: string): 'progress' | 'ok' | 'bad' {
@@ -12,6 +14,9 @@ function tone(estado: string): 'progress' | 'ok' | 'bad' {
 export function CouponCard(props: { coupon: Coupon }) {
   const { coupon } = props;
   const id = `cupon-${coupon.cupon_id}`;
+  const [open, setOpen] = useState(false);
+  // Only a coupon still to be paid is worth showing at the counter.
+  const usable = coupon.estado === 'pending';
   return (
     <li class="card">
       <div class="card-head">
@@ -35,14 +40,28 @@ export function CouponCard(props: { coupon: Coupon }) {
           <dd>{formatDate(coupon.fecha_vencimiento)}</dd>
         </div>
       </dl>
+      {usable && open && <CouponTicket coupon={coupon} digitsId={`${id}-digitos`} />}
       <div class="actions">
-        <PdfButton
-          path={`/portal/cupones/${encodeURIComponent(coupon.cupon_id)}/pdf`}
-          filename={`cupon-${coupon.codigo_barras}.pdf`}
-          label="Descargar PDF"
-          describedBy={id}
-          secondary
-        />
+        {usable && (
+          <button
+            type="button"
+            class="button"
+            aria-expanded={open}
+            aria-describedby={id}
+            onClick={() => setOpen((now) => !now)}
+          >
+            {open ? 'Ocultar código de barras' : 'Mostrar código de barras'}
+          </button>
+        )}
+        {!(usable && open) && (
+          <PdfButton
+            path={`/portal/cupones/${encodeURIComponent(coupon.cupon_id)}/pdf`}
+            filename={`cupon-${coupon.codigo_barras}.pdf`}
+            label="Descargar PDF"
+            describedBy={id}
+            secondary
+          />
+        )}
       </div>
     </li>
   );

@@ -54,7 +54,7 @@ export function CouponList(props: { userId: string; refresh: number }) {
           stateFilter !== null ? (
             <Notice>No tenés cupones en ese estado.</Notice>
           ) : (
-            <Empty title="Todavía no generaste cupones">
+            <Empty title="Todavía no generaste cupones" tone="neutral">
               <p>Cuando generes uno, lo vas a ver acá.</p>
             </Empty>
           )
