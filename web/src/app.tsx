@@ -21,6 +21,7 @@ import {
   type PortalLink,
 } from './routes.js';
 import type { SessionState } from './session/session.js';
+import { identityOf, rememberIdentity } from './portal-memory.js';
 import { useSession } from './session/use-session.js';
 import { useTenant } from './tenant.js';
 import { Page } from './ui/page.js';
@@ -156,6 +157,11 @@ function TenantPages(props: { link: PortalLink }) {
   const [empresa, retry] = useTenant(link.tenantId);
   const name = empresa.status === 'ready' ? empresa.empresa.nombre : null;
   const fits = sessionFits(session, link);
+  const me = fits ? session.me : null;
+  // Whoever is signed in is who the login form shows after a logout or a password change.
+  useEffect(() => {
+    if (me) rememberIdentity(identityOf(me));
+  }, [me]);
   let content;
   if (empresa.status === 'loading') content = <Loading />;
   else if (empresa.status === 'error') {

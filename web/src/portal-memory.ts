@@ -1,22 +1,83 @@
 /**
- * The path of the portal the payer left for the gateway (e.g. `/e/1/s/1/`), kept in this tab's
- * sessionStorage so /pagos/resultado, which has no tenant in its URL, can send a payer whose
- * session ended back to the right login. Only a path: never a token.
+ * What this tab remembers across pages and reloads, in sessionStorage (gone with the tab; never
+ * localStorage, never a token or a password):
+ *
+ * - the path of the portal the payer left for the gateway (e.g. `/e/1/s/1/`), so
+ *   /pagos/resultado, which has no tenant in its URL, can send a payer whose session ended back
+ *   to the right login;
+ * - who last used the login form of a tenant (sucursal, DNI or CUIT and its number), so the form
+ *   comes back filled after a logout, a password reset or a password change.
  */
-const KEY = 'portal-home';
+import type { Me } from './api/types.js';
+import { digitsOf, type IdentifierType } from './lib/validation.js';
 
-export function rememberPortal(path: string): void {
-  try {
-    window.sessionStorage.setItem(KEY, path);
-  } catch {
-    // Storage refused (private mode): the result page then says to use the company's link.
-  }
-}
+const PORTAL_KEY = 'portal-home';
+const IDENTITY_KEY = 'portal-identity';
 
-export function rememberedPortal(): string | null {
+function read(key: string): string | null {
   try {
-    return window.sessionStorage.getItem(KEY);
+    return window.sessionStorage.getItem(key);
   } catch {
     return null;
   }
+}
+
+function write(key: string, value: string): void {
+  try {
+    window.sessionStorage.setItem(key, value);
+  } catch {
+    // Storage refused (private mode): the pages work without it, less helpfully.
+  }
+}
+
+export function rememberPortal(path: string): void {
+  write(PORTAL_KEY, path);
+}
+
+export function rememberedPortal(): string | null {
+  return read(PORTAL_KEY);
+}
+
+/** The customer a login form was last filled for (no password). */
+export interface RememberedIdentity {
+  tenantId: number;
+  sucursalId: number;
+  type: IdentifierType;
+  identifier: string;
+}
+
+export function rememberIdentity(identity: RememberedIdentity): void {
+  write(IDENTITY_KEY, JSON.stringify(identity));
+}
+
+/** The identity remembered for `tenantId`, if any (and well formed). */
+export function rememberedIdentity(tenantId: number): RememberedIdentity | null {
+  try {
+    const value = JSON.parse(read(IDENTITY_KEY) ?? 'null') as Partial<RememberedIdentity> | null;
+    if (
+      value?.tenantId !== tenantId ||
+      typeof value.sucursalId !== 'number' ||
+      (value.type !== 'dni' && value.type !== 'cuit') ||
+      typeof value.identifier !== 'string'
+    )
+      return null;
+    return {
+      tenantId,
+      sucursalId: value.sucursalId,
+      type: value.type,
+      identifier: value.identifier,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** The signed-in customer as the login form asks for them (`dni_cuit` as the ERP stores it). */
+export function identityOf(me: Me): RememberedIdentity {
+  return {
+    tenantId: me.tenant_id,
+    sucursalId: me.sucursal_id,
+    type: digitsOf(me.dni_cuit).length === 11 ? 'cuit' : 'dni',
+    identifier: me.dni_cuit,
+  };
 }

@@ -39,6 +39,7 @@ export function ForgotPage(props: PublicPageProps) {
   const requestCode = form.onSubmit(
     who.check,
     async () => {
+      who.remember();
       await send('/portal/auth/forgot-password');
       setStep('reset');
     },

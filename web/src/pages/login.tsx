@@ -36,6 +36,7 @@ export function LoginPage(props: PublicPageProps) {
     async () => {
       const identity = who.identity();
       if (!identity) return;
+      who.remember();
       try {
         await login({ ...identity, password });
       } catch (error) {

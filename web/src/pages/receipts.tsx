@@ -33,7 +33,7 @@ export function ReceiptsPage(props: PrivatePageProps) {
       {state.status === 'error' && <ErrorBox message={state.message} onRetry={retry} />}
       {state.status === 'ready' &&
         (state.data.recibos.length === 0 && pager.offset === 0 ? (
-          <Empty title="Todavía no tenés recibos">
+          <Empty title="Todavía no tenés recibos" tone="neutral">
             <p>Cuando pagues una factura, su recibo va a aparecer acá.</p>
           </Empty>
         ) : (
@@ -87,7 +87,6 @@ function ReceiptCard(props: { receipt: Receipt }) {
           </div>
         )}
         <PaidInvoices
-          label="Pagó"
           facturas={receipt.facturas.map((f) => ({
             tipo: f.comprobante,
             numero: f.nrocomp,

@@ -4,6 +4,7 @@
  * logo, colour and contact (docs/web.md "Later") slot in without touching the pages.
  */
 import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { pathFor, type PageName, type PortalLink } from '../routes.js';
 import { logout, type SessionState } from '../session/session.js';
@@ -60,12 +61,27 @@ function Brand(props: { name: string; href: string | null }) {
   );
 }
 
+/**
+ * The signed-in pages and "Salir". On a phone it folds behind "Menú" (a disclosure button) so
+ * the header takes one line; it opens as a list and closes on the next page.
+ */
 function MainNav(props: { home: PortalLink }) {
   const { path } = useLocation();
   const here = withoutTrailingSlash(path);
+  const [open, setOpen] = useState(false);
+  useEffect(() => setOpen(false), [path]);
   return (
-    <nav aria-label="Principal">
-      <ul>
+    <nav aria-label="Principal" class="main-nav">
+      <button
+        type="button"
+        class="menu-button"
+        aria-expanded={open}
+        aria-controls="nav-principal"
+        onClick={() => setOpen((now) => !now)}
+      >
+        Menú
+      </button>
+      <ul id="nav-principal" class={open ? 'open' : undefined}>
         {NAV.map(([page, label]) => {
           const href = pathFor(props.home, page);
           return (
