@@ -20,10 +20,21 @@ export async function expectHeading(page: Page, title: string | RegExp): Promise
   await page.getByRole('heading', { level: 1, name: title }).waitFor();
 }
 
-/** Every page a test visits: no serious/critical axe violation, screenshotted at both sizes. */
+/**
+ * Every page a test visits: no serious/critical axe violation and screenshots at both sizes, in
+ * the light theme and in the dark one (`prefers-color-scheme: dark`, `<name>-dark-<w>x<h>.png`).
+ * The page is left in the light theme.
+ */
 export async function checkPage(page: Page, name: string): Promise<void> {
   await expectNoSeriousAxeViolations(page);
   await screenshotPage(page, name);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  try {
+    await expectNoSeriousAxeViolations(page);
+    await screenshotPage(page, `${name}-dark`);
+  } finally {
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
 }
 
 export interface Customer {
