@@ -1,7 +1,8 @@
 /**
  * The frame of every page: skip link, the header (the business's name, and the "Principal" nav
- * for a signed-in customer), `<main>`, and a footer. The brand is one component so the business's
- * logo, colour and contact (docs/web.md "Later") slot in without touching the pages.
+ * for a signed-in customer), `<main>`, and a footer when there is something to say. The brand
+ * and the footer are their own slots so the business's logo, colour and contact (docs/web.md,
+ * "Later, on the API's side") come in without touching the pages.
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -29,6 +30,8 @@ export function Shell(props: {
   empresa?: string | null;
   /** Whether the session is of this portal (a session of another tenant shows no nav). */
   fits?: boolean;
+  /** The business's contact, under every page (none yet: the API does not give it). */
+  contact?: ComponentChildren;
   children: ComponentChildren;
 }) {
   const { home } = props;
@@ -50,6 +53,7 @@ export function Shell(props: {
       <main id="contenido" tabIndex={-1}>
         {props.children}
       </main>
+      {props.contact && <footer class="site-footer">{props.contact}</footer>}
     </>
   );
 }
