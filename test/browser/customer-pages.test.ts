@@ -8,12 +8,14 @@ import {
   debtBox,
   expectHeading,
   expectPdfDownload,
+  CARLOS,
   JUAN,
   logIn,
+  MARIA,
+  navLink,
   registerThroughApi,
   submitLogin,
   tenantPage,
-  type Customer,
 } from '../helpers/web-pages.js';
 import { useServedWebClient } from '../helpers/web-suite.js';
 
@@ -27,32 +29,10 @@ import { useServedWebClient } from '../helpers/web-suite.js';
 
 const web = useServedWebClient();
 
-function navLink(name: string) {
-  return web.session.page
-    .getByRole('navigation', { name: 'Principal' })
-    .getByRole('link', { name, exact: true });
-}
-
 /** The id of the element that has focus. */
 function focusedId(): Promise<string> {
   return web.session.page.evaluate<string>('document.activeElement?.id ?? ""');
 }
-
-/** Carlos Rodríguez of the demo seed: owes nothing, not registered. */
-const CARLOS: Customer = {
-  identifier: '5123456',
-  type: 'dni',
-  password: 'AlDia2026',
-  sucursal: 'Casa Central',
-};
-
-/** María González of the demo seed: no receipts, not registered. */
-const MARIA: Customer = {
-  identifier: '27-28765431-1',
-  type: 'cuit',
-  password: 'Cobranza2026',
-  sucursal: 'Casa Central',
-};
 
 /**
  * Stands for a phone's Web Share API (level 2): canShare accepts PDF files, share() keeps what
@@ -85,7 +65,7 @@ describe('what a customer notices', () => {
     await expectPdfDownload(page, 'Descargar recibo (PDF)', 'recibo-RC0001-00000041.pdf');
 
     // No payments yet, but Juan owes: no "Estás al día", the way to the debts instead.
-    await navLink('Pagos').click();
+    await navLink(web.session.page, 'Pagos').click();
     await expectHeading(page, 'Tus pagos');
     await page.getByText('Todavía no hiciste pagos en línea').waitFor();
     await page.getByText('Tenés un saldo pendiente de $ 98.091,25.').waitFor();
@@ -94,7 +74,7 @@ describe('what a customer notices', () => {
     await checkPage(page, 'customer-history-owes');
 
     // A coupon: its barcode scans back to 0 + the 19 digits.
-    await navLink('Cupones').click();
+    await navLink(web.session.page, 'Cupones').click();
     await expectHeading(page, 'Cupones de pago');
     await debtBox(page, '0001-00001345').check();
     await page.getByRole('button', { name: 'Generar cupón' }).click();
@@ -142,15 +122,15 @@ describe('what a customer notices', () => {
     await page.setViewportSize({ width: 360, height: 740 });
     const header = await page.locator('header.top').boundingBox();
     expect(header?.height ?? 999).toBeLessThanOrEqual(64);
-    expect(await navLink('Recibos').isVisible()).toBe(false);
+    expect(await navLink(web.session.page, 'Recibos').isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Menú' }).click();
     expect(await page.getByRole('button', { name: 'Menú' }).getAttribute('aria-expanded')).toBe(
       'true',
     );
     await checkPage(page, 'customer-menu-open');
-    await navLink('Recibos').click();
+    await navLink(web.session.page, 'Recibos').click();
     await expectHeading(page, 'Tus recibos');
-    expect(await navLink('Recibos').isVisible()).toBe(false);
+    expect(await navLink(web.session.page, 'Recibos').isVisible()).toBe(false);
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // Logging out keeps who it was (never the password); the password can be shown.
@@ -177,7 +157,7 @@ describe('what a customer notices', () => {
   it('"Pagar" sends one Idempotency-Key per intent, the same again after a lost answer; a rejected payment is tried again with the same debts; an approved one says where the receipt went', async () => {
     const { page } = web.session;
     await logIn(page, web.portal.url);
-    await navLink('Facturas').click();
+    await navLink(web.session.page, 'Facturas').click();
     await expectHeading(page, 'Tus facturas');
 
     // The first "Pagar" never reaches the API (the network drops it); the second goes through.
@@ -245,7 +225,7 @@ describe('what a customer notices', () => {
     await page.getByText('No tenés pagos en línea ni facturas pendientes.').waitFor();
     await checkPage(page, 'customer-history-up-to-date');
     // Paid at the counter long ago: that receipt is listed.
-    await navLink('Recibos').click();
+    await navLink(web.session.page, 'Recibos').click();
     await page.getByText('RC0001-00000030').waitFor();
 
     await page.getByRole('button', { name: 'Salir' }).click();

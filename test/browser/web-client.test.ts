@@ -1,6 +1,8 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { acceptedEncodings } from '../../src/platform/http/static-files.js';
+import { HEAD_MARKER, renderIndex, tenantOfPath } from '../../src/platform/http/web-client.js';
 import { expectNoSeriousAxeViolations, screenshotPage } from '../helpers/browser.js';
 import { DEMO_TENANT } from '../helpers/portal.js';
 import { useServedWebClient } from '../helpers/web-suite.js';
@@ -104,5 +106,39 @@ describe('a slow link (docs/web.md "Size")', () => {
     expect(asked.filter((p) => p === `/portal/empresas/${DEMO_TENANT.id}`)).toHaveLength(1);
     expect(asked).not.toContain('/config.json');
     expect(web.session.errors).toEqual([]);
+  });
+});
+
+describe('how the API prepares the pages (pure parts)', () => {
+  it('reads Accept-Encoding with its q-values, brotli first', () => {
+    expect(acceptedEncodings(undefined)).toEqual([]);
+    expect(acceptedEncodings('gzip, deflate, br')).toEqual(['br', 'gzip']);
+    expect(acceptedEncodings('gzip;q=1.0, br;q=0')).toEqual(['gzip']);
+    expect(acceptedEncodings('*')).toEqual(['br', 'gzip']);
+    expect(acceptedEncodings('*;q=0, gzip')).toEqual(['gzip']);
+    expect(acceptedEncodings('x-gzip')).toEqual(['gzip']);
+    expect(acceptedEncodings('identity')).toEqual([]);
+  });
+
+  it('finds the tenant of a portal page as the client does', () => {
+    expect(tenantOfPath('/e/1/')).toBe(1);
+    expect(tenantOfPath('/e/12/s/2/deudas')).toBe(12);
+    expect(tenantOfPath('/e/1')).toBe(1);
+    for (const path of ['/', '/e/0/', '/e/01/', '/e/x/', '/e/2147483648/', '/pagos/resultado'])
+      expect(tenantOfPath(path), path).toBeUndefined();
+  });
+
+  it('fills the head marker with the settings (never closing the element) and the preload', () => {
+    const template = `<head>${HEAD_MARKER}</head>`;
+    expect(renderIndex(template, { apiBaseUrl: '' })).toBe(
+      '<head><script type="application/json" id="portal-config">{"apiBaseUrl":""}</script></head>',
+    );
+    const hostile = renderIndex(template, { apiBaseUrl: 'https://a.example/"></script><x' }, 7);
+    expect(hostile).not.toContain('</script><x');
+    expect(hostile).toContain('\\u003c/script>\\u003cx');
+    expect(hostile).toContain(
+      'href="https://a.example/&quot;&gt;&lt;/script&gt;&lt;x/portal/empresas/7"',
+    );
+    expect(renderIndex('<head></head>', { apiBaseUrl: '' }, 7)).toBe('<head></head>');
   });
 });

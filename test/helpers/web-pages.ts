@@ -53,6 +53,29 @@ export const JUAN: Customer = {
   sucursal: 'Casa Central',
 };
 
+/** María González of the demo seed: CUIT stored with dashes, two debts, no receipts. */
+export const MARIA: Customer = {
+  identifier: '27-28765431-1',
+  type: 'cuit',
+  password: 'Cobranza2026',
+  sucursal: 'Casa Central',
+};
+
+/** Carlos Rodríguez of the demo seed: owes nothing, one receipt from the counter. */
+export const CARLOS: Customer = {
+  identifier: '5123456',
+  type: 'dni',
+  password: 'Tornillo2026',
+  sucursal: 'Casa Central',
+};
+
+/** The signed-in nav's link to `name` ("Inicio", "Facturas", "Pagos", "Recibos", ...). */
+export function navLink(page: Page, name: string) {
+  return page
+    .getByRole('navigation', { name: 'Principal' })
+    .getByRole('link', { name, exact: true });
+}
+
 /** The demo seed's sucursal ids, by the name the selector shows. */
 const SUCURSAL_IDS: Record<Customer['sucursal'], number> = {
   'Casa Central': 1,

@@ -1,13 +1,13 @@
 import type { PrivatePageProps } from '../app.js';
 import type { Receipt, ReceiptPage } from '../api/types.js';
 import { formatDate, formatMoney } from '../lib/format.js';
-import { pagedPath, paging } from '../lib/paging.js';
+import { pagedPath } from '../lib/paging.js';
 import { authCall } from '../session/session.js';
 import { Page } from '../ui/page.js';
 import { PaidInvoices } from '../ui/paid-invoices.js';
-import { PagedList, usePaging } from '../ui/pager.js';
+import { PagedCards, usePaging } from '../ui/pager.js';
 import { PdfButton } from '../ui/pdf-button.js';
-import { Empty, ErrorBox, Loading } from '../ui/status.js';
+import { Empty } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 
 /** Receipts a page (GET /portal/recibos: 1-100, default 20). */
@@ -29,31 +29,21 @@ export function ReceiptsPage(props: PrivatePageProps) {
       <h2 id="recibos-lista" class="visually-hidden" ref={pager.heading} tabIndex={-1}>
         Lista de recibos
       </h2>
-      {state.status === 'loading' && <Loading label="Cargando tus recibos…" />}
-      {state.status === 'error' && <ErrorBox message={state.message} onRetry={retry} />}
-      {state.status === 'ready' &&
-        (state.data.recibos.length === 0 && pager.offset === 0 ? (
+      <PagedCards
+        state={state}
+        items={state.status === 'ready' ? state.data.recibos : []}
+        retry={retry}
+        pager={pager}
+        pageSize={RECEIPTS_PAGE}
+        noun="Recibos"
+        loading="Cargando tus recibos…"
+        empty={
           <Empty title="Todavía no tenés recibos" tone="neutral">
             <p>Cuando pagues una factura, su recibo va a aparecer acá.</p>
           </Empty>
-        ) : (
-          <PagedList
-            label="Páginas de recibos"
-            pager={pager}
-            pages={paging('Recibos', RECEIPTS_PAGE, {
-              offset: pager.offset,
-              shown: state.data.recibos.length,
-              total: state.data.total,
-              hasMore: state.data.has_more,
-            })}
-          >
-            <ul class="card-list">
-              {state.data.recibos.map((receipt) => (
-                <ReceiptCard key={receipt.id} receipt={receipt} />
-              ))}
-            </ul>
-          </PagedList>
-        ))}
+        }
+        card={(receipt) => <ReceiptCard key={receipt.id} receipt={receipt} />}
+      />
     </Page>
   );
 }

@@ -1,6 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Paging } from '../lib/paging.js';
+import { paging, type Paging } from '../lib/paging.js';
+import { ErrorBox, Loading } from './status.js';
+import type { Load } from './use-load.js';
 
 export type Pager = ReturnType<typeof usePaging>;
 
@@ -72,5 +74,41 @@ export function PagedList(props: {
         </nav>
       )}
     </>
+  );
+}
+
+/**
+ * A paged list as the API answers it (`total`, `has_more`): loading, error with retry, `empty`
+ * when the first page has nothing, else the items' cards under the summary and above the pager.
+ */
+export function PagedCards<T>(props: {
+  state: Load<{ total: number; has_more: boolean }>;
+  items: readonly T[];
+  retry: () => void;
+  pager: Pager;
+  pageSize: number;
+  /** The items in the plural, capitalised ("Recibos"), and the loading label. */
+  noun: string;
+  loading: string;
+  empty: ComponentChildren;
+  card: (item: T) => ComponentChildren;
+}) {
+  const { state, pager } = props;
+  if (state.status === 'loading') return <Loading label={props.loading} />;
+  if (state.status === 'error') return <ErrorBox message={state.message} onRetry={props.retry} />;
+  if (props.items.length === 0 && pager.offset === 0) return <>{props.empty}</>;
+  return (
+    <PagedList
+      label={`Páginas de ${props.noun.toLowerCase()}`}
+      pager={pager}
+      pages={paging(props.noun, props.pageSize, {
+        offset: pager.offset,
+        shown: props.items.length,
+        total: state.data.total,
+        hasMore: state.data.has_more,
+      })}
+    >
+      <ul class="card-list">{props.items.map(props.card)}</ul>
+    </PagedList>
   );
 }

@@ -1,9 +1,8 @@
 import { useState } from 'preact/hooks';
 import type { Coupon } from '../../api/types.js';
 import { couponStateLabel, groupDigits } from '../../lib/coupon.js';
-import { formatDate, formatMoney } from '../../lib/format.js';
 import { PdfButton } from '../../ui/pdf-button.js';
-import { CouponTicket } from './ticket.js';
+import { CouponFacts, CouponTicket } from './ticket.js';
 
 /** The badge's tone of a coupon state: waiting, paid, or no longer usable. */
 function tone(estado: string): 'progress' | 'ok' | 'bad' {
@@ -26,21 +25,11 @@ export function CouponCard(props: { coupon: Coupon }) {
         </p>
         <span class={`badge badge-${tone(coupon.estado)}`}>{couponStateLabel(coupon.estado)}</span>
       </div>
-      <dl class="facts">
-        <div>
-          <dt>Importe</dt>
-          <dd class="nowrap">{formatMoney(coupon.monto)}</dd>
-        </div>
-        <div>
-          <dt>Generado</dt>
-          <dd>{formatDate(coupon.fecha_generacion)}</dd>
-        </div>
-        <div>
-          <dt>Vence</dt>
-          <dd>{formatDate(coupon.fecha_vencimiento)}</dd>
-        </div>
-      </dl>
-      {usable && open && <CouponTicket coupon={coupon} digitsId={`${id}-digitos`} />}
+      {usable && open ? (
+        <CouponTicket coupon={coupon} digitsId={`${id}-digitos`} />
+      ) : (
+        <CouponFacts coupon={coupon} />
+      )}
       <div class="actions">
         {usable && (
           <button

@@ -7,10 +7,9 @@ import {
   PAGE_SIZE,
   type CouponState,
 } from '../../lib/coupon.js';
-import { paging } from '../../lib/paging.js';
 import { authCall } from '../../session/session.js';
-import { PagedList, usePaging } from '../../ui/pager.js';
-import { Empty, ErrorBox, Loading, Notice } from '../../ui/status.js';
+import { PagedCards, usePaging } from '../../ui/pager.js';
+import { Empty, Notice } from '../../ui/status.js';
 import { useLoad } from '../../ui/use-load.js';
 import { CouponCard } from './card.js';
 
@@ -47,10 +46,15 @@ export function CouponList(props: { userId: string; refresh: number }) {
           ))}
         </select>
       </div>
-      {state.status === 'loading' && <Loading label="Cargando tus cupones…" />}
-      {state.status === 'error' && <ErrorBox message={state.message} onRetry={retry} />}
-      {state.status === 'ready' &&
-        (state.data.cupones.length === 0 && pager.offset === 0 ? (
+      <PagedCards
+        state={state}
+        items={state.status === 'ready' ? state.data.cupones : []}
+        retry={retry}
+        pager={pager}
+        pageSize={PAGE_SIZE}
+        noun="Cupones"
+        loading="Cargando tus cupones…"
+        empty={
           stateFilter !== null ? (
             <Notice>No tenés cupones en ese estado.</Notice>
           ) : (
@@ -58,24 +62,9 @@ export function CouponList(props: { userId: string; refresh: number }) {
               <p>Cuando generes uno, lo vas a ver acá.</p>
             </Empty>
           )
-        ) : (
-          <PagedList
-            label="Páginas de cupones"
-            pager={pager}
-            pages={paging('Cupones', PAGE_SIZE, {
-              offset: pager.offset,
-              shown: state.data.cupones.length,
-              total: state.data.total,
-              hasMore: state.data.has_more,
-            })}
-          >
-            <ul class="card-list">
-              {state.data.cupones.map((coupon) => (
-                <CouponCard key={coupon.cupon_id} coupon={coupon} />
-              ))}
-            </ul>
-          </PagedList>
-        ))}
+        }
+        card={(coupon) => <CouponCard key={coupon.cupon_id} coupon={coupon} />}
+      />
     </>
   );
 }

@@ -5,6 +5,33 @@ import { formatDate, formatMoney } from '../../lib/format.js';
 import { CouponBarcode } from '../../ui/barcode.js';
 import { PdfButton } from '../../ui/pdf-button.js';
 
+/** A coupon's amount, generation date (when known) and due date, and `children` facts. */
+export function CouponFacts(props: {
+  coupon: Pick<Coupon, 'monto' | 'fecha_vencimiento'> & { fecha_generacion?: string };
+  children?: ComponentChildren;
+}) {
+  const { coupon } = props;
+  return (
+    <dl class="facts">
+      <div>
+        <dt>Importe</dt>
+        <dd class="nowrap">{formatMoney(coupon.monto)}</dd>
+      </div>
+      {coupon.fecha_generacion !== undefined && (
+        <div>
+          <dt>Generado</dt>
+          <dd>{formatDate(coupon.fecha_generacion)}</dd>
+        </div>
+      )}
+      <div>
+        <dt>Vence</dt>
+        <dd>{formatDate(coupon.fecha_vencimiento)}</dd>
+      </div>
+      {props.children}
+    </dl>
+  );
+}
+
 /**
  * Prints `ticket` alone: the print stylesheet hides everything but the ticket marked, until the
  * print dialog closes.
@@ -54,17 +81,7 @@ export function CouponTicket(props: {
     <div class="ticket" ref={ticket}>
       <p class="ticket-title print-only">Cupón de pago</p>
       <CouponBarcode code={coupon.codigo_barras} digitsId={props.digitsId} />
-      <dl class="facts">
-        <div>
-          <dt>Importe</dt>
-          <dd class="nowrap">{formatMoney(coupon.monto)}</dd>
-        </div>
-        <div>
-          <dt>Vence</dt>
-          <dd>{formatDate(coupon.fecha_vencimiento)}</dd>
-        </div>
-        {props.children}
-      </dl>
+      <CouponFacts coupon={coupon}>{props.children}</CouponFacts>
       <div class="actions no-print">
         <button type="button" class="button secondary" onClick={() => void copy()}>
           Copiar código
