@@ -109,6 +109,19 @@ describe('a slow link (docs/web.md "Size")', () => {
   });
 });
 
+describe('a page whose code does not arrive', () => {
+  it('says so and offers to try again, instead of leaving the page as it was', async () => {
+    const { page } = web.session;
+    await page.route('**/assets/register-*.js', (route) => route.abort('internetdisconnected'));
+    await page.goto(`${web.portal.url}/e/${DEMO_TENANT.id}/registro`);
+    await page.getByRole('heading', { level: 1, name: 'No pudimos abrir esta página' }).waitFor();
+    await page.getByRole('button', { name: 'Reintentar' }).waitFor();
+    await page.unroute('**/assets/register-*.js');
+    await page.getByRole('button', { name: 'Reintentar' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Creá tu cuenta' }).waitFor();
+  });
+});
+
 describe('how the API prepares the pages (pure parts)', () => {
   it('reads Accept-Encoding with its q-values, brotli first', () => {
     expect(acceptedEncodings(undefined)).toEqual([]);

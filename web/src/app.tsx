@@ -44,9 +44,24 @@ export interface PrivatePageProps {
 
 type Lazy<P> = ComponentType<P> & { preload?: () => Promise<unknown> };
 
-/** A page whose code is fetched the first time it shows (or is preloaded). */
+/**
+ * A page whose code is fetched the first time it shows (or is preloaded). When the fetch fails
+ * (no network, or a new build replaced the file) the page says so and offers a reload, rather
+ * than leaving the previous page up with nothing happening.
+ */
 function onDemand<P>(load: () => Promise<ComponentType<P>>): Lazy<P> {
-  return lazy<ComponentType<P>>(load);
+  return lazy<ComponentType<P>>(() => load().catch(() => LoadFailed));
+}
+
+function LoadFailed() {
+  return (
+    <Page title="No pudimos abrir esta página">
+      <ErrorBox
+        message="Revisá tu conexión a internet y probá de nuevo."
+        onRetry={() => window.location.reload()}
+      />
+    </Page>
+  );
 }
 
 const PUBLIC: Partial<Record<PageName, Lazy<PublicPageProps>>> = {
