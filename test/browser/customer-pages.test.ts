@@ -224,9 +224,32 @@ describe('what a customer notices', () => {
     await page.getByText('Estás al día').waitFor();
     await page.getByText('No tenés pagos en línea ni facturas pendientes.').waitFor();
     await checkPage(page, 'customer-history-up-to-date');
-    // Paid at the counter long ago: that receipt is listed.
+    // 21 more receipts from the counter: two pages of 20, the next through "Siguientes".
+    await web.portal.tenantQuery(
+      `INSERT INTO suc0001.ordcta (cnro, tipo, comprobante, nrocomp, fecha, haber)
+       SELECT 1004, 'REC', 'Recibo', 'RC0002-' || lpad(n::text, 8, '0'), current_date - n, 100 + n
+         FROM generate_series(1, 21) AS n`,
+    );
     await navLink(web.session.page, 'Recibos').click();
+    await page.getByText('Recibos 1 a 20 de 22').waitFor();
+    await page.getByText('RC0002-00000001').waitFor();
+    await checkPage(page, 'customer-receipts-page-1');
+    await page.getByRole('button', { name: 'Siguientes' }).click();
+    await page.getByText('Recibos 21 a 22 de 22').waitFor();
+    // The seed's receipt, paid at the counter long ago, is the oldest.
     await page.getByText('RC0001-00000030').waitFor();
+    expect(await focusedId()).toBe('recibos-lista');
+    await page.getByRole('button', { name: 'Anteriores' }).click();
+    await page.getByText('Recibos 1 a 20 de 22').waitFor();
+
+    // The same pages under the sucursal's link; a sucursal the tenant does not have is said so.
+    await page.goto(`${web.portal.url}/e/1/s/1/recibos`);
+    await page.getByText('Recibos 1 a 20 de 22').waitFor();
+    expect(await navLink(page, 'Inicio').getAttribute('href')).toBe('/e/1/s/1/');
+    await page.goto(`${web.portal.url}/e/1/s/9/`);
+    await page.getByText('La sucursal del enlace no es de esta empresa.').waitFor();
+    await page.goto(`${web.portal.url}/e/1/`);
+    await expectHeading(page, 'Hola, Carlos Rodríguez');
 
     await page.getByRole('button', { name: 'Salir' }).click();
     await expectHeading(page, 'Ingresá a tu cuenta');

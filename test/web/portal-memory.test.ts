@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Me } from '../../web/src/api/types.js';
-import { identityOf } from '../../web/src/portal-memory.js';
+import { identityOf } from '../../web/src/lib/identity.js';
 
 const me = (dni_cuit: string): Me => ({
   portal_user_id: 'u',

@@ -8,8 +8,9 @@
  * - who last used the login form of a tenant (sucursal, DNI or CUIT and its number), so the form
  *   comes back filled after a logout, a password reset or a password change.
  */
-import type { Me } from './api/types.js';
-import { digitsOf, type IdentifierType } from './lib/validation.js';
+import type { RememberedIdentity } from './lib/identity.js';
+
+export { identityOf, type RememberedIdentity } from './lib/identity.js';
 
 const PORTAL_KEY = 'portal-home';
 const IDENTITY_KEY = 'portal-identity';
@@ -38,14 +39,6 @@ export function rememberedPortal(): string | null {
   return read(PORTAL_KEY);
 }
 
-/** The customer a login form was last filled for (no password). */
-export interface RememberedIdentity {
-  tenantId: number;
-  sucursalId: number;
-  type: IdentifierType;
-  identifier: string;
-}
-
 export function rememberIdentity(identity: RememberedIdentity): void {
   write(IDENTITY_KEY, JSON.stringify(identity));
 }
@@ -70,14 +63,4 @@ export function rememberedIdentity(tenantId: number): RememberedIdentity | null 
   } catch {
     return null;
   }
-}
-
-/** The signed-in customer as the login form asks for them (`dni_cuit` as the ERP stores it). */
-export function identityOf(me: Me): RememberedIdentity {
-  return {
-    tenantId: me.tenant_id,
-    sucursalId: me.sucursal_id,
-    type: digitsOf(me.dni_cuit).length === 11 ? 'cuit' : 'dni',
-    identifier: me.dni_cuit,
-  };
 }
