@@ -104,8 +104,9 @@ describe('what a customer notices', () => {
 
     // Share: the phone's share sheet gets the PDF itself.
     await page.getByRole('button', { name: 'Compartir cupón (PDF)' }).first().click();
+    // The PDF is rendered by the reports service first: seconds on a busy machine.
     await expect
-      .poll(() => page.evaluate<unknown>('window.__shared ?? null'))
+      .poll(() => page.evaluate<unknown>('window.__shared ?? null'), { timeout: 20_000 })
       .toEqual({
         name: `cupon-${digits}.pdf`,
         type: 'application/pdf',
