@@ -94,11 +94,25 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/platform/**/*.ts', 'src/config.ts'],
+    files: ['src/config.ts'],
     rules: layerRule({
       regex: '^(\\.\\.?/)+(modules|ledger|reports)/',
       message: 'platform/ is the floor: it imports no module, ledger or reports code.',
     }),
+  },
+  {
+    // config.ts fills the settings each platform piece declares; platform never reads config.ts.
+    files: ['src/platform/**/*.ts'],
+    rules: layerRule(
+      {
+        regex: '^(\\.\\.?/)+(modules|ledger|reports)/',
+        message: 'platform/ is the floor: it imports no module, ledger or reports code.',
+      },
+      {
+        regex: '^(\\.\\./)+config\\.js$',
+        message: 'platform/ declares the settings it takes; config.ts fills them, never the reverse.',
+      },
+    ),
   },
   {
     files: ['src/ledger/**/*.ts', 'src/reports/**/*.ts'],

@@ -25,6 +25,7 @@ import { loginToken, startPortal } from './portal.js';
 import { sessionVersionCost } from './session.js';
 import { tenantScale } from './tenants.js';
 import { webhookThroughput } from './webhook.js';
+import { webFirstPage } from './web-load.js';
 
 /**
  * `npm run bench`: each scenario runs the portal and a baseline that stands for the machine's
@@ -87,6 +88,8 @@ async function main(): Promise<void> {
   const only = process.argv[2];
   // Statements need only reports processes of their own: no database, no portal to start.
   if (only === 'estado-cuenta') return statementRenders();
+  // The browser scenario runs the portal as its own process on its own databases.
+  if (only === 'web') return webFirstPage();
   const environment = await createBenchEnvironment();
   const { app, url, reportsUrl, reportsSecret, gatewayPort } = await startPortal(environment);
   try {
@@ -109,6 +112,7 @@ async function main(): Promise<void> {
     await app.close();
     await environment.close();
   }
+  if (!only) await webFirstPage();
 }
 
 main().catch((error: unknown) => {

@@ -5,6 +5,7 @@ import {
   expectHeading,
   expectPdfDownload,
   logIn,
+  navLink,
   registerThroughApi,
   submitLogin,
   tenantPage,
@@ -21,13 +22,6 @@ import { useServedWebClient } from '../helpers/web-suite.js';
 
 const web = useServedWebClient();
 
-/** The signed-in nav's link to `name` ("Inicio", "Facturas", "Pagos", "Cupones", "Perfil"). */
-function navLink(name: string) {
-  return web.session.page
-    .getByRole('navigation', { name: 'Principal' })
-    .getByRole('link', { name, exact: true });
-}
-
 /** Lucía Fernández of the demo seed: sucursal 2 (customers centralized in `public`). */
 const LUCIA: Customer = {
   identifier: '31222333',
@@ -40,7 +34,7 @@ describe('coupons, history and profile in the web client', () => {
   it('coupons: a partial amount of one debt, 30 days by default, generates a coupon whose 19 digits are shown, whose PDF downloads, and which the list shows', async () => {
     const { page } = web.session;
     await logIn(page, web.portal.url);
-    await navLink('Cupones').click();
+    await navLink(web.session.page, 'Cupones').click();
     await expectHeading(page, 'Cupones de pago');
     await page.getByText('Todavía no generaste cupones').waitFor();
     await debtBox(page, '0001-00001345').check();
@@ -70,7 +64,7 @@ describe('coupons, history and profile in the web client', () => {
   it('history: a pending payment is cancelled after the confirmation, and its state says "Cancelado"', async () => {
     const { page } = web.session;
     await logIn(page, web.portal.url);
-    await navLink('Facturas').click();
+    await navLink(web.session.page, 'Facturas').click();
     await expectHeading(page, 'Tus facturas');
     await debtBox(page, '0001-00001301').check();
     await page.getByRole('button', { name: /^Pagar \$/ }).click();
@@ -108,7 +102,7 @@ describe('coupons, history and profile in the web client', () => {
 
     const { page } = web.session;
     await logIn(page, web.portal.url, LUCIA);
-    await navLink('Perfil').click();
+    await navLink(web.session.page, 'Perfil').click();
     await expectHeading(page, 'Tu perfil');
     const email = page.getByLabel('E-mail');
     await expect(email.inputValue()).resolves.toBe('lucia.fernandez@example.com');

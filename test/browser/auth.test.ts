@@ -3,11 +3,11 @@ import { lastMailTo } from '../helpers/portal.js';
 import {
   checkPage,
   expectHeading,
+  CARLOS,
   JUAN,
   registerThroughApi,
   submitLogin,
   tenantPage,
-  type Customer,
 } from '../helpers/web-pages.js';
 import { useServedWebClient } from '../helpers/web-suite.js';
 
@@ -19,14 +19,6 @@ import { useServedWebClient } from '../helpers/web-suite.js';
  */
 
 const web = useServedWebClient();
-
-/** Carlos Rodríguez of the demo seed (no debts), registered through the API for the lockout. */
-const CARLOS: Customer = {
-  identifier: '5123456',
-  type: 'dni',
-  password: 'Tornillo2026',
-  sucursal: 'Casa Central',
-};
 
 describe('logging in: lockout and forgotten password', () => {
   it('the 5th wrong password shows the lockout in Spanish, for 15 minutes', async () => {

@@ -6,9 +6,9 @@ import {
   expectHeading,
   expectPdfDownload,
   logIn,
+  MARIA,
   submitLogin,
   tenantPage,
-  type Customer,
 } from '../helpers/web-pages.js';
 import { useServedWebClient } from '../helpers/web-suite.js';
 
@@ -20,14 +20,6 @@ import { useServedWebClient } from '../helpers/web-suite.js';
  */
 
 const web = useServedWebClient();
-
-/** María González of the demo seed: CUIT stored with dashes, two debts, not yet registered. */
-const MARIA: Customer = {
-  identifier: '27-28765431-1',
-  type: 'cuit',
-  password: 'Cobranza2026',
-  sucursal: 'Casa Central',
-};
 
 function countIniciar(requests: Request[]): number {
   return requests.filter(

@@ -1,4 +1,8 @@
+import http, { type IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { acceptedEncodings } from '../../src/platform/http/static-files.js';
+import { HEAD_MARKER, renderIndex, tenantOfPath } from '../../src/platform/http/web-client.js';
 import { expectNoSeriousAxeViolations, screenshotPage } from '../helpers/browser.js';
 import { DEMO_TENANT } from '../helpers/portal.js';
 import { useServedWebClient } from '../helpers/web-suite.js';
@@ -31,5 +35,123 @@ describe('web client served by the API', () => {
     await expectNoSeriousAxeViolations(page);
     await screenshotPage(page, 'web-login');
     expect(web.session.errors).toEqual([]);
+  });
+});
+
+/** A GET of the portal with `headers`, the body as sent (not decoded). */
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>(
+    (resolve, reject) => {
+      http
+        .get(url, { headers }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              body: Buffer.concat(chunks),
+            }),
+          );
+        })
+        .on('error', reject);
+    },
+  );
+}
+
+describe('a slow link (docs/web.md "Size")', () => {
+  it('the page carries its settings and, on a tenant link, preloads the tenant; files go out precompressed when accepted', async () => {
+    const page = await rawGet(`${web.portal.url}/e/${DEMO_TENANT.id}/ingresar`, {
+      accept: 'text/html',
+      'accept-encoding': 'gzip, deflate, br',
+    });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(page.headers.vary).toContain('accept-encoding');
+    const html = brotliDecompressSync(page.body).toString();
+    expect(html).toContain('<script type="application/json" id="portal-config">{"apiBaseUrl":""}');
+    expect(html).toContain(
+      `<link rel="preload" as="fetch" crossorigin="use-credentials" href="/portal/empresas/${DEMO_TENANT.id}" />`,
+    );
+    // The static shell: text before any script runs.
+    expect(html).toContain('Cargando el portal…');
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).not.toContain('unsafe-inline');
+
+    const script = /src="(\/assets\/index-[^"]+\.js)"/.exec(html)?.[1] ?? '';
+    const plain = await rawGet(`${web.portal.url}${script}`, {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const gz = await rawGet(`${web.portal.url}${script}`, { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    const br = await rawGet(`${web.portal.url}${script}`, { 'accept-encoding': 'gzip, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+    expect(br.body.length).toBeLessThan(plain.body.length / 2);
+    expect(br.headers['content-length']).toBe(String(br.body.length));
+    expect(br.headers.etag).not.toBe(plain.headers.etag);
+    // config.json stays for a client hosted elsewhere.
+    const config = await rawGet(`${web.portal.url}/config.json`, {});
+    expect(JSON.parse(config.body.toString())).toEqual({ apiBaseUrl: '' });
+  });
+
+  it('the login page asks the tenant once (the preload is used) and never config.json', async () => {
+    const { page } = web.session;
+    const asked: string[] = [];
+    page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+    await page.goto(`${web.portal.url}/e/${DEMO_TENANT.id}/ingresar`);
+    await page.getByLabel('Contraseña', { exact: true }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(asked.filter((p) => p === `/portal/empresas/${DEMO_TENANT.id}`)).toHaveLength(1);
+    expect(asked).not.toContain('/config.json');
+    expect(web.session.errors).toEqual([]);
+  });
+});
+
+describe('a page whose code does not arrive', () => {
+  it('says so and offers to try again, instead of leaving the page as it was', async () => {
+    const { page } = web.session;
+    await page.route('**/assets/register-*.js', (route) => route.abort('internetdisconnected'));
+    await page.goto(`${web.portal.url}/e/${DEMO_TENANT.id}/registro`);
+    await page.getByRole('heading', { level: 1, name: 'No pudimos abrir esta página' }).waitFor();
+    await page.getByRole('button', { name: 'Reintentar' }).waitFor();
+    await page.unroute('**/assets/register-*.js');
+    await page.getByRole('button', { name: 'Reintentar' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Creá tu cuenta' }).waitFor();
+  });
+});
+
+describe('how the API prepares the pages (pure parts)', () => {
+  it('reads Accept-Encoding with its q-values, brotli first', () => {
+    expect(acceptedEncodings(undefined)).toEqual([]);
+    expect(acceptedEncodings('gzip, deflate, br')).toEqual(['br', 'gzip']);
+    expect(acceptedEncodings('gzip;q=1.0, br;q=0')).toEqual(['gzip']);
+    expect(acceptedEncodings('*')).toEqual(['br', 'gzip']);
+    expect(acceptedEncodings('*;q=0, gzip')).toEqual(['gzip']);
+    expect(acceptedEncodings('x-gzip')).toEqual(['gzip']);
+    expect(acceptedEncodings('identity')).toEqual([]);
+  });
+
+  it('finds the tenant of a portal page as the client does', () => {
+    expect(tenantOfPath('/e/1/')).toBe(1);
+    expect(tenantOfPath('/e/12/s/2/deudas')).toBe(12);
+    expect(tenantOfPath('/e/1')).toBe(1);
+    for (const path of ['/', '/e/0/', '/e/01/', '/e/x/', '/e/2147483648/', '/pagos/resultado'])
+      expect(tenantOfPath(path), path).toBeUndefined();
+  });
+
+  it('fills the head marker with the settings (never closing the element) and the preload', () => {
+    const template = `<head>${HEAD_MARKER}</head>`;
+    expect(renderIndex(template, { apiBaseUrl: '' })).toBe(
+      '<head><script type="application/json" id="portal-config">{"apiBaseUrl":""}</script></head>',
+    );
+    const hostile = renderIndex(template, { apiBaseUrl: 'https://a.example/"></script><x' }, 7);
+    expect(hostile).not.toContain('</script><x');
+    expect(hostile).toContain('\\u003c/script>\\u003cx');
+    expect(hostile).toContain(
+      'href="https://a.example/&quot;&gt;&lt;/script&gt;&lt;x/portal/empresas/7"',
+    );
+    expect(renderIndex('<head></head>', { apiBaseUrl: '' }, 7)).toBe('<head></head>');
   });
 });

@@ -184,7 +184,9 @@ export async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
   expect(violations, describeViolations(violations)).toEqual([]);
 }
 
-export const SCREENSHOT_DIR = fromRoot('test-results', 'screenshots');
+/** PORTAL_SCREENSHOT_DIR when set (e.g. a folder under /tmp to look at), else test-results/. */
+export const SCREENSHOT_DIR =
+  process.env.PORTAL_SCREENSHOT_DIR ?? fromRoot('test-results', 'screenshots');
 export const SCREENSHOT_SIZES = [
   { width: 360, height: 740 },
   { width: 1280, height: 800 },

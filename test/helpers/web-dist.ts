@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fromRoot } from '../../src/platform/paths.js';
@@ -28,20 +30,54 @@ async function hasBuildScript(): Promise<boolean> {
   return manifest.scripts?.['build:web'] !== undefined;
 }
 
+/** Held while one process builds: two files starting at once must not build into one folder. */
+const BUILD_LOCK = path.join(
+  tmpdir(),
+  `portal-web-build-${createHash('sha256').update(fromRoot()).digest('hex').slice(0, 12)}.lock`,
+);
+
+/** Runs `task` holding BUILD_LOCK (a directory: mkdir is atomic); a lock older than 3 min is stale. */
+async function underBuildLock<T>(task: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      await mkdir(BUILD_LOCK);
+      break;
+    } catch {
+      const since = await stat(BUILD_LOCK).then(
+        (info) => Date.now() - info.mtimeMs,
+        () => 0,
+      );
+      if (since > 180_000) await rm(BUILD_LOCK, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  try {
+    return await task();
+  } finally {
+    await rm(BUILD_LOCK, { recursive: true, force: true });
+  }
+}
+
 /**
  * The web client's build, made first when it is missing or older than its sources (so a test
- * never looks at yesterday's pages). A missing build that cannot be made fails: the browser
- * tests of the web client never skip.
+ * never looks at yesterday's pages), by one test file at a time. A missing build that cannot be
+ * made fails: the browser tests of the web client never skip.
  */
 export async function ensureWebBuild(): Promise<string> {
   const index = path.join(WEB_DIST, 'index.html');
-  const built = existsSync(index) ? (await stat(index)).mtimeMs : 0;
-  const newest = Math.max(...(await Promise.all(WEB_SOURCES.map(newestMtime))));
-  if ((built === 0 || newest > built) && (await hasBuildScript())) {
-    await promisify(execFile)('npm', ['run', 'build:web'], {
-      cwd: fromRoot(),
-      timeout: 120_000,
-      maxBuffer: 16 * 1024 * 1024,
+  const stale = async () => {
+    const built = existsSync(index) ? (await stat(index)).mtimeMs : 0;
+    const newest = Math.max(...(await Promise.all(WEB_SOURCES.map(newestMtime))));
+    return built === 0 || newest > built;
+  };
+  if ((await stale()) && (await hasBuildScript())) {
+    await underBuildLock(async () => {
+      if (!(await stale())) return; // another file built it while this one waited
+      await promisify(execFile)('npm', ['run', 'build:web'], {
+        cwd: fromRoot(),
+        timeout: 120_000,
+        maxBuffer: 16 * 1024 * 1024,
+      });
     });
   }
   if (!existsSync(index)) {

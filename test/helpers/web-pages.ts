@@ -20,10 +20,21 @@ export async function expectHeading(page: Page, title: string | RegExp): Promise
   await page.getByRole('heading', { level: 1, name: title }).waitFor();
 }
 
-/** Every page a test visits: no serious/critical axe violation, screenshotted at both sizes. */
+/**
+ * Every page a test visits: no serious/critical axe violation and screenshots at both sizes, in
+ * the light theme and in the dark one (`prefers-color-scheme: dark`, `<name>-dark-<w>x<h>.png`).
+ * The page is left in the light theme.
+ */
 export async function checkPage(page: Page, name: string): Promise<void> {
   await expectNoSeriousAxeViolations(page);
   await screenshotPage(page, name);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  try {
+    await expectNoSeriousAxeViolations(page);
+    await screenshotPage(page, `${name}-dark`);
+  } finally {
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
 }
 
 export interface Customer {
@@ -41,6 +52,29 @@ export const JUAN: Customer = {
   password: 'Portal2026',
   sucursal: 'Casa Central',
 };
+
+/** María González of the demo seed: CUIT stored with dashes, two debts, no receipts. */
+export const MARIA: Customer = {
+  identifier: '27-28765431-1',
+  type: 'cuit',
+  password: 'Cobranza2026',
+  sucursal: 'Casa Central',
+};
+
+/** Carlos Rodríguez of the demo seed: owes nothing, one receipt from the counter. */
+export const CARLOS: Customer = {
+  identifier: '5123456',
+  type: 'dni',
+  password: 'Tornillo2026',
+  sucursal: 'Casa Central',
+};
+
+/** The signed-in nav's link to `name` ("Inicio", "Facturas", "Pagos", "Recibos", ...). */
+export function navLink(page: Page, name: string) {
+  return page
+    .getByRole('navigation', { name: 'Principal' })
+    .getByRole('link', { name, exact: true });
+}
 
 /** The demo seed's sucursal ids, by the name the selector shows. */
 const SUCURSAL_IDS: Record<Customer['sucursal'], number> = {

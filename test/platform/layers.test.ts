@@ -43,6 +43,7 @@ describe('layers (docs/architecture.md "Layers")', () => {
     ['src/platform/probe.ts', '../ledger/receipts.js', 'platform/ is the floor'],
     ['src/platform/db/probe.ts', '../../reports/client.js', 'platform/ is the floor'],
     ['src/platform/probe.ts', '../dev/dev-defaults.js', 'dev/ is for the entry points'],
+    ['src/platform/http/probe.ts', '../../config.js', 'config.ts fills them'],
     ['src/ledger/probe.ts', '../modules/payments/queries.js', 'import no portal module'],
     ['src/reports/pdf/probe.ts', '../../modules/coupons/service.js', 'import no portal module'],
     ['src/modules/profile/probe.ts', '../auth/queries.js', 'through its face only'],

@@ -9,7 +9,6 @@ import {
   generateErrorMessage,
   groupDigits,
   linesTotalCents,
-  paging,
   parseAmount,
   staleAfterGenerate,
 } from '../../web/src/lib/coupon.js';
@@ -116,20 +115,6 @@ describe('coupon display and list', () => {
     expect(couponListPath('expired', 40)).toBe(
       '/portal/cupones/mis-cupones?estado=expired&limit=20&offset=40',
     );
-  });
-
-  it('pages through the list', () => {
-    expect(paging(0, 20, 45, true)).toEqual({
-      summary: 'Cupones 1 a 20 de 45',
-      previous: null,
-      next: 20,
-    });
-    expect(paging(40, 5, 45, false)).toEqual({
-      summary: 'Cupones 41 a 45 de 45',
-      previous: 20,
-      next: null,
-    });
-    expect(paging(60, 0, 45, false).next).toBeNull();
   });
 });
 

@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  chosenAgain,
   isChosen,
   overdueFirst,
   paymentRequest,
   toggleFifo,
   totalCents,
+  retryValue,
 } from '../../web/src/lib/fifo.js';
 
 const debts = [
@@ -68,5 +70,20 @@ describe('FIFO selection (docs/api.md iniciar rule 5)', () => {
       { id: '4', vencido: true },
     ];
     expect(overdueFirst(list).map((d) => d.id)).toEqual(['2', '4', '1', '3']);
+  });
+});
+
+describe('a payment tried again', () => {
+  const debts = [{ nrocomp: 'A' }, { nrocomp: 'B' }, { nrocomp: 'C' }];
+
+  it('chooses the head of the list the payment had, and nothing it did not have', () => {
+    expect(chosenAgain(debts, retryValue(['A', 'B']))).toBe(2);
+    expect(chosenAgain(debts, retryValue(['B', 'A']))).toBe(2);
+    // A was paid meanwhile (not listed): B is now first, and is chosen.
+    expect(chosenAgain(debts.slice(1), 'A,B')).toBe(1);
+    // The head is missing from the choice: nothing is chosen.
+    expect(chosenAgain(debts, 'B,C')).toBe(0);
+    expect(chosenAgain(debts, undefined)).toBe(0);
+    expect(chosenAgain(debts, '')).toBe(0);
   });
 });

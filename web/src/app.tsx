@@ -1,86 +1,134 @@
 /**
- * The shell and the route table: which page a URL shows, and who may see it. Public pages need
- * the tenant (GET /portal/empresas/{id}); the others need a session of that tenant (and of the
- * link's sucursal when the link names one), or they send to the login with `next`.
+ * The route table (preact-iso): which page a URL shows, and who may see it. A tenant's portal
+ * (`/e/{tenant}/[s/{sucursal}/]...`) needs the tenant (GET /portal/empresas/{id}); its public
+ * pages show to anyone, the others need a session of that tenant (and of the link's sucursal when
+ * the link names one) or they send to the login with `next`. Pages other than the login are
+ * loaded on demand (`lazy`): the login is the first page most visitors see.
  */
-import type { ComponentChildren } from 'preact';
+import type { ComponentType } from 'preact';
 import { useEffect } from 'preact/hooks';
-import type { Tenant, Me } from './api/types.js';
-import { CouponsPage } from './pages/coupons.js';
-import { DebtsPage } from './pages/debts.js';
-import { ForgotPage } from './pages/forgot.js';
-import { HistoryPage } from './pages/history.js';
-import { HomePage } from './pages/home.js';
+import { lazy, LocationProvider, Route, Router, useLocation } from 'preact-iso';
+import type { Me, Tenant } from './api/types.js';
 import { LoginPage } from './pages/login.js';
 import { LandingPage, NotFoundPage, ResultLoginPage } from './pages/misc.js';
-import { PaymentResultPage } from './pages/payment-result.js';
-import { ProfilePage } from './pages/profile.js';
-import { RegisterPage } from './pages/register.js';
-import { navigate, useLocation } from './router.js';
 import {
-  parseRoute,
+  PAGES,
   pathFor,
+  positiveInt,
   PUBLIC_PAGES,
   safeNext,
   type PageName,
   type PortalLink,
 } from './routes.js';
-import { logout, type SessionState } from './session/session.js';
+import type { SessionState } from './session/session.js';
+import { identityOf, rememberIdentity } from './portal-memory.js';
 import { useSession } from './session/use-session.js';
 import { useTenant } from './tenant.js';
-import { Link } from './ui/link.js';
 import { Page } from './ui/page.js';
+import { Shell } from './ui/shell.js';
 import { ErrorBox, Loading } from './ui/status.js';
 
+/** What a public page (login, register, forgot) is given. */
+export interface PublicPageProps {
+  link: PortalLink;
+  empresa: Tenant;
+  /** `next` of the query, not yet checked (safeNext). */
+  next: string | null;
+}
+
+/** What a page behind the session is given. */
+export interface PrivatePageProps {
+  link: PortalLink;
+  me: Me;
+}
+
+type Lazy<P> = ComponentType<P> & { preload?: () => Promise<unknown> };
+
+/**
+ * A page whose code is fetched the first time it shows (or is preloaded). When the fetch fails
+ * (no network, or a new build replaced the file) the page says so and offers a reload, rather
+ * than leaving the previous page up with nothing happening.
+ */
+function onDemand<P>(load: () => Promise<ComponentType<P>>): Lazy<P> {
+  return lazy<ComponentType<P>>(() => load().catch(() => LoadFailed));
+}
+
+function LoadFailed() {
+  return (
+    <Page title="No pudimos abrir esta página">
+      <ErrorBox
+        message="Revisá tu conexión a internet y probá de nuevo."
+        onRetry={() => window.location.reload()}
+      />
+    </Page>
+  );
+}
+
+const PUBLIC: Partial<Record<PageName, Lazy<PublicPageProps>>> = {
+  login: LoginPage,
+  register: onDemand(() => import('./pages/register.js').then((m) => m.RegisterPage)),
+  forgot: onDemand(() => import('./pages/forgot.js').then((m) => m.ForgotPage)),
+};
+
+const PRIVATE: Partial<Record<PageName, Lazy<PrivatePageProps>>> = {
+  home: onDemand(() => import('./pages/home.js').then((m) => m.HomePage)),
+  debts: onDemand(() => import('./pages/debts.js').then((m) => m.DebtsPage)),
+  history: onDemand(() => import('./pages/history.js').then((m) => m.HistoryPage)),
+  receipts: onDemand(() => import('./pages/receipts.js').then((m) => m.ReceiptsPage)),
+  coupons: onDemand(() => import('./pages/coupons/page.js').then((m) => m.CouponsPage)),
+  profile: onDemand(() => import('./pages/profile.js').then((m) => m.ProfilePage)),
+};
+
+const PaymentResultPage = lazy(() =>
+  import('./pages/payment-result.js').then((m) => m.PaymentResultPage),
+);
+
 export function App() {
-  const location = useLocation();
-  const session = useSession();
-  const route = parseRoute(location.pathname, location.search);
-  switch (route.kind) {
-    case 'landing':
-      return (
-        <Shell session={session}>
-          <LandingPage />
-        </Shell>
-      );
-    case 'not-found':
-      return (
-        <Shell session={session}>
-          <NotFoundPage />
-        </Shell>
-      );
-    case 'result':
-      return (
-        <ResultRoute
-          session={session}
-          paymentId={route.paymentId}
-          here={`${location.pathname}${location.search}`}
-        />
-      );
-    case 'page':
-      return (
-        <TenantRoute
-          link={route.link}
-          page={route.page}
-          session={session}
-          here={`${location.pathname}${location.search}`}
-          next={new URLSearchParams(location.search).get('next')}
-        />
-      );
-  }
+  return (
+    <LocationProvider>
+      <Router>
+        <Route path="/" component={LandingRoute} />
+        <Route path="/pagos/resultado" component={ResultRoute} />
+        <Route path="/e/:tenant/s/:sucursal/*" component={TenantPortal} />
+        <Route path="/e/:tenant/s/:sucursal" component={TenantPortal} />
+        <Route path="/e/:tenant/*" component={TenantPortal} />
+        <Route path="/e/:tenant" component={TenantPortal} />
+        <Route default component={NotFoundRoute} />
+      </Router>
+    </LocationProvider>
+  );
+}
+
+function LandingRoute() {
+  return (
+    <Shell session={useSession()}>
+      <LandingPage />
+    </Shell>
+  );
+}
+
+function NotFoundRoute() {
+  return (
+    <Shell session={useSession()}>
+      <NotFoundPage />
+    </Shell>
+  );
 }
 
 /** /pagos/resultado: the tenant comes from the session (the gateway's return has none). */
-function ResultRoute(props: { session: SessionState; paymentId: number | null; here: string }) {
-  const { session } = props;
+function ResultRoute() {
+  const session = useSession();
+  const { url, query } = useLocation();
   if (session.status !== 'active') {
     return (
       <Shell session={session}>
-        {session.status === 'unknown' ? <Loading /> : <ResultLoginPage next={props.here} />}
+        {session.status === 'unknown' ? <Loading /> : <ResultLoginPage next={url} />}
       </Shell>
     );
   }
-  return <ActiveResult me={session.me} session={session} paymentId={props.paymentId} />;
+  return (
+    <ActiveResult me={session.me} session={session} paymentId={positiveInt(query.payment_id)} />
+  );
 }
 
 function ActiveResult(props: { me: Me; session: SessionState; paymentId: number | null }) {
@@ -88,7 +136,7 @@ function ActiveResult(props: { me: Me; session: SessionState; paymentId: number 
   return (
     <Shell
       session={props.session}
-      home={homeLink(props.me)}
+      home={{ tenantId: props.me.tenant_id, sucursalId: props.me.sucursal_id }}
       empresa={empresa.status === 'ready' ? empresa.empresa.nombre : null}
     >
       <PaymentResultPage paymentId={props.paymentId} me={props.me} />
@@ -96,17 +144,11 @@ function ActiveResult(props: { me: Me; session: SessionState; paymentId: number 
   );
 }
 
-function homeLink(me: Me): PortalLink {
-  return { tenantId: me.tenant_id, sucursalId: me.sucursal_id };
-}
-
 /** The session belongs to the link's tenant (and sucursal, when the link fixes one). */
 function sessionFits(
   session: SessionState,
   link: PortalLink,
-): session is SessionState & {
-  status: 'active';
-} {
+): session is SessionState & { status: 'active' } {
   return (
     session.status === 'active' &&
     session.me.tenant_id === link.tenantId &&
@@ -114,157 +156,104 @@ function sessionFits(
   );
 }
 
-function TenantRoute(props: {
-  link: PortalLink;
-  page: PageName;
-  session: SessionState;
-  here: string;
-  next: string | null;
-}) {
-  const { link, page, session } = props;
+/** A tenant's portal: its shell, and the page of the rest of the path (a nested Router). */
+function TenantPortal(props: { params: { tenant?: string; sucursal?: string } }) {
+  const tenantId = positiveInt(props.params.tenant);
+  const sucursalId =
+    props.params.sucursal === undefined ? null : positiveInt(props.params.sucursal);
+  if (tenantId === null || (props.params.sucursal !== undefined && sucursalId === null))
+    return <NotFoundRoute />;
+  return <TenantPages link={{ tenantId, sucursalId }} />;
+}
+
+function TenantPages(props: { link: PortalLink }) {
+  const { link } = props;
+  const session = useSession();
   const [empresa, retry] = useTenant(link.tenantId);
   const name = empresa.status === 'ready' ? empresa.empresa.nombre : null;
-  const shell = (children: ComponentChildren) => (
-    <Shell
-      session={session}
-      home={link}
-      empresa={name}
-      fits={sessionFits(session, link)}
-      current={page}
-    >
-      {children}
-    </Shell>
-  );
-  if (empresa.status === 'loading') return shell(<Loading />);
-  if (empresa.status === 'error') {
-    return shell(
+  const fits = sessionFits(session, link);
+  const me = fits ? session.me : null;
+  // Whoever is signed in is who the login form shows after a logout or a password change.
+  useEffect(() => {
+    if (me) rememberIdentity(identityOf(me));
+  }, [me]);
+  let content;
+  if (empresa.status === 'loading') content = <Loading />;
+  else if (empresa.status === 'error') {
+    content =
       empresa.error.status === 404 ? (
         <NotFoundPage message="No encontramos esta empresa, o su portal no está activo. Revisá el enlace." />
       ) : (
         <Page title="Portal de clientes">
           <ErrorBox message={empresa.error.message} onRetry={retry} />
         </Page>
-      ),
-    );
-  }
-  const known = empresa.empresa.sucursales.some((s) => s.id === link.sucursalId);
-  if (link.sucursalId !== null && !known) {
-    return shell(
+      );
+  } else if (
+    link.sucursalId !== null &&
+    !empresa.empresa.sucursales.some((s) => s.id === link.sucursalId)
+  ) {
+    content = (
       <NotFoundPage
         message="La sucursal del enlace no es de esta empresa."
         home={pathFor({ tenantId: link.tenantId, sucursalId: null }, 'login')}
-      />,
+      />
+    );
+  } else {
+    const portal: PortalContext = { link, empresa: empresa.empresa, session };
+    content = (
+      <Router>
+        {(Object.keys(PAGES) as PageName[]).map((page) => (
+          <Route
+            key={page}
+            path={`/${PAGES[page]}`}
+            component={PageRoute}
+            page={page}
+            portal={portal}
+          />
+        ))}
+        <Route default component={NotFoundPage} />
+      </Router>
     );
   }
-  if (PUBLIC_PAGES.has(page)) {
-    if (session.status === 'unknown') return shell(<Loading />);
-    if (sessionFits(session, link))
-      return shell(<Redirect to={safeNext(props.next) ?? pathFor(link, 'home')} />);
-    return shell(
-      <PublicPage page={page} link={link} empresa={empresa.empresa} next={props.next} />,
-    );
-  }
-  if (session.status === 'unknown') return shell(<Loading />);
-  if (!sessionFits(session, link))
-    return shell(<Redirect to={pathFor(link, 'login', { next: props.here })} />);
-  return shell(<PrivatePage page={page} link={link} me={session.me} />);
+  return (
+    <Shell session={session} home={link} empresa={name} fits={fits}>
+      {content}
+    </Shell>
+  );
 }
 
-function PublicPage(props: {
-  page: PageName;
+interface PortalContext {
   link: PortalLink;
   empresa: Tenant;
-  next: string | null;
-}) {
-  switch (props.page) {
-    case 'register':
-      return <RegisterPage link={props.link} empresa={props.empresa} />;
-    case 'forgot':
-      return <ForgotPage link={props.link} empresa={props.empresa} />;
-    default:
-      return <LoginPage link={props.link} empresa={props.empresa} next={props.next} />;
-  }
+  session: SessionState;
 }
 
-function PrivatePage(props: { page: PageName; link: PortalLink; me: Me }) {
-  switch (props.page) {
-    case 'debts':
-      return <DebtsPage link={props.link} userId={props.me.portal_user_id} />;
-    case 'history':
-      return <HistoryPage link={props.link} userId={props.me.portal_user_id} />;
-    case 'coupons':
-      return <CouponsPage userId={props.me.portal_user_id} />;
-    case 'profile':
-      return <ProfilePage link={props.link} userId={props.me.portal_user_id} />;
-    default:
-      return <HomePage link={props.link} me={props.me} />;
+/** One page of a portal, behind its guard. */
+function PageRoute(props: { page: PageName; portal: PortalContext }) {
+  const { page, portal } = props;
+  const { link, session } = portal;
+  const { url, query } = useLocation();
+  if (PUBLIC_PAGES.has(page)) {
+    const next = query.next ?? null;
+    // Shown before the session is known (a slow link would wait a round trip for nothing); a
+    // session found meanwhile leaves the page.
+    if (sessionFits(session, link))
+      return <Redirect to={safeNext(next) ?? pathFor(link, 'home')} />;
+    const Public = PUBLIC[page] ?? LoginPage;
+    return <Public link={link} empresa={portal.empresa} next={next} />;
   }
+  const Private: Lazy<PrivatePageProps> = PRIVATE[page] ?? NotFoundPage;
+  if (session.status === 'unknown') {
+    // Fetch the page's code while the session is restored, not after.
+    void Private.preload?.();
+    return <Loading />;
+  }
+  if (!sessionFits(session, link)) return <Redirect to={pathFor(link, 'login', { next: url })} />;
+  return <Private link={link} me={session.me} />;
 }
 
 function Redirect(props: { to: string }) {
-  useEffect(() => navigate(props.to, { replace: true }), [props.to]);
+  const { route } = useLocation();
+  useEffect(() => route(props.to, true), [props.to]);
   return <Loading />;
-}
-
-/** The signed-in pages of the nav, in order. */
-const NAV: readonly (readonly [PageName, string])[] = [
-  ['home', 'Inicio'],
-  ['debts', 'Facturas'],
-  ['history', 'Pagos'],
-  ['coupons', 'Cupones'],
-  ['profile', 'Perfil'],
-];
-
-function Shell(props: {
-  session: SessionState;
-  home?: PortalLink | null;
-  empresa?: string | null;
-  fits?: boolean;
-  /** The page shown, marked in the nav with aria-current. */
-  current?: PageName;
-  children: ComponentChildren;
-}) {
-  const { home } = props;
-  const signedIn = props.session.status === 'active' && (props.fits ?? true) && home;
-  return (
-    <>
-      <a class="skip-link" href="#contenido">
-        Saltar al contenido
-      </a>
-      <header class="top">
-        <div class="top-inner">
-          <p class="brand">
-            {home ? (
-              <Link href={pathFor(home, signedIn ? 'home' : 'login')}>
-                {props.empresa ?? 'Portal de clientes'}
-              </Link>
-            ) : (
-              (props.empresa ?? 'Portal de clientes')
-            )}
-          </p>
-          {signedIn && (
-            <nav aria-label="Principal">
-              <ul>
-                {NAV.map(([page, label]) => (
-                  <li key={page}>
-                    <Link href={pathFor(home, page)} current={props.current === page}>
-                      {label}
-                    </Link>
-                  </li>
-                ))}
-                <li>
-                  <button type="button" class="link-button" onClick={() => void logout()}>
-                    Salir
-                  </button>
-                </li>
-              </ul>
-            </nav>
-          )}
-        </div>
-      </header>
-      <main id="contenido" tabIndex={-1}>
-        {props.children}
-      </main>
-    </>
-  );
 }

@@ -1,7 +1,8 @@
 /**
- * Run-time configuration: `config.json` beside index.html, `{ "apiBaseUrl": "" }` (empty = the
- * page's own origin; or e.g. `https://api.example.com` or `https://example.com/backend`). Read
- * at start, never baked into the build, so one build serves every deployment.
+ * Run-time configuration, `{ "apiBaseUrl": "" }` (empty = the page's own origin; or e.g.
+ * `https://api.example.com` or `https://example.com/backend`), never baked into the build, so one
+ * build serves every deployment. The API writes it into the page it serves (a JSON data block,
+ * `#portal-config`); a page hosted elsewhere reads `config.json` beside index.html instead.
  */
 export interface PortalConfig {
   apiBaseUrl: string;
@@ -13,7 +14,20 @@ export function parseConfig(value: unknown): PortalConfig {
   return { apiBaseUrl: typeof base === 'string' ? base.trim().replace(/\/+$/, '') : '' };
 }
 
+/** The block the API put in the page, or null (a static host, or a build served as it is). */
+function inPage(): PortalConfig | null {
+  const block = document.getElementById('portal-config');
+  if (!block?.textContent) return null;
+  try {
+    return parseConfig(JSON.parse(block.textContent));
+  } catch {
+    return null;
+  }
+}
+
 export async function loadConfig(): Promise<PortalConfig> {
+  const given = inPage();
+  if (given) return given;
   try {
     const response = await fetch(`${import.meta.env.BASE_URL}config.json`, { cache: 'no-cache' });
     if (!response.ok) return { apiBaseUrl: '' };

@@ -7,8 +7,9 @@
  *                                       the tenant comes from the session
  *   /                                   no tenant: says to use the company's link
  *
- * Adding a page: add its name to PAGES with its path segment, a component in pages/, and a line
- * in app.tsx's table.
+ * app.tsx routes these URLs with preact-iso's Router; this module is what both the router and the
+ * rest of the client agree on: the pages' path segments, the links' shape, paths built from a
+ * link, and which `next` may be followed after login.
  */
 
 export const PAGES = {
@@ -18,6 +19,7 @@ export const PAGES = {
   forgot: 'recuperar',
   debts: 'deudas',
   history: 'historial',
+  receipts: 'recibos',
   coupons: 'cupones',
   profile: 'perfil',
 } as const;
@@ -39,13 +41,15 @@ export type Route =
   | { kind: 'landing' }
   | { kind: 'not-found' };
 
-function positiveInt(segment: string | undefined): number | null {
+/** A tenant or sucursal id of a URL: a positive 32-bit integer written plainly, else null. */
+export function positiveInt(segment: string | undefined): number | null {
   if (segment === undefined || !/^[1-9]\d{0,9}$/.test(segment)) return null;
   const value = Number(segment);
   return Number.isSafeInteger(value) && value <= 2_147_483_647 ? value : null;
 }
 
-function pageOf(segment: string): PageName | null {
+/** The page a path segment names (`deudas` -> debts, `` -> home), else null. */
+export function pageOf(segment: string): PageName | null {
   for (const [name, path] of Object.entries(PAGES) as [PageName, string][]) {
     if (path === segment) return name;
   }

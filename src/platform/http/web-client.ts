@@ -1,10 +1,20 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../../config.js';
 import { DOCS_PATH } from './openapi.js';
 import { hasBackendPrefix } from './prefix.js';
-import { contentTypeOf, etagOf, openInside, type OpenFile } from './static-files.js';
+import {
+  acceptedEncodings,
+  contentTypeOf,
+  etagOf,
+  isCompressible,
+  openEncoded,
+  openInside,
+  type Encoding,
+  type OpenFile,
+} from './static-files.js';
 
 /**
  * The API's own namespaces: a path under one that no route matched is the API's 404 (JSON),
@@ -62,6 +72,61 @@ export function webClientCsp(apiBaseUrl: string): string {
   ].join('; ');
 }
 
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+/** `/e/{tenant}/...`: the tenant id of a portal page, as the client reads it, or undefined. */
+export function tenantOfPath(pathname: string): number | undefined {
+  const match = /^\/e\/([1-9]\d{0,9})(?:\/|$)/.exec(pathname);
+  const id = match ? Number(match[1]) : NaN;
+  return Number.isSafeInteger(id) && id <= 2_147_483_647 ? id : undefined;
+}
+
+function escapeAttribute(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('"', '&quot;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;');
+}
+
+/** Where the built index.html lets the API add to its `<head>` (web/index.html has it). */
+export const HEAD_MARKER = '<!-- portal:head -->';
+
+/**
+ * index.html as this API serves it, when the build holds HEAD_MARKER: the run-time settings in
+ * a JSON data block (a script that never runs, so the CSP stays `script-src 'self'`), read by
+ * the client instead of asking `config.json` (a round trip less on a slow link); on a tenant's
+ * page, a preload of the tenant's public data (GET /portal/empresas/{id}), which the page needs
+ * first, fetched while the scripts load. Without the marker the file goes out as it is; a static
+ * host serves it as it is too, and the client then reads `config.json`.
+ */
+export function renderIndex(
+  template: string,
+  settings: WebClientSettings,
+  tenant?: number,
+): string {
+  if (!template.includes(HEAD_MARKER)) return template;
+  // `<` escaped so the JSON can never close the element.
+  const json = JSON.stringify(settings).replaceAll('<', '\\u003c');
+  const preload =
+    tenant === undefined
+      ? ''
+      : `<link rel="preload" as="fetch" crossorigin="use-credentials" href="${escapeAttribute(
+          `${settings.apiBaseUrl}/portal/empresas/${tenant}`,
+        )}" />`;
+  return template.replace(
+    HEAD_MARKER,
+    `${preload}<script type="application/json" id="portal-config">${json}</script>`,
+  );
+}
+
+function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {
+  return encoding === 'br'
+    ? brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } })
+    : gzipped(body, { level: 9 });
+}
+
 function matchesEtag(request: FastifyRequest, etag: string): boolean {
   const header = request.headers['if-none-match'];
   if (header === undefined) return false;
@@ -74,7 +139,12 @@ function matchesEtag(request: FastifyRequest, etag: string): boolean {
  * PORTAL_WEB_DIR without index.html stops the start instead of serving 404s.
  */
 export async function openWebClient(
-  config: Pick<Config, 'webClient' | 'webApiUrl'>,
+  config: {
+    /** Where the built client is; `required` when the operator named it (PORTAL_WEB_DIR). */
+    webClient: { readonly dir: string; readonly required: boolean } | undefined;
+    /** The API base URL the client is told (PORTAL_WEB_API_URL, or the public prefix). */
+    webApiUrl: string;
+  },
 ): Promise<WebClient | undefined> {
   const setting = config.webClient;
   if (!setting) return undefined;
@@ -98,13 +168,18 @@ export async function openWebClient(
     reply: FastifyReply,
     file: OpenFile,
     cacheControl: string,
+    /** The original's path, when `file` is its precompressed copy in `encoding`. */
+    encoded?: { original: string; encoding: Encoding | undefined },
   ): void {
-    const type = contentTypeOf(file.path);
-    const etag = etagOf(file.stats);
+    const type = contentTypeOf(encoded?.original ?? file.path);
+    const encoding = encoded?.encoding;
+    const etag = etagOf(file.stats, encoding);
     void reply
       .header('cache-control', cacheControl)
       .header('etag', etag)
       .header('last-modified', file.stats.mtime.toUTCString());
+    if (isCompressible(type)) void reply.header('vary', 'accept-encoding');
+    if (encoding) void reply.header('content-encoding', encoding);
     if (type.startsWith('text/html')) void reply.header('content-security-policy', csp);
     if (matchesEtag(request, etag) || request.method === 'HEAD') {
       void file.handle.close();
@@ -117,6 +192,9 @@ export async function openWebClient(
       .header('content-length', file.stats.size)
       .send(file.handle.createReadStream());
   }
+
+  /** Rendered pages by build, tenant and coding; a few dozen at most (tenants are few). */
+  const rendered = new Map<string, Buffer>();
 
   return {
     dir: root,
@@ -132,18 +210,57 @@ export async function openWebClient(
         void reply.send(settings);
         return true;
       }
-      const file = pathname === '/' ? undefined : await openInside(root, pathname);
-      if (file) {
-        const hashed = pathname.startsWith(HASHED_ASSETS) && !file.path.endsWith('.html');
-        sendFile(request, reply, file, hashed ? IMMUTABLE : REVALIDATE);
+      const accepted = acceptedEncodings(request.headers['accept-encoding']);
+      const isIndex = pathname === '/' || pathname === '/index.html';
+      const found = isIndex ? undefined : await openEncoded(root, pathname, accepted);
+      if (found) {
+        const hashed = pathname.startsWith(HASHED_ASSETS) && !found.original.endsWith('.html');
+        sendFile(request, reply, found.file, hashed ? IMMUTABLE : REVALIDATE, found);
         return true;
       }
       // A client route (`/e/1/deudas`, `/pagos/resultado`): the page, whose script routes it.
-      if (pathname !== '/' && !acceptsHtml(request)) return false;
-      const index = await openInside(root, '/index.html');
-      if (!index) return false; // the build was removed while running
-      sendFile(request, reply, index, REVALIDATE);
-      return true;
+      if (!isIndex && !acceptsHtml(request)) return false;
+      return sendIndex(request, reply, tenantOfPath(pathname), accepted[0]);
     },
   };
+
+  async function sendIndex(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    tenant: number | undefined,
+    encoding: Encoding | undefined,
+  ): Promise<boolean> {
+    const index = await openInside(root, '/index.html');
+    if (!index) return false; // the build was removed while running
+    const { stats } = index;
+    const key = `${etagOf(stats)}|${tenant ?? ''}|${encoding ?? ''}`;
+    let body = rendered.get(key);
+    try {
+      if (!body) {
+        const template = await index.handle.readFile('utf8');
+        const html = Buffer.from(renderIndex(template, { apiBaseUrl: config.webApiUrl }, tenant));
+        body = encoding ? await compress(html, encoding) : html;
+        if (rendered.size >= 64) rendered.delete(rendered.keys().next().value ?? '');
+        rendered.set(key, body);
+      }
+    } finally {
+      await index.handle.close();
+    }
+    const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}-t${tenant ?? 0}${encoding ? `-${encoding}` : ''}"`;
+    void reply
+      .header('cache-control', REVALIDATE)
+      .header('etag', etag)
+      .header('last-modified', stats.mtime.toUTCString())
+      .header('vary', 'accept-encoding')
+      .header('content-security-policy', csp)
+      .type('text/html; charset=utf-8');
+    if (encoding) void reply.header('content-encoding', encoding);
+    if (matchesEtag(request, etag)) {
+      void reply.code(304).send();
+      return true;
+    }
+    void reply.header('content-length', body.length);
+    void reply.send(request.method === 'HEAD' ? undefined : body);
+    return true;
+  }
 }

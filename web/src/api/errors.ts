@@ -49,6 +49,9 @@ const MESSAGES: Record<string, string> = {
   RECIBO_PENDIENTE: 'El recibo todavía se está generando. Probá de nuevo en unos segundos.',
   RECIBO_NO_DISPONIBLE: 'Este pago no tiene recibo disponible.',
   INFORMES_ERROR: 'No pudimos generar el PDF en este momento. Probá de nuevo en unos minutos.',
+  IDEMPOTENCY_IN_PROGRESS:
+    'Tu pedido anterior todavía se está procesando. Esperá unos segundos y probá de nuevo.',
+  IDEMPOTENCY_KEY_REUSED: 'Tu pedido cambió mientras se enviaba. Probá de nuevo.',
   // Coupons
   CUPON_NOT_FOUND: 'No encontramos ese cupón.',
   CUPON_NO_DISPONIBLE: 'Ese cupón no está disponible.',

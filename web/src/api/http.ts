@@ -25,6 +25,8 @@ export interface CallOptions {
   /** X-Tenant-Id / X-Sucursal-Id (docs/api.md: web clients send them). */
   tenant?: { tenantId: number; sucursalId: number | null } | null;
   signal?: AbortSignal;
+  /** Idempotency-Key (docs/api.md): the same key for the same request sent again. */
+  idempotencyKey?: string;
 }
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -48,6 +50,7 @@ function headersFor(options: CallOptions, accept: string): Record<string, string
   const headers: Record<string, string> = { accept };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
   if (options.tenant) {
     headers['x-tenant-id'] = String(options.tenant.tenantId);
     if (options.tenant.sucursalId !== null)

@@ -15,6 +15,7 @@ import type {
 import type { GenerateResponse, ListResponse } from '../../../contract/coupons.js';
 import type { PaymentResponse, StartResponse } from '../../../contract/payments.js';
 import type { ProfileResponse } from '../../../contract/profile.js';
+import type { ReceiptListResponse } from '../../../contract/receipts.js';
 import type { TenantResponse } from '../../../contract/tenants.js';
 
 /** The `data` of an answer whose schema is `Envelope(...)`. */
@@ -48,3 +49,7 @@ export type GeneratedCoupon = DataOf<typeof GenerateResponse>;
 
 /** GET and PUT /portal/perfil. */
 export type Profile = DataOf<typeof ProfileResponse>;
+
+/** GET /portal/recibos: any receipt of the customer, the counter's included. */
+export type ReceiptPage = DataOf<typeof ReceiptListResponse>;
+export type Receipt = ReceiptPage['recibos'][number];

@@ -2,10 +2,11 @@
  * The coupons page's logic: amounts typed the Argentine way, each checked as the API checks it
  * (docs/api.md generar; docs/decisions.md #36: > 0 and <= the debt's balance, exact to the cent, total =
  * sum; neither FIFO nor full amounts), days until due (docs/coupons.md: 1..365, default 30), the
- * 19 digits grouped for reading, and the list's query and paging. Pure, tested in
+ * 19 digits grouped for reading, and the list's query. Pure, tested in
  * test/web/coupon.test.ts.
  */
 import { formatCents, fromCents, toCents } from './format.js';
+import { pagedPath } from './paging.js';
 
 export const DEFAULT_EXPIRY_DAYS = 30;
 export const MIN_EXPIRY_DAYS = 1;
@@ -142,30 +143,7 @@ export function couponStateLabel(estado: string): string {
 
 /** GET /portal/cupones/mis-cupones's query: `estado` only when filtering. */
 export function couponListPath(estado: CouponState | null, offset: number): string {
-  const query = new URLSearchParams();
-  if (estado) query.set('estado', estado);
-  query.set('limit', String(PAGE_SIZE));
-  query.set('offset', String(Math.max(0, Math.trunc(offset))));
-  return `/portal/cupones/mis-cupones?${query.toString()}`;
-}
-
-export interface Paging {
-  /** "Cupones 21 a 40 de 45". */
-  summary: string;
-  previous: number | null;
-  next: number | null;
-}
-
-export function paging(offset: number, shown: number, total: number, hasMore: boolean): Paging {
-  const summary =
-    shown === 0
-      ? `Ningún cupón en esta página (hay ${total} en total).`
-      : `Cupones ${offset + 1} a ${offset + shown} de ${total}`;
-  return {
-    summary,
-    previous: offset > 0 ? Math.max(0, offset - PAGE_SIZE) : null,
-    next: hasMore ? offset + shown : null,
-  };
+  return pagedPath('/portal/cupones/mis-cupones', PAGE_SIZE, offset, estado ? { estado } : {});
 }
 
 /**

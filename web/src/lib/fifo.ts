@@ -44,3 +44,30 @@ export function paymentRequest(
 export function overdueFirst<T extends { vencido: boolean }>(debts: readonly T[]): T[] {
   return [...debts.filter((d) => d.vencido), ...debts.filter((d) => !d.vencido)];
 }
+
+/**
+ * The debts page's query naming the debts of a payment to try again (the result page's
+ * "Intentar de nuevo"): their voucher numbers, comma-separated. In the URL, not in storage: the
+ * gateway's return is a new document, and nothing of it needs to outlive the tab.
+ */
+export const RETRY_PARAM = 'elegir';
+
+/** The RETRY_PARAM value for the voucher numbers of a payment's debts. */
+export function retryValue(numbers: readonly string[]): string {
+  return numbers.join(',');
+}
+
+/**
+ * How many debts to choose for a payment tried again: the longest head of the list whose debts
+ * were all in it (the list may have changed since; nothing the payer did not choose is chosen).
+ */
+export function chosenAgain(
+  debts: readonly { nrocomp: string }[],
+  value: string | undefined,
+): number {
+  if (!value) return 0;
+  const wanted = new Set(value.split(',').filter(Boolean));
+  let count = 0;
+  while (count < debts.length && wanted.has(debts[count]?.nrocomp ?? '')) count += 1;
+  return count;
+}

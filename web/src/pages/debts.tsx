@@ -1,23 +1,34 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
 import { PAYMENTS_PAGE_WORDS } from '../api/errors.js';
 import { ApiError } from '../api/http.js';
+import type { PrivatePageProps } from '../app.js';
 import type { Debt, PaymentStartData } from '../api/types.js';
-import { isChosen, paymentRequest, toggleFifo, totalCents } from '../lib/fifo.js';
+import {
+  chosenAgain,
+  isChosen,
+  paymentRequest,
+  RETRY_PARAM,
+  toggleFifo,
+  totalCents,
+} from '../lib/fifo.js';
+import { createIntent } from '../lib/intent.js';
 import { formatCents, plural } from '../lib/format.js';
 import { pathFor, type PortalLink } from '../routes.js';
 import { authCall } from '../session/session.js';
 import { rememberPortal } from '../portal-memory.js';
-import { DebtSummary } from '../ui/debt-row.js';
+import { DebtChoice } from '../ui/debt-row.js';
 import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
 import { Empty, ErrorBox, Loading } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 
 /** Debts: choose them in FIFO order (docs/api.md iniciar rule 5), see the total, pay. */
-export function DebtsPage(props: { link: PortalLink; userId: string }) {
+export function DebtsPage(props: PrivatePageProps) {
+  const { query } = useLocation();
   const [state, retry] = useLoad(
     () => authCall<{ items: Debt[] }>('/portal/deudas'),
-    `debts-${props.userId}`,
+    `debts-${props.me.portal_user_id}`,
   );
   return (
     <Page title="Tus facturas">
@@ -29,15 +40,27 @@ export function DebtsPage(props: { link: PortalLink; userId: string }) {
             <p>No tenés facturas pendientes.</p>
           </Empty>
         ) : (
-          <Chooser link={props.link} debts={state.data.items} reload={retry} />
+          <Chooser
+            link={props.link}
+            debts={state.data.items}
+            reload={retry}
+            initial={chosenAgain(state.data.items, query[RETRY_PARAM])}
+          />
         ))}
     </Page>
   );
 }
 
-function Chooser(props: { link: PortalLink; debts: Debt[]; reload: () => void }) {
+function Chooser(props: {
+  link: PortalLink;
+  debts: Debt[];
+  reload: () => void;
+  /** How many are chosen at first (the choice of a payment tried again). */
+  initial: number;
+}) {
   const { debts } = props;
-  const [count, setCount] = useState(0);
+  const [count, setCount] = useState(props.initial);
+  const intent = useRef(createIntent());
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<{
     message: string;
@@ -65,14 +88,18 @@ function Chooser(props: { link: PortalLink; debts: Debt[]; reload: () => void })
     starting.current = true;
     setBusy(true);
     setFailure(null);
+    const body = paymentRequest(debts, count);
     try {
       const data = await authCall<PaymentStartData>('/portal/pagos/iniciar', {
         method: 'POST',
-        body: paymentRequest(debts, count),
+        body,
+        idempotencyKey: intent.current.keyFor(body),
       });
+      intent.current.settled(null);
       rememberPortal(pathFor(props.link, 'home'));
       window.location.assign(data.redirect_url);
     } catch (error) {
+      if (error instanceof ApiError) intent.current.settled(error);
       const code = error instanceof ApiError ? error.code : '';
       setFailure({
         message: error instanceof ApiError ? error.message : 'No pudimos iniciar el pago.',
@@ -96,20 +123,13 @@ function Chooser(props: { link: PortalLink; debts: Debt[]; reload: () => void })
           {debts.map((debt, index) => {
             const chosen = isChosen(count, index);
             return (
-              <li
+              <DebtChoice
                 key={debt.id}
-                class={`debt${debt.vencido ? ' debt-overdue' : ''}${chosen ? ' debt-chosen' : ''}`}
-              >
-                <label class="debt-choice">
-                  <input
-                    type="checkbox"
-                    checked={chosen}
-                    onChange={() => setCount((current) => toggleFifo(current, index))}
-                    aria-describedby="fifo-rule"
-                  />
-                  <DebtSummary debt={debt} />
-                </label>
-              </li>
+                debt={debt}
+                chosen={chosen}
+                onToggle={() => setCount((current) => toggleFifo(current, index))}
+                describedBy="fifo-rule"
+              />
             );
           })}
         </ul>

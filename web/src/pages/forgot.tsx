@@ -1,90 +1,76 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError } from '../api/http.js';
-import type { Tenant, MessageData } from '../api/types.js';
+import { useLocation } from 'preact-iso';
+import type { PublicPageProps } from '../app.js';
+import type { MessageData } from '../api/types.js';
 import { setFlash } from '../flash.js';
-import { codeError, confirmationError, passwordError } from '../lib/validation.js';
-import { navigate } from '../router.js';
-import { pathFor, type PortalLink } from '../routes.js';
+import { codeError } from '../lib/validation.js';
+import { pathFor } from '../routes.js';
 import { publicCall } from '../session/session.js';
 import { Field } from '../ui/field.js';
-import { useFormErrors } from '../ui/form.js';
+import { Form, useForm } from '../ui/form.js';
 import { IdentityFields, useIdentity } from '../ui/identity-fields.js';
 import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
-import { NewPasswordFields } from '../ui/password-policy.js';
-import { ErrorBox, Notice } from '../ui/status.js';
+import { NewPasswordFields, useNewPassword } from '../ui/password-policy.js';
+import { Notice } from '../ui/status.js';
 
 /** Forgot password: the identifier, then the e-mailed 6-digit code and a new password. */
-export function ForgotPage(props: { link: PortalLink; empresa: Tenant }) {
+export function ForgotPage(props: PublicPageProps) {
   const { link, empresa } = props;
   const [step, setStep] = useState<'identify' | 'reset'>('identify');
   const who = useIdentity(link, empresa);
   const [code, setCode] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
-  const { form, errors, failure, setFailure, invalid } = useFormErrors();
-  const [busy, setBusy] = useState(false);
+  const secret = useNewPassword();
+  const form = useForm();
+  const { route } = useLocation();
   const codeHeading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
     if (step === 'reset') codeHeading.current?.focus();
   }, [step]);
 
-  async function send<T>(path: string, body: Record<string, unknown>): Promise<T | null> {
+  /** POSTs the identity and `body` to `path`. */
+  async function send(path: string, body: Record<string, unknown> = {}): Promise<void> {
     const identity = who.identity();
-    if (!identity) return null;
-    setBusy(true);
-    try {
-      return await publicCall<T>(path, { method: 'POST', body: { ...identity, ...body } });
-    } catch (error) {
-      setFailure(error instanceof ApiError ? error.message : 'No pudimos completar el pedido.');
-      return null;
-    } finally {
-      setBusy(false);
-    }
+    if (!identity) throw new Error('no sucursal');
+    await publicCall<MessageData>(path, { method: 'POST', body: { ...identity, ...body } });
   }
 
-  async function requestCode(event: Event) {
-    event.preventDefault();
-    if (busy) return;
-    if (invalid(who.check())) return;
-    const answer = await send<MessageData>('/portal/auth/forgot-password', {});
-    if (answer) setStep('reset');
-  }
+  const requestCode = form.onSubmit(
+    who.check,
+    async () => {
+      who.remember();
+      await send('/portal/auth/forgot-password');
+      setStep('reset');
+    },
+    'No pudimos completar el pedido.',
+  );
 
-  async function reset(event: Event) {
-    event.preventDefault();
-    if (busy) return;
-    const found = {
-      code: codeError(code),
-      password: passwordError(password),
-      confirmation: confirmationError(password, confirmation),
-    };
-    if (invalid(found)) return;
-    const answer = await send<MessageData>('/portal/auth/reset-password', {
-      code: code.trim(),
-      password,
-      password_confirmation: confirmation,
-    });
-    if (answer) {
+  const reset = form.onSubmit(
+    () => ({ code: codeError(code), ...secret.check() }),
+    async () => {
+      await send('/portal/auth/reset-password', {
+        code: code.trim(),
+        password: secret.password,
+        password_confirmation: secret.confirmation,
+      });
       setFlash('Cambiaste tu contraseña. Ingresá con la nueva.');
-      navigate(pathFor(link, 'login'), { replace: true });
-    }
-  }
+      route(pathFor(link, 'login'), true);
+    },
+    'No pudimos completar el pedido.',
+  );
 
   return (
     <Page title="Recuperá tu contraseña">
       {step === 'identify' ? (
-        <form ref={form} noValidate onSubmit={(event) => void requestCode(event)} class="form">
+        <>
           <p>Te vamos a enviar un código de 6 números al e-mail de tu cuenta.</p>
-          {failure && <ErrorBox message={failure} />}
-          <IdentityFields {...who.fields} errors={errors} />
-          <button type="submit" class="button" aria-disabled={busy}>
-            {busy ? 'Enviando…' : 'Enviar código'}
-          </button>
-        </form>
+          <Form state={form} onSubmit={requestCode} submit={['Enviar código', 'Enviando…']}>
+            <IdentityFields {...who.fields} errors={form.errors} />
+          </Form>
+        </>
       ) : (
-        <form ref={form} noValidate onSubmit={(event) => void reset(event)} class="form">
+        <>
           <h2 tabIndex={-1} ref={codeHeading}>
             Ingresá el código
           </h2>
@@ -92,41 +78,38 @@ export function ForgotPage(props: { link: PortalLink; empresa: Tenant }) {
             Si los datos corresponden a una cuenta, te enviamos un código por e-mail. Vence en 15
             minutos.
           </Notice>
-          {failure && <ErrorBox message={failure} />}
-          <Field
-            id="code"
-            label="Código"
-            hint="Los 6 números del e-mail."
-            value={code}
-            onInput={setCode}
-            error={errors.code}
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            maxLength={6}
-          />
-          <NewPasswordFields
-            idPrefix="password"
-            label="Nueva contraseña"
-            password={password}
-            onPassword={setPassword}
-            confirmation={confirmation}
-            onConfirmation={setConfirmation}
-            errors={errors}
-          />
-          <button type="submit" class="button" aria-disabled={busy}>
-            {busy ? 'Guardando…' : 'Cambiar contraseña'}
-          </button>
-          <button
-            type="button"
-            class="button secondary"
-            onClick={() => {
-              setStep('identify');
-              setFailure(null);
-            }}
-          >
-            No me llegó el código
-          </button>
-        </form>
+          <Form state={form} onSubmit={reset} submit={['Cambiar contraseña', 'Guardando…']}>
+            <Field
+              id="code"
+              label="Código"
+              hint="Los 6 números del e-mail."
+              value={code}
+              onInput={setCode}
+              error={form.errors.code}
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              maxLength={6}
+            />
+            <NewPasswordFields
+              {...secret.fields}
+              idPrefix="password"
+              label="Nueva contraseña"
+              errors={form.errors}
+            />
+          </Form>
+          <p>
+            <button
+              type="button"
+              class="button secondary"
+              onClick={() => {
+                setStep('identify');
+                form.setFailure(null);
+              }}
+            >
+              No me llegó el código
+            </button>
+          </p>
+        </>
       )}
       <p class="links">
         <Link href={pathFor(link, 'login')}>Volver a ingresar</Link>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/http.js';
-import type { Payment } from '../api/types.js';
+import type { AccountSummary, Me, Payment } from '../api/types.js';
 import { formatDate, formatMoney } from '../lib/format.js';
 import {
   actionDoneMessage,
@@ -39,11 +39,11 @@ const historyPath = (offset: number) =>
   `/portal/pagos/historial?limit=${HISTORY_PAGE}&offset=${offset}`;
 
 /** History: every payment with its state and receipt; cancel or refund where docs/api.md allows. */
-export function HistoryPage(props: { link: PortalLink; userId: string }) {
+export function HistoryPage(props: { link: PortalLink; me: Me }) {
   const [round, setRound] = useState(0);
   const [state, retry] = useLoad(
     () => authCall<Payment[]>(historyPath(0)),
-    `history-${props.userId}-${round}`,
+    `history-${props.me.portal_user_id}-${round}`,
   );
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const outcomeBox = useRef<HTMLDivElement>(null);
@@ -64,12 +64,7 @@ export function HistoryPage(props: { link: PortalLink; userId: string }) {
       {state.status === 'error' && <ErrorBox message={state.message} onRetry={retry} />}
       {state.status === 'ready' &&
         (state.data.length === 0 ? (
-          <Empty title="Estás al día">
-            <p>Todavía no hiciste pagos en línea.</p>
-            <p>
-              <Link href={pathFor(props.link, 'debts')}>Ver tus facturas</Link>
-            </p>
-          </Empty>
+          <NoPaymentsYet link={props.link} userId={props.me.portal_user_id} />
         ) : (
           <PaymentList
             key={round}
@@ -81,6 +76,43 @@ export function HistoryPage(props: { link: PortalLink; userId: string }) {
           />
         ))}
     </Page>
+  );
+}
+
+/**
+ * No payments yet: "Estás al día" only when nothing is owed (mi-cuenta's saldo_total); otherwise
+ * the way to the debts.
+ */
+function NoPaymentsYet(props: { link: PortalLink; userId: string }) {
+  const [state] = useLoad(
+    () => authCall<AccountSummary>('/portal/mi-cuenta'),
+    `history-balance-${props.userId}`,
+  );
+  if (state.status === 'loading') return <Loading />;
+  const owes = state.status === 'error' || state.data.saldo_total > 0;
+  return (
+    <Empty
+      title={owes ? 'Todavía no hiciste pagos en línea' : 'Estás al día'}
+      tone={owes ? 'neutral' : 'good'}
+    >
+      {owes ? (
+        <>
+          {state.status === 'ready' && (
+            <p>
+              Tenés un saldo pendiente de{' '}
+              <span class="nowrap">{formatMoney(state.data.saldo_total)}</span>.
+            </p>
+          )}
+          <p>
+            <Link href={pathFor(props.link, 'debts')} class="button">
+              Ver tus facturas y pagar
+            </Link>
+          </p>
+        </>
+      ) : (
+        <p>No tenés pagos en línea ni facturas pendientes.</p>
+      )}
+    </Empty>
   );
 }
 

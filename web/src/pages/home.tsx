@@ -1,4 +1,5 @@
-import type { Debt, Me, AccountSummary } from '../api/types.js';
+import type { PrivatePageProps } from '../app.js';
+import type { Debt, AccountSummary } from '../api/types.js';
 import { overdueFirst } from '../lib/fifo.js';
 import { formatDate, formatMoney, plural } from '../lib/format.js';
 import { pathFor, type PortalLink } from '../routes.js';
@@ -12,7 +13,7 @@ import { useLoad } from '../ui/use-load.js';
 const SHOWN = 5;
 
 /** Home: mi-cuenta (balance, counts, last payment) and the debts, overdue first. */
-export function HomePage(props: { link: PortalLink; me: Me }) {
+export function HomePage(props: PrivatePageProps) {
   const [state, retry] = useLoad(
     () =>
       Promise.all([
@@ -53,9 +54,16 @@ function Account(props: { link: PortalLink; cuenta: AccountSummary; debts: Debt[
         <div class="summary-item">
           <dt>Último pago</dt>
           <dd>
-            {cuenta.ultimo_pago
-              ? `${formatMoney(cuenta.ultimo_pago.monto)} el ${formatDate(cuenta.ultimo_pago.fecha)}`
-              : 'Todavía no hay pagos'}
+            {cuenta.ultimo_pago ? (
+              <>
+                {formatMoney(cuenta.ultimo_pago.monto)} el {formatDate(cuenta.ultimo_pago.fecha)}
+                <Link href={pathFor(link, 'receipts')} class="summary-link">
+                  Ver tus recibos
+                </Link>
+              </>
+            ) : (
+              'Todavía no hay pagos'
+            )}
           </dd>
         </div>
       </dl>

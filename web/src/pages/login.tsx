@@ -1,74 +1,69 @@
 import { useState } from 'preact/hooks';
-import { ApiError } from '../api/http.js';
-import type { Tenant } from '../api/types.js';
+import { useLocation } from 'preact-iso';
+import type { PublicPageProps } from '../app.js';
 import { takeFlash } from '../flash.js';
-import { navigate } from '../router.js';
-import { pathFor, safeNext, type PortalLink } from '../routes.js';
+import { pathFor, safeNext } from '../routes.js';
 import { getSession, login } from '../session/session.js';
 import { Field } from '../ui/field.js';
-import { useFormErrors } from '../ui/form.js';
+import { Form, useForm } from '../ui/form.js';
 import { IDENTIFIER_HINTS, IdentityFields, useIdentity } from '../ui/identity-fields.js';
 import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
-import { ErrorBox, Notice } from '../ui/status.js';
+import { Notice } from '../ui/status.js';
 
-export function LoginPage(props: { link: PortalLink; empresa: Tenant; next: string | null }) {
+/** Why the customer is back at the login, said once (a flash, or how the session ended). */
+function arrivalNotice(): string | null {
+  const flash = takeFlash();
+  if (flash) return flash;
+  const session = getSession();
+  if (session.status !== 'anonymous') return null;
+  if (session.reason === 'expired') return 'Tu sesión terminó. Ingresá de nuevo.';
+  if (session.reason === 'logout') return 'Cerraste la sesión.';
+  if (session.reason === 'password') return 'Cambiaste tu contraseña. Ingresá con la nueva.';
+  return null;
+}
+
+export function LoginPage(props: PublicPageProps) {
   const { link, empresa } = props;
-  const [notice] = useState(() => {
-    const flash = takeFlash();
-    if (flash) return flash;
-    const session = getSession();
-    if (session.status === 'anonymous' && session.reason === 'expired')
-      return 'Tu sesión terminó. Ingresá de nuevo.';
-    if (session.status === 'anonymous' && session.reason === 'logout') return 'Cerraste la sesión.';
-    if (session.status === 'anonymous' && session.reason === 'password')
-      return 'Cambiaste tu contraseña. Ingresá con la nueva.';
-    return null;
-  });
+  const [notice] = useState(arrivalNotice);
   const who = useIdentity(link, empresa);
   const [password, setPassword] = useState('');
-  const { form, errors, failure, setFailure, invalid } = useFormErrors();
-  const [busy, setBusy] = useState(false);
+  const form = useForm();
+  const { route } = useLocation();
 
-  async function submit(event: Event) {
-    event.preventDefault();
-    if (busy) return;
-    const found = { ...who.check(), password: password === '' ? 'Ingresá tu contraseña.' : null };
-    const identity = who.identity();
-    if (invalid(found) || !identity) return;
-    setBusy(true);
-    try {
-      await login({ ...identity, password });
-      navigate(safeNext(props.next) ?? pathFor(link, 'home'), { replace: true });
-    } catch (error) {
-      setFailure(
-        error instanceof ApiError ? error.message : 'No pudimos ingresar. Probá de nuevo.',
-      );
-      setPassword('');
-      setBusy(false);
-    }
-  }
+  const submit = form.onSubmit(
+    () => ({ ...who.check(), password: password === '' ? 'Ingresá tu contraseña.' : null }),
+    async () => {
+      const identity = who.identity();
+      if (!identity) return;
+      who.remember();
+      try {
+        await login({ ...identity, password });
+      } catch (error) {
+        setPassword('');
+        throw error;
+      }
+      route(safeNext(props.next) ?? pathFor(link, 'home'), true);
+    },
+    'No pudimos ingresar. Probá de nuevo.',
+  );
 
   return (
     <Page title="Ingresá a tu cuenta">
       {notice && <Notice>{notice}</Notice>}
-      <form ref={form} noValidate onSubmit={(event) => void submit(event)} class="form">
-        {failure && <ErrorBox message={failure} />}
-        <IdentityFields {...who.fields} errors={errors} hints={IDENTIFIER_HINTS} />
+      <Form state={form} onSubmit={submit} submit={['Ingresar', 'Ingresando…']}>
+        <IdentityFields {...who.fields} errors={form.errors} hints={IDENTIFIER_HINTS} />
         <Field
           id="password"
           label="Contraseña"
           type="password"
           value={password}
           onInput={setPassword}
-          error={errors.password}
+          error={form.errors.password}
           autoComplete="current-password"
           maxLength={256}
         />
-        <button type="submit" class="button" aria-disabled={busy}>
-          {busy ? 'Ingresando…' : 'Ingresar'}
-        </button>
-      </form>
+      </Form>
       <ul class="links">
         <li>
           <Link href={pathFor(link, 'forgot')}>Olvidé mi contraseña</Link>

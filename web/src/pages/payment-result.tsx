@@ -9,7 +9,8 @@ import {
   showAdvice,
   type Outcome,
 } from '../lib/payment-status.js';
-import { pathFor } from '../routes.js';
+import { pathFor, type PortalLink } from '../routes.js';
+import { RETRY_PARAM, retryValue } from '../lib/fifo.js';
 import { authCall } from '../session/session.js';
 import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
@@ -75,7 +76,8 @@ function usePaymentPoll(paymentId: number): [Poll, () => void] {
 }
 
 export function PaymentResultPage(props: { paymentId: number | null; me: Me }) {
-  const home = pathFor({ tenantId: props.me.tenant_id, sucursalId: props.me.sucursal_id }, 'home');
+  const link: PortalLink = { tenantId: props.me.tenant_id, sucursalId: props.me.sucursal_id };
+  const home = pathFor(link, 'home');
   if (props.paymentId === null) {
     return (
       <Page title="Resultado del pago">
@@ -86,7 +88,7 @@ export function PaymentResultPage(props: { paymentId: number | null; me: Me }) {
       </Page>
     );
   }
-  return <Result paymentId={props.paymentId} home={home} />;
+  return <Result paymentId={props.paymentId} link={link} email={props.me.email} />;
 }
 
 const TITLES: Record<Outcome, string> = {
@@ -98,7 +100,8 @@ const TITLES: Record<Outcome, string> = {
   refunded: 'El pago fue devuelto',
 };
 
-function Result(props: { paymentId: number; home: string }) {
+function Result(props: { paymentId: number; link: PortalLink; email: string }) {
+  const { link } = props;
   const [poll, again] = usePaymentPoll(props.paymentId);
   const { payment, outcome } = poll;
   const title = poll.fatal ? 'Resultado del pago' : TITLES[outcome];
@@ -108,7 +111,7 @@ function Result(props: { paymentId: number; home: string }) {
       {!poll.fatal && payment === null && <Loading label="Consultando el estado del pago…" />}
       {!poll.fatal && payment !== null && (
         <div aria-live="polite">
-          <OutcomeView outcome={outcome} payment={payment} />
+          <OutcomeView outcome={outcome} payment={payment} email={props.email} link={link} />
           <PaymentFacts payment={payment} />
         </div>
       )}
@@ -132,14 +135,31 @@ function Result(props: { paymentId: number; home: string }) {
           )}
         </Notice>
       )}
-      <p class="links">
-        <Link href={props.home}>Volver al inicio</Link>
-      </p>
+      <ul class="links">
+        {(outcome === 'approved' || outcome === 'approved-no-receipt') && (
+          <>
+            <li>
+              <Link href={pathFor(link, 'receipts')}>Ver tus recibos</Link>
+            </li>
+            <li>
+              <Link href={pathFor(link, 'debts')}>Ver lo que te queda por pagar</Link>
+            </li>
+          </>
+        )}
+        <li>
+          <Link href={pathFor(link, 'home')}>Volver al inicio</Link>
+        </li>
+      </ul>
     </Page>
   );
 }
 
-function OutcomeView(props: { outcome: Outcome; payment: Payment }) {
+function OutcomeView(props: {
+  outcome: Outcome;
+  payment: Payment;
+  email: string;
+  link: PortalLink;
+}) {
   const { outcome, payment } = props;
   switch (outcome) {
     case 'processing':
@@ -153,6 +173,9 @@ function OutcomeView(props: { outcome: Outcome; payment: Payment }) {
       return (
         <Notice kind="success">
           <p>Recibimos tu pago. Estamos generando el recibo…</p>
+          <p>
+            Cuando esté listo te lo enviamos por e-mail a <strong>{props.email}</strong>.
+          </p>
         </Notice>
       );
     case 'approved':
@@ -160,6 +183,9 @@ function OutcomeView(props: { outcome: Outcome; payment: Payment }) {
         <Notice kind="success">
           <p>
             Recibimos tu pago. Recibo n.º <strong class="nowrap">{payment.recibo_numero}</strong>.
+          </p>
+          <p>
+            Te enviamos el recibo por e-mail a <strong class="email">{props.email}</strong>.
           </p>
           <PdfButton
             path={`/portal/pagos/${payment.id}/recibo`}
@@ -174,6 +200,16 @@ function OutcomeView(props: { outcome: Outcome; payment: Payment }) {
           <p>
             La plataforma de pago rechazó el pago y no se cobró nada. Podés intentar de nuevo con
             otro medio de pago.
+          </p>
+          <p>
+            <Link
+              class="button"
+              href={pathFor(props.link, 'debts', {
+                [RETRY_PARAM]: retryValue(payment.facturas_pagadas.map((f) => f.numero)),
+              })}
+            >
+              Intentar de nuevo
+            </Link>
           </p>
         </div>
       );

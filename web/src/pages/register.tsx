@@ -1,76 +1,56 @@
-import { useState } from 'preact/hooks';
-import { ApiError } from '../api/http.js';
-import type { Tenant, PortalUser } from '../api/types.js';
+import { useLocation } from 'preact-iso';
+import type { PublicPageProps } from '../app.js';
+import type { PortalUser } from '../api/types.js';
 import { setFlash } from '../flash.js';
 import { withFullStop } from '../lib/format.js';
-import { confirmationError, emailError, passwordError, phoneError } from '../lib/validation.js';
-import { navigate } from '../router.js';
-import { pathFor, type PortalLink } from '../routes.js';
+import { pathFor } from '../routes.js';
 import { authCall, login, publicCall } from '../session/session.js';
-import { ContactFields } from '../ui/contact-fields.js';
-import { useFormErrors } from '../ui/form.js';
+import { ContactFields, useContact } from '../ui/contact-fields.js';
+import { Form, useForm } from '../ui/form.js';
 import { IdentityFields, useIdentity } from '../ui/identity-fields.js';
 import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
-import { NewPasswordFields } from '../ui/password-policy.js';
-import { ErrorBox } from '../ui/status.js';
+import { NewPasswordFields, useNewPassword } from '../ui/password-policy.js';
 
 /**
  * Registration (docs/api.md register). The API's register takes no phone, so a phone given here is
  * saved right after, through PUT /portal/perfil, once the new account has logged in.
  */
-export function RegisterPage(props: { link: PortalLink; empresa: Tenant }) {
+export function RegisterPage(props: PublicPageProps) {
   const { link, empresa } = props;
   const who = useIdentity(link, empresa);
-  const [email, setEmail] = useState('');
-  const [phone, setPhone] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
-  const { form, errors, failure, setFailure, invalid } = useFormErrors();
-  const [busy, setBusy] = useState(false);
+  const contact = useContact({ email: '', telefono: null });
+  const secret = useNewPassword();
+  const form = useForm();
+  const { route } = useLocation();
 
-  async function submit(event: Event) {
-    event.preventDefault();
-    if (busy) return;
-    const found = {
-      ...who.check(),
-      email: emailError(email),
-      phone: phoneError(phone),
-      password: passwordError(password),
-      confirmation: confirmationError(password, confirmation),
-    };
-    const identity = who.identity();
-    if (invalid(found) || !identity) return;
-    setBusy(true);
-    try {
+  const submit = form.onSubmit(
+    () => ({ ...who.check(), ...contact.check(), ...secret.check() }),
+    async () => {
+      const identity = who.identity();
+      if (!identity) return;
+      const { email, telefono } = contact.body();
+      const password = secret.password;
       await publicCall<PortalUser>('/portal/auth/register', {
         method: 'POST',
-        body: {
-          ...identity,
-          email: email.trim(),
-          password,
-          password_confirmation: confirmation,
-        },
+        body: { ...identity, email, password, password_confirmation: secret.confirmation },
       });
-    } catch (error) {
-      setFailure(error instanceof ApiError ? error.message : 'No pudimos crear la cuenta.');
-      setBusy(false);
-      return;
-    }
-    try {
-      await login({ ...identity, password });
-      if (phone.trim() !== '') {
-        await authCall('/portal/perfil', { method: 'PUT', body: { telefono: phone.trim() } }).catch(
-          () =>
-            setFlash('Creamos tu cuenta, pero no pudimos guardar el teléfono. Probá más tarde.'),
+      try {
+        await login({ ...identity, password });
+      } catch {
+        setFlash('Creamos tu cuenta. Ingresá con tu documento y contraseña.');
+        route(pathFor(link, 'login'), true);
+        return;
+      }
+      if (telefono !== '') {
+        await authCall('/portal/perfil', { method: 'PUT', body: { telefono } }).catch(() =>
+          setFlash('Creamos tu cuenta, pero no pudimos guardar el teléfono. Probá más tarde.'),
         );
       }
-      navigate(pathFor(link, 'home'), { replace: true });
-    } catch {
-      setFlash('Creamos tu cuenta. Ingresá con tu documento y contraseña.');
-      navigate(pathFor(link, 'login'), { replace: true });
-    }
-  }
+      route(pathFor(link, 'home'), true);
+    },
+    'No pudimos crear la cuenta.',
+  );
 
   return (
     <Page title="Creá tu cuenta">
@@ -78,34 +58,21 @@ export function RegisterPage(props: { link: PortalLink; empresa: Tenant }) {
         Para registrarte tenés que ser cliente de {withFullStop(empresa.nombre)} Usá el documento
         con el que te conocen.
       </p>
-      <form ref={form} noValidate onSubmit={(event) => void submit(event)} class="form">
-        {failure && <ErrorBox message={failure} />}
+      <Form state={form} onSubmit={submit} submit={['Crear cuenta', 'Creando la cuenta…']}>
         <IdentityFields
           {...who.fields}
-          errors={errors}
+          errors={form.errors}
           hints={{ dni: '7 u 8 números, sin puntos.', cuit: '11 números, con o sin guiones.' }}
         />
-        <ContactFields
-          email={email}
-          phone={phone}
-          onEmail={setEmail}
-          onPhone={setPhone}
-          errors={errors}
-        />
+        <ContactFields {...contact.fields} errors={form.errors} />
         <NewPasswordFields
+          {...secret.fields}
           idPrefix="password"
           label="Contraseña"
           confirmationLabel="Repetí la contraseña"
-          password={password}
-          onPassword={setPassword}
-          confirmation={confirmation}
-          onConfirmation={setConfirmation}
-          errors={errors}
+          errors={form.errors}
         />
-        <button type="submit" class="button" aria-disabled={busy}>
-          {busy ? 'Creando la cuenta…' : 'Crear cuenta'}
-        </button>
-      </form>
+      </Form>
       <p class="links">
         ¿Ya tenés cuenta? <Link href={pathFor(link, 'login')}>Ingresá</Link>
       </p>

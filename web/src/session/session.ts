@@ -115,9 +115,21 @@ function ended(reason: EndReason): void {
   post({ type: 'ended', reason });
 }
 
-/** A call with the access token; on a 401 it refreshes once and retries, else the session ends. */
+/** Whether the API answers on the page's own origin (no CORS between them). */
+function apiOnThisOrigin(): boolean {
+  return apiBase === '' || new URL(apiBase, window.location.href).origin === window.location.origin;
+}
+
+/**
+ * A call with the access token; on a 401 it refreshes once and retries, else the session ends.
+ * The Idempotency-Key goes only to an API on this origin: the API's CORS allows a fixed list of
+ * request headers (docs/api.md "Transport and CORS") without it, so a cross-origin preflight
+ * would refuse the request itself.
+ */
 export async function authCall<T>(path: string, options: CallOptions = {}): Promise<T> {
-  return withToken((token) => callApi<T>(fetch, apiBase, path, { ...options, token }));
+  const { idempotencyKey, ...rest } = options;
+  const sent = idempotencyKey !== undefined && apiOnThisOrigin() ? options : rest;
+  return withToken((token) => callApi<T>(fetch, apiBase, path, { ...sent, token }));
 }
 
 /** A PDF download with the access token, same 401 handling. */

@@ -1,11 +1,7 @@
 import { authBlob } from '../session/session.js';
 
-/**
- * A PDF behind the access token (receipt, coupon) cannot be a plain link: it is fetched with the
- * token and handed to the browser as a download. Throws ApiError with a Spanish message.
- */
-export async function downloadPdf(path: string, filename: string): Promise<void> {
-  const blob = await authBlob(path);
+/** Hands `blob` to the browser as a download named `filename`. */
+export function saveBlob(blob: Blob, filename: string): void {
   const url = URL.createObjectURL(blob);
   const anchor = document.createElement('a');
   anchor.href = url;
@@ -15,4 +11,44 @@ export async function downloadPdf(path: string, filename: string): Promise<void>
   anchor.click();
   anchor.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/**
+ * A PDF behind the access token (receipt, coupon) cannot be a plain link: it is fetched with the
+ * token and handed to the browser as a download. Throws ApiError with a Spanish message.
+ */
+export async function downloadPdf(path: string, filename: string): Promise<void> {
+  saveBlob(await authBlob(path), filename);
+}
+
+/** Whether this browser can share a PDF file (Web Share API level 2: phones, mostly). */
+export function canSharePdf(): boolean {
+  if (typeof navigator.canShare !== 'function' || typeof File !== 'function') return false;
+  try {
+    return navigator.canShare({
+      files: [new File([''], 'cupon.pdf', { type: 'application/pdf' })],
+    });
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The PDF shared through the system's share sheet (WhatsApp, mail, files), or downloaded when
+ * the browser cannot share this file after all. A share the customer cancels is not an error.
+ */
+export async function sharePdf(path: string, filename: string, title: string): Promise<void> {
+  const blob = await authBlob(path);
+  const file = new File([blob], filename, { type: 'application/pdf' });
+  if (!navigator.canShare({ files: [file] })) {
+    saveBlob(blob, filename);
+    return;
+  }
+  try {
+    await navigator.share({ files: [file], title });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') return;
+    // Refused (the click's activation expired while the PDF was fetched, say): save it instead.
+    saveBlob(blob, filename);
+  }
 }

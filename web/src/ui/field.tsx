@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 
 export interface FieldProps {
   id: string;
@@ -25,7 +26,40 @@ export function Field(props: FieldProps) {
   const hintId = props.hint ? `${props.id}-hint` : null;
   const errorId = props.error ? `${props.id}-error` : null;
   const describedBy = [hintId, props.describedBy, errorId].filter(Boolean).join(' ');
-  const common = {
+  const common = inputProps(props, describedBy);
+
+  return (
+    <div class={`field${props.error ? ' field-invalid' : ''}`}>
+      <label for={props.id}>
+        {props.label}
+        {props.required === false && <span class="optional"> (opcional)</span>}
+      </label>
+      {props.hint && (
+        <p class="hint" id={hintId ?? undefined}>
+          {props.hint}
+        </p>
+      )}
+      {props.type === 'password' ? (
+        <PasswordInput {...common} />
+      ) : props.type === 'email' ? (
+        <input type="email" {...common} />
+      ) : props.type === 'tel' ? (
+        <input type="tel" {...common} />
+      ) : (
+        <input type="text" {...common} />
+      )}
+      {props.error && (
+        <p class="field-error" id={errorId ?? undefined}>
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** What every input of a Field carries, whatever its type. */
+function inputProps(props: FieldProps, describedBy: string) {
+  return {
     id: props.id,
     name: props.id,
     value: props.value,
@@ -39,31 +73,33 @@ export function Field(props: FieldProps) {
     'aria-invalid': props.error ? ('true' as const) : undefined,
     'aria-describedby': describedBy || undefined,
   };
+}
+
+type InputProps = ReturnType<typeof inputProps>;
+
+/**
+ * A password input with "Mostrar" beside it: a toggle button (aria-pressed) that shows the
+ * typed password as text, for customers typing on a phone.
+ */
+function PasswordInput(props: InputProps) {
+  const [shown, setShown] = useState(false);
   return (
-    <div class={`field${props.error ? ' field-invalid' : ''}`}>
-      <label for={props.id}>
-        {props.label}
-        {props.required === false && <span class="optional"> (opcional)</span>}
-      </label>
-      {props.hint && (
-        <p class="hint" id={hintId ?? undefined}>
-          {props.hint}
-        </p>
-      )}
-      {props.type === 'password' ? (
-        <input type="password" {...common} />
-      ) : props.type === 'email' ? (
-        <input type="email" {...common} />
-      ) : props.type === 'tel' ? (
-        <input type="tel" {...common} />
+    <div class="password-input">
+      {shown ? (
+        <input {...props} type="text" spellcheck={false} autoCapitalize="none" />
       ) : (
-        <input type="text" {...common} />
+        <input {...props} type="password" />
       )}
-      {props.error && (
-        <p class="field-error" id={errorId ?? undefined}>
-          {props.error}
-        </p>
-      )}
+      <button
+        type="button"
+        class="button secondary reveal"
+        aria-label="Mostrar contraseña"
+        aria-pressed={shown}
+        aria-controls={props.id}
+        onClick={() => setShown((now) => !now)}
+      >
+        Mostrar
+      </button>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Tenant } from '../api/types.js';
 import { identifierError, normalizeIdentifier, type IdentifierType } from '../lib/validation.js';
+import { rememberedIdentity, rememberIdentity } from '../portal-memory.js';
 import type { PortalLink } from '../routes.js';
 import { Field, IdentifierTypeField } from './field.js';
 import type { FieldErrors } from './form.js';
@@ -19,9 +20,18 @@ export interface Identity {
  * `check()` finds its errors, `identity()` is the request's part (null while no sucursal is set).
  */
 export function useIdentity(link: PortalLink, empresa: Tenant) {
-  const [type, setType] = useState<IdentifierType>('dni');
-  const [identifier, setIdentifier] = useState('');
-  const [sucursalId, setSucursalId] = useSucursal(link, empresa);
+  // The form comes back filled for whoever used it last in this tab (portal-memory.ts).
+  const [known] = useState(() => {
+    const last = rememberedIdentity(link.tenantId);
+    const fits =
+      last !== null &&
+      (link.sucursalId === null || link.sucursalId === last.sucursalId) &&
+      empresa.sucursales.some((s) => s.id === last.sucursalId);
+    return fits ? last : null;
+  });
+  const [type, setType] = useState<IdentifierType>(known?.type ?? 'dni');
+  const [identifier, setIdentifier] = useState(known?.identifier ?? '');
+  const [sucursalId, setSucursalId] = useSucursal(link, empresa, known?.sucursalId ?? null);
   return {
     fields: {
       link,
@@ -46,6 +56,16 @@ export function useIdentity(link: PortalLink, empresa: Tenant) {
             tenant_id: link.tenantId,
             sucursal_id: sucursalId,
           },
+    /** Keeps who this is for the next time the form shows in this tab. */
+    remember() {
+      if (sucursalId !== null)
+        rememberIdentity({
+          tenantId: link.tenantId,
+          sucursalId,
+          type,
+          identifier: identifier.trim(),
+        });
+    },
   };
 }
 

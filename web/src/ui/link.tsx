@@ -1,7 +1,9 @@
 import type { ComponentChildren } from 'preact';
-import { onLinkClick } from '../router.js';
 
-/** An in-app link: a real `<a href>` (keyboard, new tab, copy link) that navigates in place. */
+/**
+ * An in-app link: a real `<a href>` (keyboard, new tab, copy link). preact-iso's LocationProvider
+ * turns a plain click on one of our paths into an in-app navigation.
+ */
 export function Link(props: {
   href: string;
   class?: string;
@@ -10,12 +12,7 @@ export function Link(props: {
   children: ComponentChildren;
 }) {
   return (
-    <a
-      href={props.href}
-      class={props.class}
-      onClick={onLinkClick}
-      aria-current={props.current ? 'page' : undefined}
-    >
+    <a href={props.href} class={props.class} aria-current={props.current ? 'page' : undefined}>
       {props.children}
     </a>
   );

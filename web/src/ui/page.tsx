@@ -1,20 +1,30 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
-import { useLocation } from '../router.js';
+import { useLocation } from 'preact-iso';
+
+const firstUrl = `${window.location.pathname}${window.location.search}`;
+let navigated = false;
+
+/** Whether the client has moved since the document loaded (then a new page takes focus). */
+function movedSinceLoad(url: string): boolean {
+  if (url !== firstUrl) navigated = true;
+  return navigated;
+}
 
 /**
  * A page: its `<h1>` and content. After an in-app navigation focus moves to the heading, so a
- * screen reader announces the new page and the next Tab starts at its top.
+ * screen reader announces the new page and the next Tab starts at its top; on the page the
+ * document opened with, focus stays where the browser put it.
  */
 export function Page(props: { title: string; children: ComponentChildren }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  const { count } = useLocation();
+  const { url } = useLocation();
   useEffect(() => {
     document.title = `${props.title} · Portal de clientes`;
   }, [props.title]);
   useEffect(() => {
-    if (count > 0) heading.current?.focus();
-  }, [count]);
+    if (movedSinceLoad(url)) heading.current?.focus();
+  }, [url]);
   return (
     <section class="page" aria-labelledby="page-title">
       <h1 id="page-title" tabIndex={-1} ref={heading}>

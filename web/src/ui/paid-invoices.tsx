@@ -2,11 +2,17 @@ import type { Payment } from '../api/types.js';
 import { formatMoney } from '../lib/format.js';
 
 /** The invoices a payment settles, as one `dt`/`dd` pair of a payment's facts; none: nothing. */
-export function PaidInvoices({ facturas }: { facturas: Payment['facturas_pagadas'] }) {
+export function PaidInvoices({
+  facturas,
+  label = 'Facturas',
+}: {
+  facturas: Payment['facturas_pagadas'];
+  label?: string;
+}) {
   if (facturas.length === 0) return null;
   return (
     <div>
-      <dt>Facturas</dt>
+      <dt>{label}</dt>
       <dd>
         <ul class="plain">
           {facturas.map((f) => (

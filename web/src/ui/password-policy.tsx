@@ -1,4 +1,5 @@
-import { passwordRules } from '../lib/validation.js';
+import { useState } from 'preact/hooks';
+import { confirmationError, passwordError, passwordRules } from '../lib/validation.js';
 import { Field } from './field.js';
 import type { FieldErrors } from './form.js';
 
@@ -25,8 +26,26 @@ export function PasswordPolicy(props: { id: string; password: string }) {
 }
 
 /**
- * A new password (with the policy under it) and its confirmation. Errors under `password` and
- * `confirmation`; the inputs are `<idPrefix>` and `<idPrefix>-confirmation`.
+ * The state of `<NewPasswordFields>`: `fields` goes to the component, `check()` finds its errors
+ * (under `password` and `confirmation`), `password` is the value to send.
+ */
+export function useNewPassword() {
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  return {
+    password,
+    confirmation,
+    fields: { password, onPassword: setPassword, confirmation, onConfirmation: setConfirmation },
+    check: () => ({
+      password: passwordError(password),
+      confirmation: confirmationError(password, confirmation),
+    }),
+  };
+}
+
+/**
+ * A new password (with the policy visible before it is broken) and its confirmation. Errors
+ * under `password` and `confirmation`; the inputs are `<idPrefix>` and `<idPrefix>-confirmation`.
  */
 export function NewPasswordFields(props: {
   idPrefix: string;

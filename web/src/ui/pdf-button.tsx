@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/http.js';
-import { downloadPdf } from './download.js';
+import { canSharePdf, downloadPdf, sharePdf } from './download.js';
 import { ErrorBox } from './status.js';
 
 /**
@@ -14,7 +14,10 @@ export function PdfButton(props: {
   /** Id of what says which document it is, when several buttons share a label. */
   describedBy?: string;
   secondary?: boolean;
+  /** Where the browser can share a PDF, share it (with this label) instead of downloading. */
+  share?: { label: string; title: string };
 }) {
+  const [sharing] = useState(() => props.share !== undefined && canSharePdf());
   const [state, setState] = useState<{ busy: boolean; error: string | null }>({
     busy: false,
     error: null,
@@ -25,7 +28,8 @@ export function PdfButton(props: {
     busy.current = true;
     setState({ busy: true, error: null });
     try {
-      await downloadPdf(props.path, props.filename);
+      if (sharing && props.share) await sharePdf(props.path, props.filename, props.share.title);
+      else await downloadPdf(props.path, props.filename);
       setState({ busy: false, error: null });
     } catch (error) {
       setState({
@@ -45,7 +49,13 @@ export function PdfButton(props: {
         aria-describedby={props.describedBy}
         onClick={() => void download()}
       >
-        {state.busy ? 'Descargando…' : props.label}
+        {state.busy
+          ? sharing
+            ? 'Preparando…'
+            : 'Descargando…'
+          : sharing && props.share
+            ? props.share.label
+            : props.label}
       </button>
       {state.error && <ErrorBox message={state.error} />}
     </>

@@ -39,10 +39,14 @@ export function Notice(props: { kind?: 'info' | 'success'; children: ComponentCh
   );
 }
 
-/** "Estás al día" and the like. */
-export function Empty(props: { title: string; children?: ComponentChildren }) {
+/** "Estás al día" (good news, the default) or a neutral "nothing here yet". */
+export function Empty(props: {
+  title: string;
+  tone?: 'good' | 'neutral';
+  children?: ComponentChildren;
+}) {
   return (
-    <div class="empty">
+    <div class={props.tone === 'neutral' ? 'empty empty-neutral' : 'empty'}>
       <p class="empty-title">{props.title}</p>
       {props.children}
     </div>

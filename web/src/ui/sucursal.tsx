@@ -2,13 +2,16 @@ import { useState } from 'preact/hooks';
 import type { Tenant } from '../api/types.js';
 import type { PortalLink } from '../routes.js';
 
-/** The sucursal a public form sends: the link's, the only one, or the one chosen. */
+/** The sucursal a public form sends: the link's, the one used last, the only one, or the one chosen. */
 export function useSucursal(
   link: PortalLink,
   empresa: Tenant,
+  /** The one chosen last time, when the link leaves the choice open. */
+  known: number | null = null,
 ): [number | null, (id: number | null) => void] {
   return useState<number | null>(() => {
     if (link.sucursalId !== null) return link.sucursalId;
+    if (known !== null) return known;
     return empresa.sucursales.length === 1 ? (empresa.sucursales[0]?.id ?? null) : null;
   });
 }

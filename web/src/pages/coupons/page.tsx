@@ -1,0 +1,29 @@
+import { useState } from 'preact/hooks';
+import type { PrivatePageProps } from '../../app.js';
+import { Page } from '../../ui/page.js';
+import { CouponList } from './list.js';
+import { Generator } from './generator.js';
+
+/**
+ * Coupons (docs/api.md cupones): generate one for any debts and amounts (docs/decisions.md #36: no FIFO,
+ * partial amounts), see its 19 digits and PDF; below, the coupons with a state filter and pages.
+ */
+export function CouponsPage(props: PrivatePageProps) {
+  const userId = props.me.portal_user_id;
+  const [generated, setGenerated] = useState(0);
+  return (
+    <Page title="Cupones de pago">
+      <p>
+        Un cupón sirve para pagar en efectivo o por transferencia en las redes de cobranza, con su
+        código de 19 números.
+      </p>
+      <section aria-labelledby="generar-title">
+        <h2 id="generar-title">Generar un cupón</h2>
+        <Generator userId={userId} onGenerated={() => setGenerated((n) => n + 1)} />
+      </section>
+      <section aria-labelledby="lista-title">
+        <CouponList userId={userId} refresh={generated} />
+      </section>
+    </Page>
+  );
+}

@@ -1,0 +1,98 @@
+import type { PrivatePageProps } from '../app.js';
+import type { Receipt, ReceiptPage } from '../api/types.js';
+import { formatDate, formatMoney } from '../lib/format.js';
+import { pagedPath } from '../lib/paging.js';
+import { authCall } from '../session/session.js';
+import { Page } from '../ui/page.js';
+import { PaidInvoices } from '../ui/paid-invoices.js';
+import { PagedCards, usePaging } from '../ui/pager.js';
+import { PdfButton } from '../ui/pdf-button.js';
+import { Empty } from '../ui/status.js';
+import { useLoad } from '../ui/use-load.js';
+
+/** Receipts a page (GET /portal/recibos: 1-100, default 20). */
+export const RECEIPTS_PAGE = 20;
+
+/**
+ * Every receipt of the customer (docs/api.md GET /portal/recibos): the portal's and those of the
+ * business's counter, newest first, each with the invoices it paid and its PDF.
+ */
+export function ReceiptsPage(props: PrivatePageProps) {
+  const pager = usePaging();
+  const [state, retry] = useLoad(
+    () => authCall<ReceiptPage>(pagedPath('/portal/recibos', RECEIPTS_PAGE, pager.offset)),
+    `receipts-${props.me.portal_user_id}-${pager.offset}`,
+  );
+  return (
+    <Page title="Tus recibos">
+      <p>Todos tus recibos: los de pagos en este portal y los de pagos en la empresa.</p>
+      <h2 id="recibos-lista" class="visually-hidden" ref={pager.heading} tabIndex={-1}>
+        Lista de recibos
+      </h2>
+      <PagedCards
+        state={state}
+        items={state.status === 'ready' ? state.data.recibos : []}
+        retry={retry}
+        pager={pager}
+        pageSize={RECEIPTS_PAGE}
+        noun="Recibos"
+        loading="Cargando tus recibos…"
+        empty={
+          <Empty title="Todavía no tenés recibos" tone="neutral">
+            <p>Cuando pagues una factura, su recibo va a aparecer acá.</p>
+          </Empty>
+        }
+        card={(receipt) => <ReceiptCard key={receipt.id} receipt={receipt} />}
+      />
+    </Page>
+  );
+}
+
+function ReceiptCard(props: { receipt: Receipt }) {
+  const { receipt } = props;
+  const headingId = `recibo-${receipt.id}`;
+  return (
+    <li class="card">
+      <div class="card-head">
+        <h3 id={headingId} class="card-title">
+          {receipt.comprobante} <span class="nowrap">{receipt.nrocomp}</span>
+        </h3>
+        <span class="badge badge-neutral">
+          {receipt.pago_id === null ? 'En la empresa' : 'En el portal'}
+        </span>
+      </div>
+      <dl class="facts">
+        <div>
+          <dt>Fecha</dt>
+          <dd>{formatDate(receipt.fecha)}</dd>
+        </div>
+        <div>
+          <dt>Importe</dt>
+          <dd class="nowrap">{formatMoney(receipt.monto)}</dd>
+        </div>
+        {receipt.pago_id !== null && (
+          <div>
+            <dt>Pago</dt>
+            <dd>n.º {receipt.pago_id}</dd>
+          </div>
+        )}
+        <PaidInvoices
+          facturas={receipt.facturas.map((f) => ({
+            tipo: f.comprobante,
+            numero: f.nrocomp,
+            monto: f.monto,
+          }))}
+        />
+      </dl>
+      <div class="actions">
+        <PdfButton
+          path={`/portal/recibos/${encodeURIComponent(receipt.id)}/pdf`}
+          filename={`recibo-${receipt.nrocomp}.pdf`}
+          label="Descargar recibo (PDF)"
+          describedBy={headingId}
+          secondary
+        />
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,107 @@
+/**
+ * The frame of every page: skip link, the header (the business's name, and the "Principal" nav
+ * for a signed-in customer), `<main>`, and a footer when there is something to say. The brand
+ * and the footer are their own slots so the business's logo, colour and contact (docs/web.md,
+ * "Later, on the API's side") come in without touching the pages.
+ */
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { pathFor, type PageName, type PortalLink } from '../routes.js';
+import { logout, type SessionState } from '../session/session.js';
+import { Link } from './link.js';
+
+/** The signed-in pages of the nav, in order. */
+const NAV: readonly (readonly [PageName, string])[] = [
+  ['home', 'Inicio'],
+  ['debts', 'Facturas'],
+  ['history', 'Pagos'],
+  ['receipts', 'Recibos'],
+  ['coupons', 'Cupones'],
+  ['profile', 'Perfil'],
+];
+
+const withoutTrailingSlash = (path: string) => path.replace(/\/+$/, '') || '/';
+
+export function Shell(props: {
+  session: SessionState;
+  /** The portal the page belongs to (none on `/` and unknown paths). */
+  home?: PortalLink | null;
+  empresa?: string | null;
+  /** Whether the session is of this portal (a session of another tenant shows no nav). */
+  fits?: boolean;
+  /** The business's contact, under every page (none yet: the API does not give it). */
+  contact?: ComponentChildren;
+  children: ComponentChildren;
+}) {
+  const { home } = props;
+  const signedIn = props.session.status === 'active' && (props.fits ?? true) && home;
+  return (
+    <>
+      <a class="skip-link" href="#contenido">
+        Saltar al contenido
+      </a>
+      <header class="top">
+        <div class="top-inner">
+          <Brand
+            name={props.empresa ?? 'Portal de clientes'}
+            href={home ? pathFor(home, signedIn ? 'home' : 'login') : null}
+          />
+          {signedIn && <MainNav home={home} />}
+        </div>
+      </header>
+      <main id="contenido" tabIndex={-1}>
+        {props.children}
+      </main>
+      {props.contact && <footer class="site-footer">{props.contact}</footer>}
+    </>
+  );
+}
+
+/** The business's name, a link to its portal's start when there is one. */
+function Brand(props: { name: string; href: string | null }) {
+  return (
+    <p class="brand">{props.href ? <Link href={props.href}>{props.name}</Link> : props.name}</p>
+  );
+}
+
+/**
+ * The signed-in pages and "Salir". On a phone it folds behind "Menú" (a disclosure button) so
+ * the header takes one line; it opens as a list and closes on the next page.
+ */
+function MainNav(props: { home: PortalLink }) {
+  const { path } = useLocation();
+  const here = withoutTrailingSlash(path);
+  const [open, setOpen] = useState(false);
+  useEffect(() => setOpen(false), [path]);
+  return (
+    <nav aria-label="Principal" class="main-nav">
+      <button
+        type="button"
+        class="menu-button"
+        aria-expanded={open}
+        aria-controls="nav-principal"
+        onClick={() => setOpen((now) => !now)}
+      >
+        Menú
+      </button>
+      <ul id="nav-principal" class={open ? 'open' : undefined}>
+        {NAV.map(([page, label]) => {
+          const href = pathFor(props.home, page);
+          return (
+            <li key={page}>
+              <Link href={href} current={withoutTrailingSlash(href) === here}>
+                {label}
+              </Link>
+            </li>
+          );
+        })}
+        <li>
+          <button type="button" class="link-button" onClick={() => void logout()}>
+            Salir
+          </button>
+        </li>
+      </ul>
+    </nav>
+  );
+}
