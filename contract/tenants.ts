@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Envelope, MAX_INT4 } from './envelope.js';
+import { Envelope, MAX_INT4, NullableString } from './envelope.js';
 
 export const TenantParams = Type.Object({
   tenant_id: Type.Integer({ minimum: 1, maximum: MAX_INT4 }),
@@ -10,5 +10,23 @@ export const TenantResponse = Envelope(
     id: Type.Integer({ description: 'The tenant_id' }),
     nombre: Type.String({ description: 'The tenant’s display name' }),
     sucursales: Type.Array(Type.Object({ id: Type.Integer(), nombre: Type.String() })),
+    marca: Type.Object(
+      {
+        color: NullableString({ description: 'The brand colour, #rrggbb' }),
+        telefono: NullableString(),
+        email: NullableString(),
+        whatsapp: NullableString({ description: 'Digits, with + when given' }),
+        sitio_web: NullableString({ description: 'An http(s) URL' }),
+        direccion: NullableString(),
+      },
+      { description: "The business's contact and colour, from ini portal.marca.* (an addition)" },
+    ),
+    logo_url: NullableString({
+      description:
+        'Where the logo is (versioned: it may be cached for long), or null without a valid one (an addition)',
+    }),
+    redes_cobranza: NullableString({
+      description: 'Where a coupon can be paid, from ini portal.cupones.redes (an addition)',
+    }),
   }),
 );

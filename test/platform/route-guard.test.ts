@@ -28,6 +28,7 @@ const PUBLIC = new Set([
   'POST /portal/auth/reset-password',
   'POST /portal/auth/refresh-token', // the refresh token authenticates it
   'GET /portal/empresas/:tenant_id', // the login page shows whose portal it is, before any login
+  'GET /portal/empresas/:tenant_id/logo', // and the business's logo, on the same page
   'POST /portal/pagos/webhook', // gateways: the URL token and the signature authenticate them
   'GET /portal/sandbox/checkout/:tenantId/:sucursalId/:id', // a gateway's page: no portal token
   'POST /portal/sandbox/checkout/:tenantId/:sucursalId/:id/:action',

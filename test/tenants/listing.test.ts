@@ -56,6 +56,16 @@ describe('GET /portal/empresas/{tenant_id}', () => {
             { id: 2, nombre: 'Depósito' },
             { id: 3, nombre: 'Rosario' },
           ],
+          marca: {
+            color: null,
+            telefono: null,
+            email: null,
+            whatsapp: null,
+            sitio_web: null,
+            direccion: null,
+          },
+          logo_url: null,
+          redes_cobranza: null,
         },
       });
       // Read on every login page load: browsers and proxies may keep it a minute.

@@ -1,8 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { Shared } from '../shared.js';
+import { createTenantBrands } from './brands.js';
 import { tenantRoutes } from './routes.js';
 
-/** Whose portal it is: the public listing the login page reads before anyone logs in. */
+/**
+ * Whose portal it is: the public listing the login page reads before anyone logs in, with the
+ * business's brand (colour, contact, logo) from its `ini`.
+ */
 export function registerTenants(app: FastifyInstance, shared: Shared): void {
-  tenantRoutes(app, { directory: shared.directory });
+  const brands = createTenantBrands({
+    tenancy: shared.tenancy,
+    clock: shared.clock,
+    log: shared.log,
+  });
+  tenantRoutes(app, {
+    directory: shared.directory,
+    brands,
+    publicPrefix: shared.config.publicPrefix,
+  });
 }

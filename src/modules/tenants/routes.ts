@@ -5,42 +5,103 @@ import { errorResponses } from '../../../contract/envelope.js';
 import { LIMITS } from '../../platform/rate-limit.js';
 import type { TenantDirectory } from '../../platform/tenancy/directory.js';
 import { TenantParams, TenantResponse } from '../../../contract/tenants.js';
+import type { TenantBrands } from './brands.js';
 
 /**
  * How long a browser or proxy may reuse the answer: the login page reads it on every load, and
- * the server's own copy is already up to 30 s old at worst (the registry cache).
+ * the server's own copy is already up to a minute old at worst (the registry and brand caches).
  */
 const CACHE_CONTROL = 'public, max-age=60';
+/** The logo's URL carries its version, so a changed logo is a new URL: cached for a day. */
+const LOGO_CACHE_CONTROL = 'public, max-age=86400';
+
+const NOT_FOUND = 'La empresa no existe o no está activa';
 
 /**
  * Public: whose portal a link opens, for the web client's login page (docs/api.md
- * GET /portal/empresas/{tenant_id}). Unknown and inactive tenants answer alike, so the answer
- * says nothing of a tenant the portal does not serve.
+ * GET /portal/empresas/{tenant_id}), with the business's brand and logo. Unknown and inactive
+ * tenants answer alike, so the answer says nothing of a tenant the portal does not serve.
  */
-export function tenantRoutes(app: FastifyInstance, deps: { directory: TenantDirectory }): void {
-  app.withTypeProvider<TypeBoxTypeProvider>().get(
+export function tenantRoutes(
+  app: FastifyInstance,
+  deps: { directory: TenantDirectory; brands: TenantBrands; publicPrefix: string },
+): void {
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  routes.get(
     '/portal/empresas/:tenant_id',
     {
       config: { rateLimit: LIMITS.tenantListingPerIp },
       schema: {
         tags: ['empresas'],
-        summary: 'An active tenant’s display name and sucursales, for the login page (public)',
+        summary: 'An active tenant’s name, sucursales and brand, for the login page (public)',
         params: TenantParams,
         response: { 200: TenantResponse, ...errorResponses(404, 422, 429, 503) },
       },
     },
     async (request, reply) => {
-      const listing = await deps.directory.find(request.params.tenant_id);
-      if (!listing) throw new AppError('TENANT_NOT_FOUND', 'La empresa no existe o no está activa');
+      const [listing, brand] = await Promise.all([
+        deps.directory.find(request.params.tenant_id),
+        deps.brands.brandOf(request.params.tenant_id),
+      ]);
+      if (!listing) throw new AppError('TENANT_NOT_FOUND', NOT_FOUND);
       void reply.header('cache-control', CACHE_CONTROL);
+      const version = brand.logo?.etag.slice(1, -1);
       return {
         success: true as const,
         data: {
           id: listing.tenantId,
           nombre: listing.nombre,
           sucursales: [...listing.sucursales],
+          marca: brand.marca,
+          logo_url:
+            version === undefined
+              ? null
+              : `${deps.publicPrefix}/portal/empresas/${listing.tenantId}/logo?v=${version}`,
+          redes_cobranza: brand.redes,
         },
       };
+    },
+  );
+
+  // Not through the type provider: its answer is bytes, and 304 carries none.
+  app.get<{ Params: { tenant_id: number } }>(
+    '/portal/empresas/:tenant_id/logo',
+    {
+      config: { rateLimit: LIMITS.tenantListingPerIp },
+      schema: {
+        tags: ['empresas'],
+        summary: 'The tenant’s logo: PNG, JPEG or WebP, at most 200 KB (public)',
+        params: TenantParams,
+        response: {
+          200: {
+            description: 'The logo',
+            content: {
+              'image/png': { schema: { type: 'string', format: 'binary' } },
+              'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+              'image/webp': { schema: { type: 'string', format: 'binary' } },
+            },
+          },
+          304: { description: 'The logo the client holds (If-None-Match) is current' },
+          ...errorResponses(404, 422, 429, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const [listing, brand] = await Promise.all([
+        deps.directory.find(request.params.tenant_id),
+        deps.brands.brandOf(request.params.tenant_id),
+      ]);
+      if (!listing || !brand.logo)
+        throw new AppError('TENANT_NOT_FOUND', 'La empresa no tiene logo');
+      const { logo } = brand;
+      void reply
+        .header('etag', logo.etag)
+        .header('cache-control', LOGO_CACHE_CONTROL)
+        // Served as an image only, never sniffed into anything else.
+        .header('x-content-type-options', 'nosniff');
+      if (request.headers['if-none-match'] === logo.etag) return reply.code(304).send();
+      return reply.type(logo.type).send(logo.bytes);
     },
   );
 }

@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+
+/*
+ * The business's own portal (docs/api.md "GET /portal/empresas/{tenant_id}"): what `ini`
+ * `portal.marca.*` says, checked so that nothing a tenant administrator types can become a link
+ * to somewhere else, a script, or a file that is not the image it claims to be.
+ */
+
+export const BRAND_KEYS = [
+  'portal.marca.color',
+  'portal.marca.telefono',
+  'portal.marca.email',
+  'portal.marca.whatsapp',
+  'portal.marca.sitio_web',
+  'portal.marca.direccion',
+  'portal.marca.logo',
+  'portal.cupones.redes',
+] as const;
+
+export interface Brand {
+  color: string | null;
+  telefono: string | null;
+  email: string | null;
+  whatsapp: string | null;
+  sitio_web: string | null;
+  direccion: string | null;
+}
+
+export interface Logo {
+  type: 'image/png' | 'image/jpeg' | 'image/webp';
+  bytes: Buffer;
+  /** Strong ETag of the bytes (quoted), also the logo URL's version. */
+  etag: string;
+}
+
+export interface TenantBrand {
+  marca: Brand;
+  logo: Logo | undefined;
+  /** `portal.cupones.redes`: where a coupon can be paid ("Pago Fácil, Rapipago"). */
+  redes: string | null;
+}
+
+/** A logo larger than this (decoded) is refused: it would slow every login page. */
+export const MAX_LOGO_BYTES = 200 * 1024;
+
+/** What the first bytes of each accepted type are: a declared type must match its content. */
+const SIGNATURES: Readonly<Record<Logo['type'], (bytes: Buffer) => boolean>> = {
+  'image/png': (b) =>
+    b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  'image/jpeg': (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
+  'image/webp': (b) =>
+    b.subarray(0, 4).toString('latin1') === 'RIFF' &&
+    b.subarray(8, 12).toString('latin1') === 'WEBP',
+};
+
+/**
+ * `portal.marca.logo`: a data URI of a PNG, JPEG or WebP image up to 200 KB. SVG (which can carry
+ * script), any other type, a type its bytes do not match, or a malformed or larger one is no
+ * logo at all; `problem` says why, for the operator's log.
+ */
+export function parseLogo(value: string | undefined): { logo?: Logo; problem?: string } {
+  if (value === undefined) return {};
+  const match = /^data:(image\/(?:png|jpeg|webp));base64,([A-Za-z0-9+/]+={0,2})$/.exec(
+    value.replace(/\s+/g, ''),
+  );
+  if (!match?.[1] || !match[2]) {
+    return { problem: 'portal.marca.logo must be a base64 data URI of a PNG, JPEG or WebP image' };
+  }
+  const type = match[1] as Logo['type'];
+  // Base64 is 4/3 of the bytes: a value this long cannot hold an acceptable image.
+  if (match[2].length > Math.ceil((MAX_LOGO_BYTES * 4) / 3) + 4) {
+    return { problem: `portal.marca.logo is larger than ${MAX_LOGO_BYTES / 1024} KB` };
+  }
+  const bytes = Buffer.from(match[2], 'base64');
+  if (bytes.length > MAX_LOGO_BYTES) {
+    return { problem: `portal.marca.logo is larger than ${MAX_LOGO_BYTES / 1024} KB` };
+  }
+  if (!SIGNATURES[type](bytes)) {
+    return { problem: `portal.marca.logo says ${type} but its bytes are not one` };
+  }
+  const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"`;
+  return { logo: { type, bytes, etag } };
+}
+
+/** `#rgb` or `#rrggbb`, as `#rrggbb` in lower case; anything else is no colour. */
+function color(value: string | undefined): string | null {
+  const match = value === undefined ? null : /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(value);
+  if (!match?.[1]) return null;
+  const hex = match[1].length === 3 ? [...match[1]].map((c) => c + c).join('') : match[1];
+  return `#${hex.toLowerCase()}`;
+}
+
+/** Plain text, one line, at most `max` characters. */
+function text(value: string | undefined, max: number): string | null {
+  const line = value?.replace(/\s+/g, ' ').trim();
+  return line ? line.slice(0, max) : null;
+}
+
+/** An http(s) address only: a `javascript:` or `data:` URL never reaches a link. */
+function website(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  try {
+    const url = new URL(/^https?:\/\//i.test(value) ? value : `https://${value}`);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function email(value: string | undefined): string | null {
+  return value !== undefined &&
+    /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(value) &&
+    value.length <= 254
+    ? value
+    : null;
+}
+
+/** A phone number as digits with an optional leading +, for `tel:` and WhatsApp links. */
+function phone(value: string | undefined): string | null {
+  const digits = value?.replace(/[\s().-]/g, '');
+  return digits && /^\+?[0-9]{6,20}$/.test(digits) ? digits : null;
+}
+
+export function parseBrand(
+  values: ReadonlyMap<string, string>,
+): TenantBrand & { problem?: string } {
+  const { logo, problem } = parseLogo(values.get('portal.marca.logo'));
+  return {
+    marca: {
+      color: color(values.get('portal.marca.color')),
+      telefono: text(values.get('portal.marca.telefono'), 40),
+      email: email(values.get('portal.marca.email')),
+      whatsapp: phone(values.get('portal.marca.whatsapp')),
+      sitio_web: website(values.get('portal.marca.sitio_web')),
+      direccion: text(values.get('portal.marca.direccion'), 200),
+    },
+    logo,
+    redes: text(values.get('portal.cupones.redes'), 200),
+    ...(problem !== undefined && { problem }),
+  };
+}
