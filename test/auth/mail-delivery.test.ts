@@ -69,7 +69,7 @@ describe('reset-code e-mail delivery', () => {
     expect((await forgot(app, 2)).statusCode).toBe(200);
     const message = await until(() => app.outbox.messages.find((m) => m.tenantId === 2));
     expect(message.to).toBe('ana@example.com');
-    expect(message.subject).toBe('Código para restablecer su contraseña');
+    expect(message.subject).toBe('Código para restablecer tu contraseña');
     expect(message.text).toMatch(/vence en 15 minutos/);
     expect(printed.join('')).toContain('DEV OUTBOX');
     expect(printed.join('')).toMatch(/\n {4}\d{6}\n/);

@@ -19,7 +19,7 @@ import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 
 /*
- * docs/payments.md "Payment e-mails": "Recibimos su pago" (receipt PDF attached) after TX2, and
+ * docs/payments.md "Payment e-mails": "Recibimos tu pago" (receipt PDF attached) after TX2, and
  * "Devolución registrada" after a refund, through the tenant's SMTP settings (a real SMTP server
  * here) and the real reports service (behind a TCP proxy a test can take down).
  */
@@ -213,18 +213,18 @@ function money(amount: string): string {
   return `$ ${amount.replace('.', ',')}`;
 }
 
-describe('"Recibimos su pago"', () => {
+describe('"Recibimos tu pago"', () => {
   it('an approved payment e-mails its user once, with the amount, the debt, the receipt number and its PDF', async () => {
     const id = await startPayment();
     await approve(id);
     const receipt = await receiptOf(id);
     const [mail] = await until(() => {
-      const found = mails('Recibimos su pago', receipt.numero);
+      const found = mails('Recibimos tu pago', receipt.numero);
       return found.length > 0 ? found : undefined;
     });
     expect(mail?.to).toEqual([ANA]);
-    expect(mail?.subject).toBe('Recibimos su pago - Empresa 1');
-    expect(mail?.text).toContain(`Recibimos su pago de ${money(receipt.monto)}`);
+    expect(mail?.subject).toBe('Recibimos tu pago - Empresa 1');
+    expect(mail?.text).toContain(`Recibimos tu pago de ${money(receipt.monto)}`);
     expect(mail?.text).toContain(`Factura B 0001-00000201: ${money(receipt.monto)}`);
     expect(mail?.text).toContain(`Recibo ${receipt.numero}`);
     expect(mail?.attachments).toHaveLength(1);
@@ -234,7 +234,7 @@ describe('"Recibimos su pago"', () => {
     // The receipt job queued by TX1 finds the receipt written and queues the e-mail again:
     // still one e-mail.
     await jobsDone(id);
-    expect(mails('Recibimos su pago', receipt.numero)).toHaveLength(1);
+    expect(mails('Recibimos tu pago', receipt.numero)).toHaveLength(1);
     // Both queueings (TX2's, the receipt job's) made at most a job each (pg-boss's singleton
     // key folds those of one minute); the sent mark made the extra one send nothing.
     const jobs = await env.systemQuery(
@@ -289,9 +289,9 @@ describe('"Recibimos su pago"', () => {
     const id = await startPayment();
     await Promise.all([approve(id), approve(id), approve(id)]);
     const receipt = await receiptOf(id);
-    await until(() => (mails('Recibimos su pago', receipt.numero).length > 0 ? true : undefined));
+    await until(() => (mails('Recibimos tu pago', receipt.numero).length > 0 ? true : undefined));
     await jobsDone(id);
-    expect(mails('Recibimos su pago', receipt.numero)).toHaveLength(1);
+    expect(mails('Recibimos tu pago', receipt.numero)).toHaveLength(1);
   });
 
   it('a TX2 that failed and is retried by its job e-mails once, after the receipt', async () => {
@@ -305,9 +305,9 @@ describe('"Recibimos su pago"', () => {
     }
     await until(async () => ((await paymentRow(tenant, id)).recibo_id ? true : undefined));
     const receipt = await receiptOf(id);
-    await until(() => (mails('Recibimos su pago', receipt.numero).length > 0 ? true : undefined));
+    await until(() => (mails('Recibimos tu pago', receipt.numero).length > 0 ? true : undefined));
     await jobsDone(id);
-    expect(mails('Recibimos su pago', receipt.numero)).toHaveLength(1);
+    expect(mails('Recibimos tu pago', receipt.numero)).toHaveLength(1);
   });
 
   it('the reports service down at send time: the receipt is there, the e-mail comes once it is back', async () => {
@@ -325,7 +325,7 @@ describe('"Recibimos su pago"', () => {
         );
         return (job?.retry_count ?? 0) > 0 ? true : undefined;
       });
-      expect(mails('Recibimos su pago', receipt.numero)).toHaveLength(0);
+      expect(mails('Recibimos tu pago', receipt.numero)).toHaveLength(0);
       expect(await paymentRow(tenant, id)).toMatchObject({
         status: 'approved',
         recibo_error: null,
@@ -334,11 +334,11 @@ describe('"Recibimos su pago"', () => {
       await reportsProxy.start();
     }
     await until(
-      () => (mails('Recibimos su pago', receipt.numero).length > 0 ? true : undefined),
+      () => (mails('Recibimos tu pago', receipt.numero).length > 0 ? true : undefined),
       30_000,
     );
     await jobsDone(id);
-    const [mail, ...others] = mails('Recibimos su pago', receipt.numero);
+    const [mail, ...others] = mails('Recibimos tu pago', receipt.numero);
     expect(others).toHaveLength(0);
     expect(mail?.attachments[0]?.content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
   }, 60_000);
@@ -352,7 +352,7 @@ describe('"Recibimos su pago"', () => {
       await approve(id);
       const receipt = await receiptOf(id);
       await jobsDone(id);
-      expect(mails('Recibimos su pago', receipt.numero)).toHaveLength(0);
+      expect(mails('Recibimos tu pago', receipt.numero)).toHaveLength(0);
       expect(await paymentRow(tenant, id)).toMatchObject({
         status: 'approved',
         recibo_error: null,
@@ -374,7 +374,7 @@ describe('"Recibimos su pago"', () => {
       await approve(id);
       const receipt = await receiptOf(id);
       await jobsDone(id);
-      expect(mails('Recibimos su pago', receipt.numero)).toHaveLength(0);
+      expect(mails('Recibimos tu pago', receipt.numero)).toHaveLength(0);
       const states = await env.systemQuery<{ state: string }>(
         `SELECT state FROM pgboss.job WHERE name = $1 AND data @> $2::jsonb`,
         [PAYMENT_EMAIL_JOB, JSON.stringify({ paymentId: id })],
@@ -412,13 +412,13 @@ describe('"Devolución registrada"', () => {
     });
     expect(mail?.to).toEqual([ANA]);
     expect(mail?.subject).toBe('Devolución registrada - Empresa 1');
-    expect(mail?.text).toContain(`Registramos la devolución de su pago de ${money(receipt.monto)}`);
+    expect(mail?.text).toContain(`Registramos la devolución de tu pago de ${money(receipt.monto)}`);
     expect(mail?.text).toContain(`El recibo ${receipt.numero} quedó anulado`);
     expect(mail?.text).toContain(`Factura B 0001-00000208: ${money(receipt.monto)}`);
     expect(mail?.attachments).toHaveLength(0);
     await jobsDone(id);
     expect(mails('Devolución registrada', receipt.numero)).toHaveLength(1);
-    expect(mails('Recibimos su pago', receipt.numero)).toHaveLength(1);
+    expect(mails('Recibimos tu pago', receipt.numero)).toHaveLength(1);
     expect(smtp.refusalsLeft()).toBe(0);
   });
 
@@ -431,7 +431,7 @@ describe('"Devolución registrada"', () => {
     await tenant.query(`UPDATE suc0001.ordcta SET anulado = true WHERE nrocomp = $1`, [
       receipt.numero,
     ]);
-    const refundMails = () => mails('Devolución registrada', `su pago de ${money(receipt.monto)} `);
+    const refundMails = () => mails('Devolución registrada', `tu pago de ${money(receipt.monto)} `);
     const earlier = refundMails().length;
     smtp.refuseNext(1);
     const response = await app.inject({
@@ -452,7 +452,7 @@ describe('"Devolución registrada"', () => {
     // e-mail still tells what the refund did, from the column.
     await tenant.query(`UPDATE public.portal_payments SET recibo_error = NULL WHERE id = $1`, [id]);
     const mail = await until(() => refundMails()[earlier]);
-    expect(mail?.text).toContain(`Registramos la devolución de su pago de ${money(receipt.monto)}`);
+    expect(mail?.text).toContain(`Registramos la devolución de tu pago de ${money(receipt.monto)}`);
     expect(mail?.text).not.toContain('quedó anulado');
     await jobsDone(id);
   });

@@ -74,7 +74,7 @@ describe('cli payments retry-receipts', () => {
     }>('SELECT id, recibo_id, recibo_error FROM public.portal_payments');
     expect(payment?.recibo_id).toEqual(expect.any(String));
     expect(payment?.recibo_error).toBeNull();
-    // "Recibimos su pago" is queued for the API's workers to send (docs/payments.md).
+    // "Recibimos tu pago" is queued for the API's workers to send (docs/payments.md).
     const emails = await env.systemQuery<{ data: { paymentId: number; kind: string } }>(
       `SELECT data FROM pgboss.job WHERE name = 'payments.email'`,
     );

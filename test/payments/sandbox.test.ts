@@ -67,7 +67,7 @@ it('Aprobar posts the form, the signed webhook arrives over HTTP, the payer land
   const checkout = await request(redirectUrl);
   expect(checkout.statusCode).toBe(200);
   const html = await checkout.body.text();
-  expect(html).toContain('$ 321.09');
+  expect(html).toContain('$ 321,09');
   const approve = /<form method="post" action="([^"]+\/approve)"/.exec(html)?.[1];
   expect(approve).toBeDefined();
 

@@ -177,16 +177,16 @@ export function createPasswordReset(deps: PasswordResetDeps) {
       const profile = await findUserProfile(tenant, job.portalUserId);
       await mailer.send(tenant, {
         to: user.email,
-        subject: 'Código para restablecer su contraseña',
+        subject: 'Código para restablecer tu contraseña',
         text: [
           `Hola${profile ? ` ${profile.cnom}` : ''}:`,
           '',
-          `Su código para restablecer la contraseña del portal de clientes de ${tenant.tenantName} es:`,
+          `Tu código para restablecer la contraseña del portal de clientes de ${tenant.tenantName} es:`,
           '',
           `    ${code}`,
           '',
           `El código vence en ${RESET_CODE_MINUTES} minutos y sirve una sola vez.`,
-          'Si usted no lo pidió, ignore este mensaje: su contraseña no cambia.',
+          'Si no lo pediste, ignorá este mensaje: tu contraseña no cambia.',
         ].join('\n'),
       });
     },

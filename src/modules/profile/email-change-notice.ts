@@ -35,14 +35,14 @@ export function createEmailChangeNotices(deps: {
     if (!tenant) return;
     await mailer.send(tenant, {
       to: job.previousEmail,
-      subject: 'Cambió el e-mail de su cuenta del portal de clientes',
+      subject: 'Cambió el e-mail de tu cuenta del portal de clientes',
       text: [
         'Hola:',
         '',
-        `El e-mail de su cuenta del portal de clientes de ${tenant.tenantName} se cambió a ${maskEmail(job.newEmail)}.`,
+        `El e-mail de tu cuenta del portal de clientes de ${tenant.tenantName} se cambió a ${maskEmail(job.newEmail)}.`,
         'Desde ahora los avisos y los códigos para restablecer la contraseña van a esa dirección.',
         '',
-        `Si usted no hizo este cambio, comuníquese con ${tenant.tenantName} cuanto antes.`,
+        `Si no hiciste este cambio, comunicate con ${tenant.tenantName} cuanto antes.`,
       ].join('\n'),
     });
   }

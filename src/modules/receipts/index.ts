@@ -9,7 +9,7 @@ import { createReceiptService, type PaymentsOfReceipts } from './service.js';
  * TX2 through the ledger's writeReceipt, its retries, `cli payments retry-receipts`); the ERP
  * writes the rest. From there on every receipt is the ledger's (`ordcta` REC + `recfac`), and
  * this module shows it: the customer's list, and the PDF of any receipt, which payments also
- * uses for GET /portal/pagos/{id}/recibo and the "Recibimos su pago" e-mail.
+ * uses for GET /portal/pagos/{id}/recibo and the "Recibimos tu pago" e-mail.
  */
 
 export { receiptReport, renderReceiptPdf, type ReceiptPayment } from './pdf.js';

@@ -82,7 +82,7 @@ export interface PaymentEmailDeps {
 
 export interface PaymentEmailQueue {
   /**
-   * "Recibimos su pago": called inside TX2 once the receipt is written, before it commits (and
+   * "Recibimos tu pago": called inside TX2 once the receipt is written, before it commits (and
    * by the receipt job when it finds the receipt written). Never throws: the e-mail must not
    * block or fail the receipt; a queue that cannot be reached is logged.
    */
@@ -120,18 +120,18 @@ function receiptMessage(
 ): MailMessage {
   return {
     to,
-    subject: `Recibimos su pago - ${tenant.tenantName}`,
+    subject: `Recibimos tu pago - ${tenant.tenantName}`,
     text: [
       greeting(nombre),
       '',
-      `Recibimos su pago de ${formatMoney(receipt.total)} en el portal de clientes de ${tenant.tenantName}.`,
+      `Recibimos tu pago de ${formatMoney(receipt.total)} en el portal de clientes de ${tenant.tenantName}.`,
       '',
       'Comprobantes pagados:',
       ...invoiceLines(receipt.facturas),
       '',
       `Recibo ${receipt.numero} del ${formatDate(receipt.fecha)} (adjunto en PDF).`,
       '',
-      'Gracias por su pago.',
+      'Gracias por tu pago.',
     ].join('\n'),
     attachments: [
       {
@@ -163,10 +163,10 @@ function refundMessage(
     text: [
       greeting(nombre),
       '',
-      `Registramos la devolución de su pago de ${formatMoney(monto)} en el portal de clientes de ${tenant.tenantName}.`,
+      `Registramos la devolución de tu pago de ${formatMoney(monto)} en el portal de clientes de ${tenant.tenantName}.`,
       '',
       ...reversal,
-      'El dinero vuelve por el mismo medio con el que pagó, en los plazos de ese medio.',
+      'El dinero vuelve por el mismo medio con el que pagaste, en los plazos de ese medio.',
     ].join('\n'),
   };
 }

@@ -1,3 +1,4 @@
+import { formatMoney } from '../../../reports/format.js';
 import type { SandboxCheckout } from './checkout.js';
 
 /** A page of the sandbox gateway and the Content-Security-Policy it is served with. */
@@ -17,7 +18,7 @@ function escapeHtml(text: string): string {
 }
 
 function page(body: string): string {
-  return `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Sandbox de pagos</title>
+  return `<!doctype html><html lang="es-AR"><head><meta charset="utf-8"><title>Sandbox de pagos</title>
 <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#222}
 .total{font-size:2rem;margin:1rem 0}form{display:inline-block;margin-right:1rem}
 button{font-size:1rem;padding:.6rem 1.4rem;border:0;border-radius:.3rem;cursor:pointer}
@@ -42,7 +43,7 @@ export function checkoutPage(checkout: SandboxCheckout, base: string): SandboxPa
     contentSecurityPolicy:
       `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${returns.join(' ')}`.trimEnd(),
     html: page(`<h1>Sandbox de pagos</h1><p>${escapeHtml(tenantName)}</p>
-<p>${escapeHtml(payment.description)}</p><p class="total">$ ${escapeHtml(payment.amount)}</p>
+<p>${escapeHtml(payment.description)}</p><p class="total">${escapeHtml(formatMoney(payment.amount))}</p>
 ${actions}<p class="note">Pasarela de prueba: ningún dinero se mueve.</p>`),
   };
 }
