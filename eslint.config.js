@@ -110,7 +110,8 @@ export default tseslint.config(
       },
       {
         regex: '^(\\.\\./)+config\\.js$',
-        message: 'platform/ declares the settings it takes; config.ts fills them, never the reverse.',
+        message:
+          'platform/ declares the settings it takes; config.ts fills them, never the reverse.',
       },
     ),
   },

@@ -138,14 +138,12 @@ function matchesEtag(request: FastifyRequest, etag: string): boolean {
  * configured, or development's default `web/dist` not built. A directory named by
  * PORTAL_WEB_DIR without index.html stops the start instead of serving 404s.
  */
-export async function openWebClient(
-  config: {
-    /** Where the built client is; `required` when the operator named it (PORTAL_WEB_DIR). */
-    webClient: { readonly dir: string; readonly required: boolean } | undefined;
-    /** The API base URL the client is told (PORTAL_WEB_API_URL, or the public prefix). */
-    webApiUrl: string;
-  },
-): Promise<WebClient | undefined> {
+export async function openWebClient(config: {
+  /** Where the built client is; `required` when the operator named it (PORTAL_WEB_DIR). */
+  webClient: { readonly dir: string; readonly required: boolean } | undefined;
+  /** The API base URL the client is told (PORTAL_WEB_API_URL, or the public prefix). */
+  webApiUrl: string;
+}): Promise<WebClient | undefined> {
   const setting = config.webClient;
   if (!setting) return undefined;
   let root: string;
