@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { open, readdir, readFile, mkdtemp, rm } from 'node:fs/promises';
+import { open, readdir, readFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
@@ -22,7 +22,9 @@ import { measure, printComparison, printTable, type Measurement } from './measur
 const USERS = 500;
 const CONNECTIONS = 50;
 const WARMUP_SECONDS = 2;
-const ROUNDS = 3;
+const ROUNDS = 5;
+/** The log's cost is a few percent: more rounds than the other comparisons. */
+const LOG_ROUNDS = 7;
 const ROUND_SECONDS = 3;
 const FIRST_CNRO = 1_000;
 
@@ -132,11 +134,19 @@ function combine(name: string, runs: CpuMeasurement[]): CpuMeasurement {
   };
 }
 
-/** USERS more customers of suc0001, each registered with PENDING_DEBTS pending debts. */
+/**
+ * USERS more customers of suc0001, each registered with PENDING_DEBTS pending debts; once per
+ * environment (a full `npm run bench` runs two scenarios on them).
+ */
 async function addCustomers(environment: BenchEnvironment): Promise<string[]> {
   const client = new pg.Client({ connectionString: environment.tenantUrl });
   await client.connect();
   try {
+    const existing = await client.query<{ id: string }>(
+      'SELECT id FROM suc0001.portal_users WHERE cnro >= $1 ORDER BY cnro',
+      [FIRST_CNRO],
+    );
+    if (existing.rows.length > 0) return existing.rows.map((row) => row.id);
     await client.query(
       `INSERT INTO suc0001.ordcon
        SELECT n, 'Cliente ' || n, (40000000 + n)::text FROM generate_series($1::int, $2::int) n`,
@@ -165,144 +175,231 @@ async function addCustomers(environment: BenchEnvironment): Promise<string[]> {
   }
 }
 
-/**
- * GET /portal/deudas as an operator runs it: the API started the way `npm start` starts it, in
- * production mode with its request log on, 500 users whose tokens rotate, 50 connections;
- * against a bare Fastify process running the same SQL (named prepared statement, pool of 10)
- * for the same users without auth. CPU per request of both Node processes and of PostgreSQL.
- */
-export async function debtsUnderTraffic(environment: BenchEnvironment): Promise<void> {
+/** One process the load is sent to, and how a request to it names its user. */
+interface Side {
+  name: string;
+  child: Child;
+  load: (durationSeconds: number) => Parameters<typeof measure>[1];
+}
+
+/** The processes of a traffic scenario, started on the bench's databases, stopped at the end. */
+async function startSides(environment: BenchEnvironment, dir: string) {
   const userIds = await addCustomers(environment);
   const secret = randomBytes(32).toString('hex');
   const signer = createAccessTokens(secret, systemClock);
   const tokens = await Promise.all(
     userIds.map((id) => signer.sign({ portal_user_id: id, tenant_id: 1, sucursal_id: 1, sv: 0 })),
   );
-
-  const placeholder = '00000000-0000-4000-8000-0000000000ff';
-  const pool = createPool(environment.tenantUrl, { max: 1 });
-  const db = createKysely<TenantDatabase>(pool);
-  const compiled = pendingDebtsQuery(benchTenant(db), placeholder).compile();
-  await db.destroy();
-
-  const dir = await mkdtemp(path.join(tmpdir(), 'portal-bench-deudas-'));
   const children: Child[] = [];
-  try {
-    const portal = await startNode(
-      'src/server.ts',
-      {
-        ...process.env,
-        NODE_ENV: 'production',
-        DATABASE_URL: environment.systemUrl,
-        PORTAL_JWT_SECRET: secret,
-        PORTAL_ALLOWED_ORIGIN: 'https://portal.example.com',
-        REPORTS_SERVICE_SECRET: randomBytes(32).toString('hex'),
-        REPORTS_URL: `http://127.0.0.1:${await freePort()}`,
-        TRUST_PROXY: '1',
-        PORT: '0',
-        PORTAL_DATA_DIR: dir,
-        LOG_LEVEL: 'info',
-        REDIS_URL: process.env.BENCH_REDIS_URL,
-      },
-      path.join(dir, 'portal.log'),
-    );
-    children.push(portal);
-    const bare = await startNode(
-      'bench/bare-debts-server.ts',
-      {
-        ...process.env,
-        BENCH_TENANT_URL: environment.tenantUrl,
-        BENCH_DEBTS_SQL: compiled.sql,
-        BENCH_DEBTS_PARAMETERS: JSON.stringify(compiled.parameters),
-        BENCH_USER_AT: String(compiled.parameters.indexOf(placeholder)),
-      },
-      path.join(dir, 'bare.log'),
-    );
-    children.push(bare);
-
-    let turn = 0;
-    const portalLoad = (durationSeconds: number) => ({
-      url: `${portal.url}/portal/deudas`,
-      connections: CONNECTIONS,
-      durationSeconds,
-      headers: { 'x-forwarded-proto': 'https' },
-      setupRequest: (request: autocannon.Request): autocannon.Request => {
-        turn = (turn + 1) % tokens.length;
-        return {
-          ...request,
-          headers: { ...request.headers, authorization: `Bearer ${tokens[turn] ?? ''}` },
-        };
-      },
-    });
-    const bareLoad = (durationSeconds: number) => ({
-      url: `${bare.url}/deudas/${userIds[0] ?? ''}`,
-      connections: CONNECTIONS,
-      durationSeconds,
-      setupRequest: (request: autocannon.Request): autocannon.Request => {
-        turn = (turn + 1) % userIds.length;
-        return { ...request, path: `/deudas/${userIds[turn] ?? ''}` };
-      },
-    });
-
-    await measure('warm-up portal', portalLoad(WARMUP_SECONDS));
-    await measure('warm-up bare', bareLoad(WARMUP_SECONDS));
-    const portalPid = portal.child.pid ?? 0;
-    const barePid = bare.child.pid ?? 0;
-    // Short alternating rounds, the order swapped each time: whatever else the machine does
-    // falls on both sides, and the median round is reported beside the totals.
-    const portalRuns: CpuMeasurement[] = [];
-    const bareRuns: CpuMeasurement[] = [];
-    for (let round = 0; round < ROUNDS; round += 1) {
-      const runPortal = async () => {
-        portalRuns.push(
-          await measureWithCpu(
-            `portal GET /portal/deudas, round ${round + 1}`,
-            portalPid,
-            portalLoad(ROUND_SECONDS),
-          ),
-        );
+  let turn = 0;
+  /** Each request with the next user's token: 500 users in rotation. */
+  const withTokens = (url: string, durationSeconds: number) => ({
+    url,
+    connections: CONNECTIONS,
+    durationSeconds,
+    headers: { 'x-forwarded-proto': 'https' },
+    setupRequest: (request: autocannon.Request): autocannon.Request => {
+      turn = (turn + 1) % tokens.length;
+      return {
+        ...request,
+        headers: { ...request.headers, authorization: `Bearer ${tokens[turn] ?? ''}` },
       };
-      const runBare = async () => {
-        bareRuns.push(
-          await measureWithCpu(`bare, round ${round + 1}`, barePid, bareLoad(ROUND_SECONDS)),
-        );
+    },
+  });
+
+  return {
+    /** The API as `npm start` runs it in production, its request log at `logLevel`, to a file. */
+    async portal(name: string, logLevel: 'info' | 'warn'): Promise<Side> {
+      const child = await startNode(
+        'src/server.ts',
+        {
+          ...process.env,
+          NODE_ENV: 'production',
+          DATABASE_URL: environment.systemUrl,
+          PORTAL_JWT_SECRET: secret,
+          PORTAL_ALLOWED_ORIGIN: 'https://portal.example.com',
+          REPORTS_SERVICE_SECRET: randomBytes(32).toString('hex'),
+          REPORTS_URL: `http://127.0.0.1:${await freePort()}`,
+          TRUST_PROXY: '1',
+          PORT: '0',
+          PORTAL_DATA_DIR: dir,
+          LOG_LEVEL: logLevel,
+          REDIS_URL: process.env.BENCH_REDIS_URL,
+        },
+        path.join(dir, `portal-${logLevel}.log`),
+      );
+      children.push(child);
+      return { name, child, load: (seconds) => withTokens(`${child.url}/portal/deudas`, seconds) };
+    },
+
+    /** The lean baseline (lean-debts-server.ts): the same reads for the token's user. */
+    async lean(name: string): Promise<Side> {
+      const child = await startNode(
+        'bench/lean-debts-server.ts',
+        {
+          ...process.env,
+          BENCH_TENANT_URL: environment.tenantUrl,
+          BENCH_JWT_SECRET: secret,
+          BENCH_SCHEMA: 'suc0001',
+        },
+        path.join(dir, 'lean.log'),
+      );
+      children.push(child);
+      return { name, child, load: (seconds) => withTokens(`${child.url}/portal/deudas`, seconds) };
+    },
+
+    /**
+     * The earlier baseline (bare-debts-server.ts): the debts SQL only, rows as pg gives them,
+     * the user in the path, rotated per request.
+     */
+    async bare(name: string): Promise<Side> {
+      const placeholder = '00000000-0000-4000-8000-0000000000ff';
+      const pool = createPool(environment.tenantUrl, { max: 1 });
+      const db = createKysely<TenantDatabase>(pool);
+      const compiled = pendingDebtsQuery(benchTenant(db), placeholder).compile();
+      await db.destroy();
+      const child = await startNode(
+        'bench/bare-debts-server.ts',
+        {
+          ...process.env,
+          BENCH_TENANT_URL: environment.tenantUrl,
+          BENCH_DEBTS_SQL: compiled.sql,
+          BENCH_DEBTS_PARAMETERS: JSON.stringify(compiled.parameters),
+          BENCH_USER_AT: String(compiled.parameters.indexOf(placeholder)),
+        },
+        path.join(dir, 'bare.log'),
+      );
+      children.push(child);
+      let user = 0;
+      return {
+        name,
+        child,
+        load: (durationSeconds) => ({
+          url: `${child.url}/deudas/${userIds[0] ?? ''}`,
+          connections: CONNECTIONS,
+          durationSeconds,
+          setupRequest: (request: autocannon.Request): autocannon.Request => {
+            user = (user + 1) % userIds.length;
+            return { ...request, path: `/deudas/${userIds[user] ?? ''}` };
+          },
+        }),
       };
-      if (round % 2 === 0) {
-        await runPortal();
-        await runBare();
-      } else {
-        await runBare();
-        await runPortal();
-      }
+    },
+
+    async stopAll(): Promise<void> {
+      for (const child of children) await stop(child);
+    },
+  };
+}
+
+/**
+ * Short rounds of every side in turn, each side first, second, ... in rotation so that whatever
+ * else the machine does falls on all of them; then each round's figures and the sides' runs.
+ */
+async function rounds(sides: Side[], count: number): Promise<CpuMeasurement[][]> {
+  for (const side of sides) await measure(`warm-up ${side.name}`, side.load(WARMUP_SECONDS));
+  const runs: CpuMeasurement[][] = sides.map(() => []);
+  for (let round = 0; round < count; round += 1) {
+    for (let step = 0; step < sides.length; step += 1) {
+      const at = (round + step) % sides.length;
+      const side = sides[at];
+      if (!side) continue;
+      runs[at]?.push(
+        await measureWithCpu(
+          `${side.name}, round ${round + 1}`,
+          side.child.child.pid ?? 0,
+          side.load(ROUND_SECONDS),
+        ),
+      );
     }
-    const refused = portalRuns.reduce((sum, run) => sum + run.non2xx, 0);
-    if (refused > 0) throw new Error(`portal answered ${refused} non-2xx responses`);
-    printTable(
-      'Rounds',
-      portalRuns.flatMap((run, i) => [run, bareRuns[i] ?? run]),
-    );
-    const ratios = portalRuns.map(
-      (run, i) => run.requestsPerSecond / (bareRuns[i]?.requestsPerSecond ?? Infinity),
-    );
-    process.stdout.write(
-      `ratio per round: ${ratios.map((ratio) => `${(ratio * 100).toFixed(1)}%`).join(', ')}; median ${(median(ratios) * 100).toFixed(1)}%\n`,
-    );
-    const portalRun = combine(`portal GET /portal/deudas (${USERS} users)`, portalRuns);
-    const bareRun = combine('bare fastify, same SQL prepared, no auth', bareRuns);
-    printComparison(
-      `Pending debts under traffic (${PENDING_DEBTS} per customer, ${USERS} users, ${CONNECTIONS} connections, request log on): means, median p50/p99`,
-      portalRun,
-      bareRun,
-    );
-    printTable(
-      'CPU per request (ms): the Node process, then every postgres process on this machine',
-      [portalRun, bareRun].map((run) => ({
-        ...run,
-        name: `${run.name}: node ${run.nodeMsPerRequest.toFixed(3)}, postgres ${run.postgresMsPerRequest.toFixed(3)}`,
-      })),
-    );
+  }
+  for (const [i, side] of sides.entries()) {
+    const refused = (runs[i] ?? []).reduce((sum, run) => sum + run.non2xx + run.errors, 0);
+    if (refused > 0) throw new Error(`${side.name} answered ${refused} failed requests`);
+  }
+  printTable(
+    'Rounds',
+    Array.from({ length: count }, (_, round) => runs.map((side) => side[round])).flatMap((row) =>
+      row.filter((run) => run !== undefined),
+    ),
+  );
+  return runs;
+}
+
+/** Round by round, `a`'s throughput over `b`'s and `a`'s p99 over `b`'s, with their medians. */
+function printRatios(label: string, a: CpuMeasurement[], b: CpuMeasurement[]): void {
+  const throughput = a.map(
+    (run, i) => run.requestsPerSecond / (b[i]?.requestsPerSecond ?? Infinity),
+  );
+  const p99 = a.map((run, i) => run.p99 / (b[i]?.p99 ?? Infinity));
+  process.stdout.write(
+    `${label}: throughput ${throughput.map((r) => `${(r * 100).toFixed(1)}%`).join(', ')} (median ${(median(throughput) * 100).toFixed(1)}%); p99 ${p99.map((r) => `${r.toFixed(2)}x`).join(', ')} (median ${median(p99).toFixed(2)}x)\n`,
+  );
+}
+
+function printCpu(runs: CpuMeasurement[]): void {
+  printTable(
+    'CPU per request (ms): the Node process, then every postgres process on this machine',
+    runs.map((run) => ({
+      ...run,
+      name: `${run.name}: node ${run.nodeMsPerRequest.toFixed(3)}, postgres ${run.postgresMsPerRequest.toFixed(3)}`,
+    })),
+  );
+}
+
+/**
+ * GET /portal/deudas as an operator runs it: the API started the way `npm start` starts it, in
+ * production mode with its request log on, 500 users whose tokens rotate, 50 connections; against
+ * the lean baseline (the same reads for the same users, done as leanly as Node allows) and the
+ * earlier bare route. CPU per request of each Node process and of PostgreSQL.
+ */
+export async function debtsUnderTraffic(environment: BenchEnvironment): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'portal-bench-deudas-'));
+  const sides = await startSides(environment, dir);
+  try {
+    const started = [
+      await sides.portal(`portal GET /portal/deudas (${USERS} users)`, 'info'),
+      await sides.lean('lean: token, same reads, dates and numbers from SQL'),
+      await sides.bare('bare fastify, debts SQL prepared, no auth'),
+    ];
+    const [portal = [], lean = [], bare = []] = await rounds(started, ROUNDS);
+    printRatios('portal against the lean baseline', portal, lean);
+    printRatios('portal against the bare route (the earlier baseline)', portal, bare);
+    const combined = [portal, lean, bare].map((runs, i) => combine(started[i]?.name ?? '', runs));
+    const [portalRun, leanRun] = combined;
+    if (portalRun && leanRun) {
+      printComparison(
+        `Pending debts under traffic (${PENDING_DEBTS} per customer, ${USERS} users, ${CONNECTIONS} connections, request log on): means, median p50/p99`,
+        portalRun,
+        leanRun,
+      );
+    }
+    printCpu(combined);
   } finally {
-    for (const child of children) await stop(child);
+    await sides.stopAll();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * What the request log costs: the same API with the log at `info` (one line a request, as an
+ * operator keeps it) and at `warn`, under the deudas traffic, in alternating rounds.
+ */
+export async function requestLogCost(environment: BenchEnvironment): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'portal-bench-logs-'));
+  const sides = await startSides(environment, dir);
+  try {
+    const started = [
+      await sides.portal('LOG_LEVEL=info', 'info'),
+      await sides.portal('LOG_LEVEL=warn', 'warn'),
+    ];
+    const [info = [], warn = []] = await rounds(started, LOG_ROUNDS);
+    printRatios('request log on (info) against off (warn)', info, warn);
+    printCpu([info, warn].map((runs, i) => combine(started[i]?.name ?? '', runs)));
+    const written = (await stat(path.join(dir, 'portal-info.log'))).size;
+    process.stdout.write(`${(written / 1024 / 1024).toFixed(1)} MiB of request logs written\n`);
+  } finally {
+    await sides.stopAll();
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -16,11 +16,10 @@ import {
   printTable,
   rawRate,
 } from './measure.js';
-import { debtsUnderTraffic } from './deudas.js';
+import { debtsUnderTraffic, requestLogCost } from './deudas.js';
 import { statementRenders } from './estado-cuenta.js';
 import { qzSigning } from './qz.js';
 import { receiptDownloads } from './recibo.js';
-import { requestLogCost } from './logs.js';
 import { loginToken, startPortal } from './portal.js';
 import { sessionVersionCost } from './session.js';
 import { tenantScale } from './tenants.js';

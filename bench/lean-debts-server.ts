@@ -1,0 +1,88 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import Fastify from 'fastify';
+import pg from 'pg';
+
+/**
+ * The honest baseline of the deudas scenario (docs/benchmarks.md "The read path under real
+ * traffic"): GET /portal/deudas as a lean implementation would serve the same users. The user
+ * comes from the access token (HS256 checked with node:crypto on every request, the payload's
+ * id and expiry read); the same debts, through a named prepared statement with the dates
+ * formatted and the amounts turned into numbers by PostgreSQL, and the payments in flight that
+ * hold them read beside it, as the portal does; pg's rows go out as they come. No tenancy
+ * lookup, session version, rate limit, security headers or request log: what the portal pays
+ * for those is what the ratio shows. Prints its URL on stdout.
+ */
+const { BENCH_TENANT_URL, BENCH_JWT_SECRET, BENCH_SCHEMA } = process.env;
+if (!BENCH_TENANT_URL || !BENCH_JWT_SECRET || !BENCH_SCHEMA || !/^\w+$/.test(BENCH_SCHEMA)) {
+  throw new Error('lean-debts-server: BENCH_* settings missing');
+}
+const key = Buffer.from(BENCH_JWT_SECRET);
+const pool = new pg.Pool({
+  connectionString: BENCH_TENANT_URL,
+  max: Number(process.env.BENCH_POOL_SIZE ?? 10),
+});
+
+const DEBTS = `
+  SELECT o.id, o.comprobante, o.nrocomp, to_char(o.fecha, 'YYYY-MM-DD') AS fecha,
+         to_char(o.vencimiento, 'YYYY-MM-DD') AS vencimiento, o.debe::float8 AS debe,
+         coalesce(o.vencimiento < (now() AT TIME ZONE 'America/Argentina/Buenos_Aires')::date, false) AS vencido
+    FROM ${BENCH_SCHEMA}.portal_users u
+    JOIN ${BENCH_SCHEMA}.ordcta o
+      ON o.cnro = u.cnro AND o.tipo IN ('FAC', 'ND') AND o.saldo > 0 AND NOT o.anulado
+   WHERE u.id = $1
+   ORDER BY o.vencimiento ASC NULLS LAST, o.fecha, o.nrocomp`;
+
+const IN_FLIGHT = `
+  SELECT p.id, p.checkout_url,
+         ARRAY(SELECT lower(f ->> 'id') FROM jsonb_array_elements(p.facturas_json) f) AS facturas
+    FROM public.portal_payments p
+   WHERE p.portal_user_id = $1 AND p.tenant_id = 1
+     AND (p.status IN ('pending', 'issued') OR (p.status = 'approved' AND p.recibo_id IS NULL))`;
+
+/** The token's user, or undefined: a signature and an expiry check, nothing cached. */
+function userOf(header: string | undefined): string | undefined {
+  const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
+  const [head, body, signature] = token?.split('.') ?? [];
+  if (!head || !body || !signature) return undefined;
+  const expected = createHmac('sha256', key).update(`${head}.${body}`).digest();
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  const claims = JSON.parse(Buffer.from(body, 'base64url').toString()) as {
+    portal_user_id?: unknown;
+    exp?: unknown;
+  };
+  if (typeof claims.exp !== 'number' || claims.exp * 1000 < Date.now()) return undefined;
+  return typeof claims.portal_user_id === 'string' ? claims.portal_user_id : undefined;
+}
+
+interface InFlightRow {
+  id: number;
+  checkout_url: string | null;
+  facturas: string[];
+}
+
+const app = Fastify();
+app.get('/portal/deudas', async (request, reply) => {
+  const user = userOf(request.headers.authorization);
+  if (!user) return reply.code(401).send({ success: false, error: 'token', code: 'UNAUTHORIZED' });
+  const [debts, inFlight] = await Promise.all([
+    pool.query<Record<string, unknown> & { id: string }>({
+      name: 'debts',
+      text: DEBTS,
+      values: [user],
+    }),
+    pool.query<InFlightRow>({ name: 'in-flight', text: IN_FLIGHT, values: [user] }),
+  ]);
+  const held = new Map<string, { id: number; checkout_url: string | null }>();
+  for (const payment of inFlight.rows) {
+    for (const debt of payment.facturas)
+      held.set(debt, { id: payment.id, checkout_url: payment.checkout_url });
+  }
+  for (const row of debts.rows) row.pago_en_curso = held.get(row.id) ?? null;
+  return { success: true, data: { items: debts.rows } };
+});
+const url = await app.listen({ port: 0, host: '127.0.0.1' });
+process.stdout.write(`bare debts ${url}\n`);
+process.on('SIGTERM', () => {
+  void app.close().then(() => pool.end());
+});
