@@ -746,9 +746,6 @@ it('both routes are in the OpenAPI document, as protected operations taking desd
 it('reads the customer’s history through portal_ordcta_statement_idx, the opening balance without the table', async () => {
   const db = createKysely<TenantDatabase>(createPool(tenant.databaseUrl, { max: 1 }));
   try {
-    const [user] = await tenant.query<{ id: string }>(
-      'SELECT id::text FROM suc0001.portal_users WHERE cnro = 1',
-    );
     const query = statementQuery(
       {
         tenantId: 1,
@@ -758,7 +755,7 @@ it('reads the customer’s history through portal_ordcta_statement_idx, the open
         customerSchema: 'suc0001',
         db,
       },
-      user?.id ?? '',
+      1,
       { desde: '2026-04-01', hasta: TODAY },
       20_001,
     ).compile();

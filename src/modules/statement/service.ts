@@ -160,17 +160,19 @@ export function statementReport(
 /**
  * The statement of account (docs/api.md GET /portal/estado-cuenta): the period's dates from the
  * query, everything else from the token's customer. Two reads after the tenant's today: the
- * ledger's statement (one statement: customer, opening balance, movements) and the ledger's
- * pending debts, side by side.
+ * ledger's pending debts (the aging, and the portal user's customer number), then the ledger's
+ * statement of that customer (one statement: name, opening balance, movements), which needs the
+ * number as a value to be planned well (src/ledger/statement.ts).
  */
 export function createStatementService(deps: { calendar: TenantCalendar; reports: ReportsClient }) {
   async function read(tenant: TenantContext, portalUserId: string, query: PeriodQuery) {
     const { period, today } = await resolvePeriod(query, () => deps.calendar.today(tenant));
-    const [ledger, debts] = await Promise.all([
-      // One more than accepted: a longer period is known without reading all of it.
-      findStatement(tenant, portalUserId, period, MAX_STATEMENT_MOVEMENTS + 1),
-      findPendingDebts(tenant, portalUserId),
-    ]);
+    // The user's row comes back even without debts (pending-debts' left join).
+    const debts = await findPendingDebts(tenant, portalUserId);
+    const user = debts[0];
+    if (!user) throw new AppError('USER_NOT_FOUND', USER_GONE);
+    // One more than accepted: a longer period is known without reading all of it.
+    const ledger = await findStatement(tenant, user.cnro, period, MAX_STATEMENT_MOVEMENTS + 1);
     if (!ledger) throw new AppError('USER_NOT_FOUND', USER_GONE);
     if (ledger.movements.length > MAX_STATEMENT_MOVEMENTS) {
       throw new AppError(
