@@ -18,6 +18,7 @@ import {
 } from './measure.js';
 import { debtsUnderTraffic } from './deudas.js';
 import { statementRenders } from './estado-cuenta.js';
+import { statementJsonUnderLoad } from './estado-cuenta-json.js';
 import { qzSigning } from './qz.js';
 import { receiptDownloads } from './recibo.js';
 import { requestLogCost } from './logs.js';
@@ -104,6 +105,7 @@ async function main(): Promise<void> {
       await receiptDownloads(environment, { url, token, reportsUrl, reportsSecret }, app.log);
     }
     if (!only || only === 'tenants') await tenantScale(environment);
+    if (!only || only === 'estado-cuenta-json') await statementJsonUnderLoad(environment);
     if (!only) await statementRenders();
   } finally {
     await app.close();

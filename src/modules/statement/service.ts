@@ -5,6 +5,7 @@ import {
   type MovementType,
   type StatementPeriod,
 } from '../../ledger/statement.js';
+import { addDays } from '../../platform/dates.js';
 import { AppError } from '../../platform/errors.js';
 import { centsToNumber, numericToCents } from '../../platform/money.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
@@ -24,17 +25,11 @@ export interface AgingCents {
   vencido_mas_90: number;
 }
 
-const DAY_MS = 86_400_000;
-
-function dayNumber(date: string): number {
-  const [year = 0, month = 1, day = 1] = date.split('-').map(Number);
-  return Date.UTC(year, month - 1, day) / DAY_MS;
-}
-
 /**
  * The debts GET /portal/deudas lists (the same rows: the ledger's pending-debts query), each
  * whole `debe` in one bucket by how many days before today it fell due: none or not yet (due
- * today included) is `a_vencer`. The buckets add up to the sum of the list's `debe`.
+ * today included) is `a_vencer`. The buckets add up to the sum of the list's `debe`. Dates are
+ * `YYYY-MM-DD`, so the bounds compare as text.
  */
 export function agingOf(debts: readonly PendingDebtRow[], today: string): AgingCents {
   const aging: AgingCents = {
@@ -44,16 +39,21 @@ export function agingOf(debts: readonly PendingDebtRow[], today: string): AgingC
     vencido_61_90: 0,
     vencido_mas_90: 0,
   };
-  const todayNumber = dayNumber(today);
+  // The earliest due date of each bucket: 30 days overdue is due on today - 30.
+  const [due30, due60, due90] = [30, 60, 90].map((days) => addDays(today, -days)) as [
+    string,
+    string,
+    string,
+  ];
   for (const debt of debts) {
     // The row of a user without debts (pending-debts' left join).
     if (debt.id === null || debt.debe === null) continue;
     const cents = numericToCents(debt.debe);
-    const overdue = debt.vencimiento === null ? 0 : todayNumber - dayNumber(debt.vencimiento);
-    if (overdue <= 0) aging.a_vencer += cents;
-    else if (overdue <= 30) aging.vencido_1_30 += cents;
-    else if (overdue <= 60) aging.vencido_31_60 += cents;
-    else if (overdue <= 90) aging.vencido_61_90 += cents;
+    const due = debt.vencimiento;
+    if (due === null || due >= today) aging.a_vencer += cents;
+    else if (due >= due30) aging.vencido_1_30 += cents;
+    else if (due >= due60) aging.vencido_31_60 += cents;
+    else if (due >= due90) aging.vencido_61_90 += cents;
     else aging.vencido_mas_90 += cents;
   }
   return aging;
