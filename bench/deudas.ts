@@ -28,13 +28,17 @@ const LOG_ROUNDS = 7;
 const ROUND_SECONDS = 3;
 const FIRST_CNRO = 1_000;
 
-interface Child {
+export interface Child {
   child: ChildProcess;
   url: string;
 }
 
 /** A Node process as `npm start` runs one (`node --import tsx`), its URL read from stdout. */
-async function startNode(script: string, env: NodeJS.ProcessEnv, logFile: string): Promise<Child> {
+export async function startNode(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+): Promise<Child> {
   const log = await open(logFile, 'w');
   // BENCH_CPU_PROF=<dir> profiles both processes (node --cpu-prof), written when they stop.
   const profile = process.env.BENCH_CPU_PROF;
@@ -49,7 +53,7 @@ async function startNode(script: string, env: NodeJS.ProcessEnv, logFile: string
     const timer = setTimeout(() => reject(new Error(`${script} did not start:\n${seen}`)), 60_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
-      const match = /(?:Portal API|bare debts)\s+(http:\/\/\S+)/.exec(seen);
+      const match = /(?:Portal API|bare debts|bare statement)\s+(http:\/\/\S+)/.exec(seen);
       if (match?.[1]) {
         clearTimeout(timer);
         resolve(match[1]);
@@ -64,7 +68,7 @@ async function startNode(script: string, env: NodeJS.ProcessEnv, logFile: string
   return { child, url };
 }
 
-async function stop({ child }: Child): Promise<void> {
+export async function stop({ child }: Child): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
@@ -92,12 +96,12 @@ async function postgresCpuSeconds(): Promise<number> {
   return total;
 }
 
-interface CpuMeasurement extends Measurement {
+export interface CpuMeasurement extends Measurement {
   nodeMsPerRequest: number;
   postgresMsPerRequest: number;
 }
 
-async function measureWithCpu(
+export async function measureWithCpu(
   name: string,
   pid: number,
   options: Parameters<typeof measure>[1],
@@ -113,13 +117,13 @@ async function measureWithCpu(
   };
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 /** Rounds of one side as one row: mean rate and CPU, median latencies. */
-function combine(name: string, runs: CpuMeasurement[]): CpuMeasurement {
+export function combine(name: string, runs: CpuMeasurement[]): CpuMeasurement {
   const mean = (pick: (run: CpuMeasurement) => number) =>
     runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
   return {

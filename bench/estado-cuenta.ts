@@ -83,7 +83,7 @@ async function cpuOf(pid: number): Promise<number> {
 }
 
 /** The machine's busy share of both cores over an interval, from /proc/stat. */
-async function machineTicks(): Promise<{ busy: number; total: number }> {
+export async function machineTicks(): Promise<{ busy: number; total: number }> {
   const [line = ''] = (await readFile('/proc/stat', 'utf8')).split('\n');
   const ticks = line.trim().split(/\s+/).slice(1).map(Number);
   const total = ticks.reduce((sum, value) => sum + value, 0);
@@ -221,7 +221,7 @@ function printRows(rows: Row[]): void {
 }
 
 /** The share of both cores busy over `seconds`, from /proc/stat. */
-async function machineBusy(seconds: number): Promise<number> {
+export async function machineBusy(seconds: number): Promise<number> {
   const before = await machineTicks();
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   const after = await machineTicks();

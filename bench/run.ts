@@ -18,6 +18,7 @@ import {
 } from './measure.js';
 import { debtsUnderTraffic, requestLogCost } from './deudas.js';
 import { statementRenders } from './estado-cuenta.js';
+import { statementJsonUnderLoad } from './estado-cuenta-json.js';
 import { qzSigning } from './qz.js';
 import { receiptDownloads } from './recibo.js';
 import { loginToken, startPortal } from './portal.js';
@@ -106,6 +107,7 @@ async function main(): Promise<void> {
       await receiptDownloads(environment, { url, token, reportsUrl, reportsSecret }, app.log);
     }
     if (!only || only === 'tenants') await tenantScale(environment);
+    if (!only || only === 'estado-cuenta-json') await statementJsonUnderLoad(environment);
     if (!only) await statementRenders();
   } finally {
     await app.close();

@@ -9,6 +9,7 @@ import { registerPrint } from './modules/print/index.js';
 import { registerProfile } from './modules/profile/index.js';
 import { registerReceipts } from './modules/receipts/index.js';
 import type { Shared } from './modules/shared.js';
+import { registerStatement } from './modules/statement/index.js';
 import { registerTenants } from './modules/tenants/index.js';
 import { createAudit } from './platform/audit.js';
 import { registerProtectedScope } from './platform/auth/protected-scope.js';
@@ -61,6 +62,7 @@ async function registerModules(app: FastifyInstance, shared: Shared): Promise<vo
   const { debtsInFlight } = await registerPayments(app, shared, { users });
   registerAccount(app, shared, { debtsInFlight });
   registerReceipts(app, shared, { paymentsOfReceipts });
+  registerStatement(app, shared);
   registerCoupons(app, shared);
   await registerPrint(app, shared);
 }

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import type { Shared } from '../shared.js';
+import { statementRoutes } from './routes.js';
+import { createStatementService } from './service.js';
+
+/*
+ * The statement of account (docs/account.md "Statement of account"): the ledger's movements of a
+ * period with their running balance, and the aging of today's pending debts, as JSON and as the
+ * reports service's PDF. It reads the ledger (src/ledger/statement.ts, pending-debts.ts) and
+ * writes nothing.
+ */
+export function registerStatement(_app: FastifyInstance, shared: Shared): void {
+  shared.protectedRoutes((authed) =>
+    statementRoutes(authed, {
+      statements: createStatementService({ calendar: shared.calendar, reports: shared.reports }),
+    }),
+  );
+}
