@@ -102,7 +102,11 @@ describe('error envelope', () => {
       payload: JSON.stringify({ name: 'x'.repeat(101 * 1024) }),
     });
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toMatchObject({ success: false, code: 'PAYLOAD_TOO_LARGE' });
+    expect(response.json()).toMatchObject({
+      success: false,
+      code: 'PAYLOAD_TOO_LARGE',
+      error: 'El cuerpo supera el máximo de 100 KB',
+    });
   });
 
   it('a body just under 100 KB is accepted', async () => {

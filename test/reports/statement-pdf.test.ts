@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import fc from 'fast-check';
@@ -117,6 +117,41 @@ async function pdfPages(pdf: Buffer): Promise<string[]> {
   } finally {
     await parser.destroy();
   }
+}
+
+/**
+ * A request that declares a body of `bytes` and sends only its first few: the service refuses
+ * it from the Content-Length alone, before the upload (the answer may come while the rest is
+ * unsent, so nothing more is written and the socket is dropped once it is read).
+ */
+function postDeclaring(bytes: number): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const outgoing = httpRequest(
+      `${reports.url}/reports/portal-estado-cuenta`,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(bytes),
+          authorization: `Bearer ${token}`,
+        },
+      },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => {
+          answered = true;
+          resolve({ status: incoming.statusCode ?? 0, body: Buffer.concat(chunks) });
+          outgoing.destroy();
+        });
+      },
+    );
+    outgoing.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    outgoing.write('{"empresa":"');
+  });
 }
 
 function expectError(answer: { status: number; body: Buffer }, status: number, code: string) {
@@ -326,8 +361,12 @@ describe('POST /reports/portal-estado-cuenta', () => {
     expectError(refused, 400, 'INVALID_REQUEST');
     expect(refused.body.toString()).toMatch(/20000/);
 
-    const tooLarge = await post(`{"empresa":"${'x'.repeat(STATEMENT_BODY_LIMIT)}"}`);
+    const tooLarge = await postDeclaring(STATEMENT_BODY_LIMIT + 1);
     expectError(tooLarge, 413, 'PAYLOAD_TOO_LARGE');
+    // The route's own limit, not the API's 100 KB.
+    expect(tooLarge.body.toString()).toContain(
+      `${Math.round(STATEMENT_BODY_LIMIT / 1024).toLocaleString('es-AR')} KB`,
+    );
   });
 
   it('serves other requests while a long statement renders, and survives a reader that leaves', async () => {

@@ -24,7 +24,7 @@ const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'INVALID_REQUEST', message: 'El cuerpo JSON está vacío' },
   FST_ERR_CTP_BODY_TOO_LARGE: {
     code: 'PAYLOAD_TOO_LARGE',
-    message: 'El cuerpo supera el máximo de 100 KB',
+    message: 'El cuerpo supera el tamaño máximo',
   },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     code: 'UNSUPPORTED_MEDIA_TYPE',
@@ -113,7 +113,15 @@ export function installErrorHandling(
       return send(reply, validationCode ?? 'VALIDATION_ERROR', `${error.message}${expected}`);
     }
     const known = FASTIFY_CODES[error.code];
-    if (known) return send(reply, known.code, known.message);
+    if (known) {
+      // The route's own limit (the API's 100 KB, the reports service's larger ones), in KB.
+      const limit = request.routeOptions.bodyLimit;
+      const message =
+        error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && limit !== undefined
+          ? `El cuerpo supera el máximo de ${Math.round(limit / 1024).toLocaleString('es-AR')} KB`
+          : known.message;
+      return send(reply, known.code, message);
+    }
 
     const pgInput = PG_INPUT_ERRORS[error.code];
     if (pgInput) {
