@@ -8,6 +8,7 @@ import { paymentsOfReceipts, registerPayments } from './modules/payments/index.j
 import { registerPrint } from './modules/print/index.js';
 import { registerProfile } from './modules/profile/index.js';
 import { registerReceipts } from './modules/receipts/index.js';
+import { registerReminders } from './modules/reminders/index.js';
 import type { Shared } from './modules/shared.js';
 import { registerTenants } from './modules/tenants/index.js';
 import { createAudit } from './platform/audit.js';
@@ -57,12 +58,13 @@ export async function buildApp(
 async function registerModules(app: FastifyInstance, shared: Shared): Promise<void> {
   registerTenants(app, shared);
   const { users } = await registerAuth(app, shared);
-  await registerProfile(app, shared, { users });
+  await registerProfile(app, shared);
   registerAccount(app, shared);
   await registerPayments(app, shared, { users });
   registerReceipts(app, shared, { paymentsOfReceipts });
   registerCoupons(app, shared);
   await registerPrint(app, shared);
+  await registerReminders(app, shared);
 }
 
 /** The shared pieces, then the modules; what it opens goes into `lifetime` the moment it is open. */
