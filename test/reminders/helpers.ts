@@ -69,8 +69,10 @@ export async function addCustomer(
 }
 
 export interface DebtSpec {
-  /** Days from TODAY; null: no due date. */
+  /** Days from TODAY (or from `from`); null: no due date. */
   due: number | null;
+  /** The date `due` counts from, when not TODAY (a process on the real clock). */
+  from?: string;
   debe?: string;
   saldo?: string;
   tipo?: string;
@@ -98,7 +100,7 @@ export async function addDebt(
       cnro,
       spec.tipo ?? 'FAC',
       nrocomp,
-      spec.due === null ? null : day(spec.due),
+      spec.due === null ? null : addDays(spec.from ?? TODAY, spec.due),
       debe,
       spec.saldo ?? debe,
       spec.anulado ?? false,
