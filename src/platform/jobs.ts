@@ -16,14 +16,16 @@ export interface JobQueue {
     jobs: readonly { data: object; singletonKey?: string; singletonSeconds?: number }[],
   ): Promise<void>;
   /**
-   * Works a queue one job at a time per worker; `workers` (default 1) jobs of this queue run at
-   * once in this process, each polling on its own, so a queue of thousands drains at a bounded
-   * pace and one failing job is retried alone.
+   * Works a queue. By default one job at a time, each poll (every pollingIntervalSeconds) taking
+   * one. With `batchSize`, a poll takes up to that many and runs them together, each completed or
+   * failed (and retried) on its own, and a full batch fetches the next at once instead of
+   * waiting for the next poll: a queue of thousands drains at `batchSize` jobs at a time per
+   * instance, never more.
    */
   work<T extends object>(
     name: string,
     handler: (data: T) => Promise<void>,
-    options?: { workers?: number },
+    options?: { batchSize?: number },
   ): Promise<void>;
   /**
    * A job created by cron (UTC) by whichever instance's clock gets there first, once per tick for
@@ -112,10 +114,13 @@ export async function startJobQueue(
     async work<T extends object>(
       name: string,
       handler: (data: T) => Promise<void>,
-      workOptions: { workers?: number } = {},
+      workOptions: { batchSize?: number } = {},
     ) {
       await ensureQueue(name);
-      for (let worker = 0; worker < (workOptions.workers ?? 1); worker += 1) {
+      const batchSize = workOptions.batchSize ?? 1;
+      const failed = (error: unknown, jobId: string) =>
+        log.warn({ err: error, job: name, jobId }, 'job failed; pg-boss will retry it');
+      if (batchSize === 1) {
         await boss.work<T>(
           name,
           { pollingIntervalSeconds: options.pollingIntervalSeconds },
@@ -124,16 +129,34 @@ export async function startJobQueue(
               try {
                 await handler(job.data);
               } catch (error) {
-                log.warn(
-                  { err: error, job: name, jobId: job.id },
-                  'job failed; pg-boss will retry it',
-                );
+                failed(error, job.id);
                 throw error;
               }
             }
           },
         );
+        return;
       }
+      // Assigned before the first batch arrives: work() answers before its first fetch returns.
+      let workerId = '';
+      workerId = await boss.work<T>(
+        name,
+        { pollingIntervalSeconds: options.pollingIntervalSeconds, batchSize },
+        async (jobs) => {
+          const outcomes = await Promise.allSettled(jobs.map((job) => handler(job.data)));
+          for (const [index, outcome] of outcomes.entries()) {
+            const job = jobs[index];
+            if (outcome.status === 'fulfilled' || !job) continue;
+            failed(outcome.reason, job.id);
+            // Failed alone, before pg-boss completes the batch (it completes only active jobs).
+            const message =
+              outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
+            await boss.fail(name, job.id, { message });
+          }
+          // More are waiting: fetch them now rather than after the polling interval.
+          if (jobs.length === batchSize && workerId) boss.notifyWorker(workerId);
+        },
+      );
     },
     async schedule(name, cron) {
       await ensureQueue(name, 'stately');

@@ -43,8 +43,14 @@ export type SendResult =
 /** An instant later than any mark: `findDue` of it lists every marked tenant. */
 const EVERY_MARK = new Date(8.64e15);
 /** Recipients sent at once by the command, as the API's e-mail workers. */
-const SEND_CONCURRENCY = 4;
-const TENANT_POOLS = { maxPools: 4, maxConnections: 8, ttlMs: 60_000 } as const;
+const SEND_CONCURRENCY = 5;
+/** A connection per e-mail sent at once, and one for the run's own reads. */
+const TENANT_POOLS = {
+  maxPools: 4,
+  maxConnections: 8,
+  connectionsPerPool: SEND_CONCURRENCY + 1,
+  ttlMs: 60_000,
+} as const;
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -29,10 +29,11 @@ import { UNSUBSCRIBE_KEY_PURPOSE } from './unsubscribe-token.js';
 export { activateReminders, sendRemindersNow } from './command.js';
 
 /**
- * Recipients' e-mails sent at once by one instance: each holds a tenant connection (the claims'
- * locks) while SMTP answers, so a few, well within a tenant's pool.
+ * Recipients' e-mails sent at once by one instance (the worker's batch): each holds a tenant
+ * connection (the claims' locks) while SMTP answers, so a few, well within a tenant's pool, and
+ * a mail server sees at most this many connections from an instance.
  */
-const EMAIL_WORKERS = 4;
+const EMAIL_BATCH = 5;
 
 export async function registerReminders(app: FastifyInstance, shared: Shared): Promise<void> {
   const { config, clock, log, metrics, systemDb, tenancy, jobs, mailer } = shared;
@@ -64,7 +65,7 @@ export async function registerReminders(app: FastifyInstance, shared: Shared): P
         throw error;
       }
     },
-    { workers: EMAIL_WORKERS },
+    { batchSize: EMAIL_BATCH },
   );
 
   if (links) {

@@ -144,7 +144,9 @@ export function createReminderSender(deps: ReminderSenderDeps) {
         unsubscribeUrl: links.unsubscribeUrl(token),
       });
       try {
-        await mailer.send(tenant, message);
+        // The mail settings are read on this transaction's connection: a job never holds one
+        // connection while waiting for a second, so any number of jobs share a small pool.
+        await mailer.send({ ...tenant, db: trx }, message);
       } catch (error) {
         // The job's failure log keeps the codes only: an SMTP answer may quote the recipient.
         throw new Error(`reminder e-mail not accepted by SMTP (${smtpCodes(error)})`);
