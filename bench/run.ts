@@ -16,6 +16,7 @@ import {
   printTable,
   rawRate,
 } from './measure.js';
+import { remindersAtScale } from './avisos.js';
 import { debtsUnderTraffic } from './deudas.js';
 import { statementRenders } from './estado-cuenta.js';
 import { qzSigning } from './qz.js';
@@ -104,6 +105,7 @@ async function main(): Promise<void> {
       await receiptDownloads(environment, { url, token, reportsUrl, reportsSecret }, app.log);
     }
     if (!only || only === 'tenants') await tenantScale(environment);
+    if (!only || only === 'avisos') await remindersAtScale(environment);
     if (!only) await statementRenders();
   } finally {
     await app.close();

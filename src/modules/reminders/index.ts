@@ -49,26 +49,29 @@ export async function registerReminders(app: FastifyInstance, shared: Shared): P
     heldDebts: debtsHeldByPayments,
     logProblems,
   });
-  await jobs.work<ReminderEmailJob>(
-    REMINDER_EMAIL_JOB,
-    async (job) => {
-      try {
-        const { result, stages } = await send(job);
-        metrics.jobRun('reminder-email', result);
-        for (const [stage, count] of Object.entries(stages)) {
-          metrics.remindersSent(stageKindOf(stage), count);
+  if (!links) {
+    // Production without BACKEND_URL: a reminder without its unsubscribe link is not sent, and
+    // this instance takes no reminder job, so an instance that has the links sends them.
+    log.warn('due-date reminders are off on this instance: they need BACKEND_URL for their links');
+  } else {
+    await jobs.work<ReminderEmailJob>(
+      REMINDER_EMAIL_JOB,
+      async (job) => {
+        try {
+          const { result, stages } = await send(job);
+          metrics.jobRun('reminder-email', result);
+          for (const [stage, count] of Object.entries(stages)) {
+            metrics.remindersSent(stageKindOf(stage), count);
+          }
+          // The tenant, the outcome and the counts: never the address or the user.
+          log.info({ tenantId: job.tenantId, result, stages }, 'reminder e-mail job');
+        } catch (error) {
+          metrics.jobRun('reminder-email', 'failed');
+          throw error;
         }
-        // The tenant, the outcome and the counts: never the address or the user.
-        log.info({ tenantId: job.tenantId, result, stages }, 'reminder e-mail job');
-      } catch (error) {
-        metrics.jobRun('reminder-email', 'failed');
-        throw error;
-      }
-    },
-    { batchSize: EMAIL_BATCH },
-  );
-
-  if (links) {
+      },
+      { batchSize: EMAIL_BATCH },
+    );
     await scheduleDailyReminders(
       jobs,
       createDailyReminders({
@@ -81,9 +84,6 @@ export async function registerReminders(app: FastifyInstance, shared: Shared): P
         metrics,
       }),
     );
-  } else {
-    // Production without BACKEND_URL: a reminder without its unsubscribe link is not sent.
-    log.error('due-date reminders are not scheduled: they need BACKEND_URL for their links');
   }
 
   await unsubscribeRoutes(app, { unsubscribe: createUnsubscribe({ tenancy, clock, tokenKey }) });

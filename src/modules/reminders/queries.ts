@@ -41,20 +41,19 @@ export async function findCustomerSchemas(
  * was: an earlier run's unsent claim (a crash, a queue that failed) comes back here and is sent
  * now. Answers each recipient with how many stages they have waiting.
  */
-export async function claimDueStages(
-  db: TenantExecutor,
-  input: {
-    customerSchema: string;
-    stages: readonly Stage[];
-    from: DateString;
-    to: DateString;
-    held: ReadonlySet<string>;
-    now: Date;
-  },
-): Promise<{ portal_user_id: string; stages: number }[]> {
+export interface ClaimInput {
+  customerSchema: string;
+  stages: readonly Stage[];
+  from: DateString;
+  to: DateString;
+  held: ReadonlySet<string>;
+  now: Date;
+}
+
+/** The statement of `claimDueStages`, unexecuted (the benchmark explains it). */
+export function claimDueStagesQuery(input: ClaimInput) {
   const { customerSchema, stages, from, to, now } = input;
-  if (stages.length === 0) return [];
-  const { rows } = await sql<{ portal_user_id: string; stages: number }>`
+  return sql<{ portal_user_id: string; stages: number }>`
     WITH stages AS (
       SELECT * FROM unnest(${stages.map((stage) => stage.key)}::text[],
                            ${stages.map((stage) => stage.shift)}::int[]) AS s (stage, shift)
@@ -81,7 +80,15 @@ export async function claimDueStages(
       ON CONFLICT (ordcta_id, stage) DO NOTHING
     )
     SELECT portal_user_id, count(*)::int AS stages FROM candidates GROUP BY portal_user_id
-  `.execute(db);
+  `;
+}
+
+export async function claimDueStages(
+  db: TenantExecutor,
+  input: ClaimInput,
+): Promise<{ portal_user_id: string; stages: number }[]> {
+  if (input.stages.length === 0) return [];
+  const { rows } = await claimDueStagesQuery(input).execute(db);
   return rows;
 }
 
