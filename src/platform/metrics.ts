@@ -33,6 +33,12 @@ export type PaymentStartOutcome = 'issued' | 'gateway_error';
  */
 export type ReportKind = 'receipt' | 'coupon' | 'receipt-email' | 'statement';
 
+/** Background jobs counted in `portal_job_runs_total`. */
+export type JobName =
+  'receipt-retry' | 'checkout-expiry' | 'payment-email' | 'reminders' | 'reminder-email';
+/** The two kinds of due-date reminder stage (the overdue ones folded into one label value). */
+export type ReminderStageKind = 'antes' | 'vencido';
+
 export interface TenantPoolStats {
   pools: number;
   connections: number;
@@ -48,7 +54,9 @@ export interface Metrics {
   webhook(outcome: WebhookMetricOutcome): void;
   receipt(outcome: ReceiptMetricOutcome): void;
   /** One run of a background job; `result` is what the run did (a receipt outcome, ok, failed). */
-  jobRun(job: 'receipt-retry' | 'checkout-expiry' | 'payment-email', result: string): void;
+  jobRun(job: JobName, result: string): void;
+  /** Due-date reminders an e-mail carried, by stage (`antes` before the due date, `vencido` after). */
+  remindersSent(stage: ReminderStageKind, count: number): void;
   /** Payments one checkout-expiry run looked at, by what became of each. */
   expired(summary: Readonly<Record<string, number>>): void;
   /**
@@ -124,6 +132,12 @@ export function createMetrics(): Metrics {
     labelNames: ['gateway', 'outcome'] as const,
     registers: [registry],
   });
+  const reminders = new Counter({
+    name: 'portal_reminders_sent_total',
+    help: 'Due-date reminders (debt and stage) sent by e-mail, by stage (antes, vencido)',
+    labelNames: ['stage'] as const,
+    registers: [registry],
+  });
   const coupons = new Counter({
     name: 'portal_coupons_generated_total',
     help: 'Payment coupons generated',
@@ -163,6 +177,9 @@ export function createMetrics(): Metrics {
     webhook: (outcome) => webhooks.inc({ outcome }),
     receipt: (outcome) => receipts.inc({ outcome }),
     jobRun: (job, result) => jobRuns.inc({ job, result }),
+    remindersSent(stage, count) {
+      if (count > 0) reminders.inc({ stage }, count);
+    },
     expired(summary) {
       for (const [result, count] of Object.entries(summary)) {
         if (count > 0) expiredPayments.inc({ result }, count);

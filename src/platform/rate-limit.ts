@@ -21,6 +21,11 @@ export const LIMITS = {
    * login limit leaves room for an office behind one address; a walk over tenant ids is slow.
    */
   tenantListingPerIp: { max: 60, timeWindow: 60_000 },
+  /**
+   * Not in the spec: the one-click unsubscribe link of the reminders (GET shows its page, POST
+   * turns them off), public and signed. A person clicks it once; a mail scanner a few times.
+   */
+  unsubscribePerIp: { max: 30, timeWindow: 60_000 },
   /** docs/decisions.md #16: per tenant + portal user, whatever the access token. */
   protectedRoutes: { max: 100, timeWindow: 60_000 },
   /**

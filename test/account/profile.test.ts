@@ -35,7 +35,7 @@ function put(token: string, payload: unknown) {
 
 async function storedUser() {
   const [row] = await tenant.query(
-    'SELECT cnro, dni_cuit, email, telefono, password_hash FROM suc0001.portal_users WHERE id = $1',
+    'SELECT cnro, dni_cuit, email, telefono, password_hash, avisos_vencimiento FROM suc0001.portal_users WHERE id = $1',
     [anaId],
   );
   return row;
@@ -57,6 +57,7 @@ describe('GET /portal/perfil', () => {
         email: 'ana@example.com',
         telefono: null,
         last_login: clock.now().toISOString(),
+        avisos_vencimiento: true,
       },
     });
   });
@@ -85,6 +86,7 @@ describe('PUT /portal/perfil', () => {
         email: 'ana.gomez@example.com',
         telefono: null,
         last_login: clock.now().toISOString(),
+        avisos_vencimiento: true,
       },
     });
     expect(await storedUser()).toMatchObject({ email: 'ana.gomez@example.com', telefono: null });
@@ -103,8 +105,37 @@ describe('PUT /portal/perfil', () => {
     expect(await storedUser()).toMatchObject({ email: 'ana@example.com', telefono: null });
   });
 
+  it('turns due-date reminders off and on again (addition), alone or with the contact data', async () => {
+    const off = await put(ana, { avisos_vencimiento: false });
+    expect(off.statusCode).toBe(200);
+    expect(off.json()).toMatchObject({
+      data: { email: 'ana@example.com', avisos_vencimiento: false },
+    });
+    const read = await app.inject({ method: 'GET', url: '/portal/perfil', headers: bearer(ana) });
+    expect(read.json()).toMatchObject({ data: { avisos_vencimiento: false } });
+    // Another user's switch is theirs.
+    const other = await app.inject({
+      method: 'GET',
+      url: '/portal/perfil',
+      headers: bearer(textil),
+    });
+    expect(other.json()).toMatchObject({ data: { avisos_vencimiento: true } });
+    expect(
+      (await put(ana, { telefono: '351 000 1111', avisos_vencimiento: true })).json(),
+    ).toMatchObject({ data: { telefono: '351 000 1111', avisos_vencimiento: true } });
+    const [row] = await tenant.query<{ avisos_vencimiento: boolean }>(
+      'SELECT avisos_vencimiento FROM suc0001.portal_users WHERE id = $1',
+      [anaId],
+    );
+    expect(row?.avisos_vencimiento).toBe(true);
+    await put(ana, { telefono: '' });
+  });
+
   it.each([
     ['nothing to change', {}],
+    ['the reminders switch as text', { avisos_vencimiento: 'false' }],
+    ['the reminders switch as a number', { avisos_vencimiento: 0 }],
+    ['the reminders switch as null', { avisos_vencimiento: null }],
     ['a bad e-mail', { email: 'no-es-un-mail' }],
     ['an e-mail that is not text', { email: 42 }],
     ['a phone with letters', { telefono: 'llamame' }],

@@ -138,6 +138,36 @@ describe('migrations', () => {
     }
   });
 
+  it('the reminders tables and the switch exist as docs/erp.md says (addition)', async () => {
+    const reminders = await columns('public', 'portal_debt_reminders');
+    expect(Object.keys(reminders).sort()).toEqual([
+      'claimed_at',
+      'customer_schema',
+      'ordcta_id',
+      'portal_user_id',
+      'sent_at',
+      'stage',
+      'stage_date',
+    ]);
+    await expect(
+      tenant.query(
+        `INSERT INTO public.portal_debt_reminders
+           (ordcta_id, stage, customer_schema, portal_user_id, stage_date, claimed_at)
+         VALUES (gen_random_uuid(), 'despues', 'suc0001', gen_random_uuid(), current_date, now())`,
+      ),
+    ).rejects.toThrow(/check constraint/);
+    for (const schema of ['suc0001', 'public']) {
+      const switchColumn = (await columns(schema, 'portal_users')).avisos_vencimiento;
+      expect(switchColumn).toMatchObject({ data_type: 'boolean', is_nullable: 'NO' });
+      expect(switchColumn?.column_default).toBe('true');
+    }
+    const due = await env.systemQuery<{ column_name: string }>(
+      `SELECT column_name FROM information_schema.columns
+        WHERE table_schema = 'public' AND table_name = 'portal_reminders_due' ORDER BY 1`,
+    );
+    expect(due.map((row) => row.column_name)).toEqual(['due_at', 'tenant_id', 'version']);
+  });
+
   it('audit log and webhook events exist in the tenant public schema', async () => {
     expect(Object.keys(await columns('public', 'portal_audit_log'))).toEqual(
       expect.arrayContaining([

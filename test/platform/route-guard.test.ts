@@ -34,6 +34,8 @@ const PUBLIC = new Set([
   'POST /portal/sandbox/checkout/:tenantId/:sucursalId/:id/:action',
   'GET /pagos/resultado', // development's stand-in for the portal's result page
   'GET /qz/certificate', // holds no secret; QZ Tray caches it
+  'GET /portal/avisos/baja', // a reminder's unsubscribe link: its signed token is the credential; shows a page, changes nothing
+  'POST /portal/avisos/baja', // RFC 8058 one-click from a mail client, which holds no session: the signed token authenticates it
   'OPTIONS *', // CORS preflight: browsers never send credentials with it
 ]);
 

@@ -34,7 +34,7 @@ import { sandboxRoutes } from './sandbox/routes.js';
  */
 
 /** The debts a payment in flight holds (coupons refuse them too, docs/decisions.md #26). */
-export { paymentHoldingDebts } from './checkout/debts-in-flight.js';
+export { debtsHeldByPayments, paymentHoldingDebts } from './checkout/debts-in-flight.js';
 /** Which receipts came from a portal payment (the receipts module's list and PDFs). */
 export { paymentsOfReceipts } from './receipts/payments-of-receipts.js';
 /** `cli payments retry-receipts`. */

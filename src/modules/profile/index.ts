@@ -1,22 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import type { PortalUsers } from '../auth/index.js';
 import type { Shared } from '../shared.js';
 import { createEmailChangeNotices } from './email-change-notice.js';
 import { profileRoutes } from './routes.js';
 import { createProfileService } from './service.js';
 
-/** The customer's contact data (docs/account.md): read, change, and the notice of a new e-mail. */
-export async function registerProfile(
-  _app: FastifyInstance,
-  shared: Shared,
-  deps: { users: PortalUsers },
-): Promise<void> {
+/**
+ * The customer's contact data and their choice about due-date reminders (docs/account.md): read,
+ * change, and the notice of a new e-mail.
+ */
+export async function registerProfile(_app: FastifyInstance, shared: Shared): Promise<void> {
   const { tenancy, jobs, mailer, clock } = shared;
   const notices = createEmailChangeNotices({ tenancy, jobs, mailer });
   await notices.work();
   shared.protectedRoutes((authed) =>
     profileRoutes(authed, {
-      profile: createProfileService({ clock, notices, users: deps.users }),
+      profile: createProfileService({ clock, notices }),
     }),
   );
 }

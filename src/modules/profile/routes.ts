@@ -17,7 +17,7 @@ export function profileRoutes(authed: FastifyInstance, deps: { profile: ProfileS
       schema: {
         tags,
         security,
-        summary: 'Profile: customer name and identifier (ordcon), contact data',
+        summary: 'Profile: customer name and identifier (ordcon), contact data, reminders switch',
         response: { 200: ProfileResponse, ...errorResponses(401, 404, 429) },
       },
     },
@@ -30,11 +30,11 @@ export function profileRoutes(authed: FastifyInstance, deps: { profile: ProfileS
   routes.put(
     '/portal/perfil',
     {
-      config: { expectedFields: ['email', 'telefono'] },
+      config: { expectedFields: ['email', 'telefono', 'avisos_vencimiento'] },
       schema: {
         tags,
         security,
-        summary: 'Update e-mail and/or phone (at least one)',
+        summary: 'Update e-mail, phone and/or the reminders switch (at least one)',
         body: ProfileUpdateBody,
         response: { 200: ProfileResponse, ...errorResponses(401, 404, 422, 429) },
       },

@@ -1,9 +1,8 @@
 import type { Clock } from '../../platform/clock.js';
 import { assertThat } from '../../platform/errors.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import type { PortalUsers } from '../auth/index.js';
 import type { EmailChangeNotices } from './email-change-notice.js';
-import { updateContact } from './queries.js';
+import { findProfile, updateContact } from './queries.js';
 
 interface ProfileRow {
   cnom: string;
@@ -11,6 +10,7 @@ interface ProfileRow {
   email: string;
   telefono: string | null;
   last_login: Date | null;
+  avisos_vencimiento: boolean;
 }
 
 function present(row: ProfileRow) {
@@ -20,33 +20,35 @@ function present(row: ProfileRow) {
     email: row.email,
     telefono: row.telefono,
     last_login: row.last_login?.toISOString() ?? null,
+    avisos_vencimiento: row.avisos_vencimiento,
   };
 }
 
-export function createProfileService(deps: {
-  clock: Clock;
-  notices: EmailChangeNotices;
-  /** Auth reads the user with its customer record (/auth/me); the profile shows it without ids. */
-  users: Pick<PortalUsers, 'me'>;
-}) {
+export function createProfileService(deps: { clock: Clock; notices: EmailChangeNotices }) {
   return {
     async get(tenant: TenantContext, portalUserId: string) {
-      const { nombre, dni_cuit, email, telefono, last_login } = await deps.users.me(
-        tenant,
-        portalUserId,
-      );
-      return { nombre, dni_cuit, email, telefono, last_login };
+      const row = await findProfile(tenant, portalUserId);
+      assertThat(row, 'USER_NOT_FOUND', 'Usuario no encontrado');
+      return present(row);
     },
 
     async update(
       tenant: TenantContext,
       portalUserId: string,
-      changes: { email?: string | undefined; telefono?: string | undefined },
+      changes: {
+        email?: string | undefined;
+        telefono?: string | undefined;
+        avisos_vencimiento?: boolean | undefined;
+      },
     ) {
       const telefono = changes.telefono?.trim();
       const row = await updateContact(tenant, portalUserId, {
         ...(changes.email !== undefined && { email: changes.email.trim() }),
         ...(telefono !== undefined && { telefono: telefono === '' ? null : telefono }),
+        // docs/reminders.md: the customer's own switch; the one-click link only turns it off.
+        ...(changes.avisos_vencimiento !== undefined && {
+          avisos_vencimiento: changes.avisos_vencimiento,
+        }),
         updated_at: deps.clock.now(),
       });
       assertThat(row, 'USER_NOT_FOUND', 'Usuario no encontrado');

@@ -3,9 +3,10 @@ import type { SystemDatabase } from './types.js';
 
 /**
  * The system tables that say which tenants a periodic job must visit, and from when: the
- * checkout-expiry job's and the Idempotency-Key pruning's. Same shape, same rules.
+ * checkout-expiry job's, the Idempotency-Key pruning's and the due-date reminders'. Same shape,
+ * same rules.
  */
-export type DueMarkTable = 'portal_expiry_due' | 'portal_idempotency_due';
+export type DueMarkTable = 'portal_expiry_due' | 'portal_idempotency_due' | 'portal_reminders_due';
 
 /** A tenant a job must visit, with the mark's version as it read it. */
 export interface DueTenant {

@@ -25,6 +25,12 @@ export interface SystemDatabase {
     due_at: Timestamp;
     version: Generated<number>;
   };
+  /** Tenants with due-date reminders on, and when their next daily run is due (system/0005). */
+  portal_reminders_due: {
+    tenant_id: number;
+    due_at: Timestamp;
+    version: Generated<number>;
+  };
   portal_refresh_tokens: {
     token_hash: string;
     tenant_id: number;
@@ -121,6 +127,8 @@ export interface TenantDatabase {
     /** Reset-code requests counted in the hour from reset_window_start (docs/decisions.md #13). */
     reset_requests: Generated<number>;
     reset_window_start: Timestamp | null;
+    /** The customer's choice about due-date reminders (customer/0008), on by default. */
+    avisos_vencimiento: Generated<boolean>;
     created_at: CreatedAt;
     updated_at: Timestamp | null;
   };
@@ -193,6 +201,16 @@ export interface TenantDatabase {
   portal_payment_emails: {
     payment_id: number;
     kind: PaymentEmailKind;
+    sent_at: Timestamp | null;
+  };
+  /** Due-date reminders, one row per debt and stage: claimed, then sent (tenant/0013). */
+  portal_debt_reminders: {
+    ordcta_id: string;
+    stage: string;
+    customer_schema: string;
+    portal_user_id: string;
+    stage_date: DateString;
+    claimed_at: Timestamp;
     sent_at: Timestamp | null;
   };
   portal_webhook_events: {

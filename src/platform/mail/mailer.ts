@@ -15,6 +15,8 @@ export interface MailMessage {
   text: string;
   /** Files sent with the text (a receipt's PDF); the message becomes multipart. */
   attachments?: readonly MailAttachment[];
+  /** Extra header fields, e.g. `List-Unsubscribe` (RFC 2369, RFC 8058) on the reminders. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface Mailer {
@@ -97,6 +99,7 @@ export function createMailer(options: {
           from,
           ...message,
           attachments: message.attachments?.map((attachment) => ({ ...attachment })),
+          headers: message.headers && { ...message.headers },
         });
       } finally {
         transport.close();

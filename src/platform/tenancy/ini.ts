@@ -3,7 +3,7 @@ import type { TenantContext } from './tenancy.js';
 
 /** Reads the tenant's configuration keys (`public.ini`) in one query; absent keys are absent. */
 export async function readIni(
-  tenant: TenantContext,
+  tenant: Pick<TenantContext, 'db'>,
   keys: readonly string[],
 ): Promise<Map<string, string>> {
   const rows = await inPublic(tenant.db)

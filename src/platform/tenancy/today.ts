@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { cacheAgesOn, type TimerClock } from '../clock.js';
-import { dateInTimeZone, DEFAULT_TIME_ZONE } from '../dates.js';
+import { dateInTimeZone, DEFAULT_TIME_ZONE, isTimeZone } from '../dates.js';
 import { readIni } from './ini.js';
 import type { TenantContext } from './tenancy.js';
 
@@ -9,15 +9,6 @@ export interface TenantCalendar {
   today(tenant: TenantContext): Promise<string>;
   /** The tenant's IANA time zone. */
   zone(tenant: TenantContext): Promise<string>;
-}
-
-function isTimeZone(value: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -21,16 +21,39 @@ export async function paymentHoldingDebts(
   debtIds: ReadonlySet<string>,
 ): Promise<number | undefined> {
   const rows = await findPaymentsHoldingDebts(db, tenant.tenantId, cnro);
-  const holding = rows.find((row) => {
-    // Refused for good only when a recorded approval differs; an approved payment with no
-    // recorded approval keeps holding its debts, to be safe.
-    const refusedForGood =
-      row.status === 'approved' &&
-      row.approved_amount !== null &&
-      receiptRefusal(row) !== undefined;
-    return (
-      !refusedForGood && row.facturas_json.some((factura) => debtIds.has(factura.id.toLowerCase()))
-    );
-  });
+  const holding = rows.find(
+    (row) =>
+      holdsItsDebts(row) &&
+      row.facturas_json.some((factura) => debtIds.has(factura.id.toLowerCase())),
+  );
   return holding?.id;
+}
+
+type HoldingCandidate = Awaited<ReturnType<typeof findPaymentsHoldingDebts>>[number];
+
+/**
+ * Refused for good only when a recorded approval differs; an approved payment with no recorded
+ * approval keeps holding its debts, to be safe.
+ */
+function holdsItsDebts(row: HoldingCandidate): boolean {
+  const refusedForGood =
+    row.status === 'approved' && row.approved_amount !== null && receiptRefusal(row) !== undefined;
+  return !refusedForGood;
+}
+
+/**
+ * Every debt (lower-case uuid) a payment in flight holds in the tenant, whatever its customer:
+ * one query for work over the whole tenant (the due-date reminders leave these debts out). In
+ * flight are few at any moment, so the set is small.
+ */
+export async function debtsHeldByPayments(
+  db: TenantExecutor,
+  tenant: Pick<TenantContext, 'tenantId'>,
+): Promise<Set<string>> {
+  const held = new Set<string>();
+  for (const row of await findPaymentsHoldingDebts(db, tenant.tenantId, undefined)) {
+    if (!holdsItsDebts(row)) continue;
+    for (const factura of row.facturas_json) held.add(factura.id.toLowerCase());
+  }
+  return held;
 }

@@ -7,11 +7,16 @@ import { paymentsWithApprovals } from './approvals.js';
  * A customer's payments that may hold debts, by tenant and customer number, oldest first: in
  * flight, or approved and still without a receipt.
  */
-export function findPaymentsHoldingDebts(db: TenantExecutor, tenantId: number, cnro: number) {
+export function findPaymentsHoldingDebts(
+  db: TenantExecutor,
+  tenantId: number,
+  cnro: number | undefined,
+) {
+  let query = paymentsWithApprovals(db).where('p.tenant_id', '=', tenantId);
+  // Without a customer: every customer's, for work done over the whole tenant at once.
+  if (cnro !== undefined) query = query.where('p.ordcon_id', '=', cnro);
   return (
-    paymentsWithApprovals(db)
-      .where('p.tenant_id', '=', tenantId)
-      .where('p.ordcon_id', '=', cnro)
+    query
       // The predicate of portal_payments_holding_debts_idx, so the lookup stays on that index.
       .where((eb) =>
         eb.or([

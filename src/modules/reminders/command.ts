@@ -1,0 +1,242 @@
+import { systemClock, type Clock } from '../../platform/clock.js';
+import { dueMarks, type DueMarks } from '../../platform/db/due-marks.js';
+import { createMailer } from '../../platform/mail/mailer.js';
+import { deriveKey } from '../../platform/security/secrets.js';
+import { createStandaloneTenancy } from '../../platform/tenancy/standalone.js';
+import { debtsHeldByPayments } from '../payments/index.js';
+import { reminderLinks } from './links.js';
+import { createReminderRun } from './run.js';
+import { nextRunAt } from './schedule.js';
+import { createReminderSender, type ReminderEmailJob } from './send.js';
+import { createProblemLog, readReminderSettings } from './settings.js';
+import { UNSUBSCRIBE_KEY_PURPOSE } from './unsubscribe-token.js';
+
+/** What the commands need of the deployment's configuration. */
+export interface RemindersCommandConfig {
+  jwtSecret: string;
+  allowedOrigins: readonly string[];
+  backendUrl: string | undefined;
+  smtpUrl: string | undefined;
+}
+
+/** What `avisos activar` did for one tenant. */
+export type ActivationResult =
+  | { tenantId: number; outcome: 'on'; nextRun: Date; hour: number; timeZone: string }
+  | { tenantId: number; outcome: 'off' | 'unknown' }
+  | { tenantId: number; outcome: 'failed'; error: string };
+
+/** What `avisos enviar` did for one tenant: counts only, never an address. */
+export type SendResult =
+  | {
+      tenantId: number;
+      outcome: 'ran';
+      date: string;
+      emails: number;
+      /** Stages sent, by stage key. */
+      stages: Record<string, number>;
+      /** Recipients whose e-mail failed (SMTP); their stages stay claimed for the next run. */
+      failed: number;
+    }
+  | { tenantId: number; outcome: 'off' | 'unknown' }
+  | { tenantId: number; outcome: 'failed'; error: string };
+
+/** An instant later than any mark: `findDue` of it lists every marked tenant. */
+const EVERY_MARK = new Date(8.64e15);
+/** Recipients sent at once by the command, as the API's e-mail workers. */
+const SEND_CONCURRENCY = 5;
+/** A connection per e-mail sent at once, and one for the run's own reads. */
+const TENANT_POOLS = {
+  maxPools: 4,
+  maxConnections: 8,
+  connectionsPerPool: SEND_CONCURRENCY + 1,
+  ttlMs: 60_000,
+} as const;
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function inParallel<T>(items: readonly T[], work: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(SEND_CONCURRENCY, items.length) }, async () => {
+      for (let item = items[next++]; item !== undefined; item = items[next++]) await work(item);
+    }),
+  );
+}
+
+/** Active tenants: the one asked for, or all of them. */
+async function activeTenants(
+  systemDb: ReturnType<typeof createStandaloneTenancy>['systemDb'],
+  tenantId: number | undefined,
+): Promise<number[]> {
+  let query = systemDb.selectFrom('tenants').select('id').where('activo', '=', true);
+  if (tenantId !== undefined) query = query.where('id', '=', tenantId);
+  return (await query.orderBy('id').execute()).map((row) => row.id);
+}
+
+async function unmark(marks: DueMarks, tenantId: number): Promise<void> {
+  const mark = (await marks.findDue(EVERY_MARK)).find((due) => due.tenantId === tenantId);
+  if (mark) await marks.settle(mark, undefined);
+}
+
+/**
+ * `npm run cli -- avisos activar [--tenant <id>]` (docs/reminders.md "Turning it on"): reads the
+ * tenant's ini (every active tenant's without --tenant) and marks those with reminders on for the
+ * daily run at their hour; unmarks those with them off. The daily run never reads the ini of a
+ * tenant without a mark, so this is how a tenant that turned them on is found.
+ */
+export async function activateReminders(
+  systemUrl: string,
+  filter: { tenantId?: number | undefined },
+  options: { clock?: Clock } = {},
+): Promise<ActivationResult[]> {
+  const clock = options.clock ?? systemClock;
+  const standalone = createStandaloneTenancy(systemUrl, {
+    applicationName: 'portal-cli',
+    ...TENANT_POOLS,
+  });
+  const { systemDb, tenancy } = standalone;
+  const marks = dueMarks(systemDb, 'portal_reminders_due');
+  const log = createProblemLog((fields, message) =>
+    process.stderr.write(`${message}: ${JSON.stringify(fields)}\n`),
+  );
+  const results: ActivationResult[] = [];
+  try {
+    const ids = await activeTenants(systemDb, filter.tenantId);
+    if (filter.tenantId !== undefined && ids.length === 0) {
+      return [{ tenantId: filter.tenantId, outcome: 'unknown' }];
+    }
+    for (const tenantId of ids) {
+      try {
+        const db = await tenancy.database(tenantId);
+        if (!db) {
+          results.push({ tenantId, outcome: 'unknown' });
+          continue;
+        }
+        const { settings, problems } = await readReminderSettings({ db });
+        log(tenantId, problems);
+        if (!settings.enabled) {
+          await unmark(marks, tenantId);
+          results.push({ tenantId, outcome: 'off' });
+          continue;
+        }
+        const nextRun = nextRunAt(clock.now(), settings);
+        await marks.mark(tenantId, nextRun);
+        results.push({
+          tenantId,
+          outcome: 'on',
+          nextRun,
+          hour: settings.hour,
+          timeZone: settings.timeZone,
+        });
+      } catch (error) {
+        results.push({ tenantId, outcome: 'failed', error: errorText(error) });
+      }
+    }
+  } finally {
+    await standalone.close();
+  }
+  return results;
+}
+
+/**
+ * `npm run cli -- avisos enviar [--tenant <id>]` (docs/reminders.md "Running it by hand"): the
+ * daily run now, for today in each tenant's zone, over the marked tenants (or the one named,
+ * marking it when its reminders are on), sending here rather than through the job queue so that
+ * it can say what it sent. The claims and their row locks are the API's, so running it beside
+ * the API's workers, or twice, sends each stage once.
+ */
+export async function sendRemindersNow(
+  systemUrl: string,
+  config: RemindersCommandConfig,
+  filter: { tenantId?: number | undefined },
+  options: { clock?: Clock } = {},
+): Promise<SendResult[]> {
+  const clock = options.clock ?? systemClock;
+  const standalone = createStandaloneTenancy(systemUrl, {
+    applicationName: 'portal-cli',
+    ...TENANT_POOLS,
+  });
+  const { systemDb, tenancy } = standalone;
+  const marks = dueMarks(systemDb, 'portal_reminders_due');
+  const logProblems = createProblemLog((fields, message) =>
+    process.stderr.write(`${message}: ${JSON.stringify(fields)}\n`),
+  );
+  const links = reminderLinks(config);
+  if (!links) {
+    await standalone.close();
+    throw new Error('reminders need BACKEND_URL and PORTAL_ALLOWED_ORIGIN for their links');
+  }
+  const chooseRecipients = createReminderRun({
+    clock,
+    heldDebts: debtsHeldByPayments,
+    logProblems,
+  });
+  const send = createReminderSender({
+    tenancy,
+    // No development outbox here: it would print addresses, and a stage recorded as sent must
+    // have gone to a mail server.
+    mailer: createMailer({ smtpUrl: config.smtpUrl, devOutbox: false, print: () => undefined }),
+    clock,
+    links,
+    tokenKey: deriveKey(config.jwtSecret, UNSUBSCRIBE_KEY_PURPOSE),
+    heldDebts: debtsHeldByPayments,
+    logProblems,
+  });
+
+  async function runTenant(tenantId: number): Promise<SendResult> {
+    const db = await tenancy.database(tenantId);
+    if (!db) return { tenantId, outcome: 'unknown' };
+    const run = await chooseRecipients(tenantId, db);
+    if (!run.enabled) {
+      await unmark(marks, tenantId);
+      return { tenantId, outcome: 'off' };
+    }
+    // Named by hand and on: the daily run finds it from now on.
+    if (filter.tenantId !== undefined)
+      await marks.mark(tenantId, nextRunAt(clock.now(), run.settings));
+    const result = {
+      tenantId,
+      outcome: 'ran' as const,
+      date: run.today,
+      emails: 0,
+      stages: {} as Record<string, number>,
+      failed: 0,
+    };
+    await inParallel(run.recipients, async (recipient: ReminderEmailJob) => {
+      try {
+        const outcome = await send(recipient);
+        if (outcome.result !== 'sent') return;
+        result.emails += 1;
+        for (const [stage, count] of Object.entries(outcome.stages)) {
+          result.stages[stage] = (result.stages[stage] ?? 0) + count;
+        }
+      } catch {
+        result.failed += 1;
+      }
+    });
+    return result;
+  }
+
+  const results: SendResult[] = [];
+  try {
+    const ids =
+      filter.tenantId === undefined
+        ? (await marks.findDue(EVERY_MARK)).map((due) => due.tenantId)
+        : await activeTenants(systemDb, filter.tenantId);
+    if (filter.tenantId !== undefined && ids.length === 0) {
+      return [{ tenantId: filter.tenantId, outcome: 'unknown' }];
+    }
+    for (const tenantId of ids) {
+      try {
+        results.push(await runTenant(tenantId));
+      } catch (error) {
+        results.push({ tenantId, outcome: 'failed', error: errorText(error) });
+      }
+    }
+  } finally {
+    await standalone.close();
+  }
+  return results;
+}

@@ -1,0 +1,90 @@
+import type { FastifyInstance } from 'fastify';
+import { dueMarks } from '../../platform/db/due-marks.js';
+import { deriveKey } from '../../platform/security/secrets.js';
+import { debtsHeldByPayments } from '../payments/index.js';
+import type { Shared } from '../shared.js';
+import { reminderLinks } from './links.js';
+import { unsubscribeRoutes } from './routes.js';
+import {
+  createDailyReminders,
+  createReminderRun,
+  REMINDER_EMAIL_JOB,
+  scheduleDailyReminders,
+} from './run.js';
+import { stageKindOf } from './schedule.js';
+import { createReminderSender, type ReminderEmailJob } from './send.js';
+import { createProblemLog } from './settings.js';
+import { createUnsubscribe } from './unsubscribe.js';
+import { UNSUBSCRIBE_KEY_PURPOSE } from './unsubscribe-token.js';
+
+/*
+ * Due-date reminders (docs/reminders.md): once a day per tenant with them on, at its hour, one
+ * e-mail per customer listing the pending debts that reach a stage (due in `dias_antes` days,
+ * overdue by one of `dias_vencido`), each stage sent once; and the one-click link that turns them
+ * off. run.ts chooses and claims (one statement per customer schema) and queues; send.ts sends
+ * one recipient under the claims' row locks; the CLI's command.ts does both by hand.
+ */
+
+/** `cli avisos activar` and `cli avisos enviar`. */
+export { activateReminders, sendRemindersNow } from './command.js';
+
+/**
+ * Recipients' e-mails sent at once by one instance (the worker's batch): each holds a tenant
+ * connection (the claims' locks) while SMTP answers, so a few, well within a tenant's pool, and
+ * a mail server sees at most this many connections from an instance.
+ */
+const EMAIL_BATCH = 5;
+
+export async function registerReminders(app: FastifyInstance, shared: Shared): Promise<void> {
+  const { config, clock, log, metrics, systemDb, tenancy, jobs, mailer } = shared;
+  const links = reminderLinks(config);
+  const tokenKey = deriveKey(config.jwtSecret, UNSUBSCRIBE_KEY_PURPOSE);
+  const logProblems = createProblemLog((fields, message) => log.warn(fields, message));
+  const send = createReminderSender({
+    tenancy,
+    mailer,
+    clock,
+    links,
+    tokenKey,
+    heldDebts: debtsHeldByPayments,
+    logProblems,
+  });
+  if (!links) {
+    // Production without BACKEND_URL: a reminder without its unsubscribe link is not sent, and
+    // this instance takes no reminder job, so an instance that has the links sends them.
+    log.warn('due-date reminders are off on this instance: they need BACKEND_URL for their links');
+  } else {
+    await jobs.work<ReminderEmailJob>(
+      REMINDER_EMAIL_JOB,
+      async (job) => {
+        try {
+          const { result, stages } = await send(job);
+          metrics.jobRun('reminder-email', result);
+          for (const [stage, count] of Object.entries(stages)) {
+            metrics.remindersSent(stageKindOf(stage), count);
+          }
+          // The tenant, the outcome and the counts: never the address or the user.
+          log.info({ tenantId: job.tenantId, result, stages }, 'reminder e-mail job');
+        } catch (error) {
+          metrics.jobRun('reminder-email', 'failed');
+          throw error;
+        }
+      },
+      { batchSize: EMAIL_BATCH },
+    );
+    await scheduleDailyReminders(
+      jobs,
+      createDailyReminders({
+        marks: dueMarks(systemDb, 'portal_reminders_due'),
+        tenancy,
+        jobs,
+        chooseRecipients: createReminderRun({ clock, heldDebts: debtsHeldByPayments, logProblems }),
+        clock,
+        log,
+        metrics,
+      }),
+    );
+  }
+
+  await unsubscribeRoutes(app, { unsubscribe: createUnsubscribe({ tenancy, clock, tokenKey }) });
+}
