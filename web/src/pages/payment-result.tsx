@@ -180,6 +180,11 @@ function Result(props: { paymentId: number; link: PortalLink; email: string }) {
             </li>
           </>
         )}
+        {outcome === 'cancelled' && (
+          <li>
+            <Link href={pathFor(link, 'debts')}>Ver tus facturas y pagar</Link>
+          </li>
+        )}
         <li>
           <Link href={pathFor(link, 'home')}>Volver al inicio</Link>
         </li>

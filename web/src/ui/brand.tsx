@@ -45,7 +45,13 @@ function applyPalette(palette: BrandPalette | null): void {
 /** index.html's own icon, put back when a page has no logo. */
 let defaultIcon: string | null | undefined;
 
-function applyIcon(href: string | null): void {
+/**
+ * The tab's icon: `href`, or index.html's own with null. The header's logo sets it once it has
+ * loaded, so the icon's request finds the logo in the HTTP cache instead of downloading it a
+ * second time beside the first (a slow link pays for every byte), and a logo that fails never
+ * becomes an icon.
+ */
+function showIcon(href: string | null): void {
   const link = document.querySelector<HTMLLinkElement>('link[rel~="icon"]');
   if (!link) return;
   if (defaultIcon === undefined) defaultIcon = link.getAttribute('href');
@@ -59,22 +65,25 @@ export function logoSource(tenant: Tenant | null): string | null {
 }
 
 /**
- * Paints the page in the tenant's colour and gives the tab its logo, before the browser paints
- * (a layout effect: no frame in the default colour once the tenant is known); no tenant puts the
- * defaults back.
+ * Paints the page in the tenant's colour before the browser paints (a layout effect: no frame
+ * in the default colour once the tenant is known); no tenant, or one without a logo, puts the
+ * default colours and icon back (the logo's icon comes from BrandMark once it has loaded).
  */
 export function useBrandOnPage(tenant: Tenant | null): void {
   const color = tenant?.marca.color ?? null;
-  const icon = logoSource(tenant);
+  const hasLogo = logoSource(tenant) !== null;
   useLayoutEffect(() => applyPalette(brandPalette(color)), [color]);
-  useLayoutEffect(() => applyIcon(icon), [icon]);
+  useLayoutEffect(() => {
+    if (!hasLogo) showIcon(null);
+  }, [hasLogo]);
 }
 
 /**
  * The header's brand: the logo (its `alt` is the business's name) and the name beside it. The
  * logo loads lazily in a fixed 40×40 box, so it never holds up the page nor moves anything when
  * it arrives; while it is shown the name beside it is hidden from screen readers (the logo's
- * `alt` already says it); a logo that fails to load leaves the name alone.
+ * `alt` already says it); a logo that fails to load leaves the name alone. Once loaded it is the
+ * tab's icon too.
  */
 export function BrandMark(props: { name: string; logo: string | null }) {
   const [failed, setFailed] = useState<string | null>(null);
@@ -90,6 +99,7 @@ export function BrandMark(props: { name: string; logo: string | null }) {
           height={40}
           loading="lazy"
           decoding="async"
+          onLoad={() => showIcon(logo)}
           onError={() => setFailed(logo)}
         />
       )}
