@@ -117,11 +117,22 @@ function pngChunk(type: string, data: Buffer): Buffer {
 }
 
 /**
- * A small logo as `portal.marca.logo` takes it (a PNG data URI): a `size`×`size` disc of
- * `color` with a white bar across, on a transparent ground, so a screenshot shows whether it
- * is drawn, and drawn whole.
+ * A logo as `portal.marca.logo` takes it (a PNG data URI): a `size`×`size` disc of `color` with
+ * a white bar across, on a transparent ground, so a screenshot shows whether it is drawn, and
+ * drawn whole. `grain` sprinkles the disc with noise that deflate cannot squeeze, for a logo of
+ * a realistic weight (128 px: about 33 KB) where the bytes matter (the slow-link bench).
  */
-export function logoDataUri(color: readonly [number, number, number], size = 64): string {
+export function logoDataUri(
+  color: readonly [number, number, number],
+  size = 64,
+  grain = false,
+): string {
+  let seed = 1;
+  const noise = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return grain ? (seed % 65) - 32 : 0;
+  };
+  const channel = (value: number) => Math.max(0, Math.min(255, value + noise()));
   const rows: Buffer[] = [];
   const middle = (size - 1) / 2;
   for (let y = 0; y < size; y++) {
@@ -129,7 +140,11 @@ export function logoDataUri(color: readonly [number, number, number], size = 64)
     for (let x = 0; x < size; x++) {
       const inDisc = (x - middle) ** 2 + (y - middle) ** 2 <= (size / 2) ** 2;
       const inBar = Math.abs(y - middle) < size / 10 && Math.abs(x - middle) < size / 3;
-      const pixel = inBar ? [255, 255, 255, 255] : inDisc ? [...color, 255] : [0, 0, 0, 0];
+      const pixel = inBar
+        ? [255, 255, 255, 255]
+        : inDisc
+          ? [...color.map(channel), 255]
+          : [0, 0, 0, 0];
       Buffer.from(pixel).copy(row, 1 + x * 4);
     }
     rows.push(row);
