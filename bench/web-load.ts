@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { chromium, type Browser } from 'playwright-core';
 import { seedDemo } from '../db/seed/demo.js';
 import { startEmbeddedPostgres } from '../src/dev/embedded-postgres.js';
@@ -12,6 +13,7 @@ import { fromRoot } from '../src/platform/paths.js';
 import { childEnv } from '../test/helpers/processes.js';
 import { freePort } from '../test/helpers/ports.js';
 import { ensureWebBuild } from '../test/helpers/web-dist.js';
+import { logoDataUri } from '../test/helpers/web-suite.js';
 
 /*
  * `npm run bench -- web`: the web client's first page on a slow link, in a real browser. The
@@ -23,9 +25,12 @@ import { ensureWebBuild } from '../test/helpers/web-dist.js';
  *
  * BENCH_PORTAL_ROOT=<checkout> runs the server and client of another checkout (its node_modules
  * and web/dist ready), to measure a "before" on the same machine with the same script.
+ * BENCH_WEB_BRAND=1 gives the demo tenant a brand first (colour, the whole contact, a 33 KB
+ * logo): the login page then has its logo to fetch and its footer to draw.
  */
 
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 5);
+const BRAND = process.env.BENCH_WEB_BRAND === '1';
 
 interface Profile {
   name: string;
@@ -69,18 +74,64 @@ const READ_TIMES = `new Promise((resolve) => {
   done();
 })`;
 
+/**
+ * When the header's logo finished arriving (its resource timing), once it is drawn; null when
+ * the page has no logo. Polled with setTimeout: the page's CSP refuses waitForFunction's eval.
+ */
+const LOGO_LOADED = `new Promise((resolve) => {
+  const started = performance.now();
+  const done = () => {
+    const img = document.querySelector('img.brand-logo');
+    if (!img && performance.now() - started > 2000) return resolve(null);
+    if (!img || !img.complete) return setTimeout(done, 50);
+    const entry = performance.getEntriesByType('resource').find((e) => e.name === img.currentSrc);
+    resolve(entry ? entry.responseEnd : null);
+  };
+  done();
+})`;
+
 interface Load {
   firstText: number;
   formUsable: number;
+  /** When the logo arrived (BENCH_WEB_BRAND=1), or null. */
+  logoLoaded: number | null;
   requests: number;
   bytes: number;
   tenantRequests: number;
+}
+
+/** The demo tenant's `ini` with a brand, as a business would set it (BENCH_WEB_BRAND=1). */
+async function brandTenant(tenantUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: tenantUrl });
+  await client.connect();
+  try {
+    const values: Record<string, string> = {
+      'portal.marca.color': '#1a7a4c',
+      'portal.marca.telefono': '(011) 4555-1234',
+      'portal.marca.email': 'cobranzas@demo.com.ar',
+      'portal.marca.whatsapp': '+54 9 11 5555-1234',
+      'portal.marca.sitio_web': 'demo.com.ar',
+      'portal.marca.direccion': 'Av. Corrientes 1234, CABA',
+      'portal.marca.logo': logoDataUri([26, 122, 76], 128, true),
+      'portal.cupones.redes': 'Pago Fácil, Rapipago',
+    };
+    for (const [clave, valor] of Object.entries(values)) {
+      await client.query(
+        `INSERT INTO public.ini (clave, valor) VALUES ($1, $2)
+         ON CONFLICT (clave) DO UPDATE SET valor = excluded.valor`,
+        [clave, valor],
+      );
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 async function startServer(root: string, serverUrl: string, webDir: string) {
   const suffix = randomBytes(3).toString('hex');
   const names = { system: `portal_bench_web_${suffix}_sys`, tenant: `portal_bench_web_${suffix}` };
   const seeded = await seedDemo(serverUrl, names);
+  if (BRAND) await brandTenant(seeded.tenantUrl);
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-bench-web-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
@@ -155,7 +206,10 @@ async function loadOnce(browser: Browser, url: string, profile: Profile): Promis
     });
     await page.goto(`${url}/e/1/ingresar`, { waitUntil: 'commit', timeout: 120_000 });
     const times = await page.evaluate<{ firstText: number; formUsable: number }>(READ_TIMES);
-    return { ...times, requests, bytes, tenantRequests };
+    // What the form needed: the logo comes after it, and is timed on its own.
+    const atForm = { requests, bytes, tenantRequests };
+    const logoLoaded = BRAND ? await page.evaluate<number | null>(LOGO_LOADED) : null;
+    return { ...times, logoLoaded, ...atForm };
   } finally {
     await context.close();
   }
@@ -213,10 +267,13 @@ export async function webFirstPage(): Promise<void> {
         requests: median(loads.map((load) => load.requests)),
         'bytes received': median(loads.map((load) => load.bytes)),
         'tenant requests': median(loads.map((load) => load.tenantRequests)),
+        ...(BRAND && {
+          'logo loaded (median)': seconds(median(loads.map((load) => load.logoLoaded ?? NaN))),
+        }),
       });
     }
     printRows(
-      `Web client's first page, cold cache, ${RUNS} loads a profile (${root}; load average ${loadavg()
+      `Web client's first page, cold cache, ${RUNS} loads a profile (${root}${BRAND ? ', branded' : ''}; load average ${loadavg()
         .map((n) => n.toFixed(1))
         .join(' ')})`,
       rows,

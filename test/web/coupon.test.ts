@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   amountError,
   amountText,
+  couponIntro,
   couponListPath,
   couponRequest,
   couponStateLabel,
+  couponUse,
   expiryDaysError,
   generateErrorMessage,
   groupDigits,
@@ -138,5 +140,21 @@ describe('coupon generation errors', () => {
     );
     expect(staleAfterGenerate('INVALID_REQUEST')).toBe(true);
     expect(staleAfterGenerate('INTERNAL_ERROR')).toBe(false);
+  });
+});
+
+describe("where a coupon is paid (the business's redes_cobranza)", () => {
+  it('names the networks, or falls back to the generic words', () => {
+    expect(couponIntro('Pago Fácil, Rapipago')).toBe(
+      'Un cupón sirve para pagar en efectivo o por transferencia, con su código de 19 números. Pagalo en Pago Fácil, Rapipago.',
+    );
+    expect(couponIntro(null)).toContain('en las redes de cobranza');
+    expect(couponIntro('  ')).toContain('en las redes de cobranza');
+    expect(couponUse('Pago Fácil, Rapipago.')).toBe(
+      'Pagalo en Pago Fácil, Rapipago: mostrá el código de barras en la caja, o imprimilo.',
+    );
+    expect(couponUse(null)).toBe(
+      'Mostrá el código de barras en la caja o en un punto de cobro, o imprimilo.',
+    );
   });
 });

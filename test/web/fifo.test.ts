@@ -4,10 +4,14 @@ import {
   chosenAgain,
   isChosen,
   overdueFirst,
+  payableCount,
   paymentRequest,
+  paymentsInFlight,
+  standingOf,
   toggleFifo,
   totalCents,
   retryValue,
+  type InFlight,
 } from '../../web/src/lib/fifo.js';
 
 const debts = [
@@ -74,7 +78,7 @@ describe('FIFO selection (docs/api.md iniciar rule 5)', () => {
 });
 
 describe('a payment tried again', () => {
-  const debts = [{ nrocomp: 'A' }, { nrocomp: 'B' }, { nrocomp: 'C' }];
+  const debts = ['A', 'B', 'C'].map((nrocomp) => ({ nrocomp, pago_en_curso: null }));
 
   it('chooses the head of the list the payment had, and nothing it did not have', () => {
     expect(chosenAgain(debts, retryValue(['A', 'B']))).toBe(2);
@@ -85,5 +89,71 @@ describe('a payment tried again', () => {
     expect(chosenAgain(debts, 'B,C')).toBe(0);
     expect(chosenAgain(debts, undefined)).toBe(0);
     expect(chosenAgain(debts, '')).toBe(0);
+  });
+
+  it('stops before a debt that a payment holds now', () => {
+    const held = debts.map((debt, i) =>
+      i === 1 ? { ...debt, pago_en_curso: { id: 7, checkout_url: null } } : debt,
+    );
+    expect(chosenAgain(held, 'A,B,C')).toBe(1);
+  });
+});
+
+describe('debts held by a payment in flight (docs/decisions.md #26, iniciar rule 5)', () => {
+  const flight = (id: number, url: string | null = null): InFlight => ({ id, checkout_url: url });
+  const list = (...held: InFlight[]) =>
+    held.map((pago_en_curso, i) => ({ id: `d${i}`, debe: 100 + i, pago_en_curso }));
+
+  it('only the debts before the first held one can be chosen; the ones after it wait', () => {
+    const debts = list(null, null, flight(9), null);
+    expect(payableCount(debts)).toBe(2);
+    expect(debts.map((debt, i) => standingOf(debt, i, payableCount(debts)))).toEqual([
+      'payable',
+      'payable',
+      'held',
+      'blocked',
+    ]);
+    expect(payableCount(list(flight(9), null))).toBe(0);
+    expect(payableCount(list(null, null))).toBe(2);
+    expect(payableCount([])).toBe(0);
+  });
+
+  it('a click on a held or blocked debt chooses nothing; a click before them works as before', () => {
+    const payable = payableCount(list(null, null, flight(9), null));
+    expect(toggleFifo(0, 2, payable)).toBe(0);
+    expect(toggleFifo(1, 3, payable)).toBe(1);
+    expect(toggleFifo(0, 1, payable)).toBe(2);
+    expect(toggleFifo(2, 0, payable)).toBe(0);
+  });
+
+  it('any clicks on a list with held debts leave the oldest K selectable ones chosen, which iniciar accepts', () => {
+    const held = fc.array(fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }), {
+      minLength: 1,
+      maxLength: 12,
+    });
+    fc.assert(
+      fc.property(held, fc.array(fc.nat({ max: 11 }), { maxLength: 40 }), (ids, clicks) => {
+        const debts = list(...ids.map((id) => (id === null ? null : flight(id))));
+        const payable = payableCount(debts);
+        let count = 0;
+        for (const index of clicks) {
+          count = toggleFifo(count, index % debts.length, payable);
+          expect(count).toBeLessThanOrEqual(payable);
+        }
+        // What iniciar gets: the first `count` debts of the list, none of them held.
+        const body = paymentRequest(debts, count);
+        expect(body.facturas.map((f) => f.id)).toEqual(debts.slice(0, count).map((d) => d.id));
+        expect(debts.slice(0, count).every((d) => d.pago_en_curso === null)).toBe(true);
+      }),
+    );
+  });
+
+  it('groups held debts by their payment, once each', () => {
+    const debts = list(flight(4, 'https://pago/4'), flight(4, 'https://pago/4'), null, flight(5));
+    expect(paymentsInFlight(debts)).toEqual([
+      { paymentId: 4, checkoutUrl: 'https://pago/4', debtIds: ['d0', 'd1'] },
+      { paymentId: 5, checkoutUrl: null, debtIds: ['d3'] },
+    ]);
+    expect(paymentsInFlight(list(null))).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import {
   formatCents,
   formatDate,
   formatDateTime,
+  formatWhen,
   formatMoney,
   fromCents,
   plural,
@@ -46,6 +47,15 @@ describe('dates', () => {
     expect(formatDateTime('2026-05-09T15:30:00Z')).toBe('09/05/2026 12:30');
     expect(formatDateTime('2026-01-01T02:05:00Z')).toBe('31/12/2025 23:05');
     expect(formatDateTime(null)).toBe('—');
+  });
+
+  it("gives a payment's time of day in Buenos Aires, from its UTC timestamp", () => {
+    expect(formatWhen('2026-05-12T13:45:10.512Z', '2026-05-12')).toBe('12/05/2026 10:45');
+    // 02:30 UTC is still the evening before in Argentina (UTC-3): its date is the tenant's.
+    expect(formatWhen('2026-05-13T02:30:00.000Z', '2026-05-12')).toBe('12/05/2026 23:30');
+    expect(formatWhen('2026-05-12T03:00:00Z', '2026-05-12')).toBe('12/05/2026 00:00');
+    // No time to show: the date alone.
+    expect(formatWhen('junk', '2026-05-12')).toBe('12/05/2026');
   });
 
   it('pluralizes', () => {

@@ -5,7 +5,10 @@ import {
   actionPath,
   canCancel,
   canRefund,
+  checkoutHref,
+  continueHref,
   hasReceipt,
+  inProgressMessage,
   paymentStateLabel,
   receiptPending,
   reloadAfter,
@@ -81,5 +84,30 @@ describe('gatewayLabel', () => {
     expect(gatewayLabel('ualabis')).toBe('Ualá Bis');
     expect(gatewayLabel('sandbox')).toBe('Sandbox (prueba)');
     expect(gatewayLabel('modo')).toBe('modo');
+  });
+});
+
+describe('a payment in flight is never a dead end', () => {
+  const url = 'https://www.mercadopago.com.ar/checkout/v1/redirect?pref_id=1';
+
+  it('offers its checkout while issued with a live checkout_url, nothing else', () => {
+    expect(continueHref({ estado: 'issued', checkout_url: url })).toBe(url);
+    expect(continueHref({ estado: 'issued', checkout_url: null })).toBeNull();
+    for (const estado of STATES.filter((s) => s !== 'issued'))
+      expect(continueHref({ estado, checkout_url: url })).toBeNull();
+  });
+
+  it('links only http(s) checkouts', () => {
+    expect(checkoutHref('javascript:alert(1)')).toBeNull();
+    expect(checkoutHref('/relative')).toBeNull();
+    expect(checkoutHref(undefined)).toBeNull();
+    expect(checkoutHref('http://127.0.0.1:3000/portal/sandbox/checkout/1/1/x')).not.toBeNull();
+  });
+
+  it('says why "Pagar" was refused and that the list now shows what to do', () => {
+    expect(inProgressMessage(12)).toBe(
+      'Ya hay un pago en curso para alguna de esas facturas (pago n.º 12). Actualizamos la lista: podés continuar ese pago o cancelarlo.',
+    );
+    expect(inProgressMessage(null)).not.toContain('n.º');
   });
 });

@@ -137,7 +137,7 @@ function ActiveResult(props: { me: Me; session: SessionState; paymentId: number 
     <Shell
       session={props.session}
       home={{ tenantId: props.me.tenant_id, sucursalId: props.me.sucursal_id }}
-      empresa={empresa.status === 'ready' ? empresa.empresa.nombre : null}
+      tenant={empresa.status === 'ready' ? empresa.empresa : null}
     >
       <PaymentResultPage paymentId={props.paymentId} me={props.me} />
     </Shell>
@@ -170,7 +170,6 @@ function TenantPages(props: { link: PortalLink }) {
   const { link } = props;
   const session = useSession();
   const [empresa, retry] = useTenant(link.tenantId);
-  const name = empresa.status === 'ready' ? empresa.empresa.nombre : null;
   const fits = sessionFits(session, link);
   const me = fits ? session.me : null;
   // Whoever is signed in is who the login form shows after a logout or a password change.
@@ -216,7 +215,12 @@ function TenantPages(props: { link: PortalLink }) {
     );
   }
   return (
-    <Shell session={session} home={link} empresa={name} fits={fits}>
+    <Shell
+      session={session}
+      home={link}
+      tenant={empresa.status === 'ready' ? empresa.empresa : null}
+      fits={fits}
+    >
       {content}
     </Shell>
   );

@@ -14,8 +14,8 @@ export interface ErrorContext {
   retryAfterSeconds?: number | null;
 }
 
-/** The words of PAYMENT_IN_PROGRESS's message naming the payments page (debts.tsx links them). */
-export const PAYMENTS_PAGE_WORDS = 'tus pagos';
+/** The words of PAYMENT_IN_PROGRESS's message naming the payments page. */
+const PAYMENTS_PAGE_WORDS = 'tus pagos';
 
 const MESSAGES: Record<string, string> = {
   // Authentication

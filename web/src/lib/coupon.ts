@@ -5,7 +5,7 @@
  * 19 digits grouped for reading, and the list's query. Pure, tested in
  * test/web/coupon.test.ts.
  */
-import { formatCents, fromCents, toCents } from './format.js';
+import { formatCents, fromCents, toCents, withFullStop } from './format.js';
 import { pagedPath } from './paging.js';
 
 export const DEFAULT_EXPIRY_DAYS = 30;
@@ -168,4 +168,23 @@ export function generateErrorMessage(
 /** Whether the debts should be read again after this error of generar. */
 export function staleAfterGenerate(code: string): boolean {
   return code === 'INVALID_REQUEST';
+}
+
+/**
+ * What a coupon is for, naming where it is paid: the business's networks (`redes_cobranza`,
+ * ini `portal.cupones.redes`: "Pago Fácil, Rapipago") or, without them, the generic words.
+ */
+export function couponIntro(redes: string | null | undefined): string {
+  const where = redes?.trim();
+  return where
+    ? `Un cupón sirve para pagar en efectivo o por transferencia, con su código de 19 números. Pagalo en ${withFullStop(where)}`
+    : 'Un cupón sirve para pagar en efectivo o por transferencia en las redes de cobranza, con su código de 19 números.';
+}
+
+/** What to do with a coupon just generated, naming the networks when the business gives them. */
+export function couponUse(redes: string | null | undefined): string {
+  const where = redes?.trim().replace(/[.\s]+$/, '');
+  return where
+    ? `Pagalo en ${where}: mostrá el código de barras en la caja, o imprimilo.`
+    : 'Mostrá el código de barras en la caja o en un punto de cobro, o imprimilo.';
 }

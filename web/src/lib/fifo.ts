@@ -3,7 +3,13 @@
  * API gives (GET /portal/deudas is already in FIFO order: due date ascending, undated last).
  * Choosing a debt chooses every older one; unchoosing one unchooses every newer one. So a
  * selection is just a count K of the list's head. Pure, tested in test/web/fifo.test.ts.
+ *
+ * A debt held by a payment in flight (`pago_en_curso`, docs/decisions.md #26) cannot be paid
+ * again, and iniciar takes exactly the first K of the pending debts, held ones included: so
+ * only the debts before the first held one can be chosen, and every debt after it waits
+ * ("blocked") until that payment ends or is cancelled.
  */
+import type { Debt } from '../api/types.js';
 import { fromCents, toCents } from './format.js';
 
 export interface PayableDebt {
@@ -11,8 +17,34 @@ export interface PayableDebt {
   debe: number;
 }
 
-/** Toggling the debt at `index` when the first `count` are chosen gives the new count. */
-export function toggleFifo(count: number, index: number): number {
+/** What GET /portal/deudas says of the payment that holds a debt, or null. */
+export type InFlight = Debt['pago_en_curso'];
+
+/** How many debts of the list's head can be chosen: those before the first held one. */
+export function payableCount(debts: readonly { pago_en_curso: InFlight }[]): number {
+  const held = debts.findIndex((debt) => debt.pago_en_curso !== null);
+  return held < 0 ? debts.length : held;
+}
+
+/** A debt's standing on the debts page. */
+export type Standing = 'payable' | 'held' | 'blocked';
+
+/** The standing of the debt at `index` of a list whose first `payable` can be chosen. */
+export function standingOf(
+  debt: { pago_en_curso: InFlight },
+  index: number,
+  payable: number,
+): Standing {
+  if (debt.pago_en_curso) return 'held';
+  return index < payable ? 'payable' : 'blocked';
+}
+
+/**
+ * Toggling the debt at `index` when the first `count` are chosen gives the new count; with
+ * `payable`, a debt at or past it changes nothing (it cannot be chosen).
+ */
+export function toggleFifo(count: number, index: number, payable = Infinity): number {
+  if (index >= payable) return Math.min(count, payable);
   return index < count ? index : index + 1;
 }
 
@@ -59,15 +91,43 @@ export function retryValue(numbers: readonly string[]): string {
 
 /**
  * How many debts to choose for a payment tried again: the longest head of the list whose debts
- * were all in it (the list may have changed since; nothing the payer did not choose is chosen).
+ * were all in it and can be chosen (the list may have changed since; nothing the payer did not
+ * choose is chosen, nothing held by a payment).
  */
 export function chosenAgain(
-  debts: readonly { nrocomp: string }[],
+  debts: readonly { nrocomp: string; pago_en_curso: InFlight }[],
   value: string | undefined,
 ): number {
   if (!value) return 0;
   const wanted = new Set(value.split(',').filter(Boolean));
+  const payable = payableCount(debts);
   let count = 0;
-  while (count < debts.length && wanted.has(debts[count]?.nrocomp ?? '')) count += 1;
+  while (count < payable && wanted.has(debts[count]?.nrocomp ?? '')) count += 1;
   return count;
+}
+
+/** A payment in flight and the debts it holds, as the debts page offers its two actions. */
+export interface PaymentInFlight {
+  paymentId: number;
+  checkoutUrl: string | null;
+  /** Ids of the debts it holds, in the list's order. */
+  debtIds: string[];
+}
+
+/** The payments holding debts of the list, in the order their first debt appears. */
+export function paymentsInFlight(
+  debts: readonly { id: string; pago_en_curso: InFlight }[],
+): PaymentInFlight[] {
+  const byId = new Map<number, PaymentInFlight>();
+  for (const debt of debts) {
+    const held = debt.pago_en_curso;
+    if (!held) continue;
+    let payment = byId.get(held.id);
+    if (!payment) {
+      payment = { paymentId: held.id, checkoutUrl: held.checkout_url, debtIds: [] };
+      byId.set(held.id, payment);
+    }
+    payment.debtIds.push(debt.id);
+  }
+  return [...byId.values()];
 }

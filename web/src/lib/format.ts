@@ -60,6 +60,17 @@ export function formatDateTime(value: string | null | undefined): string {
   return `${part('day')}/${part('month')}/${part('year')} ${part('hour')}:${part('minute')}`;
 }
 
+/**
+ * When a payment was made: `fecha_hora` (ISO 8601, UTC) as its date and time of day in
+ * Buenos Aires, "12/05/2026 10:45" (the API does not tell the client the tenant's own zone; every
+ * Argentine zone is UTC-3 all year); the date alone (`fecha`, already the tenant's) when the
+ * timestamp cannot be read.
+ */
+export function formatWhen(timestamp: string | null | undefined, date: string): string {
+  const when = formatDateTime(timestamp);
+  return when === '—' ? formatDate(date) : when;
+}
+
 /** "1 factura" / "3 facturas". */
 export function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;

@@ -104,3 +104,32 @@ export function actionDoneMessage(action: PaymentAction, paymentId: number): str
     ? `Cancelaste el pago n.º ${paymentId}. Sus facturas quedan libres para pagarlas de nuevo.`
     : `Pediste la devolución del pago n.º ${paymentId}. El recibo quedó anulado y sus facturas vuelven a estar pendientes.`;
 }
+
+/**
+ * The gateway's checkout of a payment still payable (`checkout_url` of historial, of
+ * GET /portal/pagos/{id} and of a debt's `pago_en_curso`), when it is an http(s) address: the
+ * customer who left the gateway's page goes back to it instead of meeting a dead end.
+ */
+export function checkoutHref(url: string | null | undefined): string | null {
+  return url && /^https?:\/\/\S+$/i.test(url) ? url : null;
+}
+
+/**
+ * Where "Continuar con el pago" goes for a payment: its checkout while it is `issued` and the
+ * checkout is alive; null otherwise (then only "Cancelar pago" is offered).
+ */
+export function continueHref(payment: {
+  estado: string;
+  checkout_url: string | null;
+}): string | null {
+  return payment.estado === 'issued' ? checkoutHref(payment.checkout_url) : null;
+}
+
+/**
+ * "Pagar" refused with PAYMENT_IN_PROGRESS (another tab, or a payment left half-way): the debts
+ * page reads its list again, which marks the held debts and offers their two actions.
+ */
+export function inProgressMessage(paymentId: number | null): string {
+  const which = paymentId === null ? '' : ` (pago n.º ${paymentId})`;
+  return `Ya hay un pago en curso para alguna de esas facturas${which}. Actualizamos la lista: podés continuar ese pago o cancelarlo.`;
+}

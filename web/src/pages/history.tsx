@@ -1,13 +1,14 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/http.js';
 import type { AccountSummary, Me, Payment } from '../api/types.js';
-import { formatDate, formatMoney } from '../lib/format.js';
+import { formatMoney, formatWhen } from '../lib/format.js';
 import {
   actionDoneMessage,
   actionErrorMessage,
   actionPath,
   canCancel,
   canRefund,
+  continueHref,
   gatewayLabel,
   hasReceipt,
   paymentStateLabel,
@@ -19,21 +20,17 @@ import {
 import { pathFor, type PortalLink } from '../routes.js';
 import { authCall } from '../session/session.js';
 import { ConfirmStep } from '../ui/confirm.js';
+import { CANCEL_DETAIL, ContinuePaymentLink } from '../ui/in-flight.js';
 import { Link } from '../ui/link.js';
+import { OutcomeBox, type Outcome } from '../ui/outcome.js';
 import { Page } from '../ui/page.js';
 import { PaidInvoices } from '../ui/paid-invoices.js';
 import { PdfButton } from '../ui/pdf-button.js';
-import { Empty, ErrorBox, Loading, Notice } from '../ui/status.js';
+import { Empty, ErrorBox, Loading } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 
 /** The API's page size for historial (docs/decisions.md #34: default 50, max 100). */
 const HISTORY_PAGE = 50;
-
-/** What the last cancel or refund did, shown above the list read again. */
-interface Outcome {
-  kind: 'success' | 'error';
-  message: string;
-}
 
 const historyPath = (offset: number) =>
   `/portal/pagos/historial?limit=${HISTORY_PAGE}&offset=${offset}`;
@@ -46,20 +43,9 @@ export function HistoryPage(props: { link: PortalLink; me: Me }) {
     `history-${props.me.portal_user_id}-${round}`,
   );
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const outcomeBox = useRef<HTMLDivElement>(null);
-  // The card that had focus is gone after the list is read again: focus goes to what happened.
-  useEffect(() => outcomeBox.current?.focus(), [outcome]);
   return (
     <Page title="Tus pagos">
-      {outcome && (
-        <div tabIndex={-1} ref={outcomeBox} class="focus-target">
-          {outcome.kind === 'success' ? (
-            <Notice kind="success">{outcome.message}</Notice>
-          ) : (
-            <ErrorBox message={outcome.message} />
-          )}
-        </div>
-      )}
+      <OutcomeBox outcome={outcome} />
       {state.status === 'loading' && <Loading label="Cargando tus pagos…" />}
       {state.status === 'error' && <ErrorBox message={state.message} onRetry={retry} />}
       {state.status === 'ready' &&
@@ -68,6 +54,7 @@ export function HistoryPage(props: { link: PortalLink; me: Me }) {
         ) : (
           <PaymentList
             key={round}
+            link={props.link}
             first={state.data}
             onChanged={(next) => {
               setOutcome(next);
@@ -116,7 +103,11 @@ function NoPaymentsYet(props: { link: PortalLink; userId: string }) {
   );
 }
 
-function PaymentList(props: { first: Payment[]; onChanged: (outcome: Outcome) => void }) {
+function PaymentList(props: {
+  link: PortalLink;
+  first: Payment[];
+  onChanged: (outcome: Outcome) => void;
+}) {
   const [more, setMore] = useState<Payment[]>([]);
   const [hasMore, setHasMore] = useState(props.first.length === HISTORY_PAGE);
   const [loading, setLoading] = useState(false);
@@ -143,7 +134,12 @@ function PaymentList(props: { first: Payment[]; onChanged: (outcome: Outcome) =>
       <p class="hint">Los más recientes primero.</p>
       <ul class="card-list">
         {payments.map((payment) => (
-          <PaymentCard key={payment.id} payment={payment} onChanged={props.onChanged} />
+          <PaymentCard
+            key={payment.id}
+            link={props.link}
+            payment={payment}
+            onChanged={props.onChanged}
+          />
         ))}
       </ul>
       {error && <ErrorBox message={error} />}
@@ -168,7 +164,11 @@ const QUESTIONS: Record<PaymentAction, (p: Payment) => string> = {
   refund: (p) => `¿Pedir la devolución del pago n.º ${p.id} de ${formatMoney(p.monto)}?`,
 };
 
-function PaymentCard(props: { payment: Payment; onChanged: (outcome: Outcome) => void }) {
+function PaymentCard(props: {
+  link: PortalLink;
+  payment: Payment;
+  onChanged: (outcome: Outcome) => void;
+}) {
   const { payment } = props;
   const [confirming, setConfirming] = useState<PaymentAction | null>(null);
   const [busy, setBusy] = useState(false);
@@ -206,6 +206,7 @@ function PaymentCard(props: { payment: Payment; onChanged: (outcome: Outcome) =>
   }
 
   const tone = paymentStateTone(payment.estado);
+  const resume = continueHref(payment);
   return (
     <li class="card">
       <div class="card-head">
@@ -217,7 +218,7 @@ function PaymentCard(props: { payment: Payment; onChanged: (outcome: Outcome) =>
       <dl class="facts">
         <div>
           <dt>Fecha</dt>
-          <dd>{formatDate(payment.fecha)}</dd>
+          <dd>{formatWhen(payment.fecha_hora, payment.fecha)}</dd>
         </div>
         <div>
           <dt>Importe</dt>
@@ -263,18 +264,29 @@ function PaymentCard(props: { payment: Payment; onChanged: (outcome: Outcome) =>
         >
           <p>
             {confirming === 'cancel'
-              ? 'Si ya pagaste en la plataforma de pago, no lo canceles: esperá la confirmación. Al cancelar, sus facturas quedan libres para pagarlas de nuevo.'
+              ? CANCEL_DETAIL
               : 'La plataforma de pago te devuelve el importe, el recibo queda anulado y sus facturas vuelven a estar pendientes.'}
           </p>
         </ConfirmStep>
       ) : (
-        (hasReceipt(payment) || canCancel(payment.estado) || canRefund(payment.estado)) && (
+        (hasReceipt(payment) ||
+          resume ||
+          canCancel(payment.estado) ||
+          canRefund(payment.estado)) && (
           <div class="actions">
             {hasReceipt(payment) && (
               <PdfButton
                 path={`/portal/pagos/${payment.id}/recibo`}
                 filename={`recibo-${payment.recibo_numero ?? payment.id}.pdf`}
                 label="Descargar recibo (PDF)"
+                describedBy={headingId}
+              />
+            )}
+            {resume && (
+              <ContinuePaymentLink
+                href={resume}
+                link={props.link}
+                label="Continuar con el pago"
                 describedBy={headingId}
               />
             )}

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../api/http.js';
 import type { Me, Payment } from '../api/types.js';
-import { formatDate, formatMoney } from '../lib/format.js';
+import { formatMoney, formatWhen } from '../lib/format.js';
+import { continueHref } from '../lib/payment-actions.js';
 import {
   keepPolling,
   outcomeOf,
@@ -12,7 +13,10 @@ import {
 import { pathFor, type PortalLink } from '../routes.js';
 import { RETRY_PARAM, retryValue } from '../lib/fifo.js';
 import { authCall } from '../session/session.js';
+import { ContactTheBusiness } from '../ui/brand.js';
+import { InFlightActions } from '../ui/in-flight.js';
 import { Link } from '../ui/link.js';
+import { OutcomeBox, type Outcome as ActionOutcome } from '../ui/outcome.js';
 import { Page } from '../ui/page.js';
 import { PaidInvoices } from '../ui/paid-invoices.js';
 import { PdfButton } from '../ui/pdf-button.js';
@@ -103,17 +107,46 @@ const TITLES: Record<Outcome, string> = {
 function Result(props: { paymentId: number; link: PortalLink; email: string }) {
   const { link } = props;
   const [poll, again] = usePaymentPoll(props.paymentId);
+  // A cancel from here: done, the outcome read again says so; refused, why (above it all).
+  const [cancelledHere, setCancelledHere] = useState(false);
+  const [cancelError, setCancelError] = useState<ActionOutcome | null>(null);
   const { payment, outcome } = poll;
   const title = poll.fatal ? 'Resultado del pago' : TITLES[outcome];
+  // The payer back from the gateway without paying: back to its checkout, or cancel it.
+  const resume = !poll.fatal && payment ? continueHref(payment) : null;
   return (
     <Page title={title}>
+      <OutcomeBox outcome={cancelError} />
       {poll.fatal && <ErrorBox message={poll.fatal} />}
       {!poll.fatal && payment === null && <Loading label="Consultando el estado del pago…" />}
       {!poll.fatal && payment !== null && (
         <div aria-live="polite">
-          <OutcomeView outcome={outcome} payment={payment} email={props.email} link={link} />
+          <OutcomeView
+            outcome={outcome}
+            payment={payment}
+            email={props.email}
+            link={link}
+            cancelledHere={cancelledHere}
+          />
           <PaymentFacts payment={payment} />
         </div>
+      )}
+      {resume && payment && (
+        <InFlightActions
+          paymentId={payment.id}
+          checkoutUrl={resume}
+          link={link}
+          question={`¿Cancelar el pago n.º ${payment.id} de ${formatMoney(payment.monto)}?`}
+          continueLabel="Volver al pago"
+          onDone={(done) => {
+            if (done.kind === 'success') {
+              setCancelledHere(true);
+              // The buttons are gone with the payment read again: focus goes to the title.
+              document.getElementById('page-title')?.focus();
+            } else setCancelError(done);
+            again();
+          }}
+        />
       )}
       {!poll.fatal && poll.hiccup && (
         <p class="hint" role="status">
@@ -126,7 +159,8 @@ function Result(props: { paymentId: number; link: PortalLink; email: string }) {
             Todavía no tenemos la confirmación de la plataforma de pago. Puede demorar unos minutos:{' '}
             <strong>no vuelvas a pagar</strong>. Si ya te debitaron el importe, se va a acreditar
             solo; podés cerrar esta página y revisar tu cuenta más tarde. Si en una hora sigue
-            igual, comunicate con la empresa indicando el pago n.º {props.paymentId}.
+            igual, <ContactTheBusiness>comunicate con la empresa</ContactTheBusiness> indicando el
+            pago n.º {props.paymentId}.
           </p>
           {!poll.polling && (
             <button type="button" class="button secondary" onClick={again}>
@@ -146,6 +180,11 @@ function Result(props: { paymentId: number; link: PortalLink; email: string }) {
             </li>
           </>
         )}
+        {outcome === 'cancelled' && (
+          <li>
+            <Link href={pathFor(link, 'debts')}>Ver tus facturas y pagar</Link>
+          </li>
+        )}
         <li>
           <Link href={pathFor(link, 'home')}>Volver al inicio</Link>
         </li>
@@ -159,6 +198,8 @@ function OutcomeView(props: {
   payment: Payment;
   email: string;
   link: PortalLink;
+  /** The payer cancelled it on this page: said as a confirmation, not as a failure. */
+  cancelledHere: boolean;
 }) {
   const { outcome, payment } = props;
   switch (outcome) {
@@ -214,6 +255,15 @@ function OutcomeView(props: {
         </div>
       );
     case 'cancelled':
+      if (props.cancelledHere)
+        return (
+          <Notice kind="success">
+            <p>
+              Cancelaste el pago n.º {payment.id}. No se cobró nada y sus facturas quedan libres
+              para pagarlas de nuevo.
+            </p>
+          </Notice>
+        );
       return (
         <div class="alert alert-error" role="alert">
           <p>El pago se canceló antes de completarse. No se cobró nada.</p>
@@ -238,7 +288,7 @@ function PaymentFacts(props: { payment: Payment }) {
       </div>
       <div>
         <dt>Fecha</dt>
-        <dd>{formatDate(payment.fecha)}</dd>
+        <dd>{formatWhen(payment.fecha_hora, payment.fecha)}</dd>
       </div>
       <div>
         <dt>Importe</dt>

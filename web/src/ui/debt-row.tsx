@@ -2,7 +2,10 @@ import type { ComponentChildren } from 'preact';
 import type { Debt } from '../api/types.js';
 import { formatDate, formatMoney } from '../lib/format.js';
 
-/** A debt's voucher, dates and amount; overdue ones say so in words, not only colour. */
+/**
+ * A debt's voucher, dates and amount; overdue ones say so in words, not only colour, and so do
+ * the ones a payment in flight holds.
+ */
 export function DebtSummary(props: { debt: Debt }) {
   const { debt } = props;
   return (
@@ -13,6 +16,7 @@ export function DebtSummary(props: { debt: Debt }) {
       <span class="debt-dates">
         {debt.vencimiento ? `Vence ${formatDate(debt.vencimiento)}` : 'Sin vencimiento'}
         {debt.vencido && <strong class="badge-overdue">Vencida</strong>}
+        {debt.pago_en_curso && <strong class="badge-held">Pago en curso</strong>}
       </span>
       <span class="debt-amount">{formatMoney(debt.debe)}</span>
     </>
@@ -21,23 +25,31 @@ export function DebtSummary(props: { debt: Debt }) {
 
 /**
  * A debt with a checkbox, as the debts and coupons pages list them; what the choice brings (an
- * amount field) goes in `children`, under it.
+ * amount field) goes in `children`, under it. A debt that cannot be chosen (held by a payment,
+ * or behind one) keeps its place in the list with its checkbox disabled, and `children` say why.
  */
 export function DebtChoice(props: {
   debt: Debt;
   chosen: boolean;
   onToggle: () => void;
-  /** Id of what explains the choice (the FIFO rule, an error). */
+  /** Id of what explains the choice (the FIFO rule, an error, why it cannot be chosen). */
   describedBy?: string | undefined;
+  /** Cannot be chosen: `held` by a payment in flight, or `blocked` behind one. */
+  unavailable?: 'held' | 'blocked' | undefined;
   children?: ComponentChildren;
 }) {
-  const { debt, chosen } = props;
+  const { debt, chosen, unavailable } = props;
+  const classes = ['debt'];
+  if (debt.vencido) classes.push('debt-overdue');
+  if (chosen) classes.push('debt-chosen');
+  if (unavailable) classes.push(`debt-${unavailable}`);
   return (
-    <li class={`debt${debt.vencido ? ' debt-overdue' : ''}${chosen ? ' debt-chosen' : ''}`}>
+    <li class={classes.join(' ')}>
       <label class="debt-choice">
         <input
           type="checkbox"
           checked={chosen}
+          disabled={unavailable !== undefined}
           onChange={props.onToggle}
           aria-describedby={props.describedBy}
         />

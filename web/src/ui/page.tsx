@@ -1,6 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { pageTitle } from '../lib/brand.js';
+import { useEmpresa } from './brand.js';
 
 const firstUrl = `${window.location.pathname}${window.location.search}`;
 let navigated = false;
@@ -12,16 +14,17 @@ function movedSinceLoad(url: string): boolean {
 }
 
 /**
- * A page: its `<h1>` and content. After an in-app navigation focus moves to the heading, so a
+ * A page: its `<h1>` and content; the tab says `<page> · <empresa>`. After an in-app navigation focus moves to the heading, so a
  * screen reader announces the new page and the next Tab starts at its top; on the page the
  * document opened with, focus stays where the browser put it.
  */
 export function Page(props: { title: string; children: ComponentChildren }) {
   const heading = useRef<HTMLHeadingElement>(null);
   const { url } = useLocation();
+  const empresa = useEmpresa()?.nombre ?? null;
   useEffect(() => {
-    document.title = `${props.title} · Portal de clientes`;
-  }, [props.title]);
+    document.title = pageTitle(props.title, empresa);
+  }, [props.title, empresa]);
   useEffect(() => {
     if (movedSinceLoad(url)) heading.current?.focus();
   }, [url]);

@@ -1,14 +1,17 @@
 /**
- * The frame of every page: skip link, the header (the business's name, and the "Principal" nav
- * for a signed-in customer), `<main>`, and a footer when there is something to say. The brand
- * and the footer are their own slots so the business's logo, colour and contact (docs/web.md,
- * "Later, on the API's side") come in without touching the pages.
+ * The frame of every page: skip link, the header (the business's logo and name, and the
+ * "Principal" nav for a signed-in customer), `<main>`, and the footer with the business's
+ * contact. The page is painted in the business's colour (ui/brand.tsx), and everything under the
+ * shell can read the tenant (TenantContext).
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import type { Tenant } from '../api/types.js';
+import { PORTAL_NAME } from '../lib/brand.js';
 import { pathFor, type PageName, type PortalLink } from '../routes.js';
 import { logout, type SessionState } from '../session/session.js';
+import { BrandMark, ContactFooter, logoSource, TenantContext, useBrandOnPage } from './brand.js';
 import { Link } from './link.js';
 
 /** The signed-in pages of the nav, in order. */
@@ -27,24 +30,26 @@ export function Shell(props: {
   session: SessionState;
   /** The portal the page belongs to (none on `/` and unknown paths). */
   home?: PortalLink | null;
-  empresa?: string | null;
+  /** The business (GET /portal/empresas/{id}) once known: its name, brand and contact. */
+  tenant?: Tenant | null;
   /** Whether the session is of this portal (a session of another tenant shows no nav). */
   fits?: boolean;
-  /** The business's contact, under every page (none yet: the API does not give it). */
-  contact?: ComponentChildren;
   children: ComponentChildren;
 }) {
   const { home } = props;
+  const tenant = props.tenant ?? null;
   const signedIn = props.session.status === 'active' && (props.fits ?? true) && home;
+  useBrandOnPage(tenant);
   return (
-    <>
+    <TenantContext.Provider value={tenant}>
       <a class="skip-link" href="#contenido">
         Saltar al contenido
       </a>
       <header class="top">
         <div class="top-inner">
           <Brand
-            name={props.empresa ?? 'Portal de clientes'}
+            name={tenant?.nombre ?? PORTAL_NAME}
+            logo={logoSource(tenant)}
             href={home ? pathFor(home, signedIn ? 'home' : 'login') : null}
           />
           {signedIn && <MainNav home={home} />}
@@ -53,15 +58,24 @@ export function Shell(props: {
       <main id="contenido" tabIndex={-1}>
         {props.children}
       </main>
-      {props.contact && <footer class="site-footer">{props.contact}</footer>}
-    </>
+      <ContactFooter tenant={tenant} />
+    </TenantContext.Provider>
   );
 }
 
-/** The business's name, a link to its portal's start when there is one. */
-function Brand(props: { name: string; href: string | null }) {
+/** The business's logo and name, a link to its portal's start when there is one. */
+function Brand(props: { name: string; logo: string | null; href: string | null }) {
+  const mark = <BrandMark name={props.name} logo={props.logo} />;
   return (
-    <p class="brand">{props.href ? <Link href={props.href}>{props.name}</Link> : props.name}</p>
+    <p class="brand">
+      {props.href ? (
+        <Link href={props.href} class="brand-link">
+          {mark}
+        </Link>
+      ) : (
+        <span class="brand-link">{mark}</span>
+      )}
+    </p>
   );
 }
 

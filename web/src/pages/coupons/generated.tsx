@@ -1,10 +1,15 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { GeneratedCoupon } from '../../api/types.js';
+import { couponUse } from '../../lib/coupon.js';
 import { PaidInvoices } from '../../ui/paid-invoices.js';
 import { CouponTicket } from './ticket.js';
 
 /** The coupon just generated (focused): its barcode and digits, what it pays, print, PDF. */
-export function Generated(props: { coupon: GeneratedCoupon; onAnother: () => void }) {
+export function Generated(props: {
+  coupon: GeneratedCoupon;
+  redes: string | null;
+  onAnother: () => void;
+}) {
   const { coupon } = props;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
@@ -13,9 +18,7 @@ export function Generated(props: { coupon: GeneratedCoupon; onAnother: () => voi
       <h3 ref={heading} tabIndex={-1}>
         Cupón generado
       </h3>
-      <p class="hint no-print">
-        Mostrá el código de barras en la caja o en un punto de cobro, o imprimilo.
-      </p>
+      <p class="hint no-print">{couponUse(props.redes)}</p>
       <CouponTicket coupon={coupon} digitsId="codigo-generado">
         <PaidInvoices facturas={coupon.facturas} />
       </CouponTicket>

@@ -10,7 +10,12 @@ import { Generated } from './generated.js';
  * "Generar un cupón": the pending debts to choose from (any of them, any part of each:
  * docs/decisions.md #36), then the coupon generated.
  */
-export function Generator(props: { userId: string; onGenerated: () => void }) {
+export function Generator(props: {
+  userId: string;
+  /** The business's networks (`redes_cobranza`), or null. */
+  redes: string | null;
+  onGenerated: () => void;
+}) {
   const [round, setRound] = useState(0);
   const [state, retry] = useLoad(
     () => authCall<{ items: Debt[] }>('/portal/deudas'),
@@ -21,6 +26,7 @@ export function Generator(props: { userId: string; onGenerated: () => void }) {
     return (
       <Generated
         coupon={coupon}
+        redes={props.redes}
         onAnother={() => {
           setCoupon(null);
           setRound((n) => n + 1);

@@ -1,0 +1,144 @@
+/**
+ * A payment in flight is never a dead end: "Continuar con el pago" takes the customer back to
+ * the gateway's checkout while it is alive (`checkout_url`), and "Cancelar pago" (after the
+ * inline confirmation) frees its debts. The debts page and the result page use these; the
+ * history page's cards have their own actions and use the link.
+ */
+import { useRef, useState } from 'preact/hooks';
+import { ApiError } from '../api/http.js';
+import {
+  actionDoneMessage,
+  actionErrorMessage,
+  actionPath,
+  checkoutHref,
+  reloadAfter,
+} from '../lib/payment-actions.js';
+import { rememberPortal } from '../portal-memory.js';
+import { pathFor, type PortalLink } from '../routes.js';
+import { authCall } from '../session/session.js';
+import { ConfirmStep } from './confirm.js';
+import type { Outcome } from './outcome.js';
+import { ErrorBox } from './status.js';
+
+/** What the confirmation says under its question: when not to cancel, and what it frees. */
+export const CANCEL_DETAIL =
+  'Si ya pagaste en la plataforma de pago, no lo canceles: esperá la confirmación. Al cancelar, sus facturas quedan libres para pagarlas de nuevo.';
+
+/**
+ * A link to the gateway's checkout. The gateway's return comes to /pagos/resultado, which
+ * offers this portal's login when the session is gone, so the portal is remembered first (as
+ * "Pagar" does). A full navigation: the router must not take the sandbox's checkout, which lives
+ * on the API's origin, for one of its pages.
+ */
+export function ContinuePaymentLink(props: {
+  href: string;
+  link: PortalLink;
+  label: string;
+  describedBy?: string | undefined;
+  secondary?: boolean;
+}) {
+  return (
+    <a
+      class={props.secondary ? 'button secondary' : 'button'}
+      href={props.href}
+      aria-describedby={props.describedBy}
+      onClick={(event) => {
+        rememberPortal(pathFor(props.link, 'home'));
+        // preact-iso routes every same-origin click it sees at the window; this one is not ours.
+        event.stopPropagation();
+      }}
+    >
+      {props.label}
+    </a>
+  );
+}
+
+/**
+ * "Continuar con el pago" (when the checkout is alive) and "Cancelar pago" for one payment.
+ * `onDone` gets what the cancel did when the list should be read again (done, or the payment
+ * changed meanwhile); another failure is shown here and focus goes back to the button.
+ */
+export function InFlightActions(props: {
+  paymentId: number;
+  checkoutUrl: string | null;
+  link: PortalLink;
+  /** The confirmation's question ("¿Cancelar el pago n.º 12 de $ 1.000,00?"). */
+  question: string;
+  continueLabel: string;
+  describedBy?: string | undefined;
+  onDone: (outcome: Outcome) => void;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const checkout = checkoutHref(props.checkoutUrl);
+
+  const backToTrigger = () => requestAnimationFrame(() => trigger.current?.focus());
+
+  async function cancel() {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await authCall(actionPath('cancel'), {
+        method: 'POST',
+        body: { payment_id: props.paymentId },
+      });
+      props.onDone({ kind: 'success', message: actionDoneMessage('cancel', props.paymentId) });
+    } catch (e) {
+      const code = e instanceof ApiError ? e.code : '';
+      const general = e instanceof ApiError ? e.message : 'No pudimos cancelar el pago.';
+      const message = actionErrorMessage('cancel', code, general);
+      setBusy(false);
+      setConfirming(false);
+      if (reloadAfter(code)) props.onDone({ kind: 'error', message });
+      else {
+        setError(message);
+        backToTrigger();
+      }
+    }
+  }
+
+  return (
+    <div class="in-flight-actions">
+      {error && <ErrorBox message={error} />}
+      {confirming ? (
+        <ConfirmStep
+          id={`confirmar-${props.paymentId}`}
+          question={props.question}
+          confirmLabel="Sí, cancelar el pago"
+          cancelLabel="No, volver"
+          busy={busy}
+          onConfirm={() => void cancel()}
+          onCancel={() => {
+            setConfirming(false);
+            backToTrigger();
+          }}
+        >
+          <p>{CANCEL_DETAIL}</p>
+        </ConfirmStep>
+      ) : (
+        <div class="actions">
+          {checkout && (
+            <ContinuePaymentLink
+              href={checkout}
+              link={props.link}
+              label={props.continueLabel}
+              describedBy={props.describedBy}
+            />
+          )}
+          <button
+            type="button"
+            class="button secondary"
+            ref={trigger}
+            aria-describedby={props.describedBy}
+            onClick={() => setConfirming(true)}
+          >
+            Cancelar pago
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
