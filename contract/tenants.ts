@@ -28,5 +28,9 @@ export const TenantResponse = Envelope(
     redes_cobranza: NullableString({
       description: 'Where a coupon can be paid, from ini portal.cupones.redes (an addition)',
     }),
+    zona_horaria: Type.String({
+      description:
+        "The tenant's IANA time zone (sistema.zona_horaria, else America/Argentina/Buenos_Aires), for times of day (an addition)",
+    }),
   }),
 );

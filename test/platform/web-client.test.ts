@@ -223,7 +223,7 @@ describe('config.json', () => {
     expect(response.json()).toEqual({ apiBaseUrl: '' });
   });
 
-  it('follows PORTAL_PUBLIC_PREFIX, and PORTAL_WEB_API_URL, which also opens connect-src to it', async () => {
+  it('follows PORTAL_PUBLIC_PREFIX, and PORTAL_WEB_API_URL, which also opens connect-src and img-src (the logo) to it', async () => {
     const prefixed = await env.app({ PORTAL_WEB_DIR: dist, PORTAL_PUBLIC_PREFIX: '/backend' });
     expect((await get('/config.json', {}, prefixed)).json()).toEqual({ apiBaseUrl: '/backend' });
 
@@ -237,6 +237,9 @@ describe('config.json', () => {
     const page = await get('/', {}, elsewhere);
     expect(page.headers['content-security-policy']).toContain(
       "connect-src 'self' https://api.example.com;",
+    );
+    expect(page.headers['content-security-policy']).toContain(
+      "img-src 'self' data: blob: https://api.example.com;",
     );
   });
 });

@@ -54,11 +54,13 @@ beforeAll(async () => {
     'portal.marca.direccion': 'San Martín 1234,\n Rosario',
     'portal.marca.logo': dataUri('image/png', PNG),
     'portal.cupones.redes': 'Pago Fácil, Rapipago',
+    'sistema.zona_horaria': 'America/Argentina/Cordoba',
   });
   app = await env.app();
 });
 
 interface Listing {
+  zona_horaria: string;
   marca: Record<string, string | null>;
   logo_url: string | null;
   redes_cobranza: string | null;
@@ -82,6 +84,7 @@ describe('GET /portal/empresas/{tenant_id}: the brand', () => {
       direccion: 'San Martín 1234, Rosario',
     });
     expect(data.redes_cobranza).toBe('Pago Fácil, Rapipago');
+    expect(data.zona_horaria).toBe('America/Argentina/Cordoba');
     expect(data.logo_url).toMatch(/^\/portal\/empresas\/11\/logo\?v=[\w-]{22}$/);
   });
 
@@ -99,9 +102,11 @@ describe('GET /portal/empresas/{tenant_id}: the brand', () => {
       'portal.marca.sitio_web': 'javascript:alert(1)',
       'portal.marca.email': 'no es un correo',
       'portal.marca.whatsapp': 'llamame',
+      'sistema.zona_horaria': 'Marte/Olympus',
     });
     const data = await listingOf(13);
     expect(data.marca).toMatchObject({ color: null, sitio_web: null, email: null, whatsapp: null });
+    expect(data.zona_horaria).toBe('America/Argentina/Buenos_Aires');
   });
 });
 

@@ -66,6 +66,7 @@ describe('GET /portal/empresas/{tenant_id}', () => {
           },
           logo_url: null,
           redes_cobranza: null,
+          zona_horaria: 'America/Argentina/Buenos_Aires',
         },
       });
       // Read on every login page load: browsers and proxies may keep it a minute.

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { DEFAULT_TIME_ZONE, isTimeZone } from '../../platform/dates.js';
 
 /*
  * The business's own portal (docs/api.md "GET /portal/empresas/{tenant_id}"): what `ini`
@@ -15,6 +16,7 @@ export const BRAND_KEYS = [
   'portal.marca.direccion',
   'portal.marca.logo',
   'portal.cupones.redes',
+  'sistema.zona_horaria',
 ] as const;
 
 export interface Brand {
@@ -38,6 +40,8 @@ export interface TenantBrand {
   logo: Logo | undefined;
   /** `portal.cupones.redes`: where a coupon can be paid ("Pago Fácil, Rapipago"). */
   redes: string | null;
+  /** The tenant's time zone (`sistema.zona_horaria`, else Buenos Aires): the client's clock. */
+  zona: string;
 }
 
 /** A logo larger than this (decoded) is refused: it would slow every login page. */
@@ -121,6 +125,11 @@ function phone(value: string | undefined): string | null {
   return digits && /^\+?[0-9]{6,20}$/.test(digits) ? digits : null;
 }
 
+/** An IANA zone the runtime knows, as docs/decisions.md #6 reads it; else Buenos Aires. */
+function timeZone(value: string | undefined): string {
+  return value !== undefined && isTimeZone(value) ? value : DEFAULT_TIME_ZONE;
+}
+
 export function parseBrand(
   values: ReadonlyMap<string, string>,
 ): TenantBrand & { problem?: string } {
@@ -136,6 +145,7 @@ export function parseBrand(
     },
     logo,
     redes: text(values.get('portal.cupones.redes'), 200),
+    zona: timeZone(values.get('sistema.zona_horaria')),
     ...(problem !== undefined && { problem }),
   };
 }

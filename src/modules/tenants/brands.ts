@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { cacheAgesOn, type TimerClock } from '../../platform/clock.js';
+import { DEFAULT_TIME_ZONE } from '../../platform/dates.js';
 import { inPublic } from '../../platform/db/executor.js';
 import type { Tenancy } from '../../platform/tenancy/tenancy.js';
 import { BRAND_KEYS, parseBrand, type TenantBrand } from './brand.js';
@@ -21,6 +22,7 @@ const NO_BRAND: TenantBrand = {
   },
   logo: undefined,
   redes: null,
+  zona: DEFAULT_TIME_ZONE,
 };
 
 /**

@@ -59,6 +59,7 @@ export function tenantRoutes(
               ? null
               : `${deps.publicPrefix}/portal/empresas/${listing.tenantId}/logo?v=${version}`,
           redes_cobranza: brand.redes,
+          zona_horaria: brand.zona,
         },
       };
     },

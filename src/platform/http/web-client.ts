@@ -61,7 +61,8 @@ export function webClientCsp(apiBaseUrl: string): string {
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self' data: blob:",
+    // The logo and favicon come from the API (GET /portal/empresas/{id}/logo), wherever it is.
+    `img-src 'self' data: blob:${apiOrigin ? ` ${apiOrigin}` : ''}`,
     "font-src 'self' data:",
     `connect-src 'self'${apiOrigin ? ` ${apiOrigin}` : ''}`,
     "frame-src 'self' blob:",
