@@ -12,7 +12,7 @@ import {
   CLOCK_START,
   DAY_MS,
   day,
-  headersOf,
+  messageHeaders,
   listedNumbers,
   mailsTo,
   markDue,
@@ -187,7 +187,7 @@ describe('the e-mail', () => {
     await run();
     const [mail] = mailsTo(smtp, 'carla@example.com');
     if (!mail) throw new Error('no mail');
-    const headers = headersOf(mail.raw);
+    const headers = messageHeaders(mail.raw);
     const text = textOf(mail);
     expect(mail.from).toBe('avisos@empresa.example');
     expect(headers.get('from')).toBe('Avisos Empresa <avisos@empresa.example>');

@@ -2,6 +2,7 @@ import PgBoss from 'pg-boss';
 import { addDays } from '../../src/platform/dates.js';
 import { REMINDER_EMAIL_JOB, REMINDERS_JOB } from '../../src/modules/reminders/run.js';
 import type { TestEnvironment, TestTenant } from '../helpers/harness.js';
+import { decodeWords, headersOf } from '../helpers/mime.js';
 import type { ReceivedMail, SmtpSink } from '../helpers/smtp.js';
 
 /** The tenants' date in these tests: the fake clocks start at 09:10 in Buenos Aires. */
@@ -134,38 +135,14 @@ export async function runDaily(env: TestEnvironment, boss: PgBoss): Promise<void
   await env.waitForJobs(REMINDER_EMAIL_JOB);
 }
 
-/** Unfolded headers of a message, names in lower case. */
-export function headersOf(raw: string): Map<string, string> {
+/** Unfolded headers of a whole message (its head only), names in lower case. */
+export function messageHeaders(raw: string): Map<string, string> {
   const split = raw.indexOf('\r\n\r\n');
-  const block = split === -1 ? raw : raw.slice(0, split);
-  const headers = new Map<string, string>();
-  for (const line of block.replace(/\r\n[ \t]+/g, ' ').split('\r\n')) {
-    const colon = line.indexOf(':');
-    if (colon > 0) headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
-  }
-  return headers;
-}
-
-/** RFC 2047 encoded words, as nodemailer writes a subject with accents. */
-export function decodeWords(value: string): string {
-  return value
-    .replace(/\?=\s+=\?/g, '?==?')
-    .replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_word, encoding: string, data: string) =>
-      encoding.toLowerCase() === 'b'
-        ? Buffer.from(data, 'base64').toString('utf8')
-        : Buffer.from(
-            data
-              .replace(/_/g, ' ')
-              .replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) =>
-                String.fromCharCode(parseInt(hex, 16)),
-              ),
-            'latin1',
-          ).toString('utf8'),
-    );
+  return headersOf(split === -1 ? raw : raw.slice(0, split));
 }
 
 export function subjectOf(mail: ReceivedMail): string {
-  return decodeWords(headersOf(mail.raw).get('subject') ?? '');
+  return decodeWords(messageHeaders(mail.raw).get('subject') ?? '');
 }
 
 /** The messages SMTP received for `address`. */
@@ -175,7 +152,7 @@ export function mailsTo(smtp: SmtpSink, address: string): ReceivedMail[] {
 
 /** The unsubscribe URL of a reminder, from its List-Unsubscribe header. */
 export function unsubscribeUrlOf(mail: ReceivedMail): URL {
-  const header = headersOf(mail.raw).get('list-unsubscribe') ?? '';
+  const header = messageHeaders(mail.raw).get('list-unsubscribe') ?? '';
   const match = /^<([^>]+)>$/.exec(header);
   if (!match?.[1]) throw new Error(`no List-Unsubscribe URL in "${header}"`);
   return new URL(match[1]);

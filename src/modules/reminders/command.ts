@@ -80,6 +80,25 @@ async function unmark(marks: DueMarks, tenantId: number): Promise<void> {
   if (mark) await marks.settle(mark, undefined);
 }
 
+/** What both commands open: the tenancy on the CLI's small pools, the marks, a problem log. */
+function openCommand(systemUrl: string, options: { clock?: Clock }) {
+  const standalone = createStandaloneTenancy(systemUrl, {
+    applicationName: 'portal-cli',
+    ...TENANT_POOLS,
+  });
+  return {
+    clock: options.clock ?? systemClock,
+    standalone,
+    systemDb: standalone.systemDb,
+    tenancy: standalone.tenancy,
+    marks: dueMarks(standalone.systemDb, 'portal_reminders_due'),
+    // The operator's terminal: the settings a tenant got wrong, never an address.
+    logProblems: createProblemLog((fields, message) =>
+      process.stderr.write(`${message}: ${JSON.stringify(fields)}\n`),
+    ),
+  };
+}
+
 /**
  * `npm run cli -- avisos activar [--tenant <id>]` (docs/reminders.md "Turning it on"): reads the
  * tenant's ini (every active tenant's without --tenant) and marks those with reminders on for the
@@ -91,16 +110,14 @@ export async function activateReminders(
   filter: { tenantId?: number | undefined },
   options: { clock?: Clock } = {},
 ): Promise<ActivationResult[]> {
-  const clock = options.clock ?? systemClock;
-  const standalone = createStandaloneTenancy(systemUrl, {
-    applicationName: 'portal-cli',
-    ...TENANT_POOLS,
-  });
-  const { systemDb, tenancy } = standalone;
-  const marks = dueMarks(systemDb, 'portal_reminders_due');
-  const log = createProblemLog((fields, message) =>
-    process.stderr.write(`${message}: ${JSON.stringify(fields)}\n`),
-  );
+  const {
+    clock,
+    standalone,
+    systemDb,
+    tenancy,
+    marks,
+    logProblems: log,
+  } = openCommand(systemUrl, options);
   const results: ActivationResult[] = [];
   try {
     const ids = await activeTenants(systemDb, filter.tenantId);
@@ -153,15 +170,9 @@ export async function sendRemindersNow(
   filter: { tenantId?: number | undefined },
   options: { clock?: Clock } = {},
 ): Promise<SendResult[]> {
-  const clock = options.clock ?? systemClock;
-  const standalone = createStandaloneTenancy(systemUrl, {
-    applicationName: 'portal-cli',
-    ...TENANT_POOLS,
-  });
-  const { systemDb, tenancy } = standalone;
-  const marks = dueMarks(systemDb, 'portal_reminders_due');
-  const logProblems = createProblemLog((fields, message) =>
-    process.stderr.write(`${message}: ${JSON.stringify(fields)}\n`),
+  const { clock, standalone, systemDb, tenancy, marks, logProblems } = openCommand(
+    systemUrl,
+    options,
   );
   const links = reminderLinks(config);
   if (!links) {
