@@ -27,6 +27,9 @@ const ROUNDS = 5;
 const LOG_ROUNDS = 7;
 const ROUND_SECONDS = 3;
 const FIRST_CNRO = 1_000;
+/** The DNI of bench customer `n` (0-based), as addCustomers stores it; all share BENCH_PASSWORD. */
+export const benchCustomerDni = (n: number) => String(40_000_000 + FIRST_CNRO + n);
+export { USERS as BENCH_USERS };
 
 export interface Child {
   child: ChildProcess;
@@ -142,7 +145,7 @@ export function combine(name: string, runs: CpuMeasurement[]): CpuMeasurement {
  * USERS more customers of suc0001, each registered with PENDING_DEBTS pending debts; once per
  * environment (a full `npm run bench` runs two scenarios on them).
  */
-async function addCustomers(environment: BenchEnvironment): Promise<string[]> {
+export async function addCustomers(environment: BenchEnvironment): Promise<string[]> {
   const client = new pg.Client({ connectionString: environment.tenantUrl });
   await client.connect();
   try {

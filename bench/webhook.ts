@@ -118,7 +118,7 @@ async function startBaseline(tenantUrl: string) {
       const row = await trx
         .withSchema('public')
         .selectFrom('portal_payments')
-        .select(['id', 'status', 'sucursal_id'])
+        .select(['id', 'status', 'sucursal_id', 'monto'])
         .where('reference', '=', reference)
         .forUpdate()
         .executeTakeFirstOrThrow();
@@ -138,6 +138,12 @@ async function startBaseline(tenantUrl: string) {
         .updateTable('portal_payments')
         .set({ status: 'approved', approved_at: new Date(), updated_at: new Date() })
         .where('id', '=', row.id)
+        .execute();
+      // What the gateway approved, as TX1 records it: TX2 writes a receipt only against it.
+      await trx
+        .withSchema('public')
+        .insertInto('portal_payment_approvals')
+        .values({ payment_id: row.id, amount: row.monto ?? '0', currency: 'ARS' })
         .execute();
       return row.id;
     });
