@@ -2,11 +2,7 @@ import bcrypt from 'bcrypt';
 import Fastify from 'fastify';
 import { createPool } from '../src/platform/db/connect.js';
 import { BCRYPT_COST } from '../src/platform/security/passwords.js';
-import {
-  BENCH_PASSWORD,
-  createBenchEnvironment,
-  type BenchEnvironment,
-} from './environment.js';
+import { BENCH_PASSWORD, createBenchEnvironment, type BenchEnvironment } from './environment.js';
 import {
   eventLoopUnder,
   measure,
