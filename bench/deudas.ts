@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { open, readdir, readFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type autocannon from 'autocannon';
 import pg from 'pg';
 import { pendingDebtsQuery } from '../src/ledger/pending-debts.js';
@@ -36,7 +37,12 @@ export interface Child {
   url: string;
 }
 
-/** A Node process as `npm start` runs one (`node --import tsx`), its URL read from stdout. */
+/**
+ * A Node process as `npm start` runs one (`node --import tsx`), its stdout and stderr written
+ * straight to `logFile` as an operator's `npm start > portal.log` does, its URL read from there.
+ * The bench's own process (the load generator) never carries the log lines: piped through it,
+ * they took CPU from the load generator on the side that logs and skewed the log's cost.
+ */
 export async function startNode(
   script: string,
   env: NodeJS.ProcessEnv,
@@ -49,26 +55,20 @@ export async function startNode(
   const child = spawn(process.execPath, [...profiling, '--import', 'tsx', script], {
     cwd: fromRoot(),
     env,
-    stdio: ['ignore', 'pipe', log.fd],
+    stdio: ['ignore', log.fd, log.fd],
   });
-  let seen = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start:\n${seen}`)), 60_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /(?:Portal API|bare debts|bare statement)\s+(http:\/\/\S+)/.exec(seen);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${script} exited (${code}):\n${seen}`)));
-  });
-  // From here on stdout (the request log, as an operator keeps it) goes to the file.
-  child.stdout?.removeAllListeners('data');
-  child.stdout?.pipe((await open(logFile, 'a')).createWriteStream());
-  void log.close();
-  return { child, url };
+  await log.close();
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  const started = Date.now();
+  for (;;) {
+    const seen = await readFile(logFile, 'utf8');
+    const match = /(?:Portal API|bare debts|bare statement)\s+(http:\/\/\S+)/.exec(seen);
+    if (match?.[1]) return { child, url: match[1] };
+    if (exited !== undefined) throw new Error(`${script} exited (${exited}):\n${seen}`);
+    if (Date.now() - started > 60_000) throw new Error(`${script} did not start:\n${seen}`);
+    await delay(50);
+  }
 }
 
 export async function stop({ child }: Child): Promise<void> {
