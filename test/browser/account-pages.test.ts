@@ -4,6 +4,7 @@ import {
   debtBox,
   expectHeading,
   expectPdfDownload,
+  JUAN,
   logIn,
   navLink,
   registerThroughApi,
@@ -16,8 +17,8 @@ import { useServedWebClient } from '../helpers/web-suite.js';
 /*
  * The signed-in pages beyond paying (docs/web.md "The end-to-end tests of the web client"): coupons
  * (generate, the 19 digits, the PDF), history (cancel a pending payment), profile (contact data,
- * password change). One portal for the file: four logins and one register against its per-IP
- * limits.
+ * the due-date reminders switch, password change). One portal for the file: five logins and one
+ * register against its per-IP limits.
  */
 
 const web = useServedWebClient();
@@ -104,7 +105,7 @@ describe('coupons, history and profile in the web client', () => {
     await logIn(page, web.portal.url, LUCIA);
     await navLink(web.session.page, 'Perfil').click();
     await expectHeading(page, 'Tu perfil');
-    const email = page.getByLabel('E-mail');
+    const email = page.getByLabel('E-mail', { exact: true });
     await expect(email.inputValue()).resolves.toBe('lucia.fernandez@example.com');
     await checkPage(page, 'account-profile');
     await email.fill('lucia.f@example.com');
@@ -125,6 +126,63 @@ describe('coupons, history and profile in the web client', () => {
     await page.getByText('Cambiaste tu contraseña. Ingresá con la nueva.').waitFor();
     await submitLogin(page, LUCIA, newPassword);
     await expectHeading(page, 'Hola, Lucía Fernández');
+    expect(web.session.errors).toEqual([]);
+  });
+
+  it('profile: the reminders switch is saved on its own, keeps the contact form’s unsaved edits, persists across a reload, and a failed save puts it back', async () => {
+    const { page } = web.session;
+    const reminders = async () =>
+      (
+        await web.portal.tenantQuery<{ on: boolean; telefono: string | null }>(
+          'SELECT avisos_vencimiento AS on, telefono FROM suc0001.portal_users WHERE cnro = 1001',
+        )
+      )[0];
+    const before = await reminders();
+    expect(before?.on).toBe(true);
+
+    await logIn(page, web.portal.url, JUAN);
+    await navLink(page, 'Perfil').click();
+    await expectHeading(page, 'Tu perfil');
+    const toggle = page.getByRole('switch', {
+      name: 'Avisarme por e-mail antes de cada vencimiento',
+    });
+    await expect(toggle.isChecked()).resolves.toBe(true);
+
+    // An edit of the contact form, not saved, then the switch.
+    await page.getByLabel('Teléfono').fill('+54 11 4000-1234');
+    await toggle.click();
+    await page.getByText('Listo: ya no te vamos a enviar avisos de vencimiento.').waitFor();
+    await expect(toggle.isChecked()).resolves.toBe(false);
+    await expect(page.getByLabel('Teléfono').inputValue()).resolves.toBe('+54 11 4000-1234');
+    // Only the switch went to the API: the phone is as it was.
+    await expect(reminders()).resolves.toEqual({ on: false, telefono: before?.telefono ?? null });
+    await checkPage(page, 'account-profile-reminders-off');
+
+    await page.reload();
+    await expectHeading(page, 'Tu perfil');
+    await expect(
+      page
+        .getByRole('switch', { name: 'Avisarme por e-mail antes de cada vencimiento' })
+        .isChecked(),
+    ).resolves.toBe(false);
+
+    // No answer from the API: the switch goes back and says it was not saved.
+    await page.route('**/portal/perfil', (route) =>
+      route.request().method() === 'PUT' ? route.abort() : route.continue(),
+    );
+    await toggle.click();
+    await page.getByText(/^No pudimos guardar el cambio\. No pudimos conectarnos/).waitFor();
+    await expect(toggle.isChecked()).resolves.toBe(false);
+    await expect(reminders()).resolves.toMatchObject({ on: false });
+    await page.unroute('**/portal/perfil');
+
+    await toggle.click();
+    await page
+      .getByText('Listo: te vamos a avisar por e-mail antes de cada vencimiento.')
+      .waitFor();
+    await expect(toggle.isChecked()).resolves.toBe(true);
+    await expect(reminders()).resolves.toMatchObject({ on: true });
+    await checkPage(page, 'account-profile-reminders-on');
     expect(web.session.errors).toEqual([]);
   });
 });

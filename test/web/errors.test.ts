@@ -42,6 +42,7 @@ const CODES = [
   'SERVICE_UNAVAILABLE',
   'NOT_FOUND',
   'TENANT_NOT_FOUND',
+  'PERIODO_DEMASIADO_EXTENSO',
 ];
 
 describe('error messages', () => {
@@ -87,6 +88,16 @@ describe('error messages', () => {
       /pago n\.º 42/,
     );
     expect(paymentIdInMessage(undefined)).toBeNull();
+  });
+
+  it('says a period with too many movements needs a shorter one, in its own words (the API says "elija")', () => {
+    const message = errorMessage({
+      status: 422,
+      code: 'PERIODO_DEMASIADO_EXTENSO',
+      serverMessage: 'El período tiene más de 20.000 movimientos: elija uno más corto',
+    });
+    expect(message).toMatch(/Elegí un período más corto\.$/);
+    expect(message).not.toMatch(/elija/);
   });
 
   it('keeps the detail of a validation error and hides that of a 5xx', () => {

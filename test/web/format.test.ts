@@ -4,6 +4,7 @@ import {
   formatCents,
   formatDate,
   formatDateTime,
+  formatInteger,
   formatWhen,
   formatMoney,
   fromCents,
@@ -61,6 +62,15 @@ describe('dates', () => {
   it('pluralizes', () => {
     expect(plural(1, 'factura', 'facturas')).toBe('1 factura');
     expect(plural(3, 'factura', 'facturas')).toBe('3 facturas');
+  });
+
+  it('groups counts by thousands with dots', () => {
+    expect(formatInteger(0)).toBe('0');
+    expect(formatInteger(999)).toBe('999');
+    expect(formatInteger(2345)).toBe('2.345');
+    expect(formatInteger(20000)).toBe('20.000');
+    expect(formatInteger(1234567)).toBe('1.234.567');
+    expect(formatInteger(-1500)).toBe('-1.500');
   });
 });
 

@@ -22,6 +22,7 @@ describe('routes', () => {
     expect(parseRoute('/e/1/historial', '')).toMatchObject({ page: 'history' });
     expect(parseRoute('/e/1/s/2/cupones', '')).toMatchObject({ page: 'coupons' });
     expect(parseRoute('/e/1/perfil', '')).toMatchObject({ page: 'profile' });
+    expect(parseRoute('/e/1/s/2/estado-cuenta', '')).toMatchObject({ page: 'statement' });
   });
 
   it('refuses malformed links', () => {

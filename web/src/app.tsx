@@ -76,6 +76,7 @@ const PRIVATE: Partial<Record<PageName, Lazy<PrivatePageProps>>> = {
   history: onDemand(() => import('./pages/history.js').then((m) => m.HistoryPage)),
   receipts: onDemand(() => import('./pages/receipts.js').then((m) => m.ReceiptsPage)),
   coupons: onDemand(() => import('./pages/coupons/page.js').then((m) => m.CouponsPage)),
+  statement: onDemand(() => import('./pages/statement.js').then((m) => m.StatementPage)),
   profile: onDemand(() => import('./pages/profile.js').then((m) => m.ProfilePage)),
 };
 

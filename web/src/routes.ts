@@ -21,6 +21,7 @@ export const PAGES = {
   history: 'historial',
   receipts: 'recibos',
   coupons: 'cupones',
+  statement: 'estado-cuenta',
   profile: 'perfil',
 } as const;
 

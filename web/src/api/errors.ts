@@ -52,6 +52,9 @@ const MESSAGES: Record<string, string> = {
   IDEMPOTENCY_IN_PROGRESS:
     'Tu pedido anterior todavía se está procesando. Esperá unos segundos y probá de nuevo.',
   IDEMPOTENCY_KEY_REUSED: 'Tu pedido cambió mientras se enviaba. Probá de nuevo.',
+  // Statement of account
+  PERIODO_DEMASIADO_EXTENSO:
+    'El período elegido tiene demasiados movimientos para mostrarlos juntos. Elegí un período más corto.',
   // Coupons
   CUPON_NOT_FOUND: 'No encontramos ese cupón.',
   CUPON_NO_DISPONIBLE: 'Ese cupón no está disponible.',

@@ -16,6 +16,7 @@ import type { GenerateResponse, ListResponse } from '../../../contract/coupons.j
 import type { PaymentResponse, StartResponse } from '../../../contract/payments.js';
 import type { ProfileResponse } from '../../../contract/profile.js';
 import type { ReceiptListResponse } from '../../../contract/receipts.js';
+import type { StatementResponse } from '../../../contract/statement.js';
 import type { TenantResponse } from '../../../contract/tenants.js';
 
 /** The `data` of an answer whose schema is `Envelope(...)`. */
@@ -53,3 +54,8 @@ export type Profile = DataOf<typeof ProfileResponse>;
 /** GET /portal/recibos: any receipt of the customer, the counter's included. */
 export type ReceiptPage = DataOf<typeof ReceiptListResponse>;
 export type Receipt = ReceiptPage['recibos'][number];
+
+/** GET /portal/estado-cuenta: a period's movements with the running balance, and today's aging. */
+export type Statement = DataOf<typeof StatementResponse>;
+export type Movement = Statement['movimientos'][number];
+export type StatementAging = Statement['antiguedad'];

@@ -71,6 +71,14 @@ export function formatWhen(timestamp: string | null | undefined, date: string): 
   return when === '—' ? formatDate(date) : when;
 }
 
+/** `2345` -> `2.345`: a count as an Argentine reader groups it. */
+export function formatInteger(value: number): string {
+  const sign = value < 0 ? '-' : '';
+  return `${sign}${Math.trunc(Math.abs(value))
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, '.')}`;
+}
+
 /** "1 factura" / "3 facturas". */
 export function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;

@@ -42,6 +42,11 @@ function Account(props: { link: PortalLink; cuenta: AccountSummary; debts: Debt[
         <div class="summary-item">
           <dt>Saldo pendiente</dt>
           <dd class="amount-large">{formatMoney(cuenta.saldo_total)}</dd>
+          <dd>
+            <Link href={pathFor(link, 'statement')} class="summary-link">
+              Ver tu estado de cuenta
+            </Link>
+          </dd>
         </div>
         <div class="summary-item">
           <dt>Facturas pendientes</dt>

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { ApiError } from '../api/http.js';
 import type { Me, Profile } from '../api/types.js';
@@ -13,7 +13,10 @@ import { NewPasswordFields, useNewPassword } from '../ui/password-policy.js';
 import { ErrorBox, Loading, Notice } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 
-/** Profile (docs/api.md perfil): contact data, and the password change that ends the session. */
+/**
+ * Profile (docs/api.md perfil): contact data, the due-date reminders switch, and the password
+ * change that ends the session.
+ */
 export function ProfilePage(props: { link: PortalLink; me: Me }) {
   const [state, retry] = useLoad(
     () => authCall<Profile>('/portal/perfil'),
@@ -40,6 +43,7 @@ export function ProfilePage(props: { link: PortalLink; me: Me }) {
             </div>
           </dl>
           <ContactForm perfil={state.data} />
+          <RemindersSwitch initial={state.data.avisos_vencimiento} />
         </>
       )}
       <PasswordForm link={props.link} />
@@ -87,6 +91,77 @@ function ContactForm(props: { perfil: Profile }) {
           phoneHint="Dejalo vacío para borrarlo."
         />
       </Form>
+    </section>
+  );
+}
+
+type SwitchStatus = { kind: 'saved' | 'failed'; text: string } | null;
+
+/**
+ * The due-date reminders (docs/reminders.md), on or off: saved the moment it is switched, alone
+ * (`{ avisos_vencimiento }`), so the contact form's unsaved edits beside it are neither sent nor
+ * lost. A failure puts the switch back where the API still has it.
+ */
+function RemindersSwitch(props: { initial: boolean }) {
+  const [on, setOn] = useState(props.initial);
+  const [status, setStatus] = useState<SwitchStatus>(null);
+  const [busy, setBusy] = useState(false);
+  const sending = useRef(false);
+
+  async function change(next: boolean) {
+    sending.current = true;
+    setBusy(true);
+    setOn(next);
+    setStatus(null);
+    try {
+      const perfil = await authCall<Profile>('/portal/perfil', {
+        method: 'PUT',
+        body: { avisos_vencimiento: next },
+      });
+      setOn(perfil.avisos_vencimiento);
+      setStatus({
+        kind: 'saved',
+        text: perfil.avisos_vencimiento
+          ? 'Listo: te vamos a avisar por e-mail antes de cada vencimiento.'
+          : 'Listo: ya no te vamos a enviar avisos de vencimiento.',
+      });
+    } catch (error) {
+      setOn(!next);
+      const why = error instanceof ApiError ? ` ${error.message}` : ' Probá de nuevo.';
+      setStatus({ kind: 'failed', text: `No pudimos guardar el cambio.${why}` });
+    } finally {
+      sending.current = false;
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="avisos-title">
+      <h2 id="avisos-title">Avisos de vencimiento</h2>
+      <div class="switch">
+        <input
+          type="checkbox"
+          role="switch"
+          id="avisos"
+          checked={on}
+          aria-describedby="avisos-hint"
+          aria-busy={busy}
+          onChange={(event) => {
+            const box = event.currentTarget;
+            // One change at a time: a click while saving is put back, not queued.
+            if (sending.current) box.checked = on;
+            else void change(box.checked);
+          }}
+        />
+        <label for="avisos">Avisarme por e-mail antes de cada vencimiento</label>
+      </div>
+      <p class="hint" id="avisos-hint">
+        Te escribimos a tu e-mail unos días antes de que venza una factura y, si vence sin pagarse,
+        también después.
+      </p>
+      {busy && <Loading label="Guardando…" />}
+      {status?.kind === 'saved' && <Notice kind="success">{status.text}</Notice>}
+      {status?.kind === 'failed' && <ErrorBox message={status.text} />}
     </section>
   );
 }

@@ -6,7 +6,7 @@ export interface FieldProps {
   label: string;
   value: string;
   onInput: (value: string) => void;
-  type?: 'text' | 'email' | 'tel' | 'password';
+  type?: 'text' | 'email' | 'tel' | 'password' | 'date';
   error?: string | null;
   /** Help shown under the label, read with the field (aria-describedby). */
   hint?: ComponentChildren;
@@ -16,6 +16,8 @@ export interface FieldProps {
   inputMode?: 'text' | 'numeric' | 'decimal' | 'tel' | 'email';
   required?: boolean;
   maxLength?: number;
+  /** The earliest day a date field takes (`YYYY-MM-DD`). */
+  min?: string;
 }
 
 /**
@@ -45,6 +47,8 @@ export function Field(props: FieldProps) {
         <input type="email" {...common} />
       ) : props.type === 'tel' ? (
         <input type="tel" {...common} />
+      ) : props.type === 'date' ? (
+        <input type="date" {...common} min={props.min} />
       ) : (
         <input type="text" {...common} />
       )}

@@ -21,6 +21,7 @@ const NAV: readonly (readonly [PageName, string])[] = [
   ['history', 'Pagos'],
   ['receipts', 'Recibos'],
   ['coupons', 'Cupones'],
+  ['statement', 'Estado de cuenta'],
   ['profile', 'Perfil'],
 ];
 
