@@ -1,0 +1,394 @@
+import type { Ref } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { PrivatePageProps } from '../app.js';
+import { ApiError } from '../api/http.js';
+import type { Movement, Statement, StatementAging } from '../api/types.js';
+import { formatCents, formatDate, formatMoney } from '../lib/format.js';
+import {
+  agingRows,
+  balanceNote,
+  DEFAULT_ZONE,
+  moreLabel,
+  movementWindow,
+  periodErrors,
+  periodText,
+  PRESETS,
+  presetOf,
+  presetPeriod,
+  STATEMENT_STEP,
+  statementPath,
+  statementPdfName,
+  statementPdfPath,
+  todayIn,
+  type Period,
+  type Preset,
+} from '../lib/statement.js';
+import { authCall } from '../session/session.js';
+import { useEmpresa } from '../ui/brand.js';
+import { Field } from '../ui/field.js';
+import { Form, useForm } from '../ui/form.js';
+import { Page } from '../ui/page.js';
+import { PdfButton } from '../ui/pdf-button.js';
+import { Empty, ErrorBox, Loading } from '../ui/status.js';
+
+type StatementLoad =
+  | { status: 'loading' }
+  | { status: 'ready'; data: Statement }
+  | { status: 'error'; message: string; canRetry: boolean };
+
+/**
+ * What a failed read says. A refusal of the period itself (VALIDATION_ERROR, and
+ * PERIODO_DEMASIADO_EXTENSO) gets the same answer again: no "Reintentar", another period is the way.
+ */
+function failureOf(error: unknown): StatementLoad {
+  if (!(error instanceof ApiError))
+    return {
+      status: 'error',
+      message: 'No pudimos cargar tu estado de cuenta. Probá de nuevo.',
+      canRetry: true,
+    };
+  if (error.code === 'VALIDATION_ERROR')
+    return {
+      status: 'error',
+      message: 'Revisá las fechas del período: alguna no es válida.',
+      canRetry: false,
+    };
+  return {
+    status: 'error',
+    message: error.message,
+    canRetry: error.code !== 'PERIODO_DEMASIADO_EXTENSO',
+  };
+}
+
+/** GET /portal/estado-cuenta of `period`, read again when the period changes or on retry. */
+function useStatement(period: Period, userId: string): [StatementLoad, () => void] {
+  const [state, setState] = useState<StatementLoad>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState({ status: 'loading' });
+    authCall<Statement>(statementPath(period)).then(
+      (data) => live && setState({ status: 'ready', data }),
+      (error: unknown) => live && setState(failureOf(error)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [userId, period.desde, period.hasta, attempt]);
+  return [state, () => setAttempt((n) => n + 1)];
+}
+
+/**
+ * The statement of account (docs/api.md GET /portal/estado-cuenta): a period chosen by a preset
+ * or two dates, its balances and PDF, today's debt by age, and the movements with the running
+ * balance, 100 at a time.
+ */
+export function StatementPage(props: PrivatePageProps) {
+  const zone = useEmpresa()?.zona_horaria ?? DEFAULT_ZONE;
+  // Read on every render: a page left open past midnight offers the new day's presets.
+  const today = todayIn(zone);
+  const [period, setPeriod] = useState<Period>(() => presetPeriod('last3', today));
+  const [state, retry] = useStatement(period, props.me.portal_user_id);
+  return (
+    <Page title="Estado de cuenta">
+      <p>
+        Tus facturas, notas de débito y crédito y pagos de un período, con el saldo después de cada
+        movimiento.
+      </p>
+      <PeriodChooser period={period} today={today} onPeriod={setPeriod} />
+      {state.status === 'loading' && <Loading label="Cargando tu estado de cuenta…" />}
+      {state.status === 'error' && (
+        <ErrorBox message={state.message} onRetry={state.canRetry ? retry : undefined} />
+      )}
+      {state.status === 'ready' && (
+        <StatementView key={`${state.data.desde}/${state.data.hasta}`} statement={state.data} />
+      )}
+    </Page>
+  );
+}
+
+/**
+ * The presets (each a toggle button, pressed while it is the period shown) and the free dates.
+ * A preset fills the dates too, so "Desde" and "Hasta" always say which period is shown.
+ */
+function PeriodChooser(props: { period: Period; today: string; onPeriod: (p: Period) => void }) {
+  const [desde, setDesde] = useState(props.period.desde);
+  const [hasta, setHasta] = useState(props.period.hasta);
+  const form = useForm();
+  const pressed = presetOf(props.period, props.today);
+
+  function choose(preset: Preset) {
+    const next = presetPeriod(preset, props.today);
+    setDesde(next.desde);
+    setHasta(next.hasta);
+    form.invalid({});
+    props.onPeriod(next);
+  }
+
+  const submit = form.onSubmit(
+    () => periodErrors({ desde, hasta }),
+    () => {
+      props.onPeriod({ desde, hasta });
+      return Promise.resolve();
+    },
+    'No pudimos cambiar el período.',
+  );
+
+  return (
+    <section aria-labelledby="periodo-title">
+      <h2 id="periodo-title">Período</h2>
+      <div class="actions presets" role="group" aria-label="Períodos frecuentes">
+        {PRESETS.map(([preset, label]) => (
+          <button
+            key={preset}
+            type="button"
+            class="button secondary"
+            aria-pressed={pressed === preset}
+            onClick={() => choose(preset)}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      <Form
+        state={form}
+        onSubmit={submit}
+        submit={['Ver este período', 'Cargando…']}
+        class="form period-form"
+      >
+        <Field
+          id="desde"
+          label="Desde"
+          type="date"
+          value={desde}
+          onInput={setDesde}
+          error={form.errors.desde}
+          min="1900-01-01"
+        />
+        <Field
+          id="hasta"
+          label="Hasta"
+          type="date"
+          value={hasta}
+          onInput={setHasta}
+          error={form.errors.hasta}
+          min="1900-01-01"
+        />
+      </Form>
+    </section>
+  );
+}
+
+function StatementView(props: { statement: Statement }) {
+  const { statement } = props;
+  const period: Period = { desde: statement.desde, hasta: statement.hasta };
+  return (
+    <>
+      <section aria-labelledby="resumen-title">
+        <h2 id="resumen-title">Resumen {periodText(period)}</h2>
+        <dl class="summary statement-summary">
+          <SummaryAmount label="Saldo inicial" amount={statement.saldo_inicial} />
+          <SummaryAmount label="Total debe" amount={statement.total_debe} />
+          <SummaryAmount label="Total haber" amount={statement.total_haber} />
+          <SummaryAmount label="Saldo final" amount={statement.saldo_final} />
+        </dl>
+        <p class="actions statement-pdf">
+          <PdfButton
+            path={statementPdfPath(period)}
+            filename={statementPdfName(period)}
+            label="Descargar estado de cuenta (PDF)"
+            describedBy="resumen-title"
+            secondary
+          />
+        </p>
+      </section>
+      <AgingSummary aging={statement.antiguedad} />
+      <section aria-labelledby="movimientos-title">
+        <h2 id="movimientos-title">Movimientos</h2>
+        {statement.movimientos.length === 0 ? (
+          <Empty title="No hay movimientos en este período" tone="neutral">
+            <p>
+              El saldo no cambió: <span class="nowrap">{formatMoney(statement.saldo_final)}</span>.
+            </p>
+          </Empty>
+        ) : (
+          <Movements movimientos={statement.movimientos} period={period} />
+        )}
+      </section>
+    </>
+  );
+}
+
+/** One figure of the summary; a negative balance says it is in the customer’s favour. */
+function SummaryAmount(props: { label: string; amount: number }) {
+  const note = balanceNote(props.amount);
+  return (
+    <div class="summary-item">
+      <dt>{props.label}</dt>
+      <dd>
+        <span class="nowrap">{formatMoney(props.amount)}</span>
+        {note && <span class="balance-note"> ({note})</span>}
+      </dd>
+    </div>
+  );
+}
+
+/** Today's pending debts by age: the same whatever the period (docs/api.md `antiguedad`). */
+function AgingSummary(props: { aging: StatementAging }) {
+  const { rows, totalCents } = agingRows(props.aging);
+  return (
+    <section aria-labelledby="antiguedad-title">
+      <h2 id="antiguedad-title">Tu deuda de hoy por antigüedad</h2>
+      <p class="hint" id="antiguedad-hint">
+        Lo que tenés pendiente hoy, según cuántos días pasaron desde cada vencimiento. No depende
+        del período elegido.
+      </p>
+      <dl class="aging" aria-describedby="antiguedad-hint">
+        {rows.map((row) => (
+          <div key={row.key}>
+            <dt>{row.label}</dt>
+            <dd>{formatMoney(row.amount)}</dd>
+          </div>
+        ))}
+        <div class="aging-total">
+          <dt>Total pendiente</dt>
+          <dd>{formatCents(totalCents)}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+/**
+ * The movements, oldest first, 100 at a time: "Ver más" adds the next 100 and moves focus to the
+ * first of them (the button may go with the last page, and reading goes on from there).
+ */
+function Movements(props: { movimientos: Movement[]; period: Period }) {
+  const [shown, setShown] = useState(STATEMENT_STEP);
+  const [focusAt, setFocusAt] = useState<number | null>(null);
+  const firstNew = useRef<HTMLTableRowElement>(null);
+  const view = movementWindow(props.movimientos.length, shown);
+  useEffect(() => {
+    if (focusAt !== null) firstNew.current?.focus();
+  }, [focusAt]);
+  return (
+    <>
+      <p class="hint" role="status">
+        {view.summary}
+      </p>
+      {/* Explicit roles: on a phone the rows are laid out as cards (display changes), which
+          drops a table's semantics in some browsers. */}
+      <table class="statement" role="table">
+        <caption class="visually-hidden">
+          Movimientos {periodText(props.period)}, del más antiguo al más reciente
+        </caption>
+        <thead role="rowgroup">
+          <tr role="row">
+            <th role="columnheader" scope="col">
+              Fecha
+            </th>
+            <th role="columnheader" scope="col">
+              Comprobante
+            </th>
+            <th role="columnheader" scope="col">
+              Vencimiento
+            </th>
+            <th role="columnheader" scope="col" class="num">
+              Debe
+            </th>
+            <th role="columnheader" scope="col" class="num">
+              Haber
+            </th>
+            <th role="columnheader" scope="col" class="num">
+              Saldo
+            </th>
+          </tr>
+        </thead>
+        <tbody role="rowgroup">
+          {props.movimientos.slice(0, view.end).map((movement, index) => (
+            <MovementRow
+              key={movement.id}
+              movement={movement}
+              rowRef={index === focusAt ? firstNew : null}
+            />
+          ))}
+        </tbody>
+      </table>
+      {view.more !== null && (
+        <p>
+          <button
+            type="button"
+            class="button secondary"
+            onClick={() => {
+              setFocusAt(view.end);
+              setShown(view.end + (view.more ?? 0));
+            }}
+          >
+            {moreLabel(view.more)}
+          </button>
+        </p>
+      )}
+    </>
+  );
+}
+
+/**
+ * One movement. The phone's card shows each value with its column's name (`cell-label`, hidden
+ * from screen readers, which read the column headers) and leaves out the empty ones.
+ */
+function MovementRow(props: { movement: Movement; rowRef: Ref<HTMLTableRowElement> | null }) {
+  const { movement } = props;
+  return (
+    <tr
+      role="row"
+      ref={props.rowRef ?? undefined}
+      tabIndex={props.rowRef ? -1 : undefined}
+      class="focus-target"
+    >
+      <td role="cell" class="col-fecha">
+        <CellLabel>Fecha</CellLabel>
+        {formatDate(movement.fecha)}
+      </td>
+      <th role="rowheader" scope="row" class="col-comp">
+        {movement.comprobante} <span class="nowrap">{movement.nrocomp}</span>
+      </th>
+      <td role="cell" class={movement.vencimiento ? 'col-venc' : 'col-venc cell-empty'}>
+        {movement.vencimiento && (
+          <>
+            <CellLabel>Vence</CellLabel>
+            {formatDate(movement.vencimiento)}
+          </>
+        )}
+      </td>
+      <AmountCell label="Debe" amount={movement.debe} column="col-debe" />
+      <AmountCell label="Haber" amount={movement.haber} column="col-haber" />
+      <td role="cell" class="num col-saldo">
+        <CellLabel>Saldo</CellLabel>
+        <span class="nowrap">{formatMoney(movement.saldo)}</span>
+      </td>
+    </tr>
+  );
+}
+
+/** A charge has no haber and a credit no debe: that cell stays empty rather than "$ 0,00". */
+function AmountCell(props: { label: string; amount: number; column: string }) {
+  const empty = props.amount === 0;
+  return (
+    <td role="cell" class={`num ${props.column}${empty ? ' cell-empty' : ''}`}>
+      {!empty && (
+        <>
+          <CellLabel>{props.label}</CellLabel>
+          <span class="nowrap">{formatMoney(props.amount)}</span>
+        </>
+      )}
+    </td>
+  );
+}
+
+function CellLabel(props: { children: string }) {
+  return (
+    <span class="cell-label" aria-hidden="true">
+      {props.children}{' '}
+    </span>
+  );
+}
