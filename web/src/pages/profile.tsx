@@ -155,7 +155,7 @@ function RemindersSwitch(props: { initial: boolean }) {
         />
         <label for="avisos">Avisarme por e-mail antes de cada vencimiento</label>
       </div>
-      <p class="hint" id="avisos-hint">
+      <p class="hint switch-hint" id="avisos-hint">
         Te escribimos a tu e-mail unos días antes de que venza una factura y, si vence sin pagarse,
         también después.
       </p>
