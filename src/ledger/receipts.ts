@@ -60,18 +60,26 @@ export interface ReceiptPayment {
  * caller's transaction: the REC row in ordcta, one recfac per paid debt, each debt's saldo and
  * debe reduced, the movimi INGRESO in the cash schema. A debt that changed in the ERP meanwhile
  * stops the whole receipt (LedgerConflictError).
+ *
+ * The numerador's row lock serialises every receipt of the tenant's punto de venta until the
+ * commit, so everything that needs no number comes before it: the debts reduced, and
+ * `beforeNumbering` (the caller's own writes, given the receipt's id). After the number, one
+ * statement writes the REC row, its recfac lines and the cash movement, then the commit.
  */
 export async function writeReceipt(
   trx: Trx,
   tenant: Pick<TenantContext, 'customerSchema'>,
   payment: ReceiptPayment,
   settings: ReceiptSettings,
-  context: { now: Date; today: string },
+  context: {
+    now: Date;
+    today: string;
+    beforeNumbering?: ((reciboId: string) => Promise<void>) | undefined;
+  },
 ): Promise<{ reciboId: string; nrocomp: string }> {
   const schema = tenant.customerSchema;
   const { cnro } = payment;
-  const totalCents = numericToCents(payment.monto);
-  const nrocomp = await nextReceiptNumber(trx, schema, settings.puntoVenta);
+  const total = centsToNumeric(numericToCents(payment.monto));
   const reciboId = randomUUID();
 
   const paid = payment.facturas.map((factura) => ({
@@ -95,46 +103,30 @@ export async function writeReceipt(
       `La factura ${changed.factura.numero} cambió en el ERP (anulada o con saldo menor a ${changed.pago})`,
     );
   }
-  await trx
-    .withSchema(schema)
-    .insertInto('ordcta')
-    .values({
-      id: reciboId,
-      cnro,
-      tipo: 'REC',
-      comprobante: 'Recibo',
-      nrocomp,
-      fecha: context.today,
-      vencimiento: null,
-      debe: '0',
-      haber: centsToNumeric(totalCents),
-      saldo: '0',
-    })
-    .execute();
-  await trx
-    .withSchema(schema)
-    .insertInto('recfac')
-    .values(
-      paid.map(({ factura, pago }) => ({
-        recibo_id: reciboId,
-        factura_id: factura.id,
-        monto: pago,
-      })),
+  await context.beforeNumbering?.(reciboId);
+
+  const nrocomp = await nextReceiptNumber(trx, schema, settings.puntoVenta);
+  const concepto = `Pago portal #${payment.id} (${payment.gateway ?? ''} ${payment.gatewayPaymentId ?? ''}) recibo ${nrocomp}`;
+  await sql`
+    WITH receipt AS (
+      INSERT INTO ${sql.table(`${schema}.ordcta`)}
+             (id, cnro, tipo, comprobante, nrocomp, fecha, vencimiento, debe, haber, saldo)
+      VALUES (${reciboId}::uuid, ${cnro}::integer, 'REC', 'Recibo', ${nrocomp}::text,
+              ${context.today}::date, NULL, 0, ${total}::numeric, 0)
+      RETURNING id
+    ), applied AS (
+      INSERT INTO ${sql.table(`${schema}.recfac`)} (recibo_id, factura_id, monto)
+      SELECT receipt.id, v.factura_id, v.monto
+        FROM receipt,
+             (VALUES ${sql.join(paid.map(({ factura, pago }) => sql`(${factura.id}::uuid, ${pago}::numeric)`))})
+             AS v(factura_id, monto)
     )
-    .execute();
-  await trx
-    .withSchema(settings.cajaSchema)
-    .insertInto('movimi')
-    .values({
-      fecha: context.now,
-      tipo: 'INGRESO',
-      cuenta_bancaria: settings.cuentaBancaria,
-      monto: centsToNumeric(totalCents),
-      concepto: `Pago portal #${payment.id} (${payment.gateway ?? ''} ${payment.gatewayPaymentId ?? ''}) recibo ${nrocomp}`,
-      ordcta_id: reciboId,
-      cnro,
-    })
-    .execute();
+    INSERT INTO ${sql.table(`${settings.cajaSchema}.movimi`)}
+           (fecha, tipo, cuenta_bancaria, monto, concepto, ordcta_id, cnro)
+    SELECT ${context.now}::timestamptz, 'INGRESO', ${settings.cuentaBancaria}::text,
+           ${total}::numeric, ${concepto}::text, receipt.id, ${cnro}::integer
+      FROM receipt
+  `.execute(trx);
   return { reciboId, nrocomp };
 }
 

@@ -56,8 +56,9 @@ export async function createReceipt(
     clock: Clock;
     today: string;
     /**
-     * Runs inside TX2 once the receipt is written, before the commit (the payment e-mail's job
-     * is queued there); its failure rolls TX2 back, so it must not throw for what can wait.
+     * Runs inside TX2 once the debts are reduced, before the receipt's number is taken and the
+     * commit (the payment e-mail's job is queued there; it runs only once TX2 commits); its
+     * failure rolls TX2 back, so it must not throw for what can wait.
      */
     onCreated?: ((paymentId: number) => Promise<void>) | undefined;
   },
@@ -91,10 +92,16 @@ export async function createReceipt(
         gatewayPaymentId: payment.gateway_payment_id,
       },
       settings,
-      { now, today: deps.today },
+      {
+        now,
+        today: deps.today,
+        // Before the receipt's number: the numerador's lock waits for none of these writes.
+        beforeNumbering: async function markPaymentsReceipt(id) {
+          await markReceiptCreated(trx, payment.id, id, now);
+          await deps.onCreated?.(payment.id);
+        },
+      },
     );
-    await markReceiptCreated(trx, payment.id, reciboId, now);
-    await deps.onCreated?.(payment.id);
     return { kind: 'created', reciboId, nrocomp };
   });
 }
