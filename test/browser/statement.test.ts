@@ -335,4 +335,32 @@ describe('estado de cuenta', () => {
     await page.getByText(`Movimientos 1 a 100 de ${inDay}`, { exact: true }).waitFor();
     expect(web.session.errors).toEqual([]);
   });
+  it('times of day are the tenant’s too: the profile’s last login on the tenant’s clock', async () => {
+    const { page } = web.session;
+    await logIn(page, web.portal.url, JUAN);
+    await navLink(page, 'Perfil').click();
+    await expectHeading(page, 'Tu perfil');
+    const [row] = await web.portal.tenantQuery<{ last_login: Date }>(
+      `SELECT last_login FROM suc0001.portal_users WHERE cnro = 1001`,
+    );
+    expect(row?.last_login).toBeInstanceOf(Date);
+    // Worked out here: dd/mm/aaaa hh:mm in Kiritimati (UTC+14), 17 hours from Buenos Aires.
+    const parts = new Intl.DateTimeFormat('en-GB', {
+      timeZone: TENANT_ZONE,
+      day: '2-digit',
+      month: '2-digit',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).formatToParts(row?.last_login ?? new Date(0));
+    const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+    const expected = `${part('day')}/${part('month')}/${part('year')} ${part('hour')}:${part('minute')}`;
+    const lastLogin = page
+      .locator('dl.facts > div')
+      .filter({ has: page.getByText('Último ingreso', { exact: true }) })
+      .locator('dd');
+    await expect(lastLogin.textContent()).resolves.toBe(expected);
+    expect(web.session.errors).toEqual([]);
+  });
 });

@@ -57,6 +57,12 @@ describe('dates', () => {
     expect(formatWhen('2026-05-12T03:00:00Z', '2026-05-12')).toBe('12/05/2026 00:00');
     // No time to show: the date alone.
     expect(formatWhen('junk', '2026-05-12')).toBe('12/05/2026');
+    // In the tenant's zone when it is known; Argentina's when the browser does not know it.
+    expect(formatWhen('2026-05-12T13:45:10Z', '2026-05-12', 'Europe/Madrid')).toBe(
+      '12/05/2026 15:45',
+    );
+    expect(formatDateTime('2026-05-12T13:45:10Z', 'Pacific/Kiritimati')).toBe('13/05/2026 03:45');
+    expect(formatDateTime('2026-05-12T13:45:10Z', 'Nowhere/Atlantis')).toBe('12/05/2026 10:45');
   });
 
   it('pluralizes', () => {

@@ -38,36 +38,57 @@ export function formatDate(value: string | null | undefined): string {
   return `${match[3]}/${match[2]}/${match[1]}`;
 }
 
-/**
- * An ISO 8601 timestamp (`last_login`) as the date and time in Buenos Aires, `dd/mm/aaaa hh:mm`.
- * The portal's tenants are Argentine; docs/decisions.md #6 names this zone as the default.
- */
-export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return '—';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return '—';
-  const parts = new Intl.DateTimeFormat('es-AR', {
-    timeZone: 'America/Argentina/Buenos_Aires',
+/** The zone times are written in when the tenant's is unknown (docs/decisions.md #6). */
+const ARGENTINA = 'America/Argentina/Buenos_Aires';
+
+function timeParts(date: Date, timeZone: string): Intl.DateTimeFormatPart[] {
+  const options: Intl.DateTimeFormatOptions = {
     day: '2-digit',
     month: '2-digit',
     year: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
     hourCycle: 'h23',
-  }).formatToParts(date);
+  };
+  try {
+    return new Intl.DateTimeFormat('es-AR', { ...options, timeZone }).formatToParts(date);
+  } catch {
+    // A zone this browser does not know (RangeError): Argentina's, as the API's default.
+    return new Intl.DateTimeFormat('es-AR', { ...options, timeZone: ARGENTINA }).formatToParts(
+      date,
+    );
+  }
+}
+
+/**
+ * An ISO 8601 timestamp (`last_login`) as the date and time in the tenant's zone
+ * (`zona_horaria` of GET /portal/empresas/{id}; Buenos Aires until it is known),
+ * `dd/mm/aaaa hh:mm`.
+ */
+export function formatDateTime(
+  value: string | null | undefined,
+  timeZone: string = ARGENTINA,
+): string {
+  if (!value) return '—';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return '—';
+  const parts = timeParts(date, timeZone);
   const part = (type: Intl.DateTimeFormatPartTypes): string =>
     parts.find((p) => p.type === type)?.value ?? '';
   return `${part('day')}/${part('month')}/${part('year')} ${part('hour')}:${part('minute')}`;
 }
 
 /**
- * When a payment was made: `fecha_hora` (ISO 8601, UTC) as its date and time of day in
- * Buenos Aires, "12/05/2026 10:45" (the API does not tell the client the tenant's own zone; every
- * Argentine zone is UTC-3 all year); the date alone (`fecha`, already the tenant's) when the
+ * When a payment was made: `fecha_hora` (ISO 8601, UTC) as its date and time of day in the
+ * tenant's zone, "12/05/2026 10:45"; the date alone (`fecha`, already the tenant's) when the
  * timestamp cannot be read.
  */
-export function formatWhen(timestamp: string | null | undefined, date: string): string {
-  const when = formatDateTime(timestamp);
+export function formatWhen(
+  timestamp: string | null | undefined,
+  date: string,
+  timeZone: string = ARGENTINA,
+): string {
+  const when = formatDateTime(timestamp, timeZone);
   return when === '—' ? formatDate(date) : when;
 }
 

@@ -19,6 +19,7 @@ import {
 } from '../lib/payment-actions.js';
 import { pathFor, type PortalLink } from '../routes.js';
 import { authCall } from '../session/session.js';
+import { useEmpresa } from '../ui/brand.js';
 import { ConfirmStep } from '../ui/confirm.js';
 import { CANCEL_DETAIL, ContinuePaymentLink } from '../ui/in-flight.js';
 import { Link } from '../ui/link.js';
@@ -207,6 +208,7 @@ function PaymentCard(props: {
 
   const tone = paymentStateTone(payment.estado);
   const resume = continueHref(payment);
+  const zone = useEmpresa()?.zona_horaria;
   return (
     <li class="card">
       <div class="card-head">
@@ -218,7 +220,7 @@ function PaymentCard(props: {
       <dl class="facts">
         <div>
           <dt>Fecha</dt>
-          <dd>{formatWhen(payment.fecha_hora, payment.fecha)}</dd>
+          <dd>{formatWhen(payment.fecha_hora, payment.fecha, zone)}</dd>
         </div>
         <div>
           <dt>Importe</dt>

@@ -13,7 +13,7 @@ import {
 import { pathFor, type PortalLink } from '../routes.js';
 import { RETRY_PARAM, retryValue } from '../lib/fifo.js';
 import { authCall } from '../session/session.js';
-import { ContactTheBusiness } from '../ui/brand.js';
+import { ContactTheBusiness, useEmpresa } from '../ui/brand.js';
 import { InFlightActions } from '../ui/in-flight.js';
 import { Link } from '../ui/link.js';
 import { OutcomeBox, type Outcome as ActionOutcome } from '../ui/outcome.js';
@@ -280,6 +280,7 @@ function OutcomeView(props: {
 
 function PaymentFacts(props: { payment: Payment }) {
   const { payment } = props;
+  const zone = useEmpresa()?.zona_horaria;
   return (
     <dl class="facts">
       <div>
@@ -288,7 +289,7 @@ function PaymentFacts(props: { payment: Payment }) {
       </div>
       <div>
         <dt>Fecha</dt>
-        <dd>{formatWhen(payment.fecha_hora, payment.fecha)}</dd>
+        <dd>{formatWhen(payment.fecha_hora, payment.fecha, zone)}</dd>
       </div>
       <div>
         <dt>Importe</dt>

@@ -8,6 +8,7 @@ import { authCall, passwordChanged } from '../session/session.js';
 import { ContactFields, useContact } from '../ui/contact-fields.js';
 import { Field } from '../ui/field.js';
 import { Form, FormFailure, useForm } from '../ui/form.js';
+import { useEmpresa } from '../ui/brand.js';
 import { Page } from '../ui/page.js';
 import { NewPasswordFields, useNewPassword } from '../ui/password-policy.js';
 import { ErrorBox, Loading, Notice } from '../ui/status.js';
@@ -22,6 +23,7 @@ export function ProfilePage(props: { link: PortalLink; me: Me }) {
     () => authCall<Profile>('/portal/perfil'),
     `profile-${props.me.portal_user_id}`,
   );
+  const zone = useEmpresa()?.zona_horaria;
   return (
     <Page title="Tu perfil">
       {state.status === 'loading' && <Loading label="Cargando tus datos…" />}
@@ -39,7 +41,7 @@ export function ProfilePage(props: { link: PortalLink; me: Me }) {
             </div>
             <div>
               <dt>Último ingreso</dt>
-              <dd>{formatDateTime(state.data.last_login)}</dd>
+              <dd>{formatDateTime(state.data.last_login, zone)}</dd>
             </div>
           </dl>
           <ContactForm perfil={state.data} />
