@@ -111,7 +111,9 @@ export function useBrowser(contextOptions: BrowserContextOptions = {}): BrowserS
       ...DEFAULT_CONTEXT,
       ...contextOptions,
     });
-    context.setDefaultTimeout(10_000);
+    // A page load with its session restore took over 10 s once on a loaded 2-core machine
+    // (two browser files at once); a broken page still fails well within the 60 s a test has.
+    context.setDefaultTimeout(20_000);
     const errors: string[] = [];
     context.on('page', (page) => watchErrors(page, errors));
     const page = await context.newPage();
