@@ -106,6 +106,11 @@ describe('a signal to the whole process group of `npm start`', () => {
       'POST /portal/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"identifier":',
     );
     held.on('error', () => undefined);
+    // The API must have read that request before the signal, or the stop closes the connection as
+    // idle and waits for nothing (it did once, under load). It reads sockets in the order their
+    // data came, so an answer to a request sent afterwards means it has.
+    await sleep(200);
+    expect((await fetch(`http://127.0.0.1:${run.port}/healthz`)).status).toBe(200);
     try {
       process.kill(-run.npm.pid, 'SIGINT');
       await run.npm.waitFor(/SIGINT: shutting down/, 10_000);

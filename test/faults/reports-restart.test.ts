@@ -280,7 +280,7 @@ describe('the reports service killed under load (npm start, production)', () => 
       .output()
       .split('\n')
       .find((line) => line.includes('reports service exited'));
-    expect(JSON.parse(exit ?? '{}')).toMatchObject({ signal: 'SIGKILL', retryInMs: 1_000 });
+    expect(JSON.parse(exit ?? '{}')).toMatchObject({ signal: 'SIGKILL', afterMs: 1_000 });
 
     // Every answer was a whole PDF or a 502 in the envelope, and none waited for a dead child.
     expect(load.failures).toEqual([]);
