@@ -247,8 +247,16 @@ describe('what a customer notices', () => {
     await page.goto(`${web.portal.url}/e/1/s/1/recibos`);
     await page.getByText('Recibos 1 a 20 de 22').waitFor();
     expect(await navLink(page, 'Inicio').getAttribute('href')).toBe('/e/1/s/1/');
+    // Every load restores the session with a refresh, which rotates the refresh token; leaving
+    // the page while that answer is on its way loses the new token, and the next load presents
+    // the old one: reuse, which ends the session (docs/decisions.md #11). So the next page is
+    // opened only once this one's refresh has answered (it failed this way on a loaded machine).
+    const refreshed = page.waitForResponse((response) =>
+      response.url().endsWith('/portal/auth/refresh-token'),
+    );
     await page.goto(`${web.portal.url}/e/1/s/9/`);
     await page.getByText('La sucursal del enlace no es de esta empresa.').waitFor();
+    await refreshed;
     await page.goto(`${web.portal.url}/e/1/`);
     await expectHeading(page, 'Hola, Carlos Rodríguez');
 
