@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bcryptPasswords } from '../../src/platform/security/passwords.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import {
   addAuthTenant,
@@ -13,7 +14,7 @@ import {
 const env = useTestEnvironment();
 let tenant: TestTenant;
 let app: FastifyInstance;
-const passwords = countingPasswords();
+const passwords = countingPasswords(bcryptPasswords);
 
 function attempt(password: string) {
   return app.inject({

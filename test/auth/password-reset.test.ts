@@ -14,7 +14,8 @@ import {
   uniqueAddress,
 } from '../helpers/auth.js';
 import { RESET_EMAIL_JOB } from '../../src/modules/auth/password-reset.js';
-import { bcryptPasswords, type PasswordHasher } from '../../src/platform/security/passwords.js';
+import type { PasswordHasher } from '../../src/platform/security/passwords.js';
+import { quickPasswords } from '../helpers/passwords.js';
 import { sha256Hex } from '../../src/platform/security/secrets.js';
 
 interface Scenario {
@@ -426,9 +427,10 @@ describe('POST /portal/auth/reset-password', () => {
           if ((error as { code?: string }).code !== '55P03') throw error;
           rowLockedWhileHashing.push(true);
         }
-        return bcryptPasswords.hash(plain);
+        return quickPasswords.hash(plain);
       },
-      verify: (plain, hash) => bcryptPasswords.verify(plain, hash),
+      verify: (plain, hash) => quickPasswords.verify(plain, hash),
+      unknownUserHash: quickPasswords.unknownUserHash,
     };
     const probed = await env.app({}, { clock, passwords: probe });
     const response = await probed.inject({

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bcryptPasswords } from '../../src/platform/security/passwords.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import {
   addAuthTenant,
@@ -26,7 +27,14 @@ function post(payload: object, url = '/portal/auth/register') {
 
 describe('POST /portal/auth/register', () => {
   it('creates the portal user for the ordcon customer: 201 without token, bcrypt cost 12', async () => {
-    const response = await post(registerBody());
+    // The portal's own hasher: the file's app has the tests' quick one (test/helpers/passwords.ts).
+    const portal = await env.app({}, { passwords: bcryptPasswords });
+    const response = await portal.inject({
+      method: 'POST',
+      url: '/portal/auth/register',
+      payload: registerBody(),
+      remoteAddress: uniqueAddress(),
+    });
     expect(response.statusCode).toBe(201);
     const body = response.json<{ data: { portal_user_id: string } }>();
     expect(body).toEqual({

@@ -1,7 +1,8 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { TimerClock } from '../../src/platform/clock.js';
-import { bcryptPasswords, type PasswordHasher } from '../../src/platform/security/passwords.js';
+import type { PasswordHasher } from '../../src/platform/security/passwords.js';
 import type { TestEnvironment, TestTenant } from './harness.js';
+import { quickPasswords } from './passwords.js';
 
 export const PASSWORD = 'Secreta123';
 export const ORIGIN = 'https://portal.example.com';
@@ -46,18 +47,24 @@ export function fakeClock(start = new Date('2026-11-21T12:00:00Z')): TimerClock 
   };
 }
 
-/** The real bcrypt hasher, counting its calls (to see that an unknown user costs one comparison). */
-export function countingPasswords(): PasswordHasher & { verifications: number; hashes: number } {
+/**
+ * A real bcrypt hasher (`base`: the tests' quick one unless given), counting its calls: to see
+ * that an unknown user costs one comparison, or a wrong reset code none.
+ */
+export function countingPasswords(
+  base: PasswordHasher = quickPasswords,
+): PasswordHasher & { verifications: number; hashes: number } {
   const counter = {
     verifications: 0,
     hashes: 0,
+    unknownUserHash: base.unknownUserHash,
     hash(plain: string) {
       counter.hashes += 1;
-      return bcryptPasswords.hash(plain);
+      return base.hash(plain);
     },
     verify(plain: string, hash: string) {
       counter.verifications += 1;
-      return bcryptPasswords.verify(plain, hash);
+      return base.verify(plain, hash);
     },
   };
   return counter;

@@ -14,6 +14,7 @@ import { databaseUrlFor, dropDatabase, ensureDatabase } from '../../src/platform
 import { migrateSystemDatabase } from '../../src/platform/db/migrator.js';
 import { registerTenant } from '../../src/platform/tenancy/registration.js';
 import { customerSchemaFor } from '../../src/platform/tenancy/schema-names.js';
+import { quickPasswords } from './passwords.js';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-bytes-long!';
 
@@ -198,6 +199,7 @@ export async function createTestEnvironmentOn(serverUrl: string): Promise<TestEn
       const app = await buildApp(config(overrides), {
         jobPollingSeconds: 0.5,
         print: () => undefined,
+        passwords: quickPasswords,
         ...options,
       });
       apps.push(app);

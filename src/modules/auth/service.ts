@@ -3,7 +3,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Metrics } from '../../platform/metrics.js';
 import type { RefusalBudget } from '../../platform/rate-limit.js';
 import { AppError, assertThat } from '../../platform/errors.js';
-import { DUMMY_PASSWORD_HASH, type PasswordHasher } from '../../platform/security/passwords.js';
+import type { PasswordHasher } from '../../platform/security/passwords.js';
 import type { AccessTokens } from '../../platform/security/tokens.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../platform/security/tokens.js';
 import type { RequestedTenant } from '../../platform/tenancy/requested-tenant.js';
@@ -153,7 +153,7 @@ export function createAuthService(deps: AuthDeps) {
         const user = await findUserForLogin(tenant, digits);
         if (user) return locked(user.id, user.locked_until);
         // Same single bcrypt comparison as a wrong password (docs/decisions.md #8).
-        await passwords.verify(input.password, DUMMY_PASSWORD_HASH);
+        await passwords.verify(input.password, passwords.unknownUserHash);
         await audit.record(tenant, origin, {
           event: 'login_failed',
           details: { reason: 'unknown_user' },
