@@ -8,6 +8,8 @@ export interface Measurement {
   p99: number;
   errors: number;
   non2xx: number;
+  /** Answers with a 2xx status (a rate measured without HTTP has none). */
+  ok?: number;
 }
 
 export interface LoadOptions {
@@ -53,6 +55,7 @@ export async function measure(name: string, options: LoadOptions): Promise<Measu
     p99: result.latency.p99,
     errors: result.errors,
     non2xx: result.non2xx,
+    ok: result['2xx'],
   };
 }
 

@@ -1,25 +1,40 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { Pool } from 'undici';
+import type { Request } from 'autocannon';
 import { createKysely, createPool } from '../src/platform/db/connect.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';
 import { systemClock } from '../src/platform/clock.js';
 import { createReceipt } from '../src/modules/payments/receipts/writer.js';
-import { signNotification } from '../src/modules/payments/gateways/signature.js';
+import {
+  signNotification,
+  verifyNotificationSignature,
+} from '../src/modules/payments/gateways/signature.js';
 import { benchTenant, type BenchEnvironment } from './environment.js';
-import { measure, printComparison } from './measure.js';
+import { median } from './deudas.js';
+import { measure, printTable, type Measurement } from './measure.js';
 
 /**
  * Approved Mercado Pago notifications end to end: signature check, the payment fetched from a
  * fake Mercado Pago on loopback, TX1 (status under the row lock, event recorded) and TX2 (receipt,
- * links, debts, cash movement, numerador). The baseline runs the same two transactions behind a
- * bare route, without signature, gateway call or tenant resolution, on a pool of the same size.
+ * links, debts, cash movement, numerador). Two baselines on a pool of the same size:
+ * - lean: the same work as leanly as Node allows: the token and the `x-signature` checked in
+ *   constant time, the payment fetched from the same fake gateway with undici's keep-alive pool,
+ *   then the same two transactions; no tenant registry, settings cache, retry job or e-mail;
+ * - transactions only (the earlier baseline): the two transactions behind a bare route.
  */
 
 /** Notifications per side: each approves its own payment, so each does the full TX1 + TX2. */
-const PAYMENTS = 3_000;
+const PAYMENTS = 6_000;
+/**
+ * Alternating rounds of a fixed time: autocannon notices a fixed amount done only on its
+ * one-second tick, which rounded short rounds' rates to whole seconds.
+ */
+const ROUNDS = 5;
+const ROUND_SECONDS = 4;
 const CONNECTIONS = 20;
 const AMOUNT = '1234.56';
 const TOKEN = randomBytes(16).toString('hex');
@@ -104,16 +119,29 @@ async function receiptsOf(client: pg.Client, first: number, count: number): Prom
   return rows[0]?.done ?? 0;
 }
 
-/** The baseline: TX1 and TX2 as the webhook runs them, behind a route that does nothing else. */
-async function startBaseline(tenantUrl: string) {
+/** Rounds of one side as one row: mean rate, median latencies. */
+function meanOf(name: string, runs: Measurement[]): Measurement {
+  return {
+    name,
+    requestsPerSecond: runs.reduce((sum, run) => sum + run.requestsPerSecond, 0) / runs.length,
+    p50: median(runs.map((run) => run.p50)),
+    p99: median(runs.map((run) => run.p99)),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+  };
+}
+
+/** The baselines: TX1 and TX2 as the webhook runs them, alone or after the same checks. */
+async function startBaseline(tenantUrl: string, gatewayUrl: string) {
   const pool = createPool(tenantUrl, { max: 5 });
   const db = createKysely<TenantDatabase>(pool);
   const tenant = benchTenant(db);
   const settings = { cuentaBancaria: 'Banco Bench CC 1', cajaSchema: 'caja', puntoVenta: 1 };
   const today = new Date().toISOString().slice(0, 10);
-  const app = Fastify();
-  app.post<{ Params: { id: string } }>('/approve/:id', async (request) => {
-    const reference = `bench-${request.params.id}`;
+  const gateway = new Pool(gatewayUrl, { connections: CONNECTIONS });
+  const token = Buffer.from(TOKEN);
+  const approve = async (id: string, requestId: string) => {
+    const reference = `bench-${id}`;
     const paymentId = await db.transaction().execute(async (trx) => {
       const row = await trx
         .withSchema('public')
@@ -126,7 +154,7 @@ async function startBaseline(tenantUrl: string) {
         .withSchema('public')
         .insertInto('portal_webhook_events')
         .values({
-          request_id: randomUUID(),
+          request_id: requestId,
           tenant_id: 1,
           sucursal_id: row.sucursal_id,
           gateway: 'mercadopago',
@@ -148,13 +176,47 @@ async function startBaseline(tenantUrl: string) {
       return row.id;
     });
     await createReceipt(tenant, paymentId, settings, { clock: systemClock, today });
+  };
+  const app = Fastify();
+  app.post<{ Params: { id: string } }>('/approve/:id', async (request) => {
+    await approve(request.params.id, randomUUID());
     return { success: true };
   });
+  app.post<{ Querystring: Record<string, string | undefined> }>(
+    '/webhook',
+    async (request, reply) => {
+      const given = Buffer.from(request.query.token ?? '');
+      const dataId = request.query['data.id'];
+      const requestId = request.headers['x-request-id'];
+      const signature = request.headers['x-signature'];
+      if (
+        given.length !== token.length ||
+        !timingSafeEqual(given, token) ||
+        dataId === undefined ||
+        typeof requestId !== 'string' ||
+        typeof signature !== 'string' ||
+        !verifyNotificationSignature(SECRET, signature, { dataId, requestId })
+      ) {
+        return reply.code(401).send({ success: false });
+      }
+      const answer = await gateway.request({ method: 'GET', path: `/v1/payments/${dataId}` });
+      const payment = (await answer.body.json()) as {
+        status?: string;
+        transaction_amount?: number;
+      };
+      if (payment.status !== 'approved' || payment.transaction_amount !== Number(AMOUNT)) {
+        return reply.code(409).send({ success: false });
+      }
+      await approve(dataId, requestId);
+      return { success: true };
+    },
+  );
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url,
     async close() {
       await app.close();
+      await gateway.close();
       await db.destroy();
     },
   };
@@ -168,27 +230,31 @@ export async function webhookThroughput(
   const gateway = await startFakeMercadoPago(gatewayPort);
   const client = new pg.Client({ connectionString: environment.tenantUrl });
   await client.connect();
-  const baseline = await startBaseline(environment.tenantUrl);
+  const baseline = await startBaseline(environment.tenantUrl, gateway.url);
   try {
     await configureTenant(client, gateway.url);
     await preparePayments(client, 1, PAYMENTS);
     await preparePayments(client, PAYMENTS + 1, PAYMENTS);
+    await preparePayments(client, 2 * PAYMENTS + 1, PAYMENTS);
     await client.query('ANALYZE');
 
-    let next = 0;
-    const portal = await measure('portal POST /backend/portal/pagos/webhook', {
-      url: `${portalUrl}/backend/portal/pagos/webhook`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      connections: CONNECTIONS,
-      amount: PAYMENTS,
-      setupRequest: (request) => {
-        next += 1;
+    /** Signed notifications as Mercado Pago sends them, for the payments from `first` on. */
+    /** Requests set up, per side (portal, lean, bare). */
+    const sent = { portal: 0, lean: 0, bare: 0 };
+    const notifications = (route: 'portal' | 'lean', first: number) => {
+      let next = first;
+      return (request: Request): Request => {
+        sent[route] += 1;
         const dataId = String(next);
+        next += 1;
         const requestId = randomUUID();
+        const query = `token=${TOKEN}&data.id=${dataId}&type=payment`;
         return {
           ...request,
-          path: `/backend/portal/pagos/webhook?tenant_id=1&sucursal_id=1&token=${TOKEN}&data.id=${dataId}&type=payment`,
+          path:
+            route === 'portal'
+              ? `/backend/portal/pagos/webhook?tenant_id=1&sucursal_id=1&${query}`
+              : `/webhook?${query}`,
           headers: {
             ...request.headers,
             'x-request-id': requestId,
@@ -200,36 +266,82 @@ export async function webhookThroughput(
             data: { id: dataId },
           }),
         };
+      };
+    };
+    const portalNext = notifications('portal', 1);
+    const leanNext = notifications('lean', PAYMENTS + 1);
+    let direct = 2 * PAYMENTS;
+    /** The bare route takes no body: the payment is in the path. */
+    const bareNext = (request: Request): Request => {
+      sent.bare += 1;
+      direct += 1;
+      return { ...request, path: `/approve/${direct}` };
+    };
+    const sides = [
+      {
+        name: 'portal POST /backend/portal/pagos/webhook',
+        url: `${portalUrl}/backend/portal/pagos/webhook`,
+        setupRequest: portalNext,
       },
-    });
-    let direct = PAYMENTS;
-    const bare = await measure('bare fastify, same TX1 + TX2', {
-      url: `${baseline.url}/approve/0`,
-      method: 'POST',
-      connections: CONNECTIONS,
-      amount: PAYMENTS,
-      setupRequest: (request) => {
-        direct += 1;
-        return { ...request, path: `/approve/${direct}` };
+      { name: 'lean fastify, same work', url: `${baseline.url}/webhook`, setupRequest: leanNext },
+      {
+        name: 'bare fastify, TX1 + TX2 only',
+        url: `${baseline.url}/approve/0`,
+        setupRequest: bareNext,
       },
-    });
-
-    const [done, doneDirect] = [
-      await receiptsOf(client, 1, PAYMENTS),
-      await receiptsOf(client, PAYMENTS + 1, PAYMENTS),
     ];
-    if (portal.non2xx + portal.errors > 0 || done !== PAYMENTS) {
-      throw new Error(
-        `webhook bench: ${portal.non2xx + portal.errors} failed requests, ${done}/${PAYMENTS} receipts`,
+    // Alternating rounds, each side first in turn: one pass of each in a row swung the portal
+    // between 58 and 100 a second on the same machine.
+    const runs: Measurement[][] = sides.map(() => []);
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (let step = 0; step < sides.length; step += 1) {
+        const at = (round + step) % sides.length;
+        const side = sides[at];
+        if (!side) continue;
+        runs[at]?.push(
+          await measure(`${side.name}, round ${round + 1}`, {
+            url: side.url,
+            method: 'POST',
+            ...(side.setupRequest !== bareNext && {
+              headers: { 'content-type': 'application/json' },
+            }),
+            connections: CONNECTIONS,
+            durationSeconds: ROUND_SECONDS,
+            setupRequest: side.setupRequest,
+          }),
+        );
+      }
+    }
+
+    for (const [index, side] of sides.entries()) {
+      const failed = (runs[index] ?? []).reduce((sum, run) => sum + run.non2xx, 0);
+      const ok = (runs[index] ?? []).reduce((sum, run) => sum + (run.ok ?? 0), 0);
+      const receipts = await receiptsOf(client, index * PAYMENTS + 1, PAYMENTS);
+      // A round's end cuts the requests still in flight (autocannon counts them as errors):
+      // the server finishes them, so receipts lie between the answers seen and the requests sent.
+      const made = [sent.portal, sent.lean, sent.bare][index] ?? 0;
+      if (failed > 0 || made >= PAYMENTS || receipts < ok || receipts > made) {
+        throw new Error(
+          `webhook bench, ${side.name}: ${failed} refused, ${ok} answered, ${receipts} receipts for ${made} sent`,
+        );
+      }
+    }
+    const [portal = [], lean = [], bare = []] = runs;
+    printTable(
+      `Approved notifications, TX1 + TX2 each (${ROUNDS} alternating rounds of ${ROUND_SECONDS} s a side, ${CONNECTIONS} connections): means, median p50/p99`,
+      runs.map((side, index) => meanOf(sides[index]?.name ?? '', side)),
+    );
+    const ratios = (of: Measurement[], to: Measurement[]) =>
+      of.map((run, i) => run.requestsPerSecond / (to[i]?.requestsPerSecond ?? Infinity));
+    for (const [label, to] of [
+      ['lean fastify, same work', lean],
+      ['bare fastify, TX1 + TX2 only', bare],
+    ] as const) {
+      const each = ratios(portal, to);
+      process.stdout.write(
+        `portal / ${label}: ${each.map((r) => `${(r * 100).toFixed(1)}%`).join(', ')} (median ${(median(each) * 100).toFixed(1)}%)\n`,
       );
     }
-    if (doneDirect !== PAYMENTS)
-      throw new Error(`baseline made ${doneDirect}/${PAYMENTS} receipts`);
-    printComparison(
-      `Approved notifications, TX1 + TX2 each (${PAYMENTS} payments, ${CONNECTIONS} connections)`,
-      portal,
-      bare,
-    );
   } finally {
     await baseline.close();
     await client.end();
