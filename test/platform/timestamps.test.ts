@@ -5,7 +5,8 @@ import { useTestEnvironment } from '../helpers/harness.js';
 /*
  * `timestamp` columns (portal_payments.created_at) hold UTC whatever zone the process runs in:
  * the expiry job compares them with the clock, and history groups them by the tenant's day.
- * Each test file runs in its own process, so changing TZ here touches no other file.
+ * The integration project runs its files one after another in a few shared processes (vitest's
+ * isolate: false): TZ is set for this file only and put back as it was when it ends.
  */
 
 const env = useTestEnvironment();
@@ -16,7 +17,9 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-  process.env.TZ = zone;
+  // Assigning undefined would set the string "undefined".
+  if (zone === undefined) delete process.env.TZ;
+  else process.env.TZ = zone;
 });
 
 it('a Date written to and read from a timestamp column is the same instant, in UTC', async () => {
