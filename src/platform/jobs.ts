@@ -5,7 +5,10 @@ import type { FastifyBaseLogger } from 'fastify';
 export interface JobQueue {
   /** The first retry delay of a failed job (doubling after each failure). */
   readonly retryDelaySeconds: number;
-  send(name: string, data: object, options?: PgBoss.SendOptions): Promise<void>;
+  /** Queues a job; answers its id, or null when its singleton slot is taken (nothing queued). */
+  send(name: string, data: object, options?: PgBoss.SendOptions): Promise<string | null>;
+  /** Removes a queued job whose work got done another way, so that it never runs. */
+  remove(name: string, id: string): Promise<void>;
   /**
    * Queues many jobs of one queue in a few statements (a thousand jobs each) instead of one round
    * trip per job, with the same retry defaults as `send`. A job whose singleton slot is taken is
@@ -91,12 +94,15 @@ export async function startJobQueue(
     retryDelaySeconds: options.retryDelaySeconds,
     async send(name, data, sendOptions = {}) {
       await ensureQueue(name);
-      await boss.send(name, data, {
+      return boss.send(name, data, {
         retryLimit: 8,
         retryDelay: options.retryDelaySeconds,
         retryBackoff: true,
         ...sendOptions,
       });
+    },
+    async remove(name, id) {
+      await boss.deleteJob(name, id);
     },
     async sendMany(name, jobs) {
       await ensureQueue(name);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signNotification } from '../../src/modules/payments/gateways/signature.js';
+import { RECEIPT_RETRY_JOB } from '../../src/modules/payments/receipts/issuer.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { addAuthTenant, bearer, login, ORIGIN, register } from '../helpers/auth.js';
 
@@ -439,6 +440,15 @@ describe('POST /portal/pagos/iniciar', () => {
   });
 });
 
+/** The receipt jobs TX1 queued for a payment that pg-boss still holds, by state. */
+async function receiptJobStates(paymentId: number): Promise<string[]> {
+  const rows = await env.systemQuery<{ state: string }>(
+    `SELECT state FROM pgboss.job WHERE name = $1 AND data @> $2::jsonb`,
+    [RECEIPT_RETRY_JOB, JSON.stringify({ paymentId })],
+  );
+  return rows.map((row) => row.state);
+}
+
 describe('POST /portal/pagos/webhook', () => {
   it('approved: TX1 then TX2 write the receipt, the links, the reduced debts and the cash movement', async () => {
     const before = await ledgerCounts();
@@ -451,6 +461,8 @@ describe('POST /portal/pagos/webhook', () => {
     expect(row).toMatchObject({ status: 'approved', recibo_error: null });
     expect(row.approved_at).toBeInstanceOf(Date);
     expect(row.recibo_at).toBeInstanceOf(Date);
+    // TX1's safety job for the receipt went once TX2 wrote it: nothing left to run for nothing.
+    expect(await receiptJobStates(started.payment_id)).toEqual([]);
     const [receipt] = await tenant.query<{
       nrocomp: string;
       haber: string;
@@ -605,6 +617,8 @@ describe('POST /portal/pagos/webhook', () => {
     const row = await paymentRow(started.payment_id);
     expect(row).toMatchObject({ status: 'approved', recibo_id: null });
     expect(String(row.recibo_error)).toMatch(/distinto/);
+    // Refused for good: a retry could only refuse again.
+    expect(await receiptJobStates(started.payment_id)).toEqual([]);
   });
 
   it('a failed TX2 leaves approved with recibo_error, and the retry job creates the receipt later', async () => {
@@ -616,6 +630,11 @@ describe('POST /portal/pagos/webhook', () => {
       const failed = await paymentRow(started.payment_id);
       expect(failed).toMatchObject({ status: 'approved', recibo_id: null });
       expect(String(failed.recibo_error)).toMatch(/movimi/);
+      // The job TX1 queued stays: it is what writes the receipt later (due in a second here, so
+      // on a slow machine it may have run, and failed, already).
+      const states = await receiptJobStates(started.payment_id);
+      expect(states).toHaveLength(1);
+      expect(['created', 'active', 'retry']).toContain(states[0]);
     } finally {
       await tenant.query('ALTER TABLE caja.movimi_off RENAME TO movimi');
     }

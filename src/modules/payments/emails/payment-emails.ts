@@ -84,11 +84,12 @@ export interface PaymentEmailQueue {
   /**
    * "Recibimos tu pago": called inside TX2 once the receipt is written, before it commits (and
    * by the receipt job when it finds the receipt written). Never throws: the e-mail must not
-   * block or fail the receipt; a queue that cannot be reached is logged.
+   * block or fail the receipt; a queue that cannot be reached is logged. Answers whether the job
+   * is queued (false: it could not be, and the receipt job must not be removed).
    */
-  queueReceiptEmail(tenant: TenantContext, paymentId: number): Promise<void>;
+  queueReceiptEmail(tenant: TenantContext, paymentId: number): Promise<boolean>;
   /** "Devolución registrada": called in the transaction that records the refund. Never throws. */
-  queueRefundEmail(tenant: TenantContext, paymentId: number): Promise<void>;
+  queueRefundEmail(tenant: TenantContext, paymentId: number): Promise<boolean>;
 }
 
 /** nodemailer's error code and SMTP reply code, without its message. */
@@ -188,13 +189,16 @@ export function createPaymentEmailQueue(deps: {
       kind,
     };
     try {
+      // A taken singleton slot (null) means that e-mail is queued already.
       await jobs.send(PAYMENT_EMAIL_JOB, job, {
         singletonKey: singletonKey(job),
         singletonSeconds: SINGLETON_SECONDS,
       });
+      return true;
     } catch (error) {
       // The receipt or refund goes on; the receipt job queues the receipt's e-mail again.
       log.warn({ err: error, tenantId: tenant.tenantId, kind }, 'payment e-mail not queued');
+      return false;
     }
   }
 

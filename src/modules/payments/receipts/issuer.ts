@@ -31,19 +31,36 @@ export interface ReceiptAttempts {
   ): Promise<ReceiptOutcome>;
 }
 
+interface SettledAttempts extends ReceiptAttempts {
+  /** `attemptFor`, saying too whether the receipt job still has something to do. */
+  attemptSettled: (
+    tenant: TenantContext,
+    paymentId: number,
+    settings?: PaymentSettings,
+  ) => Promise<{ outcome: ReceiptOutcome; settled: boolean }>;
+}
+
 export interface ReceiptIssuer extends ReceiptAttempts {
   /**
    * Queues the receipt job of a payment being approved, due after the job retry delay. Called
    * inside TX1, before it commits: a process that dies between TX1 and TX2 leaves the receipt to
    * this job, since nothing else would come back for it (the gateway's retried notification finds
-   * the payment approved already). When TX2 went through, the job finds the receipt and stops.
+   * the payment approved already). Answers the job's id.
    */
-  queue(tenant: TenantContext, paymentId: number): Promise<void>;
+  queue(tenant: TenantContext, paymentId: number): Promise<string | null>;
   /**
-   * TX2 for an approved payment; a failure is recorded and left to the job `queue` created. The
-   * caller's settings, read moments ago, save reading them again.
+   * TX2 for an approved payment; a failure is recorded and left to the job `queue` created
+   * (`retryJobId`). Once TX2 has decided (a receipt written, found, or refused for good) and the
+   * receipt's e-mail is queued, that job is removed: run, it would only take the payment's lock
+   * to find the same, about seven statements a payment for nothing. The caller's settings, read moments ago, save reading them
+   * again.
    */
-  issue(tenant: TenantContext, paymentId: number, settings?: PaymentSettings): Promise<void>;
+  issue(
+    tenant: TenantContext,
+    paymentId: number,
+    retryJobId: string | null,
+    settings?: PaymentSettings,
+  ): Promise<void>;
 }
 
 interface ReceiptDeps {
@@ -62,7 +79,7 @@ interface ReceiptDeps {
 }
 
 /** TX2 attempts, shared by the webhook, the retry job and `cli payments retry-receipts`. */
-export function createReceiptAttempts(deps: ReceiptDeps): ReceiptAttempts {
+export function createReceiptAttempts(deps: ReceiptDeps): SettledAttempts {
   const { tenancy, calendar, clock, log, metrics, emails } = deps;
 
   async function recordError(tenant: TenantContext, paymentId: number, message: string) {
@@ -71,11 +88,16 @@ export function createReceiptAttempts(deps: ReceiptDeps): ReceiptAttempts {
     await recordReceiptError(tenant.db, paymentId, message, clock.now());
   }
 
-  async function attemptFor(
+  /**
+   * One attempt, and whether nothing is left for the receipt job to do: false when the receipt's
+   * e-mail could not be queued (logged, never thrown), which that job's run queues again.
+   */
+  async function attemptSettled(
     tenant: TenantContext,
     paymentId: number,
     known?: PaymentSettings,
-  ): Promise<ReceiptOutcome> {
+  ): Promise<{ outcome: ReceiptOutcome; settled: boolean }> {
+    let mailQueued = true;
     try {
       const settings = known ?? (await readPaymentSettings(tenant));
       if (!settings.cuentaBancaria || !settings.cajaSchema) {
@@ -92,16 +114,22 @@ export function createReceiptAttempts(deps: ReceiptDeps): ReceiptAttempts {
         {
           clock,
           today: await calendar.today(tenant),
-          onCreated: emails && ((id) => emails.queueReceiptEmail(tenant, id)),
+          onCreated:
+            emails &&
+            (async (id) => {
+              mailQueued = await emails.queueReceiptEmail(tenant, id);
+            }),
         },
       );
       // Written before (by TX2 on another path, or a run whose queueing failed): queued again,
       // which pg-boss's singleton key or the job's sent mark turns into nothing when it was.
-      if (outcome.kind === 'exists') await emails?.queueReceiptEmail(tenant, paymentId);
+      if (outcome.kind === 'exists' && emails) {
+        mailQueued = await emails.queueReceiptEmail(tenant, paymentId);
+      }
       // Retrying cannot change what the gateway approved: recorded once, never retried.
       metrics?.receipt(outcome.kind);
       if (outcome.kind === 'refused') await recordError(tenant, paymentId, outcome.reason);
-      return outcome;
+      return { outcome, settled: mailQueued };
     } catch (error) {
       metrics?.receipt('failed');
       await recordError(tenant, paymentId, error instanceof Error ? error.message : String(error));
@@ -109,21 +137,26 @@ export function createReceiptAttempts(deps: ReceiptDeps): ReceiptAttempts {
     }
   }
 
+  async function attemptFor(tenant: TenantContext, paymentId: number, known?: PaymentSettings) {
+    return (await attemptSettled(tenant, paymentId, known)).outcome;
+  }
+
   return {
     recordError,
     attempt: async (tenantId, sucursalId, paymentId) =>
       attemptFor(await tenancy.resolve(tenantId, sucursalId), paymentId),
     attemptFor,
+    attemptSettled,
   };
 }
 
 /** docs/decisions.md #31: TX2 is independent of TX1, retried with backoff, never two receipts. */
 export function createReceiptIssuer(deps: ReceiptDeps & { jobs: JobQueue }): ReceiptIssuer {
-  const attempts = createReceiptAttempts(deps);
+  const { attemptSettled, ...attempts } = createReceiptAttempts(deps);
   return {
     ...attempts,
     async queue(tenant, paymentId) {
-      await deps.jobs.send(
+      return deps.jobs.send(
         RECEIPT_RETRY_JOB,
         {
           tenantId: tenant.tenantId,
@@ -133,11 +166,20 @@ export function createReceiptIssuer(deps: ReceiptDeps & { jobs: JobQueue }): Rec
         { startAfter: deps.jobs.retryDelaySeconds },
       );
     },
-    async issue(tenant, paymentId, settings) {
+    async issue(tenant, paymentId, retryJobId, settings) {
+      let settled: boolean;
       try {
-        await attempts.attemptFor(tenant, paymentId, settings);
+        ({ settled } = await attemptSettled(tenant, paymentId, settings));
       } catch {
         // attempt() recorded why in recibo_error; the job queued with TX1 tries again with backoff.
+        return;
+      }
+      if (retryJobId === null || !settled) return;
+      try {
+        await deps.jobs.remove(RECEIPT_RETRY_JOB, retryJobId);
+      } catch (error) {
+        // Harmless: the job runs, finds the receipt, and stops.
+        deps.log.warn({ err: error }, 'could not remove a receipt job no longer needed');
       }
     },
   };
