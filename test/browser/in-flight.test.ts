@@ -8,6 +8,7 @@ import {
   logIn,
   navLink,
   tenantPage,
+  wallClock,
 } from '../helpers/web-pages.js';
 import { useServedWebClient } from '../helpers/web-suite.js';
 
@@ -147,20 +148,7 @@ describe('payments in flight in the web client', () => {
     const payment = (answer.body as { data: { fecha_hora: string; checkout_url: string } }).data;
     expect(payment.checkout_url).toMatch(/\/portal\/sandbox\/checkout\//);
     // The time of day in Buenos Aires, as the page writes it: "12/05/2026 10:45".
-    const parts = Object.fromEntries(
-      new Intl.DateTimeFormat('es-AR', {
-        timeZone: 'America/Argentina/Buenos_Aires',
-        day: '2-digit',
-        month: '2-digit',
-        year: 'numeric',
-        hour: '2-digit',
-        minute: '2-digit',
-        hourCycle: 'h23',
-      })
-        .formatToParts(new Date(payment.fecha_hora))
-        .map((part) => [part.type, part.value]),
-    );
-    const when = `${parts.day}/${parts.month}/${parts.year} ${parts.hour}:${parts.minute}`;
+    const when = wallClock(payment.fecha_hora, 'America/Argentina/Buenos_Aires');
 
     await logIn(page, web.portal.url);
     await navLink(page, 'Pagos').click();

@@ -11,6 +11,7 @@ import {
   navLink,
   registerThroughApi,
   type Customer,
+  wallClock,
 } from '../helpers/web-pages.js';
 import { setIni, useServedWebClient } from '../helpers/web-suite.js';
 
@@ -344,18 +345,8 @@ describe('estado de cuenta', () => {
       `SELECT last_login FROM suc0001.portal_users WHERE cnro = 1001`,
     );
     expect(row?.last_login).toBeInstanceOf(Date);
-    // Worked out here: dd/mm/aaaa hh:mm in Kiritimati (UTC+14), 17 hours from Buenos Aires.
-    const parts = new Intl.DateTimeFormat('en-GB', {
-      timeZone: TENANT_ZONE,
-      day: '2-digit',
-      month: '2-digit',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }).formatToParts(row?.last_login ?? new Date(0));
-    const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-    const expected = `${part('day')}/${part('month')}/${part('year')} ${part('hour')}:${part('minute')}`;
+    // In Kiritimati (UTC+14), 17 hours from Buenos Aires.
+    const expected = wallClock(row?.last_login ?? new Date(0), TENANT_ZONE);
     const lastLogin = page
       .locator('dl.facts > div')
       .filter({ has: page.getByText('Último ingreso', { exact: true }) })

@@ -141,3 +141,22 @@ export async function expectPdfDownload(page: Page, buttonName: string, filename
   expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
   return bytes;
 }
+
+/**
+ * An instant as the pages write a time of day, "dd/mm/aaaa hh:mm" on the wall clock of `timeZone`,
+ * worked out here with Intl rather than by the page's own code.
+ */
+export function wallClock(instant: Date | string, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(instant));
+  const part = (type: Intl.DateTimeFormatPartTypes) =>
+    parts.find((candidate) => candidate.type === type)?.value ?? '';
+  return `${part('day')}/${part('month')}/${part('year')} ${part('hour')}:${part('minute')}`;
+}
