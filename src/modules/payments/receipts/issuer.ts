@@ -52,8 +52,8 @@ export interface ReceiptIssuer extends ReceiptAttempts {
    * TX2 for an approved payment; a failure is recorded and left to the job `queue` created
    * (`retryJobId`). Once TX2 has decided (a receipt written, found, or refused for good) and the
    * receipt's e-mail is queued, that job is removed: run, it would only take the payment's lock
-   * to find the same, about seven statements a payment for nothing. The caller's settings, read moments ago, save reading them
-   * again.
+   * to find the same, about seven statements a payment for nothing. The caller's settings, read
+   * moments ago, save reading them again.
    */
   issue(
     tenant: TenantContext,
