@@ -125,17 +125,27 @@ export function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-/** Rounds of one side as one row: mean rate and CPU, median latencies. */
-export function combine(name: string, runs: CpuMeasurement[]): CpuMeasurement {
-  const mean = (pick: (run: CpuMeasurement) => number) =>
-    runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
+function meanOf<T>(runs: T[], pick: (run: T) => number): number {
+  return runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
+}
+
+/** Rounds of one side as one row: mean rate, median latencies. */
+export function meanRow(name: string, runs: Measurement[]): Measurement {
   return {
     name,
-    requestsPerSecond: mean((run) => run.requestsPerSecond),
+    requestsPerSecond: meanOf(runs, (run) => run.requestsPerSecond),
     p50: median(runs.map((run) => run.p50)),
     p99: median(runs.map((run) => run.p99)),
     errors: runs.reduce((sum, run) => sum + run.errors, 0),
     non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+  };
+}
+
+/** Rounds of one side as one row: `meanRow`, with the mean CPU. */
+export function combine(name: string, runs: CpuMeasurement[]): CpuMeasurement {
+  const mean = (pick: (run: CpuMeasurement) => number) => meanOf(runs, pick);
+  return {
+    ...meanRow(name, runs),
     nodeMsPerRequest: mean((run) => run.nodeMsPerRequest),
     postgresMsPerRequest: mean((run) => run.postgresMsPerRequest),
   };

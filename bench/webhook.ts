@@ -14,7 +14,7 @@ import {
   verifyNotificationSignature,
 } from '../src/modules/payments/gateways/signature.js';
 import { benchTenant, type BenchEnvironment } from './environment.js';
-import { median } from './deudas.js';
+import { meanRow, median } from './deudas.js';
 import { measure, printTable, type Measurement } from './measure.js';
 
 /**
@@ -117,18 +117,6 @@ async function receiptsOf(client: pg.Client, first: number, count: number): Prom
     [first, count],
   );
   return rows[0]?.done ?? 0;
-}
-
-/** Rounds of one side as one row: mean rate, median latencies. */
-function meanOf(name: string, runs: Measurement[]): Measurement {
-  return {
-    name,
-    requestsPerSecond: runs.reduce((sum, run) => sum + run.requestsPerSecond, 0) / runs.length,
-    p50: median(runs.map((run) => run.p50)),
-    p99: median(runs.map((run) => run.p99)),
-    errors: runs.reduce((sum, run) => sum + run.errors, 0),
-    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
-  };
 }
 
 /** The baselines: TX1 and TX2 as the webhook runs them, alone or after the same checks. */
@@ -329,7 +317,7 @@ export async function webhookThroughput(
     const [portal = [], lean = [], bare = []] = runs;
     printTable(
       `Approved notifications, TX1 + TX2 each (${ROUNDS} alternating rounds of ${ROUND_SECONDS} s a side, ${CONNECTIONS} connections): means, median p50/p99`,
-      runs.map((side, index) => meanOf(sides[index]?.name ?? '', side)),
+      runs.map((side, index) => meanRow(sides[index]?.name ?? '', side)),
     );
     const ratios = (of: Measurement[], to: Measurement[]) =>
       of.map((run, i) => run.requestsPerSecond / (to[i]?.requestsPerSecond ?? Infinity));
