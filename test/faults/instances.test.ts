@@ -543,6 +543,10 @@ describe.skipIf(redis.skip)(redis.title('two API processes on one database and o
     expect(
       await deploymentMetric('portal_job_runs_total', { job: 'receipt-retry', result: 'created' }),
     ).toBe(1);
+    // No run found a receipt already written: none ran for nothing.
+    expect(
+      await deploymentMetric('portal_job_runs_total', { job: 'receipt-retry', result: 'exists' }),
+    ).toBe(0);
     expect(await deploymentMetric('portal_receipts_total', { outcome: 'failed' })).toBe(1);
     const [attempts] = await tenant.query<{ last_value: string }>(
       'SELECT last_value::text FROM public.test_textil_movimi_attempts',
