@@ -247,10 +247,10 @@ describe('what a customer notices', () => {
     await page.goto(`${web.portal.url}/e/1/s/1/recibos`);
     await page.getByText('Recibos 1 a 20 de 22').waitFor();
     expect(await navLink(page, 'Inicio').getAttribute('href')).toBe('/e/1/s/1/');
-    // Every load restores the session with a refresh, which rotates the refresh token; leaving
-    // the page while that answer is on its way loses the new token, and the next load presents
-    // the old one: reuse, which ends the session (docs/decisions.md #11). So the next page is
-    // opened only once this one's refresh has answered (it failed this way on a loaded machine).
+    // Every load restores the session with a refresh, which rotates the refresh token. If the
+    // next page's refresh reached the API before this one's answer reached the browser, it would
+    // present the rotated token: reuse, which ends the session (docs/decisions.md #11; seen on a
+    // loaded machine, see docs/behaviour-notes.md). So the next page opens once it has answered.
     const refreshed = page.waitForResponse((response) =>
       response.url().endsWith('/portal/auth/refresh-token'),
     );

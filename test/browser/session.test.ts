@@ -8,6 +8,8 @@ import {
   submitLogin,
   tenantPage,
 } from '../helpers/web-pages.js';
+import { freePort } from '../helpers/ports.js';
+import { startSlowLink } from '../helpers/slow-link.js';
 import { useServedWebClient } from '../helpers/web-suite.js';
 
 /*
@@ -18,7 +20,9 @@ import { useServedWebClient } from '../helpers/web-suite.js';
  * per-IP limit.
  */
 
-const web = useServedWebClient();
+// A slow link in front of the portal, on a port reserved now: the portal allows its origin.
+const slowLinkPort = await freePort();
+const web = useServedWebClient({ alsoAllowedOrigins: [`http://127.0.0.1:${slowLinkPort}`] });
 
 async function refreshCookie(context: BrowserContext): Promise<string | undefined> {
   const cookies = await context.cookies(`${web.portal.url}/portal/auth/refresh-token`);
@@ -103,6 +107,33 @@ describe('the session in the browser', () => {
     // The server ended it too: a reload finds no session to refresh.
     expect(await reloadWithRefresh(second)).toBe(401);
     await expectHeading(second, 'Ingresá a tu cuenta');
+    expect(web.session.errors).toEqual([]);
+  });
+
+  it('closing a tab while its refresh is on the way keeps the session: the browser still takes the rotated cookie', async () => {
+    const { page, context } = web.session;
+    await logIn(page, web.portal.url);
+    // Every answer reaches the browser a second after the server gave it.
+    const link = await startSlowLink(web.portal.url, slowLinkPort, 1_000);
+    try {
+      const tab = await context.newPage();
+      const refresh = link.watch('/portal/auth/refresh-token');
+      const opening = tab.goto(tenantPage(link.url, 'deudas')).catch(() => undefined);
+      // The server rotated the cookie; its answer, with the new one, is still on the way.
+      await refresh.answered;
+      await tab.close();
+      await opening;
+      expect(await refresh.delivered).toBe(true);
+    } finally {
+      await link.close();
+    }
+    // The next visit presents the new cookie, not the rotated one (which would end the session).
+    await page.goto(tenantPage(web.portal.url));
+    await expectHeading(page, /^Hola, Juan Pérez/);
+    const reuse = await web.portal.tenantQuery(
+      "SELECT 1 FROM public.portal_audit_log WHERE event = 'refresh_reuse'",
+    );
+    expect(reuse).toEqual([]);
     expect(web.session.errors).toEqual([]);
   });
 });

@@ -24,6 +24,8 @@ export interface StartPortalOptions {
   webDir?: string;
   /** PORTAL_ALLOWED_ORIGIN; by default development's own (the API's origin). */
   allowedOrigins?: string[];
+  /** Origins allowed beside the API's own (a proxy in front of it, say). */
+  alsoAllowedOrigins?: string[];
   /** Any other variable for the API process (e.g. NODE_ENV=production). */
   env?: Record<string, string>;
 }
@@ -100,6 +102,11 @@ export async function startPortal(options: StartPortalOptions = {}): Promise<Por
         PORTAL_TENANT_CONNECTIONS_MAX: '8',
         PORTAL_TENANT_POOL_SIZE: '4',
         ...(options.webDir !== undefined && { PORTAL_WEB_DIR: options.webDir }),
+        ...(options.alsoAllowedOrigins && {
+          PORTAL_ALLOWED_ORIGIN: [`http://127.0.0.1:${port}`, ...options.alsoAllowedOrigins].join(
+            ',',
+          ),
+        }),
         ...(options.allowedOrigins && {
           PORTAL_ALLOWED_ORIGIN: options.allowedOrigins.join(','),
         }),

@@ -5,7 +5,7 @@ import { createErpCustomerTables, createErpPublicTables } from '../../src/dev/er
 import { databaseUrlFor, ensureDatabase } from '../../src/platform/db/admin.js';
 import { registerTenant } from '../../src/platform/tenancy/registration.js';
 import { useBrowser, type BrowserSession } from './browser.js';
-import { startPortal, type Portal } from './portal.js';
+import { startPortal, type Portal, type StartPortalOptions } from './portal.js';
 import { ensureWebBuild } from './web-dist.js';
 
 export interface WebSuite {
@@ -20,12 +20,14 @@ export interface WebSuite {
  * for the file (its own in-memory rate limits, see docs/web.md 'Rate limits') serving
  * `web/dist`, built first when stale, and one Chromium.
  */
-export function useServedWebClient(): WebSuite {
+export function useServedWebClient(
+  options: Pick<StartPortalOptions, 'alsoAllowedOrigins'> = {},
+): WebSuite {
   const session = useBrowser();
   let portal: Portal | undefined;
 
   beforeAll(async () => {
-    portal = await startPortal({ webDir: await ensureWebBuild() });
+    portal = await startPortal({ ...options, webDir: await ensureWebBuild() });
   });
   afterAll(async () => {
     await portal?.stop();

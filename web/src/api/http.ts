@@ -27,6 +27,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Idempotency-Key (docs/api.md): the same key for the same request sent again. */
   idempotencyKey?: string;
+  /** The request outlives the page (fetch's keepalive): its answer is taken even after the tab closes. */
+  keepalive?: boolean;
 }
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -73,6 +75,7 @@ async function send(
       // The refresh cookie travels to the API even when it is on another origin.
       credentials: 'include',
       signal: options.signal,
+      keepalive: options.keepalive,
     });
   } catch (error) {
     if (error instanceof Error && error.name === 'AbortError') throw error;

@@ -95,9 +95,13 @@ function refresh(staleToken: string | null): Promise<string | null> {
     const fresh = currentToken();
     if (fresh !== null && fresh !== staleToken) return fresh;
     try {
+      // The answer rotates the HttpOnly cookie. A tab closed while it is on the way would drop
+      // it, and the next visit would present the rotated cookie: reuse, which ends the session
+      // (docs/decisions.md #11). keepalive lets the browser take the answer all the same.
       const data = await publicCall<RefreshData>('/portal/auth/refresh-token', {
         method: 'POST',
         body: {},
+        keepalive: true,
       });
       return data.access_token;
     } catch (error) {
