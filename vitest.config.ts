@@ -76,6 +76,9 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           ...withDatabase,
+          // As integration: a worker loads Playwright and the helpers once for its files (each
+          // file still starts its own portal and Chromium).
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
