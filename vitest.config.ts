@@ -22,6 +22,7 @@ const UNIT = [
   'test/platform/config.test.ts',
   'test/platform/layers.test.ts',
   'test/platform/log-stream.test.ts',
+  'test/platform/lru.test.ts',
   'test/platform/passwords.test.ts',
   'test/platform/process-stop.test.ts',
   'test/payments/gateways.test.ts',

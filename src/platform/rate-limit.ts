@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { Redis } from 'ioredis';
-import { LRUCache } from 'lru-cache';
+import { growingLru } from './lru.js';
 import type { Clock } from './clock.js';
 import type { RedisOutage } from './redis.js';
 import { AppError } from './errors.js';
@@ -46,7 +46,7 @@ export interface Counter {
 }
 
 function memoryCounter(clock: Clock): Counter {
-  const windows = new LRUCache<string, { count: number; resetAt: number }>({ max: 100_000 });
+  const windows = growingLru<string, { count: number; resetAt: number }>(100_000);
   return {
     hit(key, windowMs) {
       const now = clock.now().getTime();

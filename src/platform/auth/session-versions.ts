@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
-import { LRUCache } from 'lru-cache';
+import { growingLru } from '../lru.js';
 import { inCustomerSchema } from '../db/executor.js';
 import { PLACEHOLDER_ID, preparedQuery, type PreparedQuery } from '../db/prepared.js';
 import type { TenantContext } from '../tenancy/tenancy.js';
@@ -45,9 +45,9 @@ export async function createSessionVersions(options: {
   cacheMs?: number;
 }): Promise<SessionVersions> {
   const cacheMs = options.cacheMs ?? DEFAULT_CACHE_MS;
-  const cached = new LRUCache<string, number>({ max: 100_000, ttl: cacheMs });
+  const cached = growingLru<string, number>(100_000, { ttl: cacheMs });
   // Keys whose session just ended: read through to the database until the ending has committed.
-  const readThrough = new LRUCache<string, true>({ max: 100_000, ttl: cacheMs });
+  const readThrough = growingLru<string, true>(100_000, { ttl: cacheMs });
   const forget = (key: string) => {
     cached.delete(key);
     readThrough.set(key, true);

@@ -21,9 +21,15 @@ function createAjv(options: Options): Ajv {
   return ajv;
 }
 
+/*
+ * One pair for the process, not one per app: Ajv keeps what it compiled by schema object, and
+ * route schemas are module constants, so an app built again (the tests build hundreds) reuses
+ * the validators instead of compiling every route's again.
+ */
+const bodyAjv = createAjv({ coerceTypes: false });
+const textAjv = createAjv({ coerceTypes: 'array' });
+
 export function installValidation(app: FastifyInstance): void {
-  const bodyAjv = createAjv({ coerceTypes: false });
-  const textAjv = createAjv({ coerceTypes: 'array' });
   app.setValidatorCompiler(({ schema, httpPart }) =>
     (httpPart === 'body' ? bodyAjv : textAjv).compile(schema),
   );

@@ -1,5 +1,5 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
-import { LRUCache } from 'lru-cache';
+import { growingLru } from '../lru.js';
 import type { Clock } from '../clock.js';
 import { isPositiveInt4, isUuid } from '../ids.js';
 import { importHmacKey } from './secrets.js';
@@ -32,7 +32,7 @@ export interface AccessTokens {
  */
 export function createAccessTokens(secret: string, clock: Clock): AccessTokens {
   const key = importHmacKey(secret);
-  const verified = new LRUCache<string, AccessClaims & { exp: number }>({ max: 50_000 });
+  const verified = growingLru<string, AccessClaims & { exp: number }>(50_000);
 
   return {
     async sign(claims) {

@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { growingLru } from '../lru.js';
 import { cacheAgesOn, type TimerClock } from '../clock.js';
 import type { TenantPools } from './pools.js';
 import type { TenantRegistry } from './registry.js';
@@ -29,8 +29,7 @@ export function createTenantDirectory(deps: {
   clock: TimerClock;
 }): TenantDirectory {
   const { registry, pools } = deps;
-  const cache = new LRUCache<string, Sucursales>({
-    max: 10_000,
+  const cache = growingLru<string, Sucursales>(10_000, {
     ttl: deps.ttlMs,
     ...cacheAgesOn(deps.clock),
   });

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { LRUCache } from 'lru-cache';
+import { growingLru } from '../lru.js';
 import { cacheAgesOn, type TimerClock } from '../clock.js';
 import type { SystemDatabase } from '../db/types.js';
 
@@ -23,11 +23,13 @@ export function createTenantRegistry(
   systemDb: Kysely<SystemDatabase>,
   options: { ttlMs: number; clock: TimerClock; maxEntries?: number },
 ): TenantRegistry {
-  const cache = new LRUCache<number, { record: TenantRecord | undefined }>({
-    max: options.maxEntries ?? 10_000,
-    ttl: options.ttlMs,
-    ...cacheAgesOn(options.clock),
-  });
+  const cache = growingLru<number, { record: TenantRecord | undefined }>(
+    options.maxEntries ?? 10_000,
+    {
+      ttl: options.ttlMs,
+      ...cacheAgesOn(options.clock),
+    },
+  );
 
   return {
     async find(tenantId) {

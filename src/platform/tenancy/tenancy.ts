@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { LRUCache } from 'lru-cache';
+import { growingLru } from '../lru.js';
 import { cacheAgesOn, type TimerClock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { TenantDatabase } from '../db/types.js';
@@ -43,8 +43,7 @@ export function createTenancy(deps: {
   clock: TimerClock;
 }): Tenancy {
   const { registry, pools } = deps;
-  const sucursales = new LRUCache<string, { record: SucursalRecord | undefined }>({
-    max: 10_000,
+  const sucursales = growingLru<string, { record: SucursalRecord | undefined }>(10_000, {
     ttl: deps.ttlMs,
     ...cacheAgesOn(deps.clock),
   });

@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { growingLru } from '../lru.js';
 import { cacheAgesOn, type TimerClock } from '../clock.js';
 import { dateInTimeZone, DEFAULT_TIME_ZONE, isTimeZone } from '../dates.js';
 import { readIni } from './ini.js';
@@ -16,7 +16,7 @@ export interface TenantCalendar {
  * per tenant; an unknown zone name falls back to the default rather than failing requests.
  */
 export function createTenantCalendar(clock: TimerClock): TenantCalendar {
-  const zones = new LRUCache<number, string>({ max: 10_000, ttl: 60_000, ...cacheAgesOn(clock) });
+  const zones = growingLru<number, string>(10_000, { ttl: 60_000, ...cacheAgesOn(clock) });
   async function zone(tenant: TenantContext): Promise<string> {
     let cached = zones.get(tenant.tenantId);
     if (cached === undefined) {

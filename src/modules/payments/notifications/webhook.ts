@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { LRUCache } from 'lru-cache';
+import { growingLru } from '../../../platform/lru.js';
 import type { RequestOrigin } from '../../../platform/audit.js';
 import { AppError } from '../../../platform/errors.js';
 import { parsePositiveInt4 } from '../../../platform/ids.js';
@@ -72,7 +72,7 @@ export function createWebhookHandler(deps: WebhookDeps) {
   // Each tenant's token as last seen valid (its SHA-256), so an address that spent its refusals
   // still gets a genuine notification through without a database query deciding it. Never used
   // to accept a token: the tenant's ini, read on every notification, decides that.
-  const provenTokens = new LRUCache<number, string>({ max: 10_000 });
+  const provenTokens = growingLru<number, string>(10_000);
 
   async function authenticate(input: NotificationInput, tenantId: number, sucursalId: number) {
     const tenant = await tenancy.tryResolve(tenantId, sucursalId);
