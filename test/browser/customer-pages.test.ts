@@ -57,7 +57,8 @@ describe('what a customer notices', () => {
     // The home page's last payment leads to every receipt; focus goes to the new page's title.
     await page.getByRole('link', { name: 'Ver tus recibos' }).click();
     await expectHeading(page, 'Tus recibos');
-    expect(await focusedId()).toBe('page-title');
+    // Focus moves in an effect, after the heading is painted: a moment later, not at once.
+    await expect.poll(focusedId).toBe('page-title');
     const counter = page.getByRole('listitem').filter({ hasText: 'RC0001-00000041' });
     await counter.getByText('En la empresa').waitFor();
     await page.getByText('Recibos 1 a 1 de 1').waitFor();
@@ -239,7 +240,7 @@ describe('what a customer notices', () => {
     await page.getByText('Recibos 21 a 22 de 22').waitFor();
     // The seed's receipt, paid at the counter long ago, is the oldest.
     await page.getByText('RC0001-00000030').waitFor();
-    expect(await focusedId()).toBe('recibos-lista');
+    await expect.poll(focusedId).toBe('recibos-lista');
     await page.getByRole('button', { name: 'Anteriores' }).click();
     await page.getByText('Recibos 1 a 20 de 22').waitFor();
 

@@ -130,7 +130,10 @@ describe('estado de cuenta', () => {
     await logIn(page, web.portal.url, JUAN);
     await page.getByRole('link', { name: 'Ver tu estado de cuenta' }).click();
     await expectHeading(page, 'Estado de cuenta');
-    expect(await page.evaluate<string>('document.activeElement?.id ?? ""')).toBe('page-title');
+    // Focus moves in an effect, after the heading is painted: a moment later, not at once.
+    await expect
+      .poll(() => page.evaluate<string>('document.activeElement?.id ?? ""'))
+      .toBe('page-title');
     await expect(navLink(page, 'Estado de cuenta').getAttribute('aria-current')).resolves.toBe(
       'page',
     );
