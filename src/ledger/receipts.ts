@@ -20,20 +20,13 @@ export class LedgerConflictError extends Error {
 
 type Trx = Transaction<TenantDatabase>;
 
-/** `RC` + punto de venta (4) + `-` + number (8), allocated under the numerador's row lock. */
-async function nextReceiptNumber(trx: Trx, schema: string, puntoVenta: number): Promise<string> {
-  const row = await trx
-    .withSchema(schema)
-    .insertInto('numeradores')
-    .values({ tipo: 'REC', punto_venta: puntoVenta, ultimo: 1 })
-    .onConflict((oc) =>
-      oc
-        .columns(['tipo', 'punto_venta'])
-        .doUpdateSet({ ultimo: sql<number>`numeradores.ultimo + 1` }),
-    )
-    .returning('ultimo')
-    .executeTakeFirstOrThrow();
-  return `RC${String(puntoVenta).padStart(4, '0')}-${String(row.ultimo).padStart(8, '0')}`;
+/**
+ * The receipt's number as SQL: `RC` + punto de venta (4) + `-` + the numerador's `ultimo` (at
+ * least 8 digits; lpad alone would cut a longer one).
+ */
+function receiptNumber(puntoVenta: number) {
+  const prefix = `RC${String(puntoVenta).padStart(4, '0')}-`;
+  return sql<string>`${prefix}::text || lpad(ultimo::text, greatest(8, length(ultimo::text)), '0')`;
 }
 
 /** One debt a receipt pays, and how much of it (a JSON number, 2 decimals). */
@@ -63,8 +56,8 @@ export interface ReceiptPayment {
  *
  * The numerador's row lock serialises every receipt of the tenant's punto de venta until the
  * commit, so everything that needs no number comes before it: the debts reduced, and
- * `beforeNumbering` (the caller's own writes, given the receipt's id). After the number, one
- * statement writes the REC row, its recfac lines and the cash movement, then the commit.
+ * `beforeNumbering` (the caller's own writes, given the receipt's id). Then one statement takes
+ * the number and writes the REC row, its recfac lines and the cash movement, and the commit.
  */
 export async function writeReceipt(
   trx: Trx,
@@ -105,28 +98,40 @@ export async function writeReceipt(
   }
   await context.beforeNumbering?.(reciboId);
 
-  const nrocomp = await nextReceiptNumber(trx, schema, settings.puntoVenta);
-  const concepto = `Pago portal #${payment.id} (${payment.gateway ?? ''} ${payment.gatewayPaymentId ?? ''}) recibo ${nrocomp}`;
-  await sql`
-    WITH receipt AS (
+  // The number and every row that carries it in one statement, then the commit: the numerador's
+  // row lock is held for two round trips, not three, and no event-loop turn of this process in
+  // between (a busy process made every receipt of the tenant wait for its turns).
+  const concepto = `Pago portal #${payment.id} (${payment.gateway ?? ''} ${payment.gatewayPaymentId ?? ''}) recibo `;
+  const { rows } = await sql<{ nrocomp: string }>`
+    WITH numbered AS (
+      INSERT INTO ${sql.table(`${schema}.numeradores`)} (tipo, punto_venta, ultimo)
+      VALUES ('REC', ${settings.puntoVenta}::integer, 1)
+      ON CONFLICT (tipo, punto_venta) DO UPDATE SET ultimo = numeradores.ultimo + 1
+      RETURNING ${receiptNumber(settings.puntoVenta)} AS nrocomp
+    ), receipt AS (
       INSERT INTO ${sql.table(`${schema}.ordcta`)}
              (id, cnro, tipo, comprobante, nrocomp, fecha, vencimiento, debe, haber, saldo)
-      VALUES (${reciboId}::uuid, ${cnro}::integer, 'REC', 'Recibo', ${nrocomp}::text,
-              ${context.today}::date, NULL, 0, ${total}::numeric, 0)
-      RETURNING id
+      SELECT ${reciboId}::uuid, ${cnro}::integer, 'REC', 'Recibo', numbered.nrocomp,
+             ${context.today}::date, NULL, 0, ${total}::numeric, 0
+        FROM numbered
+      RETURNING id, nrocomp
     ), applied AS (
       INSERT INTO ${sql.table(`${schema}.recfac`)} (recibo_id, factura_id, monto)
       SELECT receipt.id, v.factura_id, v.monto
         FROM receipt,
              (VALUES ${sql.join(paid.map(({ factura, pago }) => sql`(${factura.id}::uuid, ${pago}::numeric)`))})
              AS v(factura_id, monto)
+    ), moved AS (
+      INSERT INTO ${sql.table(`${settings.cajaSchema}.movimi`)}
+             (fecha, tipo, cuenta_bancaria, monto, concepto, ordcta_id, cnro)
+      SELECT ${context.now}::timestamptz, 'INGRESO', ${settings.cuentaBancaria}::text,
+             ${total}::numeric, ${concepto}::text || receipt.nrocomp, receipt.id, ${cnro}::integer
+        FROM receipt
     )
-    INSERT INTO ${sql.table(`${settings.cajaSchema}.movimi`)}
-           (fecha, tipo, cuenta_bancaria, monto, concepto, ordcta_id, cnro)
-    SELECT ${context.now}::timestamptz, 'INGRESO', ${settings.cuentaBancaria}::text,
-           ${total}::numeric, ${concepto}::text, receipt.id, ${cnro}::integer
-      FROM receipt
+    SELECT nrocomp FROM receipt
   `.execute(trx);
+  const nrocomp = rows[0]?.nrocomp;
+  if (nrocomp === undefined) throw new Error('the receipt was not written');
   return { reciboId, nrocomp };
 }
 

@@ -56,6 +56,7 @@ export async function openInfrastructure(
   const jobs = await startJobQueue(settings.databaseUrl, log, {
     pollingIntervalSeconds: options.jobPollingSeconds,
     retryDelaySeconds: options.jobRetryDelaySeconds,
+    preparedStatements: settings.tenantPools.preparedStatements,
   });
   lifetime.add('job queue', () => jobs.stop());
   const mailer = createMailer({

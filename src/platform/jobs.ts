@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
@@ -62,6 +63,46 @@ async function createQueueExclusively(connectionString: string, create: () => Pr
   }
 }
 
+/** Named statements per process at most: pg-boss's texts are fixed, so a handful in practice. */
+const MAX_NAMED = 100;
+
+/**
+ * pg-boss's connections, with every parameterized statement it sends run as a named prepared
+ * statement: PostgreSQL then plans each once per connection instead of on every call. Queueing a
+ * job (an INSERT through the queue's row into a partitioned table) was planned on each `send`,
+ * which took half its time: a webhook queues one or two jobs and removes one. Texts without
+ * parameters (pg-boss's migrations and maintenance, some of them several statements) go as they
+ * are. `prepare: false` (PORTAL_DB_PREPARED_STATEMENTS=false) sends everything unnamed.
+ */
+export function jobsDatabase(
+  connectionString: string,
+  prepare: boolean,
+  log: Pick<FastifyBaseLogger, 'error'>,
+  connections = 3,
+): { db: PgBoss.Db; close: () => Promise<void> } {
+  const pool = new pg.Pool({ connectionString, max: connections, application_name: 'portal-jobs' });
+  pool.on('error', (error) => log.error({ err: error }, 'job queue connection error'));
+  const names = new Map<string, string>();
+  const nameOf = (text: string): string | undefined => {
+    let name = names.get(text);
+    if (name === undefined && names.size < MAX_NAMED) {
+      name = `pgboss_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+  return {
+    db: {
+      async executeSql(text: string, values?: unknown[]) {
+        const name =
+          prepare && values !== undefined && values.length > 0 ? nameOf(text) : undefined;
+        return name === undefined ? pool.query(text, values) : pool.query({ name, text, values });
+      },
+    },
+    close: () => pool.end(),
+  };
+}
+
 /**
  * Background jobs on pg-boss in the system database (docs/architecture.md): durable, retried with backoff,
  * and shared by every instance, so nothing depends on one process's memory.
@@ -69,16 +110,22 @@ async function createQueueExclusively(connectionString: string, create: () => Pr
 export async function startJobQueue(
   connectionString: string,
   log: FastifyBaseLogger,
-  options: { pollingIntervalSeconds: number; retryDelaySeconds: number },
+  options: {
+    pollingIntervalSeconds: number;
+    retryDelaySeconds: number;
+    /** PORTAL_DB_PREPARED_STATEMENTS: false for a pooler that cannot keep named statements. */
+    preparedStatements?: boolean;
+  },
 ): Promise<JobQueue> {
-  const boss = new PgBoss({
-    connectionString,
-    max: 3,
-    application_name: 'portal-jobs',
-    schema: 'pgboss',
-  });
+  const database = jobsDatabase(connectionString, options.preparedStatements ?? true, log);
+  const boss = new PgBoss({ db: database.db, schema: 'pgboss' });
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
-  await boss.start();
+  try {
+    await boss.start();
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   const queues = new Set<string>();
   const ensureQueue = async (name: string, policy?: PgBoss.QueuePolicy) => {
     if (queues.has(name)) return;
@@ -175,7 +222,12 @@ export async function startJobQueue(
       return depths;
     },
     async stop() {
-      await boss.stop({ graceful: true, wait: true, timeout: 5_000 });
+      try {
+        await boss.stop({ graceful: true, wait: true, timeout: 5_000 });
+      } finally {
+        // pg-boss leaves a database it was given open.
+        await database.close();
+      }
     },
   };
 }

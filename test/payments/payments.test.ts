@@ -494,7 +494,7 @@ describe('POST /portal/pagos/webhook', () => {
       { saldo: '0.00', debe: '0.00' },
     ]);
     const [movement] = await tenant.query(
-      'SELECT tipo, cuenta_bancaria, monto, ordcta_id, cnro FROM caja.movimi ORDER BY id DESC LIMIT 1',
+      'SELECT tipo, cuenta_bancaria, monto, ordcta_id, cnro, concepto FROM caja.movimi ORDER BY id DESC LIMIT 1',
     );
     expect(movement).toEqual({
       tipo: 'INGRESO',
@@ -502,6 +502,7 @@ describe('POST /portal/pagos/webhook', () => {
       monto: '300.30',
       ordcta_id: row.recibo_id,
       cnro: 1,
+      concepto: `Pago portal #${started.payment_id} (sandbox ${sandboxId}) recibo RC0003-00000001`,
     });
     const after = await ledgerCounts();
     expect(after?.recibos).toBe((before?.recibos ?? 0) + 1);
@@ -512,6 +513,33 @@ describe('POST /portal/pagos/webhook', () => {
     expect(open).not.toContain(debts[0]);
     expect(open).not.toContain(debts[1]);
     expect(open).toContain(debts[2]);
+  });
+
+  it('a receipt number past 8 digits keeps every digit, in the receipt and in its cash movement', async () => {
+    // Another punto de venta, so this file's other receipts keep their numbers.
+    await tenant.query(
+      `UPDATE public.ini SET valor = '12' WHERE clave = 'portal.recibo.punto_venta'`,
+    );
+    try {
+      await tenant.query(
+        `INSERT INTO suc0001.numeradores (tipo, punto_venta, ultimo) VALUES ('REC', 12, 99999999)`,
+      );
+      const started = await startOk(1);
+      const response = await notify(await gatewaySays(started.payment_id, 'approved'));
+      expect(response.statusCode).toBe(200);
+      const row = await paymentRow(started.payment_id);
+      const [receipt] = await tenant.query<{ nrocomp: string; concepto: string }>(
+        `SELECT o.nrocomp, m.concepto FROM suc0001.ordcta o JOIN caja.movimi m ON m.ordcta_id = o.id
+          WHERE o.id = $1`,
+        [row.recibo_id],
+      );
+      expect(receipt?.nrocomp).toBe('RC0012-100000000');
+      expect(receipt?.concepto).toMatch(/ recibo RC0012-100000000$/);
+    } finally {
+      await tenant.query(
+        `UPDATE public.ini SET valor = '3' WHERE clave = 'portal.recibo.punto_venta'`,
+      );
+    }
   });
 
   it('a wrong token is 401, missing or non-numeric ids are 400, a bad signature is 401: nothing changes', async () => {

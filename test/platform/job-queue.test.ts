@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { startJobQueue, type JobQueue } from '../../src/platform/jobs.js';
+import { jobsDatabase, startJobQueue, type JobQueue } from '../../src/platform/jobs.js';
 import { useTestEnvironment } from '../helpers/harness.js';
 
 const env = useTestEnvironment();
@@ -38,6 +38,66 @@ describe('job queue shared by several instances', () => {
       ]);
     } finally {
       await Promise.all(started.map((jobs) => jobs.stop()));
+    }
+  });
+});
+
+describe('the job queue’s statements', () => {
+  /** Names of the statements prepared on the one connection of a pool of one. */
+  const preparedNames = async (db: ReturnType<typeof jobsDatabase>['db']) => {
+    const { rows } = await db.executeSql(
+      'SELECT name FROM pg_prepared_statements ORDER BY name',
+      [],
+    );
+    return (rows as { name: string }[]).map((row) => row.name);
+  };
+
+  it('a parameterized statement is prepared once per connection; one without parameters is not', async () => {
+    const { db, close } = jobsDatabase(env.systemUrl, true, pino({ level: 'silent' }), 1);
+    try {
+      // Several statements in one text, as pg-boss's migrations send: only unnamed can carry them.
+      await db.executeSql('SELECT 1; SELECT 2', undefined as unknown as unknown[]);
+      for (const value of [1, 2, 3]) {
+        const { rows } = await db.executeSql('SELECT $1::int + 1 AS next', [value]);
+        expect(rows).toEqual([{ next: value + 1 }]);
+      }
+      expect(await preparedNames(db)).toEqual([expect.stringMatching(/^pgboss_[0-9a-f]{24}$/)]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('PORTAL_DB_PREPARED_STATEMENTS=false prepares nothing, and jobs still queue, run and go', async () => {
+    const { db, close } = jobsDatabase(env.systemUrl, false, pino({ level: 'silent' }), 1);
+    try {
+      await db.executeSql('SELECT $1::int AS one', [1]);
+      expect(await preparedNames(db)).toEqual([]);
+    } finally {
+      await close();
+    }
+    const jobs = await startJobQueue(env.systemUrl, pino({ level: 'silent' }), {
+      pollingIntervalSeconds: 0.5,
+      retryDelaySeconds: 1,
+      preparedStatements: false,
+    });
+    try {
+      const ran: number[] = [];
+      await jobs.work<{ n: number }>('test.unprepared', (data) => {
+        ran.push(data.n);
+        return Promise.resolve();
+      });
+      const removed = await jobs.send('test.unprepared', { n: 1 }, { startAfter: 60 });
+      expect(removed).not.toBeNull();
+      await jobs.remove('test.unprepared', removed ?? '');
+      await jobs.send('test.unprepared', { n: 2 });
+      await expect.poll(() => ran, { timeout: 10_000 }).toEqual([2]);
+      expect(
+        await env.systemQuery(
+          `SELECT count(*)::int AS left FROM pgboss.job WHERE name = 'test.unprepared' AND state = 'created'`,
+        ),
+      ).toEqual([{ left: 0 }]);
+    } finally {
+      await jobs.stop();
     }
   });
 });

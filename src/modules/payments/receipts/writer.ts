@@ -56,12 +56,25 @@ export async function createReceipt(
     clock: Clock;
     today: string;
     /**
-     * Runs inside TX2 once the debts are reduced, before the receipt's number is taken and the
-     * commit (the payment e-mail's job is queued there; it runs only once TX2 commits); its
-     * failure rolls TX2 back, so it must not throw for what can wait.
+     * Runs once TX2 has committed a new receipt (the payment e-mail's job is queued there). Not
+     * inside TX2: a round trip to the job queue's database there held the payment's row and a
+     * tenant connection for nothing. A process that dies between the commit and this leaves it
+     * to the receipt job, which finds the receipt written and queues the e-mail.
      */
     onCreated?: ((paymentId: number) => Promise<void>) | undefined;
   },
+): Promise<ReceiptOutcome> {
+  const outcome = await writeReceiptOfPayment(tenant, paymentId, settings, deps.clock, deps.today);
+  if (outcome.kind === 'created') await deps.onCreated?.(paymentId);
+  return outcome;
+}
+
+function writeReceiptOfPayment(
+  tenant: TenantContext,
+  paymentId: number,
+  settings: ReceiptSettings,
+  clock: Clock,
+  today: string,
 ): Promise<ReceiptOutcome> {
   return tenant.db.transaction().execute(async function writeReceiptOfPayment(trx) {
     const payment = await findPaymentForReceipt(trx, paymentId);
@@ -79,7 +92,7 @@ export async function createReceipt(
       throw new LedgerConflictError('El pago no tiene cliente o monto');
     }
 
-    const now = deps.clock.now();
+    const now = clock.now();
     const { reciboId, nrocomp } = await writeReceipt(
       trx,
       tenant,
@@ -94,11 +107,10 @@ export async function createReceipt(
       settings,
       {
         now,
-        today: deps.today,
+        today,
         // Before the receipt's number: the numerador's lock waits for none of these writes.
         beforeNumbering: async function markPaymentsReceipt(id) {
           await markReceiptCreated(trx, payment.id, id, now);
-          await deps.onCreated?.(payment.id);
         },
       },
     );
