@@ -14,7 +14,7 @@ import { paymentRow, receiptIni } from '../helpers/payments.js';
 /*
  * The API dies (SIGKILL) after TX1 committed an approval and before TX2 wrote its receipt. The
  * test holds TX2 still without a hook in our code: an open transaction of its own keeps
- * suc0001.numeradores locked (ACCESS EXCLUSIVE), a table TX2 writes (its first) and TX1 never
+ * suc0001.numeradores locked (ACCESS EXCLUSIVE), a table TX2 writes (in its last statement) and TX1 never
  * touches, so TX1 commits and TX2 waits on the lock until the process is killed.
  */
 

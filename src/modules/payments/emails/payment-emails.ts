@@ -82,8 +82,8 @@ export interface PaymentEmailDeps {
 
 export interface PaymentEmailQueue {
   /**
-   * "Recibimos tu pago": called inside TX2 once the receipt is written, before it commits (and
-   * by the receipt job when it finds the receipt written). Never throws: the e-mail must not
+   * "Recibimos tu pago": called once TX2 has committed a new receipt (and by the receipt job
+   * when it finds the receipt written). Never throws: the e-mail must not
    * block or fail the receipt; a queue that cannot be reached is logged. Answers whether the job
    * is queued (false: it could not be, and the receipt job must not be removed).
    */

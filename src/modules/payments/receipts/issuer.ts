@@ -71,7 +71,7 @@ interface ReceiptDeps {
   /** The API's metrics; the CLI's retry-receipts runs without. */
   metrics?: Pick<Metrics, 'receipt'>;
   /**
-   * The payment's "Recibimos tu pago" (docs/payments.md "Payment e-mails"): queued in TX2, and
+   * The payment's "Recibimos tu pago" (docs/payments.md "Payment e-mails"): queued once TX2 commits, and
    * again by a run that finds the receipt written (pg-boss and the sent mark keep it to one
    * e-mail). The CLI's retry-receipts queues it too, for the API's workers to send.
    */
