@@ -89,7 +89,9 @@ describe("the business's own portal", () => {
     // The header's link is named once, by the logo's alt.
     await page.getByRole('link', { name: DEMO, exact: true }).waitFor();
 
-    expect(await page.title()).toBe(`Ingresá a tu cuenta · ${DEMO}`);
+    // The tab's title is set in an effect after the paint (again once the business's name is
+    // in): polled, as a heading can be on screen before it.
+    await expect.poll(() => page.title()).toBe(`Ingresá a tu cuenta · ${DEMO}`);
     await expect.poll(() => page.evaluate<string>(ICON)).toBe(logoUrl);
     const icon = await fetch(logoUrl);
     expect(icon.headers.get('content-type')).toBe('image/png');
@@ -123,18 +125,18 @@ describe("the business's own portal", () => {
   it('signed in: every tab says the page and the business, the coupons name its networks, the result page’s advice links its contact', async () => {
     const { page } = web.session;
     await logIn(page, web.portal.url);
-    expect(await page.title()).toBe(`Hola, Juan Pérez · ${DEMO}`);
+    await expect.poll(() => page.title()).toBe(`Hola, Juan Pérez · ${DEMO}`);
     await checkPage(page, 'brand-home-yellow');
 
     await navLink(page, 'Facturas').click();
     await expectHeading(page, 'Tus facturas');
-    expect(await page.title()).toBe(`Tus facturas · ${DEMO}`);
+    await expect.poll(() => page.title()).toBe(`Tus facturas · ${DEMO}`);
     await debtBox(page, '0001-00001301').check();
     await checkPage(page, 'brand-debts-yellow');
 
     await navLink(page, 'Cupones').click();
     await expectHeading(page, 'Cupones de pago');
-    expect(await page.title()).toBe(`Cupones de pago · ${DEMO}`);
+    await expect.poll(() => page.title()).toBe(`Cupones de pago · ${DEMO}`);
     await page
       .getByText(
         'Un cupón sirve para pagar en efectivo o por transferencia, con su código de 19 números. Pagalo en Pago Fácil, Rapipago.',
@@ -164,7 +166,7 @@ describe("the business's own portal", () => {
     await page.clock.install();
     await page.goto(`${web.portal.url}/pagos/resultado?payment_id=${payment.id}`);
     await expectHeading(page, 'Tu pago está en proceso');
-    expect(await page.title()).toBe(`Tu pago está en proceso · ${DEMO}`);
+    await expect.poll(() => page.title()).toBe(`Tu pago está en proceso · ${DEMO}`);
     await page.clock.fastForward('01:05');
     const contact = page.getByRole('link', { name: 'comunicate con la empresa' });
     await contact.waitFor();
@@ -180,7 +182,7 @@ describe("the business's own portal", () => {
     const { page } = web.session;
     await page.goto(`${web.portal.url}/e/${SUR.id}/ingresar`);
     await expectHeading(page, 'Ingresá a tu cuenta');
-    expect(await page.title()).toBe(`Ingresá a tu cuenta · ${SUR.nombre}`);
+    await expect.poll(() => page.title()).toBe(`Ingresá a tu cuenta · ${SUR.nombre}`);
     expect(await page.evaluate(HEADER_COLORS)).toEqual({
       background: 'rgb(26, 122, 76)',
       color: 'rgb(255, 255, 255)',
