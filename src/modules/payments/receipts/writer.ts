@@ -64,12 +64,13 @@ export async function createReceipt(
     onCreated?: ((paymentId: number) => Promise<void>) | undefined;
   },
 ): Promise<ReceiptOutcome> {
-  const outcome = await writeReceiptOfPayment(tenant, paymentId, settings, deps.clock, deps.today);
+  const outcome = await receiptTransaction(tenant, paymentId, settings, deps.clock, deps.today);
   if (outcome.kind === 'created') await deps.onCreated?.(paymentId);
   return outcome;
 }
 
-function writeReceiptOfPayment(
+/** TX2 itself: the payment locked, its receipt written or found, committed. */
+function receiptTransaction(
   tenant: TenantContext,
   paymentId: number,
   settings: ReceiptSettings,
