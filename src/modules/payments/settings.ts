@@ -1,5 +1,6 @@
+import { CompiledQuery } from 'kysely';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { inPublic } from '../../platform/db/executor.js';
+import { preparedQuery } from '../../platform/db/prepared.js';
 import { isSchemaName } from '../../platform/db/identifiers.js';
 import { isGatewayId, type GatewayId } from './gateways/types.js';
 
@@ -23,15 +24,27 @@ const KEYS = [
   'portal.recibo.punto_venta',
 ];
 
+// Read on every notification (the webhook's token is never cached): a prepared statement,
+// planned once per connection (src/platform/db/prepared.ts).
+const settingsRead = preparedQuery(
+  {
+    compile: () =>
+      CompiledQuery.raw(
+        `SELECT clave, valor FROM public.ini
+          WHERE clave = ANY ($1::text[]) OR clave LIKE 'portal.gateway.%'`,
+        [KEYS],
+      ),
+  },
+  {},
+);
+
 /** Only the tenant database is needed: `ini` is the tenant's, whatever the sucursal. */
 export async function readPaymentSettings(
   tenant: Pick<TenantContext, 'db'>,
 ): Promise<PaymentSettings> {
-  const rows = await inPublic(tenant.db)
-    .selectFrom('ini')
-    .select(['clave', 'valor'])
-    .where((eb) => eb.or([eb('clave', 'in', KEYS), eb('clave', 'like', 'portal.gateway.%')]))
-    .execute();
+  const { rows } = await tenant.db.executeQuery<{ clave: string; valor: string | null }>(
+    settingsRead.bind({}),
+  );
   const values = new Map<string, string>();
   for (const row of rows) {
     const value = row.valor?.trim();

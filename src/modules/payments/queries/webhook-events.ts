@@ -1,5 +1,29 @@
-import { inPublic, type TenantExecutor } from '../../../platform/db/executor.js';
+import { CompiledQuery } from 'kysely';
+import type { TenantExecutor } from '../../../platform/db/executor.js';
+import { preparedQuery } from '../../../platform/db/prepared.js';
 import type { GatewayId } from '../gateways/types.js';
+
+// In every notification's TX1: a prepared statement (src/platform/db/prepared.ts).
+const insertEvent = preparedQuery(
+  {
+    compile: () =>
+      CompiledQuery.raw(
+        `INSERT INTO public.portal_webhook_events
+                (request_id, tenant_id, sucursal_id, gateway, payment_id)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (request_id) DO NOTHING
+         RETURNING request_id`,
+        ['\u0000request', -1, -2, '\u0000gateway', -3],
+      ),
+  },
+  {
+    requestId: '\u0000request',
+    tenantId: -1,
+    sucursalId: -2,
+    gateway: '\u0000gateway',
+    paymentId: -3,
+  },
+);
 
 /**
  * public.portal_webhook_events: a notification's id, recorded once (docs/decisions.md #29). False when
@@ -15,17 +39,6 @@ export async function recordWebhookEvent(
     paymentId: number;
   },
 ): Promise<boolean> {
-  const recorded = await inPublic(trx)
-    .insertInto('portal_webhook_events')
-    .values({
-      request_id: event.requestId,
-      tenant_id: event.tenantId,
-      sucursal_id: event.sucursalId,
-      gateway: event.gateway,
-      payment_id: event.paymentId,
-    })
-    .onConflict((oc) => oc.column('request_id').doNothing())
-    .returning('request_id')
-    .executeTakeFirst();
-  return recorded !== undefined;
+  const { rows } = await trx.executeQuery(insertEvent.bind(event));
+  return rows.length > 0;
 }
