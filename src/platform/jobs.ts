@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
+import { statementNames } from './db/prepared.js';
 
 export interface JobQueue {
   /** The first retry delay of a failed job (doubling after each failure). */
@@ -82,20 +82,12 @@ export function jobsDatabase(
 ): { db: PgBoss.Db; close: () => Promise<void> } {
   const pool = new pg.Pool({ connectionString, max: connections, application_name: 'portal-jobs' });
   pool.on('error', (error) => log.error({ err: error }, 'job queue connection error'));
-  const names = new Map<string, string>();
-  const nameOf = (text: string): string | undefined => {
-    let name = names.get(text);
-    if (name === undefined && names.size < MAX_NAMED) {
-      name = `pgboss_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
-      names.set(text, name);
-    }
-    return name;
-  };
+  const names = statementNames('pgboss', MAX_NAMED);
   return {
     db: {
       async executeSql(text: string, values?: unknown[]) {
         const name =
-          prepare && values !== undefined && values.length > 0 ? nameOf(text) : undefined;
+          prepare && values !== undefined && values.length > 0 ? names.name(text) : undefined;
         return name === undefined ? pool.query(text, values) : pool.query({ name, text, values });
       },
     },

@@ -1,7 +1,13 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findPendingDebts } from '../../src/ledger/pending-debts.js';
-import { PLACEHOLDER_ID, preparedQuery } from '../../src/platform/db/prepared.js';
+import { readPaymentSettings } from '../../src/modules/payments/settings.js';
+import {
+  PLACEHOLDER_ID,
+  preparedQuery,
+  preparedSql,
+  statementNames,
+} from '../../src/platform/db/prepared.js';
 import { createTenantPools, type TenantPools } from '../../src/platform/tenancy/pools.js';
 import type { TenantContext } from '../../src/platform/tenancy/tenancy.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
@@ -101,5 +107,40 @@ describe('the debts list as a named prepared statement', () => {
     const missing = db.selectFrom('portal_users').select('id');
     expect(() => preparedQuery(missing, { user: PLACEHOLDER_ID })).toThrow(/exactly once/);
     void pools.close();
+  });
+});
+
+describe('statements written as SQL (preparedSql)', () => {
+  it('bind their keys as $1, $2... in order, and the webhook’s settings read is prepared once', async () => {
+    const add = preparedSql('SELECT $1::int - $2::int AS difference', ['minuend', 'subtrahend']);
+    expect(add.bind({ subtrahend: 1, minuend: 10 }).parameters).toEqual([10, 1]);
+    await acme.query(
+      `INSERT INTO public.ini (clave, valor) VALUES ('portal.webhook_token', ' token '),
+              ('portal.gateway.sandbox.webhook_secret', 'secret'), ('otra.clave', 'x')
+       ON CONFLICT (clave) DO UPDATE SET valor = excluded.valor`,
+    );
+    const pools = oneConnectionPools(true);
+    try {
+      for (let round = 0; round < 3; round += 1) {
+        const settings = await readPaymentSettings(context(pools, 'suc0001'));
+        expect(settings.webhookToken).toBe('token');
+        expect(settings.gatewaySettings.get('sandbox')?.get('webhook_secret')).toBe('secret');
+      }
+      const statements = await preparedOnConnection(pools);
+      expect(statements.filter((text) => text.includes('FROM public.ini'))).toHaveLength(1);
+    } finally {
+      await pools.close();
+    }
+  });
+
+  it('names at most `max` texts; past the cap a text stays unnamed', () => {
+    const names = statementNames('test', 2);
+    const first = names.name('SELECT 1');
+    expect(first).toMatch(/^test_[0-9a-f]{24}$/);
+    expect(names.name('SELECT 1')).toBe(first);
+    expect(names.name('SELECT 2')).toMatch(/^test_/);
+    expect(names.name('SELECT 3')).toBeUndefined();
+    expect(names.get('SELECT 3')).toBeUndefined();
+    expect(names.get('SELECT 2')).toBe(names.name('SELECT 2'));
   });
 });

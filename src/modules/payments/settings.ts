@@ -1,6 +1,5 @@
-import { CompiledQuery } from 'kysely';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { preparedQuery } from '../../platform/db/prepared.js';
+import { preparedSql } from '../../platform/db/prepared.js';
 import { isSchemaName } from '../../platform/db/identifiers.js';
 import { isGatewayId, type GatewayId } from './gateways/types.js';
 
@@ -26,16 +25,10 @@ const KEYS = [
 
 // Read on every notification (the webhook's token is never cached): a prepared statement,
 // planned once per connection (src/platform/db/prepared.ts).
-const settingsRead = preparedQuery(
-  {
-    compile: () =>
-      CompiledQuery.raw(
-        `SELECT clave, valor FROM public.ini
-          WHERE clave = ANY ($1::text[]) OR clave LIKE 'portal.gateway.%'`,
-        [KEYS],
-      ),
-  },
-  {},
+const settingsRead = preparedSql(
+  `SELECT clave, valor FROM public.ini
+    WHERE clave = ANY ($1::text[]) OR clave LIKE 'portal.gateway.%'`,
+  ['keys'],
 );
 
 /** Only the tenant database is needed: `ini` is the tenant's, whatever the sucursal. */
@@ -43,7 +36,7 @@ export async function readPaymentSettings(
   tenant: Pick<TenantContext, 'db'>,
 ): Promise<PaymentSettings> {
   const { rows } = await tenant.db.executeQuery<{ clave: string; valor: string | null }>(
-    settingsRead.bind({}),
+    settingsRead.bind({ keys: KEYS }),
   );
   const values = new Map<string, string>();
   for (const row of rows) {

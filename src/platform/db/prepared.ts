@@ -12,16 +12,28 @@ import type pg from 'pg';
  * the set is capped so a mistake cannot grow every connection's statement cache without end.
  */
 const MAX_PREPARED = 500;
-const names = new Map<string, string>();
 
-function nameFor(text: string): string | undefined {
-  let name = names.get(text);
-  if (name === undefined && names.size < MAX_PREPARED) {
-    name = `portal_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
-    names.set(text, name);
-  }
-  return name;
+/**
+ * Names for statement texts, derived from each text, at most `max` of them: past the cap a text
+ * stays unnamed (sent as is), so no mistake grows a connection's statement cache without end.
+ * `name` gives a text its name; `get` only looks one up.
+ */
+export function statementNames(prefix: string, max: number) {
+  const names = new Map<string, string>();
+  return {
+    get: (text: string): string | undefined => names.get(text),
+    name(text: string): string | undefined {
+      let name = names.get(text);
+      if (name === undefined && names.size < max) {
+        name = `${prefix}_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+        names.set(text, name);
+      }
+      return name;
+    },
+  };
 }
+
+const marked = statementNames('portal', MAX_PREPARED);
 
 /** A uuid no row has, to compile a query with before the real id is bound. */
 export const PLACEHOLDER_ID = '00000000-0000-4000-8000-0000000000ff';
@@ -46,13 +58,31 @@ export function preparedQuery<Keys extends string>(
     }
     return [key as Keys, at] as const;
   });
-  nameFor(compiled.sql);
+  marked.name(compiled.sql);
   return {
     bind(values) {
       const parameters = [...compiled.parameters];
       for (const [key, at] of positions) parameters[at] = values[key];
       return CompiledQuery.raw(compiled.sql, parameters);
     },
+  };
+}
+
+/**
+ * A fixed SQL text whose parameters `$1`, `$2`... are `keys` in that order, marked like
+ * `preparedQuery`'s: for statements written as SQL rather than built.
+ */
+export function preparedSql<Keys extends string>(
+  text: string,
+  keys: readonly Keys[],
+): PreparedQuery<Keys> {
+  marked.name(text);
+  return {
+    bind: (values) =>
+      CompiledQuery.raw(
+        text,
+        keys.map((key) => values[key]),
+      ),
   };
 }
 
@@ -69,7 +99,7 @@ export function kyselyClient(
 ): PostgresPoolClient {
   const query = (text: unknown, parameters?: readonly unknown[]) => {
     if (typeof text !== 'string') throw new Error('tenant connections do not stream');
-    const name = prepare ? names.get(text) : undefined;
+    const name = prepare ? marked.get(text) : undefined;
     const values = parameters === undefined ? [] : [...parameters];
     return name === undefined ? client.query(text, values) : client.query({ name, text, values });
   };

@@ -1,6 +1,5 @@
-import { CompiledQuery } from 'kysely';
 import { inPublic, type TenantExecutor } from '../../../platform/db/executor.js';
-import { preparedQuery } from '../../../platform/db/prepared.js';
+import { preparedSql } from '../../../platform/db/prepared.js';
 
 /*
  * public.portal_payment_approvals: what a payment's gateway approved (amount, currency), recorded
@@ -27,17 +26,11 @@ export function paymentsWithApprovals(db: TenantExecutor) {
 }
 
 // In every approval's TX1: a prepared statement (src/platform/db/prepared.ts).
-const upsertApproval = preparedQuery(
-  {
-    compile: () =>
-      CompiledQuery.raw(
-        `INSERT INTO public.portal_payment_approvals (payment_id, amount, currency)
-         VALUES ($1, $2, $3)
-         ON CONFLICT (payment_id) DO UPDATE SET amount = excluded.amount, currency = excluded.currency`,
-        [-1, '\u0000amount', '\u0000currency'],
-      ),
-  },
-  { paymentId: -1, amount: '\u0000amount', currency: '\u0000currency' },
+const upsertApproval = preparedSql(
+  `INSERT INTO public.portal_payment_approvals (payment_id, amount, currency)
+   VALUES ($1, $2, $3)
+   ON CONFLICT (payment_id) DO UPDATE SET amount = excluded.amount, currency = excluded.currency`,
+  ['paymentId', 'amount', 'currency'],
 );
 
 /** What the gateway approved for the payment, recorded or replaced. */

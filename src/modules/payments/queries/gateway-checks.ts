@@ -1,6 +1,5 @@
-import { CompiledQuery } from 'kysely';
 import { inPublic, type TenantExecutor } from '../../../platform/db/executor.js';
-import { PLACEHOLDER_ID, preparedQuery } from '../../../platform/db/prepared.js';
+import { preparedSql } from '../../../platform/db/prepared.js';
 import type { PaymentStatus } from '../../../platform/db/types.js';
 
 /** What asking the gateway about a payment needs. */
@@ -82,27 +81,18 @@ export async function findUserPaymentsInFlight(
   return rows;
 }
 
-/** A tenant id no tenant has, to compile the statement with before the real one is bound. */
-const PLACEHOLDER_TENANT = -1;
-
 // Read beside the debts on every GET /portal/deudas: a prepared statement, planned once per
 // connection (src/platform/db/prepared.ts), like the debts' own.
-const userPaymentsInFlight = preparedQuery(
-  {
-    compile: () =>
-      CompiledQuery.raw(
-        `SELECT p.id, p.status, p.checkout_url, p.created_at,
-                ARRAY(SELECT lower(f ->> 'id') FROM jsonb_array_elements(p.facturas_json) f) AS facturas
-           FROM public.portal_payments p
-           LEFT JOIN public.portal_payment_approvals a ON a.payment_id = p.id
-          WHERE p.portal_user_id = $1 AND p.tenant_id = $2
-            AND (p.status IN ('pending', 'issued') OR (p.status = 'approved' AND p.recibo_id IS NULL))
-            AND NOT (p.status = 'approved' AND a.amount IS NOT NULL
-                     AND (a.amount IS DISTINCT FROM p.monto
-                          OR upper(a.currency) <> upper(coalesce(p.currency, 'ARS'))))
-          ORDER BY p.id`,
-        [PLACEHOLDER_ID, PLACEHOLDER_TENANT],
-      ),
-  },
-  { user: PLACEHOLDER_ID, tenant: PLACEHOLDER_TENANT },
+const userPaymentsInFlight = preparedSql(
+  `SELECT p.id, p.status, p.checkout_url, p.created_at,
+          ARRAY(SELECT lower(f ->> 'id') FROM jsonb_array_elements(p.facturas_json) f) AS facturas
+     FROM public.portal_payments p
+     LEFT JOIN public.portal_payment_approvals a ON a.payment_id = p.id
+    WHERE p.portal_user_id = $1 AND p.tenant_id = $2
+      AND (p.status IN ('pending', 'issued') OR (p.status = 'approved' AND p.recibo_id IS NULL))
+      AND NOT (p.status = 'approved' AND a.amount IS NOT NULL
+               AND (a.amount IS DISTINCT FROM p.monto
+                    OR upper(a.currency) <> upper(coalesce(p.currency, 'ARS'))))
+    ORDER BY p.id`,
+  ['user', 'tenant'],
 );

@@ -1,6 +1,5 @@
-import { CompiledQuery } from 'kysely';
 import type { TenantExecutor, TenantTransaction } from '../../../platform/db/executor.js';
-import { preparedQuery } from '../../../platform/db/prepared.js';
+import { preparedSql } from '../../../platform/db/prepared.js';
 import type { PaymentStatus } from '../../../platform/db/types.js';
 import type { GatewayId, GatewayPayment } from '../gateways/types.js';
 import { fetchedPaymentJson } from './json-columns.js';
@@ -12,17 +11,11 @@ export type PaymentKey = { id: number } | { reference: string } | { gatewayPayme
 
 /** The payment to reconcile, locked, by one of the columns a PaymentKey names. */
 function paymentToReconcile(column: 'id' | 'reference' | 'gateway_payment_id') {
-  return preparedQuery(
-    {
-      compile: () =>
-        CompiledQuery.raw(
-          `SELECT id, status, portal_user_id, recibo_id FROM public.portal_payments
-            WHERE gateway = $1 AND sucursal_id = $2 AND ${column} = $3
-              FOR UPDATE`,
-          ['\u0000gateway', -1, '\u0000key'],
-        ),
-    },
-    { gateway: '\u0000gateway', sucursalId: -1, key: '\u0000key' },
+  return preparedSql(
+    `SELECT id, status, portal_user_id, recibo_id FROM public.portal_payments
+      WHERE gateway = $1 AND sucursal_id = $2 AND ${column} = $3
+        FOR UPDATE`,
+    ['gateway', 'sucursalId', 'key'],
   );
 }
 
@@ -65,26 +58,12 @@ const STAMP = {
 
 /** The move to `status`, its stamp column set too: a prepared statement per status. */
 function statusUpdate(stamp: (typeof STAMP)[keyof typeof STAMP]) {
-  const placeholders = {
-    status: '\u0000status',
-    stamped: '\u0000stamped',
-    updated: '\u0000updated',
-    gatewayPaymentId: '\u0000gateway-payment-id',
-    response: '\u0000response',
-    paymentId: -1,
-  };
-  return preparedQuery(
-    {
-      compile: () =>
-        CompiledQuery.raw(
-          `UPDATE public.portal_payments
-              SET status = $1, ${stamp} = $2, updated_at = $3,
-                  gateway_payment_id = $4, gateway_response = $5
-            WHERE id = $6`,
-          Object.values(placeholders),
-        ),
-    },
-    placeholders,
+  return preparedSql(
+    `UPDATE public.portal_payments
+        SET status = $1, ${stamp} = $2, updated_at = $3,
+            gateway_payment_id = $4, gateway_response = $5
+      WHERE id = $6`,
+    ['status', 'stamped', 'updated', 'gatewayPaymentId', 'response', 'paymentId'],
   );
 }
 

@@ -1,28 +1,15 @@
-import { CompiledQuery } from 'kysely';
 import type { TenantExecutor } from '../../../platform/db/executor.js';
-import { preparedQuery } from '../../../platform/db/prepared.js';
+import { preparedSql } from '../../../platform/db/prepared.js';
 import type { GatewayId } from '../gateways/types.js';
 
 // In every notification's TX1: a prepared statement (src/platform/db/prepared.ts).
-const insertEvent = preparedQuery(
-  {
-    compile: () =>
-      CompiledQuery.raw(
-        `INSERT INTO public.portal_webhook_events
-                (request_id, tenant_id, sucursal_id, gateway, payment_id)
-         VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (request_id) DO NOTHING
-         RETURNING request_id`,
-        ['\u0000request', -1, -2, '\u0000gateway', -3],
-      ),
-  },
-  {
-    requestId: '\u0000request',
-    tenantId: -1,
-    sucursalId: -2,
-    gateway: '\u0000gateway',
-    paymentId: -3,
-  },
+const insertEvent = preparedSql(
+  `INSERT INTO public.portal_webhook_events
+          (request_id, tenant_id, sucursal_id, gateway, payment_id)
+   VALUES ($1, $2, $3, $4, $5)
+   ON CONFLICT (request_id) DO NOTHING
+   RETURNING request_id`,
+  ['requestId', 'tenantId', 'sucursalId', 'gateway', 'paymentId'],
 );
 
 /**
