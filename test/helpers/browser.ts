@@ -10,7 +10,7 @@ import {
   type BrowserContextOptions,
   type Page,
 } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { fromRoot } from '../../src/platform/paths.js';
 
 /*
@@ -39,6 +39,24 @@ export function chromiumPath(): string {
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), timeout: 30_000 });
+}
+
+let workersChromium: Promise<Browser> | undefined;
+
+/**
+ * One Chromium for every file a worker runs (the browser project does not isolate files): each
+ * launch costs about 0.7 s of CPU, and tests share nothing through it, since each has a fresh
+ * context. It goes with the worker; one that crashed or was closed is launched again.
+ */
+function sharedChromium(): Promise<Browser> {
+  workersChromium ??= launchChromium().then((browser) => {
+    browser.on('disconnected', () => (workersChromium = undefined));
+    return browser;
+  });
+  return workersChromium.catch((error: unknown) => {
+    workersChromium = undefined;
+    throw error;
+  });
 }
 
 /** What every context starts as: an Argentine customer's browser on a laptop. */
@@ -89,7 +107,7 @@ export interface BrowserSession {
 }
 
 /**
- * One Chromium for the file (beforeAll), a fresh context and page for each test (beforeEach),
+ * The worker's Chromium (sharedChromium), a fresh context and page for each test (beforeEach),
  * closed after it. Read the session's fields inside tests and hooks only.
  */
 export function useBrowser(contextOptions: BrowserContextOptions = {}): BrowserSession {
@@ -101,10 +119,7 @@ export function useBrowser(contextOptions: BrowserContextOptions = {}): BrowserS
   };
 
   beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
+    browser = await sharedChromium();
   });
   beforeEach(async () => {
     const context = await need(browser, 'the browser').newContext({

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { inject } from 'vitest';
 import { fromRoot } from '../../src/platform/paths.js';
 import { listening } from './ports.js';
 
@@ -32,18 +34,21 @@ export interface RunningProcess {
 }
 
 /**
- * The script in one node process with tsx as a loader (as `npm start` runs it), so a signal
- * reaches the server itself. tsx's own command runs the script in a child of its own: a SIGKILL
- * of the command leaves that child running, and on a loaded machine it answered a SIGTERM with
- * 143 before the child's handlers had said they were there.
+ * The script in one node process, so a signal reaches the server itself (tsx's own command runs
+ * the script in a child of its own: a SIGKILL of the command leaves that child running, and on a
+ * loaded machine it answered a SIGTERM with 143 before the child's handlers had said they were
+ * there). A script under src/ runs from the run's compiled copy (test/setup/compiled-server.ts):
+ * the same modules without tsx's loader, which costs about a second of CPU a start; anything
+ * else (a test's fixture) runs with tsx as a loader, as `npm start` does.
  */
 export function startNode(script: string, args: string[], env: NodeJS.ProcessEnv): RunningProcess {
+  const compiled = script.startsWith('src/') ? inject('compiledRoot') : undefined;
+  const command =
+    compiled === undefined
+      ? ['--import', 'tsx', script]
+      : [path.join(compiled, script.replace(/\.ts$/, '.js'))];
   return track(
-    spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-      cwd: fromRoot(),
-      env,
-      stdio: 'pipe',
-    }),
+    spawn(process.execPath, [...command, ...args], { cwd: fromRoot(), env, stdio: 'pipe' }),
   );
 }
 

@@ -21,17 +21,25 @@ export async function expectHeading(page: Page, title: string | RegExp): Promise
 }
 
 /**
- * Every page a test visits: no serious/critical axe violation and screenshots at both sizes, in
- * the light theme and in the dark one (`prefers-color-scheme: dark`, `<name>-dark-<w>x<h>.png`).
- * The page is left in the light theme.
+ * Review screenshots are taken when asked for (`PORTAL_SCREENSHOTS=1`, or a
+ * `PORTAL_SCREENSHOT_DIR` to put them in): four full-length captures of each of some sixty pages
+ * cost Chromium about 20 s of CPU, a tenth of the browser run, and assert nothing.
+ */
+const reviewScreenshots =
+  process.env.PORTAL_SCREENSHOTS === '1' || (process.env.PORTAL_SCREENSHOT_DIR ?? '') !== '';
+
+/**
+ * Every page a test visits: no serious/critical axe violation in the light theme and in the dark
+ * one (`prefers-color-scheme: dark`), and, for review, screenshots at both sizes in each
+ * (`<name>-<w>x<h>.png`, `<name>-dark-<w>x<h>.png`). The page is left in the light theme.
  */
 export async function checkPage(page: Page, name: string): Promise<void> {
   await expectNoSeriousAxeViolations(page);
-  await screenshotPage(page, name);
+  if (reviewScreenshots) await screenshotPage(page, name);
   await page.emulateMedia({ colorScheme: 'dark' });
   try {
     await expectNoSeriousAxeViolations(page);
-    await screenshotPage(page, `${name}-dark`);
+    if (reviewScreenshots) await screenshotPage(page, `${name}-dark`);
   } finally {
     await page.emulateMedia({ colorScheme: 'light' });
   }

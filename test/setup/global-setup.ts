@@ -7,6 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/dev/embedded-postgres.js';
 import { databaseUrlFor } from '../../src/platform/db/admin.js';
 import { freePort } from '../helpers/ports.js';
+import { compileServer } from './compiled-server.js';
 import { findRequirements, isCiRun, judgeRequirements } from '../helpers/requirements.js';
 
 declare module 'vitest' {
@@ -15,6 +16,8 @@ declare module 'vitest' {
     pgServerUrl: string;
     /** Prefix of every database this run creates, so teardown can drop exactly those. */
     dbPrefix: string;
+    /** The run's compiled copy of src/ for the processes tests start (compiled-server.ts). */
+    compiledRoot: string;
   }
 }
 
@@ -45,8 +48,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   project.provide('pgServerUrl', serverUrl);
   project.provide('dbPrefix', dbPrefix);
+  const compiled = await compileServer();
+  project.provide('compiledRoot', compiled.root);
 
   return async () => {
+    await compiled.remove();
     if (embedded) {
       await embedded.stop();
       await rm(embedded.dataDir, { recursive: true, force: true });
