@@ -10,7 +10,8 @@ import { defineConfig } from 'vitest/config';
  * - faults: PostgreSQL stopped and started, processes killed, services slowed (npm run
  *   test:faults);
  * - browser: the web client in Chromium against the real portal process (npm run test:browser).
- * `npm test` runs unit and integration in one vitest run, then the browser project.
+ * `npm test` (scripts/test.mjs) runs unit and integration in one vitest run, then the browser
+ * project.
  */
 
 /** Test files that need nothing but Node: they import no test environment. */
@@ -77,8 +78,8 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           ...withDatabase,
-          // As integration: a worker loads Playwright and the helpers once for its files (each
-          // file still starts its own portal and Chromium).
+          // As integration: a worker loads Playwright and the helpers once for its files, and
+          // keeps one Chromium for them (test/helpers/browser.ts); each file starts its own portal.
           isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
