@@ -8,7 +8,8 @@ import { fromRoot } from '../../src/platform/paths.js';
  * The server, CLI and reports service as plain JavaScript for the processes tests start (the
  * browser tests' portals, `npm start`'s scenarios, the CLI's commands). tsx's loader costs about
  * 0.9 s of CPU on each start, and a run starts some sixty: half a minute of a two-core machine.
- * Each file is transpiled on its own by esbuild, as tsx does on the fly, into a folder under
+ * Each file is transpiled on its own by esbuild with `npm run build`'s options (tsx does the same
+ * on the fly), into a folder under
  * node_modules/.cache: package.json stays the nearest one above it, so fromRoot() still finds
  * db/, web/dist and package.json, and bare imports resolve from the project's node_modules.
  * `npm start` itself (tsx) keeps its own tests (test/process/stop.test.ts runs npm).
