@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 /*
- * One configuration, four projects, each starting only what it needs (docs/architecture.md
- * "Tests"):
+ * One configuration, four projects, each starting only what it needs (README.md, "Run the
+ * tests"):
  * - unit: pure functions and rules (money, debt selection, config, clock, gateway parsing, the
  *   web client's logic): no global set-up, no PostgreSQL, seconds;
  * - integration: the real app against a real PostgreSQL (one per run, each file its own
