@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/api-client.js';
 import {
+  COLOUR_RULES,
   describeViolations,
   expectNoSeriousAxeViolations,
   screenshotPage,
@@ -49,6 +50,22 @@ describe('browser infrastructure', () => {
     const violations = await seriousAxeViolations(page);
     expect(violations.map((violation) => violation.id)).toContain('image-alt');
     expect(describeViolations(violations)).toMatch(/critical image-alt: img/);
+  });
+
+  it('the colour rules alone still find low contrast, and axe goes into a document once', async () => {
+    const { page } = session;
+    await page.setContent(
+      '<html lang="es-AR"><head><title>t</title></head><body><main>' +
+        '<h1>Título</h1><p style="color:#bbb;background:#fff">Texto casi invisible</p>' +
+        '</main></body></html>',
+    );
+    const colour = await seriousAxeViolations(page, COLOUR_RULES);
+    expect(colour.map((violation) => violation.id)).toEqual(['color-contrast']);
+    // The same axe answers the next check: nothing loaded it again over the mark.
+    await page.evaluate(`window.axe.loadedOnce = true`);
+    const full = await seriousAxeViolations(page);
+    expect(full.map((violation) => violation.id)).toContain('color-contrast');
+    expect(await page.evaluate(`window.axe.loadedOnce`)).toBe(true);
   });
 
   it('sandbox checkout: Juan Pérez pays his oldest debt with a click on "Aprobar pago" and comes back to /pagos/resultado; the payment is approved with its receipt', async () => {
