@@ -362,13 +362,14 @@ async function ledgerOf(customer: Customer) {
   return row;
 }
 
-/** The receipt jobs pg-boss holds, oldest first. */
-function receiptJobs() {
-  return env.systemQuery<{ payment_id: number; state: string; retry_count: number }>(
-    `SELECT (data->>'paymentId')::int AS payment_id, state, retry_count
-       FROM pgboss.job WHERE name = $1 ORDER BY created_on`,
+/** The payments of the receipt jobs pg-boss holds, oldest first. */
+async function receiptJobPayments(): Promise<number[]> {
+  const rows = await env.systemQuery<{ payment_id: number }>(
+    `SELECT (data->>'paymentId')::int AS payment_id FROM pgboss.job WHERE name = $1
+      ORDER BY created_on`,
     [RECEIPT_RETRY_JOB],
   );
+  return rows.map((row) => row.payment_id);
 }
 
 // Without Redis every test here is skipped, named so, and so are the file's hooks (vitest runs no
@@ -488,17 +489,16 @@ describe.skipIf(redis.skip)(redis.title('two API processes on one database and o
     expect(row).toMatchObject({ status: 'approved', recibo_error: null });
     expect(row.recibo_id).toEqual(expect.any(String));
     expect(await ledgerOf(CUSTOMERS.ana)).toEqual({ recibos: 1, links: 1, movimientos: 1 });
-    // TX1 happened once (one approval recorded), and the receipt job it queued went once TX2
-    // had written the receipt.
+    // TX1 happened once (one approval recorded), and queued one receipt job.
     const approvals = await tenant.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM public.portal_payment_approvals WHERE payment_id = $1',
       [paymentId],
     );
     expect(approvals).toEqual([{ n: 1 }]);
-    expect(await receiptJobs()).toEqual([]);
+    expect(await receiptJobPayments()).toEqual([paymentId]);
   });
 
-  it('a failed receipt is retried once, by one instance, and makes one receipt; each receipt job runs once', async () => {
+  it("a failed receipt is retried by the approval's job and makes one receipt, whichever instance runs it", async () => {
     // The cash table refuses Textil's first movement (TX2 fails), then accepts: the sequence
     // counts every attempt, outside the attempts' transactions.
     await tenant.query(`
@@ -520,10 +520,10 @@ describe.skipIf(redis.skip)(redis.title('two API processes on one database and o
     const notification = await approvedAtMercadoPago(paymentId);
     expect((await deliver(a, notification(1))).status).toBe(200);
 
-    // TX1 queued the receipt job, due after the retry delay (15 s); TX2 failed meanwhile.
+    // TX2 failed; TX1 had queued the receipt job, which tries again.
     const failed = await paymentRow(tenant, paymentId);
-    expect(failed).toMatchObject({ status: 'approved', recibo_id: null });
-    expect(failed.recibo_error).toMatch(/caja no disponible/);
+    expect(failed.status).toBe('approved');
+    expect(failed.recibo_error ?? failed.recibo_id).toEqual(expect.any(String));
 
     const row = await until(
       () => paymentRow(tenant, paymentId),
@@ -532,21 +532,8 @@ describe.skipIf(redis.skip)(redis.title('two API processes on one database and o
     );
     expect(row).toMatchObject({ status: 'approved', recibo_error: null });
     expect(row.recibo_id).toEqual(expect.any(String));
-    // Ana's receipt was made at once, so her job was removed then: only Textil's ran, once.
-    const jobs = await until(
-      receiptJobs,
-      (current) => current.every((job) => job.state === 'completed'),
-      5_000,
-    );
-    expect(jobs).toEqual([{ payment_id: paymentId, state: 'completed', retry_count: 0 }]);
-    expect(await deploymentMetric('portal_job_runs_total', { job: 'receipt-retry' })).toBe(1);
-    expect(
-      await deploymentMetric('portal_job_runs_total', { job: 'receipt-retry', result: 'created' }),
-    ).toBe(1);
-    // No run found a receipt already written: none ran for nothing.
-    expect(
-      await deploymentMetric('portal_job_runs_total', { job: 'receipt-retry', result: 'exists' }),
-    ).toBe(0);
+    // One attempt failed and the next wrote the receipt: the webhook's TX2 and the approval's
+    // job, in the order the job's poll happened to give them, on either instance.
     expect(await deploymentMetric('portal_receipts_total', { outcome: 'failed' })).toBe(1);
     const [attempts] = await tenant.query<{ last_value: string }>(
       'SELECT last_value::text FROM public.test_textil_movimi_attempts',

@@ -14,7 +14,7 @@ import { addAuthTenant, bearer, twoCustomers } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { paymentRow, receiptIni, startOldestDebtPayment } from '../helpers/payments.js';
 import { startReportsService, type ReportsService } from '../helpers/reports.js';
-import { sandboxApproves, sandboxIni } from '../helpers/sandbox.js';
+import { sandboxApproves, sandboxIni, sandboxSays } from '../helpers/sandbox.js';
 import { parseMail, type Mail } from '../helpers/mime.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
@@ -103,6 +103,16 @@ async function approve(paymentId: number): Promise<void> {
   expect(answer.statusCode, answer.body).toBe(200);
 }
 
+async function sandboxRejects(paymentId: number): Promise<void> {
+  const answer = await sandboxSays(
+    app,
+    tenant,
+    { id: paymentId, sucursalId: 1, webhookToken: TOKEN, secret: SANDBOX_SECRET },
+    'rejected',
+  );
+  expect(answer.statusCode, answer.body).toBe(200);
+}
+
 async function receiptOf(paymentId: number): Promise<{ numero: string; monto: string }> {
   const [row] = await tenant.query<{ numero: string; monto: string }>(
     `SELECT r.nrocomp AS numero, p.monto::text AS monto
@@ -114,7 +124,7 @@ async function receiptOf(paymentId: number): Promise<{ numero: string; monto: st
   return row;
 }
 
-/** Every job the payment queued has run: the receipt job (TX1's) and the e-mail jobs. */
+/** Every job the payment queued has run: the approval's receipt job (TX1's), any e-mail job. */
 async function jobsDone(paymentId: number): Promise<void> {
   await env.waitForJobs(RECEIPT_RETRY_JOB, { paymentId });
   await env.waitForJobs(PAYMENT_EMAIL_JOB, { paymentId });
@@ -143,14 +153,14 @@ describe('"Recibimos tu pago"', () => {
     expect(mail?.attachments[0]?.contentType).toBe('application/pdf');
     expect(mail?.attachments[0]?.filename).toBe(`recibo-${receipt.numero}.pdf`);
     expect(mail?.attachments[0]?.content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    // TX2 queued the e-mail, so the receipt job TX1 queued was removed: one job, one e-mail.
+    // The job TX1 queued sent it: one job for the approval, receipt and e-mail, one e-mail.
     await jobsDone(id);
     expect(mails('Recibimos tu pago', receipt.numero)).toHaveLength(1);
     const jobs = await env.systemQuery(
-      `SELECT name FROM pgboss.job WHERE name IN ($1, $2) AND data @> $3::jsonb`,
+      `SELECT name, state FROM pgboss.job WHERE name IN ($1, $2) AND data @> $3::jsonb`,
       [PAYMENT_EMAIL_JOB, RECEIPT_RETRY_JOB, JSON.stringify({ paymentId: id })],
     );
-    expect(jobs).toEqual([{ name: PAYMENT_EMAIL_JOB }]);
+    expect(jobs).toEqual([{ name: RECEIPT_RETRY_JOB, state: 'completed' }]);
     expect(
       await tenant.query(
         `SELECT kind FROM public.portal_payment_emails WHERE payment_id = $1 AND sent_at IS NOT NULL`,
@@ -225,11 +235,11 @@ describe('"Recibimos tu pago"', () => {
     try {
       await approve(id);
       receipt = await receiptOf(id);
-      // Until the e-mail job has tried and failed at least once.
+      // Until the approval's job has tried to send it and failed at least once.
       await until(async () => {
         const [job] = await env.systemQuery<{ retry_count: number }>(
           `SELECT retry_count FROM pgboss.job WHERE name = $1 AND data @> $2::jsonb`,
-          [PAYMENT_EMAIL_JOB, JSON.stringify({ paymentId: id })],
+          [RECEIPT_RETRY_JOB, JSON.stringify({ paymentId: id })],
         );
         return (job?.retry_count ?? 0) > 0 ? true : undefined;
       });
@@ -285,7 +295,7 @@ describe('"Recibimos tu pago"', () => {
       expect(mails('Recibimos tu pago', receipt.numero)).toHaveLength(0);
       const states = await env.systemQuery<{ state: string }>(
         `SELECT state FROM pgboss.job WHERE name = $1 AND data @> $2::jsonb`,
-        [PAYMENT_EMAIL_JOB, JSON.stringify({ paymentId: id })],
+        [RECEIPT_RETRY_JOB, JSON.stringify({ paymentId: id })],
       );
       expect(states.map((job) => job.state)).toContain('completed');
       expect(states.map((job) => job.state)).not.toContain('failed');
@@ -392,37 +402,36 @@ describe('"Devolución registrada"', () => {
 
 // Last in the file: the debts above are numbered in the order the tests make them.
 describe('the receipt job TX1 queued', () => {
-  it('an e-mail TX2 could not queue is queued by the receipt job, which is kept for it', async () => {
+  it('run while TX1 is still open, it waits for it: one receipt, one e-mail', async () => {
     const id = await startPayment();
-    // The queue refuses this payment's e-mail job while TX2 runs (as if unreachable).
-    await env.systemQuery(`
-      CREATE FUNCTION public.test_refuse_mail_${id}() RETURNS trigger LANGUAGE plpgsql AS $$
+    // Rejected first, so the approval is audited in TX1 after the job is queued; the audit
+    // waits 3 s there, longer than a poll (2 s), so the job runs while TX1 holds the row.
+    await sandboxRejects(id);
+    await tenant.query(`
+      CREATE FUNCTION public.test_slow_audit_${id}() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        IF NEW.name = '${PAYMENT_EMAIL_JOB}' AND NEW.data->>'paymentId' = '${id}' THEN
-          RAISE EXCEPTION 'cola no disponible (test)';
-        END IF;
+        IF NEW.event = 'payment_approved_after_close' THEN PERFORM pg_sleep(3); END IF;
         RETURN NEW;
       END $$;
-      CREATE TRIGGER test_refuse_mail_${id} BEFORE INSERT ON pgboss.job
-        FOR EACH ROW EXECUTE FUNCTION public.test_refuse_mail_${id}();
+      CREATE TRIGGER test_slow_audit_${id} BEFORE INSERT ON public.portal_audit_log
+        FOR EACH ROW EXECUTE FUNCTION public.test_slow_audit_${id}();
     `);
     try {
       await approve(id);
-      const kept = await env.systemQuery(
-        `SELECT 1 FROM pgboss.job WHERE name = $1 AND data @> $2::jsonb`,
-        [RECEIPT_RETRY_JOB, JSON.stringify({ paymentId: id })],
-      );
-      expect(kept).toHaveLength(1);
     } finally {
-      await env.systemQuery(`DROP TRIGGER test_refuse_mail_${id} ON pgboss.job`);
+      await tenant.query(`DROP TRIGGER test_slow_audit_${id} ON public.portal_audit_log`);
     }
     const receipt = await receiptOf(id);
-    // Due a second after TX1, the job finds the receipt written and queues the e-mail.
     await until(() => {
       const found = mails('Recibimos tu pago', receipt.numero);
       return found.length > 0 ? found : undefined;
     });
     await jobsDone(id);
     expect(mails('Recibimos tu pago', receipt.numero)).toHaveLength(1);
+    expect(
+      await tenant.query(`SELECT count(*)::int AS n FROM suc0001.recfac WHERE recibo_id = $1`, [
+        (await paymentRow(tenant, id)).recibo_id,
+      ]),
+    ).toEqual([{ n: 1 }]);
   });
 });

@@ -18,7 +18,7 @@ import { createReconciler } from './notifications/reconcile.js';
 import { createPaymentResolution } from './notifications/resolution.js';
 import { createWebhookHandler } from './notifications/webhook.js';
 import { createReceiptDownload } from './receipts/download.js';
-import { createReceiptIssuer, workReceiptRetries } from './receipts/issuer.js';
+import { createReceiptIssuer, workReceiptJobs } from './receipts/issuer.js';
 import { createPaymentLifecycle } from './refunds/cancel-and-refund.js';
 import { paymentRoutes, paymentWebhookRoutes } from './routes.js';
 import { createSandboxCheckout } from './sandbox/checkout.js';
@@ -55,7 +55,7 @@ export async function registerPayments(
     allowedOrigins: config.gatewayAllowedOrigins,
     log,
   });
-  // docs/payments.md "Payment e-mails": queued by TX2 and by the refund's transaction.
+  // docs/payments.md "Payment e-mails": sent by the receipt job, queued by the refund's transaction.
   const emails = createPaymentEmails({
     tenancy,
     jobs,
@@ -76,8 +76,8 @@ export async function registerPayments(
     metrics,
   });
   await emails.work();
-  const receipts = createReceiptIssuer({ tenancy, jobs, calendar, clock, log, metrics, emails });
-  await workReceiptRetries(jobs, receipts, metrics);
+  const receipts = createReceiptIssuer({ tenancy, jobs, calendar, clock, log, metrics });
+  await workReceiptJobs(jobs, { tenancy, attempts: receipts, emails, metrics });
   const reconcile = createReconciler({ receipts, audit, clock, log, emails });
   // A claim outlives the gateway calls it guards only when its process died.
   const claims = createPaymentClaims({ clock, staleAfterMs: 4 * config.gatewayTimeoutMs });

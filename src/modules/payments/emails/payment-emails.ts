@@ -58,8 +58,8 @@ function singletonKey(job: EmailJob): string {
 }
 /**
  * pg-boss's singleton slot: queueings of one e-mail within a minute make one job. Short on
- * purpose: a finished or failed job keeps its slot, and a receipt written later the same slot
- * (a TX2 that rolled back after queueing, then succeeded on a retry) must still get its job. The
+ * purpose: a finished or failed job keeps its slot, and a refund recorded later the same slot (its
+ * transaction rolled back after queueing, then committed on a retry) must still get its job. The
  * sent mark, not the slot, is what keeps the e-mail to one.
  */
 const SINGLETON_SECONDS = 60;
@@ -82,10 +82,10 @@ export interface PaymentEmailDeps {
 
 export interface PaymentEmailQueue {
   /**
-   * "Recibimos tu pago": called once TX2 has committed a new receipt (and by the receipt job
-   * when it finds the receipt written). Never throws: the e-mail must not
-   * block or fail the receipt; a queue that cannot be reached is logged. Answers whether the job
-   * is queued (false: it could not be, and the receipt job must not be removed).
+   * "Recibimos tu pago" as a job of its own, for `cli payments retry-receipts`, which writes
+   * receipts outside the receipt job (that job sends the e-mail itself). Never throws: the e-mail
+   * must not fail the receipt; a queue that cannot be reached is logged. Answers whether the job
+   * is queued.
    */
   queueReceiptEmail(tenant: TenantContext, paymentId: number): Promise<boolean>;
   /** "Devolución registrada": called in the transaction that records the refund. Never throws. */
@@ -256,7 +256,7 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
 
     if (job.kind === 'pago_recibido') {
       if (payment.recibo_id === null) {
-        // Queued by a TX2 that rolled back: the receipt job retries it (and queues this again).
+        // Queued before its receipt committed (an earlier version queued it inside TX2): wait.
         if (payment.status === 'approved') throw new NotReadyError('receipt not written yet');
         return 'not_applicable';
       }
@@ -302,6 +302,18 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
     );
   }
 
+  async function runCounted(job: EmailJob): Promise<void> {
+    try {
+      const result = await run(job);
+      metrics.jobRun('payment-email', result);
+      // The tenant, the kind and the outcome only: no address, user, payment or amount.
+      log.info({ tenantId: job.tenantId, kind: job.kind, result }, 'payment e-mail job');
+    } catch (error) {
+      metrics.jobRun('payment-email', error instanceof NotReadyError ? 'not_ready' : 'failed');
+      throw error;
+    }
+  }
+
   return {
     queueReceiptEmail: (tenant: TenantContext, paymentId: number) =>
       emailQueue.queueReceiptEmail(tenant, paymentId),
@@ -311,18 +323,15 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
     /** One job run (exported for the worker and tests). */
     run,
 
+    /**
+     * "Recibimos tu pago" sent now, by the receipt job that made sure of the receipt (counted
+     * and logged as a run of this e-mail's job). Throws when it must be tried again.
+     */
+    sendReceiptEmail: (payment: Omit<EmailJob, 'kind'>) =>
+      runCounted({ ...payment, kind: 'pago_recibido' }),
+
     async work(): Promise<void> {
-      await jobs.work<EmailJob>(PAYMENT_EMAIL_JOB, async (job) => {
-        try {
-          const result = await run(job);
-          metrics.jobRun('payment-email', result);
-          // The tenant, the kind and the outcome only: no address, user, payment or amount.
-          log.info({ tenantId: job.tenantId, kind: job.kind, result }, 'payment e-mail job');
-        } catch (error) {
-          metrics.jobRun('payment-email', error instanceof NotReadyError ? 'not_ready' : 'failed');
-          throw error;
-        }
-      });
+      await jobs.work<EmailJob>(PAYMENT_EMAIL_JOB, runCounted);
     },
   } satisfies PaymentEmailQueue & Record<string, unknown>;
 }

@@ -144,7 +144,7 @@ export function createReconciler(deps: {
       // What the gateway approved, beside the status: the receipt writer compares it with monto.
       await recordApproval(trx, current.id, { amount: truth.amount, currency: truth.currency });
       // Before TX1 commits, so that no approval is ever left without a way to its receipt.
-      const retryJobId = await receipts.queue(tenant, current.id);
+      await receipts.queue(tenant, current.id);
       if (current.status !== 'pending' && current.status !== 'issued') {
         // docs/decisions.md #28: the move is audited, in the transaction that makes it.
         log.warn(
@@ -157,12 +157,12 @@ export function createReconciler(deps: {
           details: { payment_id: current.id, from: current.status },
         });
       }
-      return { kind: next, id: current.id, retryJobId };
+      return { kind: next, id: current.id };
     });
 
     // TX2; the receipt writer itself refuses an amount that is not what the customer owed.
     if (moved.kind === 'approved') {
-      await receipts.issue(tenant, moved.id, moved.retryJobId, settings);
+      await receipts.issue(tenant, moved.id, settings);
     }
     return moved.kind;
   };

@@ -11,10 +11,36 @@ import { MAX_RECIBO_ERROR_CHARS } from './payments.js';
 /** TX2's first read: the payment with its approval, its row locked (throws when there is none). */
 export function findPaymentForReceipt(trx: TenantTransaction, paymentId: number) {
   return paymentsWithApprovals(trx)
-    .select(['p.sucursal_id', 'p.recibo_id', 'p.ordcon_id', 'p.gateway', 'p.gateway_payment_id'])
+    .select([
+      'p.sucursal_id',
+      'p.recibo_id',
+      'p.recibo_error',
+      'p.ordcon_id',
+      'p.gateway',
+      'p.gateway_payment_id',
+    ])
     .where('p.id', '=', paymentId)
     .forUpdate('p')
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * The payment's receipt id, or null while it has none. Share-locks the row for the statement, so
+ * a transaction holding it (the TX1 that queued the receipt job, a TX2) is waited for and its
+ * outcome read. TX2's own read could not stand in: it locks the payment but reads the approval
+ * beside it from its snapshot, taken before that TX1 committed, and would find none.
+ */
+export async function receiptWritten(
+  db: TenantExecutor,
+  paymentId: number,
+): Promise<string | null> {
+  const row = await inPublic(db)
+    .selectFrom('portal_payments')
+    .select('recibo_id')
+    .where('id', '=', paymentId)
+    .forShare()
+    .executeTakeFirst();
+  return row?.recibo_id ?? null;
 }
 
 /** Why the receipt was not written, on a payment still without one. */

@@ -4,14 +4,19 @@ import type { JobQueue } from '../../../platform/jobs.js';
 import type { Metrics } from '../../../platform/metrics.js';
 import type { TenantCalendar } from '../../../platform/tenancy/today.js';
 import type { Tenancy, TenantContext } from '../../../platform/tenancy/tenancy.js';
-import type { PaymentEmailQueue } from '../emails/payment-emails.js';
-import { recordReceiptError } from '../queries/receipts.js';
+import type { PaymentEmailQueue, PaymentEmails } from '../emails/payment-emails.js';
+import { receiptWritten, recordReceiptError } from '../queries/receipts.js';
 import { createReceipt, type ReceiptOutcome } from './writer.js';
 import { readPaymentSettings, type PaymentSettings } from '../settings.js';
 
+/**
+ * The job every approval queues in its TX1 (docs/payments.md "How an approval becomes a receipt
+ * and an e-mail"): it makes sure of the receipt and sends its e-mail. The name is older than the
+ * e-mail's part in it; kept so that jobs queued by an earlier version still run.
+ */
 export const RECEIPT_RETRY_JOB = 'payments.receipt-retry';
 
-interface RetryJob {
+interface ReceiptJob {
   tenantId: number;
   sucursalId: number;
   paymentId: number;
@@ -21,7 +26,7 @@ export interface ReceiptAttempts {
   recordError(tenant: TenantContext, paymentId: number, message: string): Promise<void>;
   /**
    * One TX2 attempt; a failure is recorded in recibo_error and rethrown. A payment whose approved
-   * amount is not its monto is refused (recorded, not thrown): no retry can fix that.
+   * amount is not its monto is refused (recorded once, not thrown): no retry can fix that.
    */
   attempt(tenantId: number, sucursalId: number, paymentId: number): Promise<ReceiptOutcome>;
   attemptFor(
@@ -31,36 +36,21 @@ export interface ReceiptAttempts {
   ): Promise<ReceiptOutcome>;
 }
 
-interface SettledAttempts extends ReceiptAttempts {
-  /** `attemptFor`, saying too whether the receipt job still has something to do. */
-  attemptSettled: (
-    tenant: TenantContext,
-    paymentId: number,
-    settings?: PaymentSettings,
-  ) => Promise<{ outcome: ReceiptOutcome; settled: boolean }>;
-}
-
 export interface ReceiptIssuer extends ReceiptAttempts {
   /**
-   * Queues the receipt job of a payment being approved, due after the job retry delay. Called
-   * inside TX1, before it commits: a process that dies between TX1 and TX2 leaves the receipt to
-   * this job, since nothing else would come back for it (the gateway's retried notification finds
-   * the payment approved already). Answers the job's id.
+   * Queues the receipt job of a payment being approved, due at once. Called inside TX1, before it
+   * commits: an approval is never left without a way to its receipt and its e-mail, whatever
+   * happens to this process after the commit (the gateway's retried notification would find the
+   * payment approved already). The job's run waits on the payment's row for TX1's outcome.
    */
-  queue(tenant: TenantContext, paymentId: number): Promise<string | null>;
+  queue(tenant: TenantContext, paymentId: number): Promise<void>;
   /**
-   * TX2 for an approved payment; a failure is recorded and left to the job `queue` created
-   * (`retryJobId`). Once TX2 has decided (a receipt written, found, or refused for good) and the
-   * receipt's e-mail is queued, that job is removed: run, it would only take the payment's lock
-   * to find the same, about seven statements a payment for nothing. The caller's settings, read
-   * moments ago, save reading them again.
+   * TX2 for an approved payment, right after TX1, so that the webhook answers with the receipt
+   * written. A failure is recorded and left to the job `queue` created, which retries with
+   * backoff. The e-mail is that job's: the request makes one job-queue write, not three. The
+   * caller's settings, read moments ago, save reading them again.
    */
-  issue(
-    tenant: TenantContext,
-    paymentId: number,
-    retryJobId: string | null,
-    settings?: PaymentSettings,
-  ): Promise<void>;
+  issue(tenant: TenantContext, paymentId: number, settings?: PaymentSettings): Promise<void>;
 }
 
 interface ReceiptDeps {
@@ -71,15 +61,15 @@ interface ReceiptDeps {
   /** The API's metrics; the CLI's retry-receipts runs without. */
   metrics?: Pick<Metrics, 'receipt'>;
   /**
-   * The payment's "Recibimos tu pago" (docs/payments.md "Payment e-mails"): queued once TX2 commits, and
-   * again by a run that finds the receipt written (pg-boss and the sent mark keep it to one
-   * e-mail). The CLI's retry-receipts queues it too, for the API's workers to send.
+   * Given by `cli payments retry-receipts`, which has no receipt job to send the e-mail: each
+   * receipt it writes, or finds written, gets its e-mail's job queued for the API's workers.
+   * pg-boss's singleton key and the sent mark keep it to one e-mail.
    */
   emails?: Pick<PaymentEmailQueue, 'queueReceiptEmail'>;
 }
 
-/** TX2 attempts, shared by the webhook, the retry job and `cli payments retry-receipts`. */
-export function createReceiptAttempts(deps: ReceiptDeps): SettledAttempts {
+/** TX2 attempts, shared by the webhook, the receipt job and `cli payments retry-receipts`. */
+export function createReceiptAttempts(deps: ReceiptDeps): ReceiptAttempts {
   const { tenancy, calendar, clock, log, metrics, emails } = deps;
 
   async function recordError(tenant: TenantContext, paymentId: number, message: string) {
@@ -88,16 +78,11 @@ export function createReceiptAttempts(deps: ReceiptDeps): SettledAttempts {
     await recordReceiptError(tenant.db, paymentId, message, clock.now());
   }
 
-  /**
-   * One attempt, and whether nothing is left for the receipt job to do: false when the receipt's
-   * e-mail could not be queued (logged, never thrown), which that job's run queues again.
-   */
-  async function attemptSettled(
+  async function attemptFor(
     tenant: TenantContext,
     paymentId: number,
     known?: PaymentSettings,
-  ): Promise<{ outcome: ReceiptOutcome; settled: boolean }> {
-    let mailQueued = true;
+  ): Promise<ReceiptOutcome> {
     try {
       const settings = known ?? (await readPaymentSettings(tenant));
       if (!settings.cuentaBancaria || !settings.cajaSchema) {
@@ -111,25 +96,16 @@ export function createReceiptAttempts(deps: ReceiptDeps): SettledAttempts {
           cajaSchema: settings.cajaSchema,
           puntoVenta: settings.puntoVenta,
         },
-        {
-          clock,
-          today: await calendar.today(tenant),
-          onCreated:
-            emails &&
-            (async (id) => {
-              mailQueued = await emails.queueReceiptEmail(tenant, id);
-            }),
-        },
+        { clock, today: await calendar.today(tenant) },
       );
-      // Written before (by TX2 on another path, or a run whose queueing failed): queued again,
-      // which pg-boss's singleton key or the job's sent mark turns into nothing when it was.
-      if (outcome.kind === 'exists' && emails) {
-        mailQueued = await emails.queueReceiptEmail(tenant, paymentId);
-      }
+      if (outcome.kind === 'refused' && outcome.recorded) return outcome;
       // Retrying cannot change what the gateway approved: recorded once, never retried.
       metrics?.receipt(outcome.kind);
       if (outcome.kind === 'refused') await recordError(tenant, paymentId, outcome.reason);
-      return { outcome, settled: mailQueued };
+      if (emails && (outcome.kind === 'created' || outcome.kind === 'exists')) {
+        await emails.queueReceiptEmail(tenant, paymentId);
+      }
+      return outcome;
     } catch (error) {
       metrics?.receipt('failed');
       await recordError(tenant, paymentId, error instanceof Error ? error.message : String(error));
@@ -137,66 +113,73 @@ export function createReceiptAttempts(deps: ReceiptDeps): SettledAttempts {
     }
   }
 
-  async function attemptFor(tenant: TenantContext, paymentId: number, known?: PaymentSettings) {
-    return (await attemptSettled(tenant, paymentId, known)).outcome;
-  }
-
   return {
     recordError,
     attempt: async (tenantId, sucursalId, paymentId) =>
       attemptFor(await tenancy.resolve(tenantId, sucursalId), paymentId),
     attemptFor,
-    attemptSettled,
   };
 }
 
 /** docs/decisions.md #31: TX2 is independent of TX1, retried with backoff, never two receipts. */
 export function createReceiptIssuer(deps: ReceiptDeps & { jobs: JobQueue }): ReceiptIssuer {
-  const { attemptSettled, ...attempts } = createReceiptAttempts(deps);
+  const attempts = createReceiptAttempts(deps);
   return {
     ...attempts,
     async queue(tenant, paymentId) {
-      return deps.jobs.send(
-        RECEIPT_RETRY_JOB,
-        {
-          tenantId: tenant.tenantId,
-          sucursalId: tenant.sucursalId,
-          paymentId,
-        } satisfies RetryJob,
-        { startAfter: deps.jobs.retryDelaySeconds },
-      );
+      await deps.jobs.send(RECEIPT_RETRY_JOB, {
+        tenantId: tenant.tenantId,
+        sucursalId: tenant.sucursalId,
+        paymentId,
+      } satisfies ReceiptJob);
     },
-    async issue(tenant, paymentId, retryJobId, settings) {
-      let settled: boolean;
+    async issue(tenant, paymentId, settings) {
       try {
-        ({ settled } = await attemptSettled(tenant, paymentId, settings));
+        await attempts.attemptFor(tenant, paymentId, settings);
       } catch {
-        // attempt() recorded why in recibo_error; the job queued with TX1 tries again with backoff.
-        return;
-      }
-      if (retryJobId === null || !settled) return;
-      try {
-        await deps.jobs.remove(RECEIPT_RETRY_JOB, retryJobId);
-      } catch (error) {
-        // Harmless: the job runs, finds the receipt, and stops.
-        deps.log.warn({ err: error }, 'could not remove a receipt job no longer needed');
+        // attemptFor recorded why in recibo_error; the job queued with TX1 tries again.
       }
     },
   };
 }
 
-export async function workReceiptRetries(
+/**
+ * The receipt job's runs: the receipt first (TX2 when it is not written yet: after a crash
+ * between TX1 and TX2, or a TX2 that failed), then "Recibimos tu pago" in the same run. A failure
+ * of either fails the run, and pg-boss runs it again with backoff; a run that finds the receipt
+ * written goes straight to the e-mail, which the sent mark keeps to one.
+ */
+export async function workReceiptJobs(
   jobs: JobQueue,
-  attempts: ReceiptAttempts,
-  metrics: Pick<Metrics, 'jobRun'>,
+  deps: {
+    tenancy: Tenancy;
+    attempts: ReceiptAttempts;
+    emails: Pick<PaymentEmails, 'sendReceiptEmail'>;
+    metrics: Pick<Metrics, 'jobRun'>;
+  },
 ): Promise<void> {
-  await jobs.work<RetryJob>(RECEIPT_RETRY_JOB, async (job) => {
+  const { tenancy, attempts, emails, metrics } = deps;
+
+  /** The receipt's outcome for this run: `exists` without TX2 when it is written. */
+  async function receiptOf(job: ReceiptJob): Promise<ReceiptOutcome> {
+    const tenant = await tenancy.resolve(job.tenantId, job.sucursalId);
+    // Run while the TX1 that queued it is still open, this waits for its commit.
+    const written = await receiptWritten(tenant.db, job.paymentId);
+    if (written !== null) return { kind: 'exists', reciboId: written };
+    return attempts.attemptFor(tenant, job.paymentId);
+  }
+
+  await jobs.work<ReceiptJob>(RECEIPT_RETRY_JOB, async (job) => {
+    let outcome: ReceiptOutcome;
     try {
-      const outcome = await attempts.attempt(job.tenantId, job.sucursalId, job.paymentId);
+      outcome = await receiptOf(job);
       metrics.jobRun('receipt-retry', outcome.kind);
     } catch (error) {
       metrics.jobRun('receipt-retry', 'failed');
       throw error;
+    }
+    if (outcome.kind === 'created' || outcome.kind === 'exists') {
+      await emails.sendReceiptEmail(job);
     }
   });
 }

@@ -6,14 +6,18 @@ import {
   writeReceipt,
   type ReceiptSettings,
 } from '../../../ledger/receipts.js';
+import { MAX_RECIBO_ERROR_CHARS } from '../queries/payments.js';
 import { findPaymentForReceipt, markReceiptCreated } from '../queries/receipts.js';
 
 export type ReceiptOutcome =
   | { kind: 'created'; reciboId: string; nrocomp: string }
   | { kind: 'exists'; reciboId: string }
   | { kind: 'not_approved' }
-  /** The gateway approved something else than the payment: no receipt, ever, without a person. */
-  | { kind: 'refused'; reason: string };
+  /**
+   * The gateway approved something else than the payment: no receipt, ever, without a person.
+   * `recorded`: the payment's recibo_error says so already (an earlier attempt refused it).
+   */
+  | { kind: 'refused'; reason: string; recorded: boolean };
 
 /**
  * docs/decisions.md #30: a receipt is written only for exactly what the customer owed, in its currency.
@@ -48,34 +52,11 @@ export function receiptRefusal(payment: {
  * payment. The payment row is locked first, so concurrent or repeated runs create one receipt:
  * the second finds recibo_id set.
  */
-export async function createReceipt(
+export function createReceipt(
   tenant: TenantContext,
   paymentId: number,
   settings: ReceiptSettings,
-  deps: {
-    clock: Clock;
-    today: string;
-    /**
-     * Runs once TX2 has committed a new receipt (the payment e-mail's job is queued there). Not
-     * inside TX2: a round trip to the job queue's database there held the payment's row and a
-     * tenant connection for nothing. A process that dies between the commit and this leaves it
-     * to the receipt job, which finds the receipt written and queues the e-mail.
-     */
-    onCreated?: ((paymentId: number) => Promise<void>) | undefined;
-  },
-): Promise<ReceiptOutcome> {
-  const outcome = await receiptTransaction(tenant, paymentId, settings, deps.clock, deps.today);
-  if (outcome.kind === 'created') await deps.onCreated?.(paymentId);
-  return outcome;
-}
-
-/** TX2 itself: the payment locked, its receipt written or found, committed. */
-function receiptTransaction(
-  tenant: TenantContext,
-  paymentId: number,
-  settings: ReceiptSettings,
-  clock: Clock,
-  today: string,
+  { clock, today }: { clock: Clock; today: string },
 ): Promise<ReceiptOutcome> {
   return tenant.db.transaction().execute(async function writeReceiptOfPayment(trx) {
     const payment = await findPaymentForReceipt(trx, paymentId);
@@ -88,7 +69,10 @@ function receiptTransaction(
       );
     }
     const refusal = receiptRefusal(payment);
-    if (refusal !== undefined) return { kind: 'refused', reason: refusal };
+    if (refusal !== undefined) {
+      const recorded = payment.recibo_error === refusal.slice(0, MAX_RECIBO_ERROR_CHARS);
+      return { kind: 'refused', reason: refusal, recorded };
+    }
     if (payment.ordcon_id === null || payment.monto === null) {
       throw new LedgerConflictError('El pago no tiene cliente o monto');
     }
