@@ -10,8 +10,8 @@ import { createReceipt, type ReceiptOutcome } from './writer.js';
 import { readPaymentSettings, type PaymentSettings } from '../settings.js';
 
 /**
- * The job every approval queues in its TX1 (docs/payments.md "How an approval becomes a receipt
- * and an e-mail"): it makes sure of the receipt and sends its e-mail. The name is older than the
+ * The job every approval queues in its TX1 (docs/decisions.md #31, docs/payments.md "Payment
+ * e-mails"): it makes sure of the receipt and sends its e-mail. The name is older than the
  * e-mail's part in it; kept so that jobs queued by an earlier version still run.
  */
 export const RECEIPT_RETRY_JOB = 'payments.receipt-retry';

@@ -16,7 +16,7 @@ export interface RetryResult {
 /**
  * `npm run cli -- payments retry-receipts [--tenant <id>] [--payment <id>]`: runs TX2 again for
  * approved payments without a receipt (docs/decisions.md #31). TX2 locks the payment and checks
- * recibo_id first, so running it beside the retry job never makes a second receipt, and it
+ * recibo_id first, so running it beside the receipt job never makes a second receipt, and it
  * refuses a payment whose approved amount is not its monto (docs/decisions.md #30) like the webhook.
  */
 export async function retryReceipts(
