@@ -70,7 +70,7 @@ const MAX_NAMED = 100;
  * pg-boss's connections, with every parameterized statement it sends run as a named prepared
  * statement: PostgreSQL then plans each once per connection instead of on every call. Queueing a
  * job (an INSERT through the queue's row into a partitioned table) was planned on each `send`,
- * which took half its time: a webhook queues one or two jobs and removes one. Texts without
+ * which took half its time, and every approved payment queues one. Texts without
  * parameters (pg-boss's migrations and maintenance, some of them several statements) go as they
  * are. `prepare: false` (PORTAL_DB_PREPARED_STATEMENTS=false) sends everything unnamed.
  */

@@ -5,7 +5,7 @@ import {
   createPaymentEmails,
   PAYMENT_EMAIL_JOB,
 } from '../../src/modules/payments/emails/payment-emails.js';
-import { RECEIPT_RETRY_JOB } from '../../src/modules/payments/receipts/issuer.js';
+import { RECEIPT_JOB } from '../../src/modules/payments/receipts/issuer.js';
 import { systemClock } from '../../src/platform/clock.js';
 import type { JobQueue } from '../../src/platform/jobs.js';
 import type { MailMessage } from '../../src/platform/mail/mailer.js';
@@ -103,6 +103,16 @@ async function approve(paymentId: number): Promise<void> {
   expect(answer.statusCode, answer.body).toBe(200);
 }
 
+/** Receipts and cash movements in the ledger, all customers. */
+async function receiptCount(): Promise<{ recibos: number; movimientos: number }> {
+  const [row] = await tenant.query<{ recibos: number; movimientos: number }>(
+    `SELECT (SELECT count(*)::int FROM suc0001.ordcta WHERE tipo = 'REC') AS recibos,
+            (SELECT count(*)::int FROM caja.movimi) AS movimientos`,
+  );
+  if (!row) throw new Error('no counts');
+  return row;
+}
+
 async function sandboxRejects(paymentId: number): Promise<void> {
   const answer = await sandboxSays(
     app,
@@ -126,7 +136,7 @@ async function receiptOf(paymentId: number): Promise<{ numero: string; monto: st
 
 /** Every job the payment queued has run: the approval's receipt job (TX1's), any e-mail job. */
 async function jobsDone(paymentId: number): Promise<void> {
-  await env.waitForJobs(RECEIPT_RETRY_JOB, { paymentId });
+  await env.waitForJobs(RECEIPT_JOB, { paymentId });
   await env.waitForJobs(PAYMENT_EMAIL_JOB, { paymentId });
 }
 
@@ -158,9 +168,9 @@ describe('"Recibimos tu pago"', () => {
     expect(mails('Recibimos tu pago', receipt.numero)).toHaveLength(1);
     const jobs = await env.systemQuery(
       `SELECT name, state FROM pgboss.job WHERE name IN ($1, $2) AND data @> $3::jsonb`,
-      [PAYMENT_EMAIL_JOB, RECEIPT_RETRY_JOB, JSON.stringify({ paymentId: id })],
+      [PAYMENT_EMAIL_JOB, RECEIPT_JOB, JSON.stringify({ paymentId: id })],
     );
-    expect(jobs).toEqual([{ name: RECEIPT_RETRY_JOB, state: 'completed' }]);
+    expect(jobs).toEqual([{ name: RECEIPT_JOB, state: 'completed' }]);
     expect(
       await tenant.query(
         `SELECT kind FROM public.portal_payment_emails WHERE payment_id = $1 AND sent_at IS NOT NULL`,
@@ -235,14 +245,20 @@ describe('"Recibimos tu pago"', () => {
     try {
       await approve(id);
       receipt = await receiptOf(id);
-      // Until the approval's job has tried to send it and failed at least once.
+      // The approval's job could not send it and handed it to an e-mail job of its own (with
+      // its own tries), and completed; wait until that e-mail job has failed at least once.
       await until(async () => {
         const [job] = await env.systemQuery<{ retry_count: number }>(
           `SELECT retry_count FROM pgboss.job WHERE name = $1 AND data @> $2::jsonb`,
-          [RECEIPT_RETRY_JOB, JSON.stringify({ paymentId: id })],
+          [PAYMENT_EMAIL_JOB, JSON.stringify({ paymentId: id })],
         );
         return (job?.retry_count ?? 0) > 0 ? true : undefined;
       });
+      const receiptJobs = await env.systemQuery<{ state: string; retry_count: number }>(
+        `SELECT state, retry_count FROM pgboss.job WHERE name = $1 AND data @> $2::jsonb`,
+        [RECEIPT_JOB, JSON.stringify({ paymentId: id })],
+      );
+      expect(receiptJobs).toEqual([{ state: 'completed', retry_count: 0 }]);
       expect(mails('Recibimos tu pago', receipt.numero)).toHaveLength(0);
       expect(await paymentRow(tenant, id)).toMatchObject({
         status: 'approved',
@@ -295,7 +311,7 @@ describe('"Recibimos tu pago"', () => {
       expect(mails('Recibimos tu pago', receipt.numero)).toHaveLength(0);
       const states = await env.systemQuery<{ state: string }>(
         `SELECT state FROM pgboss.job WHERE name = $1 AND data @> $2::jsonb`,
-        [RECEIPT_RETRY_JOB, JSON.stringify({ paymentId: id })],
+        [RECEIPT_JOB, JSON.stringify({ paymentId: id })],
       );
       expect(states.map((job) => job.state)).toContain('completed');
       expect(states.map((job) => job.state)).not.toContain('failed');
@@ -405,8 +421,9 @@ describe('the receipt job TX1 queued', () => {
   it('run while TX1 is still open, it waits for it: one receipt, one e-mail', async () => {
     const id = await startPayment();
     // Rejected first, so the approval is audited in TX1 after the job is queued; the audit
-    // waits 3 s there, longer than a poll (2 s), so the job runs while TX1 holds the row.
+    // waits 3 s there, longer than a poll (0.5 s here), so the job runs while TX1 holds the row.
     await sandboxRejects(id);
+    const receiptsBefore = await receiptCount();
     await tenant.query(`
       CREATE FUNCTION public.test_slow_audit_${id}() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -416,11 +433,19 @@ describe('the receipt job TX1 queued', () => {
       CREATE TRIGGER test_slow_audit_${id} BEFORE INSERT ON public.portal_audit_log
         FOR EACH ROW EXECUTE FUNCTION public.test_slow_audit_${id}();
     `);
+    let answeredAt: Date;
     try {
       await approve(id);
+      answeredAt = new Date();
     } finally {
       await tenant.query(`DROP TRIGGER test_slow_audit_${id} ON public.portal_audit_log`);
     }
+    const [job] = await env.systemQuery<{ started_on: Date }>(
+      `SELECT started_on FROM pgboss.job WHERE name = $1 AND data @> $2::jsonb`,
+      [RECEIPT_JOB, JSON.stringify({ paymentId: id })],
+    );
+    // The job started while the webhook was still in TX1 (its answer came after the 3 s).
+    expect(job?.started_on.getTime()).toBeLessThan(answeredAt.getTime() - 1_000);
     const receipt = await receiptOf(id);
     await until(() => {
       const found = mails('Recibimos tu pago', receipt.numero);
@@ -428,10 +453,10 @@ describe('the receipt job TX1 queued', () => {
     });
     await jobsDone(id);
     expect(mails('Recibimos tu pago', receipt.numero)).toHaveLength(1);
-    expect(
-      await tenant.query(`SELECT count(*)::int AS n FROM suc0001.recfac WHERE recibo_id = $1`, [
-        (await paymentRow(tenant, id)).recibo_id,
-      ]),
-    ).toEqual([{ n: 1 }]);
+    expect(await receiptCount()).toEqual({
+      recibos: receiptsBefore.recibos + 1,
+      movimientos: receiptsBefore.movimientos + 1,
+    });
+    expect(await paymentRow(tenant, id)).toMatchObject({ recibo_error: null });
   });
 });

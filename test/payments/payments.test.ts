@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signNotification } from '../../src/modules/payments/gateways/signature.js';
-import { RECEIPT_RETRY_JOB } from '../../src/modules/payments/receipts/issuer.js';
+import { RECEIPT_JOB } from '../../src/modules/payments/receipts/issuer.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { addAuthTenant, bearer, login, ORIGIN, register } from '../helpers/auth.js';
 
@@ -445,7 +445,7 @@ describe('POST /portal/pagos/iniciar', () => {
 async function receiptJobStates(paymentId: number): Promise<string[]> {
   const rows = await env.systemQuery<{ state: string }>(
     `SELECT state FROM pgboss.job WHERE name = $1 AND data @> $2::jsonb`,
-    [RECEIPT_RETRY_JOB, JSON.stringify({ paymentId })],
+    [RECEIPT_JOB, JSON.stringify({ paymentId })],
   );
   return rows.map((row) => row.state);
 }
@@ -660,7 +660,7 @@ describe('POST /portal/pagos/webhook', () => {
     expect(row).toMatchObject({ status: 'approved', recibo_id: null });
     expect(String(row.recibo_error)).toMatch(/distinto/);
     // Refused for good: the approval's job refuses again without writing it a second time.
-    await env.waitForJobs(RECEIPT_RETRY_JOB, { paymentId: started.payment_id });
+    await env.waitForJobs(RECEIPT_JOB, { paymentId: started.payment_id });
     expect(await receiptJobStates(started.payment_id)).toEqual(['completed']);
     const after = await paymentRow(started.payment_id);
     expect(after).toMatchObject({ recibo_id: null, recibo_error: row.recibo_error });

@@ -76,7 +76,7 @@ export async function registerPayments(
     metrics,
   });
   await emails.work();
-  const receipts = createReceiptIssuer({ tenancy, jobs, calendar, clock, log, metrics });
+  const receipts = createReceiptIssuer({ jobs, calendar, clock, log, metrics });
   await workReceiptJobs(jobs, { tenancy, attempts: receipts, emails, metrics });
   const reconcile = createReconciler({ receipts, audit, clock, log, emails });
   // A claim outlives the gateway calls it guards only when its process died.

@@ -196,7 +196,7 @@ export function createPaymentEmailQueue(deps: {
       });
       return true;
     } catch (error) {
-      // The receipt or refund goes on; the receipt job queues the receipt's e-mail again.
+      // The receipt or refund goes on; a receipt job that could not queue it fails and retries.
       log.warn({ err: error, tenantId: tenant.tenantId, kind }, 'payment e-mail not queued');
       return false;
     }
@@ -256,7 +256,7 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
 
     if (job.kind === 'pago_recibido') {
       if (payment.recibo_id === null) {
-        // Queued before its receipt committed (an earlier version queued it inside TX2): wait.
+        // Queued inside a TX2 not committed yet (as versions before 2026-11-28 did): wait.
         if (payment.status === 'approved') throw new NotReadyError('receipt not written yet');
         return 'not_applicable';
       }

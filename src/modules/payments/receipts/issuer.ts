@@ -4,17 +4,22 @@ import type { JobQueue } from '../../../platform/jobs.js';
 import type { Metrics } from '../../../platform/metrics.js';
 import type { TenantCalendar } from '../../../platform/tenancy/today.js';
 import type { Tenancy, TenantContext } from '../../../platform/tenancy/tenancy.js';
-import type { PaymentEmailQueue, PaymentEmails } from '../emails/payment-emails.js';
+import type { PaymentEmails } from '../emails/payment-emails.js';
 import { receiptWritten, recordReceiptError } from '../queries/receipts.js';
 import { createReceipt, type ReceiptOutcome } from './writer.js';
 import { readPaymentSettings, type PaymentSettings } from '../settings.js';
 
 /**
  * The job every approval queues in its TX1 (docs/decisions.md #31, docs/payments.md "Payment
- * e-mails"): it makes sure of the receipt and sends its e-mail. The name is older than the
- * e-mail's part in it; kept so that jobs queued by an earlier version still run.
+ * e-mails"), due at once: it makes sure of the receipt and sends its e-mail.
  */
-export const RECEIPT_RETRY_JOB = 'payments.receipt-retry';
+export const RECEIPT_JOB = 'payments.receipt';
+/**
+ * The receipt job of versions before 2026-11-29, due 15 s after TX1 and working without waiting
+ * for TX1. Still worked (same run) so that their jobs are not stranded, but never queued: an
+ * older instance of a rolling deploy must not take the new jobs, due while TX1 may be open.
+ */
+export const LEGACY_RECEIPT_JOB = 'payments.receipt-retry';
 
 interface ReceiptJob {
   tenantId: number;
@@ -23,12 +28,10 @@ interface ReceiptJob {
 }
 
 export interface ReceiptAttempts {
-  recordError(tenant: TenantContext, paymentId: number, message: string): Promise<void>;
   /**
    * One TX2 attempt; a failure is recorded in recibo_error and rethrown. A payment whose approved
    * amount is not its monto is refused (recorded once, not thrown): no retry can fix that.
    */
-  attempt(tenantId: number, sucursalId: number, paymentId: number): Promise<ReceiptOutcome>;
   attemptFor(
     tenant: TenantContext,
     paymentId: number,
@@ -54,27 +57,24 @@ export interface ReceiptIssuer extends ReceiptAttempts {
 }
 
 interface ReceiptDeps {
-  tenancy: Tenancy;
   calendar: TenantCalendar;
   clock: Clock;
   log: FastifyBaseLogger;
   /** The API's metrics; the CLI's retry-receipts runs without. */
   metrics?: Pick<Metrics, 'receipt'>;
-  /**
-   * Given by `cli payments retry-receipts`, which has no receipt job to send the e-mail: each
-   * receipt it writes, or finds written, gets its e-mail's job queued for the API's workers.
-   * pg-boss's singleton key and the sent mark keep it to one e-mail.
-   */
-  emails?: Pick<PaymentEmailQueue, 'queueReceiptEmail'>;
 }
 
 /** TX2 attempts, shared by the webhook, the receipt job and `cli payments retry-receipts`. */
 export function createReceiptAttempts(deps: ReceiptDeps): ReceiptAttempts {
-  const { tenancy, calendar, clock, log, metrics, emails } = deps;
+  const { calendar, clock, log, metrics } = deps;
+
+  // The payment's row says which one (recibo_error); the log says that one failed, and why.
+  function logError(tenant: TenantContext, message: string) {
+    log.error({ tenantId: tenant.tenantId, reason: message }, 'receipt not created');
+  }
 
   async function recordError(tenant: TenantContext, paymentId: number, message: string) {
-    // The payment's row says which one (recibo_error); the log says that one failed, and why.
-    log.error({ tenantId: tenant.tenantId, reason: message }, 'receipt not created');
+    logError(tenant, message);
     await recordReceiptError(tenant.db, paymentId, message, clock.now());
   }
 
@@ -98,13 +98,10 @@ export function createReceiptAttempts(deps: ReceiptDeps): ReceiptAttempts {
         },
         { clock, today: await calendar.today(tenant) },
       );
-      if (outcome.kind === 'refused' && outcome.recorded) return outcome;
-      // Retrying cannot change what the gateway approved: recorded once, never retried.
+      // Retrying cannot change what the gateway approved: recorded (by TX2) once, never retried.
+      if (outcome.kind === 'refused' && outcome.repeated) return outcome;
       metrics?.receipt(outcome.kind);
-      if (outcome.kind === 'refused') await recordError(tenant, paymentId, outcome.reason);
-      if (emails && (outcome.kind === 'created' || outcome.kind === 'exists')) {
-        await emails.queueReceiptEmail(tenant, paymentId);
-      }
+      if (outcome.kind === 'refused') logError(tenant, outcome.reason);
       return outcome;
     } catch (error) {
       metrics?.receipt('failed');
@@ -114,9 +111,6 @@ export function createReceiptAttempts(deps: ReceiptDeps): ReceiptAttempts {
   }
 
   return {
-    recordError,
-    attempt: async (tenantId, sucursalId, paymentId) =>
-      attemptFor(await tenancy.resolve(tenantId, sucursalId), paymentId),
     attemptFor,
   };
 }
@@ -127,7 +121,7 @@ export function createReceiptIssuer(deps: ReceiptDeps & { jobs: JobQueue }): Rec
   return {
     ...attempts,
     async queue(tenant, paymentId) {
-      await deps.jobs.send(RECEIPT_RETRY_JOB, {
+      await deps.jobs.send(RECEIPT_JOB, {
         tenantId: tenant.tenantId,
         sucursalId: tenant.sucursalId,
         paymentId,
@@ -145,41 +139,50 @@ export function createReceiptIssuer(deps: ReceiptDeps & { jobs: JobQueue }): Rec
 
 /**
  * The receipt job's runs: the receipt first (TX2 when it is not written yet: after a crash
- * between TX1 and TX2, or a TX2 that failed), then "Recibimos tu pago" in the same run. A failure
- * of either fails the run, and pg-boss runs it again with backoff; a run that finds the receipt
- * written goes straight to the e-mail, which the sent mark keeps to one.
+ * between TX1 and TX2, or a TX2 that failed), then "Recibimos tu pago" in the same run. A TX2
+ * failure fails the run, and pg-boss runs it again with backoff. An e-mail that cannot go out now
+ * (reports service, SMTP) is handed to an e-mail job of its own with its own retries, so that mail
+ * outages neither hold this queue nor spend the receipt's tries; the sent mark keeps it to one.
  */
 export async function workReceiptJobs(
   jobs: JobQueue,
   deps: {
     tenancy: Tenancy;
     attempts: ReceiptAttempts;
-    emails: Pick<PaymentEmails, 'sendReceiptEmail'>;
+    emails: Pick<PaymentEmails, 'sendReceiptEmail' | 'queueReceiptEmail'>;
     metrics: Pick<Metrics, 'jobRun'>;
   },
 ): Promise<void> {
   const { tenancy, attempts, emails, metrics } = deps;
 
   /** The receipt's outcome for this run: `exists` without TX2 when it is written. */
-  async function receiptOf(job: ReceiptJob): Promise<ReceiptOutcome> {
-    const tenant = await tenancy.resolve(job.tenantId, job.sucursalId);
+  async function receiptOf(tenant: TenantContext, paymentId: number): Promise<ReceiptOutcome> {
     // Run while the TX1 that queued it is still open, this waits for its commit.
-    const written = await receiptWritten(tenant.db, job.paymentId);
+    const written = await receiptWritten(tenant.db, paymentId);
     if (written !== null) return { kind: 'exists', reciboId: written };
-    return attempts.attemptFor(tenant, job.paymentId);
+    return attempts.attemptFor(tenant, paymentId);
   }
 
-  await jobs.work<ReceiptJob>(RECEIPT_RETRY_JOB, async (job) => {
+  async function run(job: ReceiptJob): Promise<void> {
+    let tenant: TenantContext;
     let outcome: ReceiptOutcome;
     try {
-      outcome = await receiptOf(job);
+      tenant = await tenancy.resolve(job.tenantId, job.sucursalId);
+      outcome = await receiptOf(tenant, job.paymentId);
       metrics.jobRun('receipt-retry', outcome.kind);
     } catch (error) {
       metrics.jobRun('receipt-retry', 'failed');
       throw error;
     }
-    if (outcome.kind === 'created' || outcome.kind === 'exists') {
+    if (outcome.kind !== 'created' && outcome.kind !== 'exists') return;
+    try {
       await emails.sendReceiptEmail(job);
+    } catch (error) {
+      // Not queued either: this run fails, and its retry finds the receipt and tries again.
+      if (!(await emails.queueReceiptEmail(tenant, job.paymentId))) throw error;
     }
-  });
+  }
+
+  await jobs.work<ReceiptJob>(RECEIPT_JOB, run);
+  await jobs.work<ReceiptJob>(LEGACY_RECEIPT_JOB, run);
 }

@@ -37,12 +37,11 @@ export async function retryReceipts(
     retryDelaySeconds: 15,
   });
   const attempts = createReceiptAttempts({
-    tenancy,
     calendar: createTenantCalendar(systemClock),
     clock: systemClock,
     log,
-    emails: createPaymentEmailQueue({ jobs, log }),
   });
+  const emails = createPaymentEmailQueue({ jobs, log });
   const results: RetryResult[] = [];
   try {
     let tenants = systemDb
@@ -58,16 +57,24 @@ export async function retryReceipts(
       );
       for (const payment of pending) {
         try {
-          const outcome = await attempts.attempt(tenant.id, payment.sucursal_id, payment.id);
+          const context = await tenancy.resolve(tenant.id, payment.sucursal_id);
+          const outcome = await attempts.attemptFor(context, payment.id);
+          // Its e-mail's job, for the API's workers (pg-boss's singleton key and the sent mark
+          // keep it to one e-mail).
+          const mailQueued =
+            outcome.kind !== 'created' && outcome.kind !== 'exists'
+              ? true
+              : await emails.queueReceiptEmail(context, payment.id);
+          const said =
+            outcome.kind === 'created'
+              ? `receipt ${outcome.nrocomp}`
+              : outcome.kind === 'refused'
+                ? `refused: ${outcome.reason}`
+                : outcome.kind;
           results.push({
             tenantId: tenant.id,
             paymentId: payment.id,
-            outcome:
-              outcome.kind === 'created'
-                ? `receipt ${outcome.nrocomp}`
-                : outcome.kind === 'refused'
-                  ? `refused: ${outcome.reason}`
-                  : outcome.kind,
+            outcome: mailQueued ? said : `${said} (e-mail not queued)`,
           });
         } catch (error) {
           results.push({

@@ -7,7 +7,11 @@ import {
   type ReceiptSettings,
 } from '../../../ledger/receipts.js';
 import { MAX_RECIBO_ERROR_CHARS } from '../queries/payments.js';
-import { findPaymentForReceipt, markReceiptCreated } from '../queries/receipts.js';
+import {
+  findPaymentForReceipt,
+  markReceiptCreated,
+  recordReceiptError,
+} from '../queries/receipts.js';
 
 export type ReceiptOutcome =
   | { kind: 'created'; reciboId: string; nrocomp: string }
@@ -15,9 +19,10 @@ export type ReceiptOutcome =
   | { kind: 'not_approved' }
   /**
    * The gateway approved something else than the payment: no receipt, ever, without a person.
-   * `recorded`: the payment's recibo_error says so already (an earlier attempt refused it).
+   * The reason goes to recibo_error in TX2, under the payment's lock, by the first attempt that
+   * refuses; `repeated`: an earlier attempt had recorded it already.
    */
-  | { kind: 'refused'; reason: string; recorded: boolean };
+  | { kind: 'refused'; reason: string; repeated: boolean };
 
 /**
  * docs/decisions.md #30: a receipt is written only for exactly what the customer owed, in its currency.
@@ -70,8 +75,10 @@ export function createReceipt(
     }
     const refusal = receiptRefusal(payment);
     if (refusal !== undefined) {
-      const recorded = payment.recibo_error === refusal.slice(0, MAX_RECIBO_ERROR_CHARS);
-      return { kind: 'refused', reason: refusal, recorded };
+      // Under the lock, so two attempts at once (the webhook's, the job's) record it once.
+      const repeated = payment.recibo_error === refusal.slice(0, MAX_RECIBO_ERROR_CHARS);
+      if (!repeated) await recordReceiptError(trx, payment.id, refusal, clock.now());
+      return { kind: 'refused', reason: refusal, repeated };
     }
     if (payment.ordcon_id === null || payment.monto === null) {
       throw new LedgerConflictError('El pago no tiene cliente o monto');
