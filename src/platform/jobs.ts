@@ -77,21 +77,34 @@ const MAX_NAMED = 100;
 export function jobsDatabase(
   connectionString: string,
   prepare: boolean,
-  log: Pick<FastifyBaseLogger, 'error'>,
+  log: Pick<FastifyBaseLogger, 'error' | 'warn'>,
   connections = 3,
 ): { db: PgBoss.Db; close: () => Promise<void> } {
   const pool = new pg.Pool({ connectionString, max: connections, application_name: 'portal-jobs' });
   pool.on('error', (error) => log.error({ err: error }, 'job queue connection error'));
   const names = statementNames('pgboss', MAX_NAMED);
+  let closed = false;
   return {
     db: {
       async executeSql(text: string, values?: unknown[]) {
+        if (closed) {
+          // pg-boss completes or fails a job without awaiting it: a handler that outlived the
+          // stop's timeout gets here after the pool ended, and a rejection would be unhandled
+          // and end the process. Nothing is recorded: the stop failed that job already, so it
+          // runs again (every job here is safe to run twice).
+          log.warn('job queue statement after the queue stopped: not run');
+          // pg-boss reads a result without rows as nothing (no job fetched, none completed).
+          return { rows: undefined } as unknown as { rows: unknown[] };
+        }
         const name =
           prepare && values !== undefined && values.length > 0 ? names.name(text) : undefined;
         return name === undefined ? pool.query(text, values) : pool.query({ name, text, values });
       },
     },
-    close: () => pool.end(),
+    close: () => {
+      closed = true;
+      return pool.end();
+    },
   };
 }
 

@@ -101,3 +101,38 @@ describe('the job queue’s statements', () => {
     }
   });
 });
+
+describe('a job still running when the queue stops', () => {
+  it('finishes after the stop without an unhandled rejection; its job is left to run again', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const jobs = await startJobQueue(env.systemUrl, pino({ level: 'silent' }), {
+      pollingIntervalSeconds: 0.5,
+      retryDelaySeconds: 1,
+    });
+    let finish = (): void => undefined;
+    const started = new Promise<void>((resolve) => {
+      void jobs.work('test.outlives-stop', () => {
+        resolve();
+        return new Promise<void>((done) => (finish = done));
+      });
+    });
+    try {
+      await jobs.send('test.outlives-stop', {});
+      await started;
+      // The stop gives up waiting after 5 s, fails the job still running (so it runs again) and
+      // the queue's connections close; the handler ends after that, and pg-boss completes its
+      // job without awaiting it.
+      await jobs.stop();
+      finish();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(unhandled).toEqual([]);
+      expect(
+        await env.systemQuery(`SELECT state FROM pgboss.job WHERE name = 'test.outlives-stop'`),
+      ).toEqual([{ state: 'retry' }]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  }, 20_000);
+});
