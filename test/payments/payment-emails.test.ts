@@ -5,9 +5,9 @@ import {
   createPaymentEmails,
   PAYMENT_EMAIL_JOB,
 } from '../../src/modules/payments/emails/payment-emails.js';
-import { RECEIPT_JOB } from '../../src/modules/payments/receipts/issuer.js';
+import { LEGACY_RECEIPT_JOB, RECEIPT_JOB } from '../../src/modules/payments/receipts/issuer.js';
 import { systemClock } from '../../src/platform/clock.js';
-import type { JobQueue } from '../../src/platform/jobs.js';
+import { startJobQueue, type JobQueue } from '../../src/platform/jobs.js';
 import type { MailMessage } from '../../src/platform/mail/mailer.js';
 import { createReportsClient } from '../../src/reports/client.js';
 import { addAuthTenant, bearer, twoCustomers } from '../helpers/auth.js';
@@ -458,5 +458,29 @@ describe('the receipt job TX1 queued', () => {
       movimientos: receiptsBefore.movimientos + 1,
     });
     expect(await paymentRow(tenant, id)).toMatchObject({ recibo_error: null });
+  });
+
+  it('a job left in the queue earlier versions used still runs: the receipt found, the e-mail sent', async () => {
+    const id = await startPayment();
+    await approve(id);
+    const receipt = await receiptOf(id);
+    await jobsDone(id);
+    expect(mails('Recibimos tu pago', receipt.numero)).toHaveLength(1);
+    // As if its e-mail had never gone out, with the job an earlier version queued in TX1.
+    await tenant.query(`DELETE FROM public.portal_payment_emails WHERE payment_id = $1`, [id]);
+    const before = await receiptCount();
+    const jobs = await startJobQueue(env.systemUrl, app.log, {
+      pollingIntervalSeconds: 1,
+      retryDelaySeconds: 1,
+    });
+    try {
+      await jobs.send(LEGACY_RECEIPT_JOB, { tenantId: 1, sucursalId: 1, paymentId: id });
+    } finally {
+      await jobs.stop();
+    }
+    await until(() => (mails('Recibimos tu pago', receipt.numero).length === 2 ? true : undefined));
+    await env.waitForJobs(LEGACY_RECEIPT_JOB, { paymentId: id });
+    // It found the receipt written: no second one.
+    expect(await receiptCount()).toEqual(before);
   });
 });

@@ -61,10 +61,8 @@ export async function retryReceipts(
           const outcome = await attempts.attemptFor(context, payment.id);
           // Its e-mail's job, for the API's workers (pg-boss's singleton key and the sent mark
           // keep it to one e-mail).
-          const mailQueued =
-            outcome.kind !== 'created' && outcome.kind !== 'exists'
-              ? true
-              : await emails.queueReceiptEmail(context, payment.id);
+          const hasReceipt = outcome.kind === 'created' || outcome.kind === 'exists';
+          const mailQueued = !hasReceipt || (await emails.queueReceiptEmail(context, payment.id));
           const said =
             outcome.kind === 'created'
               ? `receipt ${outcome.nrocomp}`
