@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
@@ -56,6 +56,7 @@ interface Peaks {
 function sampleConnections(serverUrl: string) {
   const client = new pg.Client({ connectionString: serverUrl, application_name: 'bench-sampler' });
   const peaks: Peaks = { tenant: 0, baseline: 0, server: 0 };
+  client.on('error', () => undefined);
   let sampling = true;
   const done = (async () => {
     await client.connect();
@@ -208,6 +209,8 @@ export async function reminderDiscoveryAtScale(): Promise<void> {
     const urls = await seedDatabases(server, 'bench_t');
     const tenants = tenantsOver(urls);
     const registry = new pg.Client({ connectionString: systemUrl });
+    // The server stops at the end whatever happened: an error here is the one that stopped it.
+    registry.on('error', () => undefined);
     await registry.connect();
     await registry.query(
       `INSERT INTO tenants (id, nombre, database_url)
@@ -235,13 +238,14 @@ export async function reminderDiscoveryAtScale(): Promise<void> {
         PORTAL_TENANT_POOLS_MAX: String(POOLS_MAX),
         PORTAL_TENANT_CONNECTIONS_MAX: String(CONNECTIONS_MAX),
       }),
-      { logger: { ...loggerOptions({ logLevel: 'info' }), stream }, jobPollingSeconds: 0.2 },
+      { logger: { ...loggerOptions({ logLevel: 'info' }), stream }, jobPollingSeconds: 0.5 },
     );
     await app.ready();
     boss = new PgBoss({ connectionString: systemUrl, schema: 'pgboss', max: 1 });
     boss.on('error', () => undefined);
     await boss.start();
 
+    const loadBefore = loadavg()[0] ?? 0;
     const portal = { wall: [] as number[], own: [] as number[], peaks: [] as Peaks[] };
     const lean = { wall: [] as number[], peaks: [] as Peaks[] };
     const found = { on: 0, off: 0, failed: 0, marks: 0, leanOn: 0, leanFailed: 0, left: 0 };
@@ -309,6 +313,7 @@ export async function reminderDiscoveryAtScale(): Promise<void> {
         `  peak tenant connections: portal ${peak(portal.peaks, 'tenant')} (budget ${CONNECTIONS_MAX}), baseline ${peak(lean.peaks, 'baseline')}; ` +
           `all connections on the server: ${peak(portal.peaks, 'server')} / ${MAX_CONNECTIONS} (portal rounds), ${peak(lean.peaks, 'server')} (baseline rounds)`,
         `  tenant connections still open right after the job: ${found.left} (idle; closed within 30 s or when their pool is evicted)`,
+        `  load average (1 min) ${loadBefore.toFixed(1)} before the rounds, ${(loadavg()[0] ?? 0).toFixed(1)} after (2 cores, shared)`,
         '',
       ].join('\n'),
     );
