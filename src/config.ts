@@ -27,6 +27,8 @@ export interface Config {
   readonly trustProxy: TrustProxy;
   readonly tls: { readonly certPath: string; readonly keyPath: string } | undefined;
   readonly refreshTtlDays: number;
+  /** How long the token a refresh replaced still gets its successor (0: never). */
+  readonly refreshGraceSeconds: number;
   readonly checkoutTtlMinutes: number;
   /** Public base URL for webhook URLs; undefined in production when unset (pagos/iniciar answers MISCONFIGURED). */
   readonly backendUrl: string | undefined;
@@ -246,6 +248,12 @@ const SCALARS = {
     'redirect plain HTTP to https',
   ),
   refreshTtlDays: integer('PORTAL_REFRESH_TTL_DAYS', 30, [1, 365], 'refresh-token lifetime'),
+  refreshGraceSeconds: integer(
+    'PORTAL_REFRESH_GRACE_SECONDS',
+    30,
+    [0, 300],
+    'how long the token a refresh replaced still answers with its successor (0: off)',
+  ),
   checkoutTtlMinutes: integer(
     'PORTAL_CHECKOUT_TTL_MINUTES',
     30,
@@ -437,6 +445,7 @@ export function loadConfig(env: Env): Config {
     trustProxy: parseTrustProxy(reader, isProduction),
     tls: certPath !== undefined && keyPath !== undefined ? { certPath, keyPath } : undefined,
     refreshTtlDays: scalars.refreshTtlDays,
+    refreshGraceSeconds: scalars.refreshGraceSeconds,
     checkoutTtlMinutes: scalars.checkoutTtlMinutes,
     backendUrl:
       reader.url('BACKEND_URL', ['http:', 'https:']) ?? (isProduction ? undefined : ownOrigin),

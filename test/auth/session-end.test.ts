@@ -14,8 +14,9 @@ import { requireRedis } from '../helpers/requirements.js';
 
 /*
  * Ending a session ends its access tokens at once (logout, password change or reset, refresh
- * reuse), on this instance and, through Redis, on every other; an e-mail change is announced to
- * the previous address.
+ * reuse), on this instance and, through Redis, on every other, and its refresh tokens, the one its
+ * last refresh replaced included (no grace for an ended session), are refused saying why; an
+ * e-mail change is announced to the previous address.
  */
 
 const redis = requireRedis();
@@ -29,6 +30,13 @@ function me(token: string, on = app) {
 
 function post(url: string, headers: Record<string, string>, payload: object = {}, on = app) {
   return on.inject({ method: 'POST', url, headers, payload, remoteAddress: uniqueAddress() });
+}
+
+/** Refreshes with `token` and answers the refresh token that replaced it. */
+async function refreshed(token: string): Promise<string> {
+  const response = await post('/portal/auth/refresh-token', {}, { refresh_token: token });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ data: { refresh_token: string } }>().data.refresh_token;
 }
 
 beforeAll(async () => {
@@ -73,7 +81,9 @@ describe('ending a session ends its access tokens', () => {
   });
 
   it('a password change ends the session: the token that changed it and the refresh token stop working', async () => {
-    const { accessToken, refreshToken } = await login(app);
+    const { accessToken, refreshToken: replaced } = await login(app);
+    // A refresh just before the change: the token it replaced is within its grace window.
+    const refreshToken = await refreshed(replaced);
     const changed = await app.inject({
       method: 'PUT',
       url: '/portal/auth/cambiar-password',
@@ -83,8 +93,16 @@ describe('ending a session ends its access tokens', () => {
     expect(changed.statusCode, changed.body).toBe(200);
     expect(String(changed.headers['set-cookie'])).toMatch(/portal_refresh_token=;.*Max-Age=0/);
     expect((await me(accessToken)).statusCode).toBe(401);
-    const refresh = await post('/portal/auth/refresh-token', {}, { refresh_token: refreshToken });
-    expect(refresh.statusCode).toBe(401);
+    // Neither the session's token nor the one its refresh replaced gets a pair; the 401 says why.
+    for (const token of [refreshToken, replaced]) {
+      const refresh = await post('/portal/auth/refresh-token', {}, { refresh_token: token });
+      expect(refresh.statusCode).toBe(401);
+      expect(refresh.json()).toEqual({
+        success: false,
+        error: 'Tu sesión se cerró porque cambiaste tu contraseña. Ingresá con la nueva.',
+        code: 'INVALID_REFRESH_TOKEN',
+      });
+    }
 
     const again = await login(app, { password: 'Nueva12345' });
     expect((await me(again.accessToken)).statusCode).toBe(200);
@@ -98,13 +116,9 @@ describe('ending a session ends its access tokens', () => {
 
   it('a refresh-token reuse revokes the session and its access tokens', async () => {
     const first = await login(app);
-    const rotated = await post(
-      '/portal/auth/refresh-token',
-      {},
-      {
-        refresh_token: first.refreshToken,
-      },
-    );
+    // Two rotations: the first token is past its grace (docs/decisions.md #11, amended).
+    const second = await refreshed(first.refreshToken);
+    const rotated = await post('/portal/auth/refresh-token', {}, { refresh_token: second });
     const current = rotated.json<{ data: { access_token: string } }>().data.access_token;
     expect((await me(current)).statusCode).toBe(200);
 
@@ -116,12 +130,17 @@ describe('ending a session ends its access tokens', () => {
       },
     );
     expect(reused.statusCode).toBe(401);
+    expect(reused.json()).toMatchObject({
+      code: 'INVALID_REFRESH_TOKEN',
+      error: expect.stringContaining('por seguridad'),
+    });
     expect((await me(current)).statusCode).toBe(401);
     expect((await me(first.accessToken)).statusCode).toBe(401);
   });
 
-  it('a password reset ends the session', async () => {
-    const { accessToken } = await login(app);
+  it('a password reset ends the session, its refresh tokens refused saying why', async () => {
+    const { accessToken, refreshToken: replaced } = await login(app);
+    const refreshToken = await refreshed(replaced);
     // The stored code is an HMAC: set a known one the way forgot-password would, by the API.
     const forgot = await post(
       '/portal/auth/forgot-password',
@@ -150,6 +169,15 @@ describe('ending a session ends its access tokens', () => {
     );
     expect(reset.statusCode, reset.body).toBe(200);
     expect((await me(accessToken)).statusCode).toBe(401);
+    for (const token of [refreshToken, replaced]) {
+      const refresh = await post('/portal/auth/refresh-token', {}, { refresh_token: token });
+      expect(refresh.statusCode).toBe(401);
+      expect(refresh.json()).toEqual({
+        success: false,
+        error: 'Tu sesión se cerró porque restableciste tu contraseña. Ingresá con la nueva.',
+        code: 'INVALID_REFRESH_TOKEN',
+      });
+    }
   });
 
   it.skipIf(redis.skip)(

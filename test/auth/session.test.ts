@@ -11,6 +11,7 @@ import {
   ORIGIN,
   PASSWORD,
   register,
+  uniqueAddress,
 } from '../helpers/auth.js';
 import { invalidRefreshToken } from '../../src/modules/auth/sessions.js';
 import { sha256Hex } from '../../src/platform/security/secrets.js';
@@ -33,11 +34,17 @@ function me(headers: Record<string, string>) {
   return app.inject({ method: 'GET', url: '/portal/auth/me', headers });
 }
 
-function refresh(payload: object | undefined, headers: Record<string, string> = {}) {
-  return app.inject({
+function refresh(
+  payload: object | undefined,
+  headers: Record<string, string> = {},
+  on: FastifyInstance = app,
+) {
+  return on.inject({
     method: 'POST',
     url: '/portal/auth/refresh-token',
     headers,
+    // Refusals are counted per address: each call from its own, so none meets the limit.
+    remoteAddress: uniqueAddress(),
     ...(payload !== undefined && { payload }),
   });
 }
@@ -184,14 +191,18 @@ describe('POST /portal/auth/refresh-token', () => {
     const rotated = (await refresh({ refresh_token: refreshToken })).json<{
       data: { refresh_token: string };
     }>().data.refresh_token;
-    const indexed = await env.systemQuery<{ token_hash: string }>(
-      'SELECT token_hash FROM portal_refresh_tokens WHERE portal_user_id = $1',
+    const indexed = await env.systemQuery<{ token_hash: string; ended_reason: string | null }>(
+      'SELECT token_hash, ended_reason FROM portal_refresh_tokens WHERE portal_user_id = $1',
       [anaId],
     );
-    // The rotated-away token stays indexed (reuse detection) beside the live one.
-    expect(indexed.map((row) => row.token_hash).sort()).toEqual(
-      [sha256Hex(refreshToken), sha256Hex(rotated)].sort(),
-    );
+    // The rotated-away token stays indexed (grace and reuse detection) beside the live one; the
+    // earlier sessions' tokens stay too, marked with why they ended.
+    expect(
+      indexed
+        .filter((row) => row.ended_reason === null)
+        .map((row) => row.token_hash)
+        .sort(),
+    ).toEqual([sha256Hex(refreshToken), sha256Hex(rotated)].sort());
     for (const { token_hash } of indexed) {
       expect(token_hash).not.toBe(refreshToken);
       expect(token_hash).not.toBe(rotated);
@@ -208,11 +219,12 @@ describe('POST /portal/auth/refresh-token', () => {
     expect(invalidRefreshToken()).toMatchObject({ code: 'INVALID_REFRESH_TOKEN' });
   });
 
-  it('presenting a rotated-away token revokes the session and is audited as refresh_reuse', async () => {
+  it('presenting a rotated-away token after the grace revokes the session and is audited as refresh_reuse', async () => {
     const { refreshToken } = await login(app);
     const rotated = (await refresh({ refresh_token: refreshToken })).json<{
       data: { refresh_token: string };
     }>().data.refresh_token;
+    clock.advance(31_000);
     const reuse = await refresh({ refresh_token: refreshToken });
     expect(reuse.statusCode).toBe(401);
     expect(reuse.json()).toMatchObject({ success: false, code: 'INVALID_REFRESH_TOKEN' });
@@ -225,11 +237,22 @@ describe('POST /portal/auth/refresh-token', () => {
     for (const token of ['6b3c3a52-6a4a-4a55-9a0a-0f3a4f0b2c11', 'nope', '']) {
       const response = await refresh({ refresh_token: token });
       expect(response.statusCode, token).toBe(401);
-      expect(response.json()).toMatchObject({ code: 'INVALID_REFRESH_TOKEN' });
+      // A token never issued learns nothing about any session.
+      expect(response.json()).toEqual({
+        success: false,
+        error: token ? 'Refresh token inválido o vencido' : 'Refresh token ausente',
+        code: 'INVALID_REFRESH_TOKEN',
+      });
     }
     const { refreshToken } = await login(app);
     clock.advance(30 * 86_400_000 + 1_000);
-    expect((await refresh({ refresh_token: refreshToken })).statusCode).toBe(401);
+    const expired = await refresh({ refresh_token: refreshToken });
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json()).toEqual({
+      success: false,
+      error: 'Tu sesión venció. Ingresá de nuevo.',
+      code: 'INVALID_REFRESH_TOKEN',
+    });
   });
 
   it('a locked user cannot refresh', async () => {
@@ -424,5 +447,190 @@ describe('PUT /portal/auth/cambiar-password', () => {
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({ code: 'UNAUTHORIZED' });
     expect((await me(bearer(accessToken))).statusCode).toBe(401);
+  });
+});
+
+describe('refresh grace: a lost refresh answer does not end the session (docs/decisions.md #11, amended)', () => {
+  interface Pair {
+    access_token: string;
+    refresh_token: string;
+  }
+  const pairOf = (response: { json<T>(): T }) => response.json<{ data: Pair }>().data;
+  const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  async function rotate(token: string, on: FastifyInstance = app): Promise<Pair> {
+    const response = await refresh({ refresh_token: token }, {}, on);
+    expect(response.statusCode, response.body).toBe(200);
+    return pairOf(response);
+  }
+
+  async function reuses(): Promise<number> {
+    return (await auditEvents(tenant, anaId)).filter((event) => event === 'refresh_reuse').length;
+  }
+
+  async function expectRefused(token: string, message: string | RegExp) {
+    const response = await refresh({ refresh_token: token });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({
+      success: false,
+      error: typeof message === 'string' ? message : expect.stringMatching(message),
+      code: 'INVALID_REFRESH_TOKEN',
+    });
+  }
+
+  it('the token a refresh replaced, presented again within the grace, gets the same successor: one session, audited as token_refresh', async () => {
+    const { refreshToken: r0 } = await login(app);
+    // The answer that never reached the client.
+    const lost = await rotate(r0);
+    expect(lost.refresh_token).toMatch(UUID_V4);
+    const reusesBefore = await reuses();
+    clock.advance(29_000);
+
+    const again = await refresh({ refresh_token: r0 });
+    expect(again.statusCode, again.body).toBe(200);
+    const resent = pairOf(again);
+    expect(resent.refresh_token).toBe(lost.refresh_token);
+    const cookie = String(again.headers['set-cookie']);
+    expect(cookie).toContain(`portal_refresh_token=${lost.refresh_token}`);
+    // docs/decisions.md #9: the cookie lives as long as the stored token, which did not change.
+    const [row] = await tenant.query<{ refresh_token_expires: Date }>(
+      'SELECT refresh_token_expires FROM suc0001.portal_users WHERE id = $1',
+      [anaId],
+    );
+    const left = Math.floor(
+      ((row?.refresh_token_expires.getTime() ?? 0) - clock.now().getTime()) / 1000,
+    );
+    expect(cookie).toContain(`Max-Age=${left};`);
+    expect(left).toBe(30 * 86_400 - 29);
+
+    // The session version did not move: both answers' access tokens work.
+    expect(decodeJwt(resent.access_token).sv).toBe(decodeJwt(lost.access_token).sv);
+    expect((await me(bearer(resent.access_token))).statusCode).toBe(200);
+    expect((await me(bearer(lost.access_token))).statusCode).toBe(200);
+
+    const audited = await tenant.query<{ event: string; details: unknown }>(
+      `SELECT event, details FROM public.portal_audit_log WHERE portal_user_id = $1
+        ORDER BY id DESC LIMIT 2`,
+      [anaId],
+    );
+    expect(audited).toEqual([
+      { event: 'token_refresh', details: { resent: true } },
+      { event: 'token_refresh', details: null },
+    ]);
+    expect(await reuses()).toBe(reusesBefore);
+
+    // One chain: the successor refreshes on, and the replaced token is not kept in the clear.
+    const next = await rotate(resent.refresh_token);
+    expect((await me(bearer(next.access_token))).statusCode).toBe(200);
+    const stored = JSON.stringify([
+      await env.systemQuery('SELECT * FROM portal_refresh_tokens WHERE portal_user_id = $1', [
+        anaId,
+      ]),
+      await tenant.query('SELECT * FROM suc0001.portal_users WHERE id = $1', [anaId]),
+    ]);
+    for (const token of [r0, lost.refresh_token, next.refresh_token]) {
+      expect(stored).not.toContain(token);
+      expect(stored).not.toContain(token.replaceAll('-', ''));
+    }
+  });
+
+  it('works the same through the cookie (the web client, empty body)', async () => {
+    const { refreshToken: r0 } = await login(app);
+    const headers = { cookie: `portal_refresh_token=${r0}`, origin: ORIGIN };
+    const first = await refresh({}, headers);
+    expect(first.statusCode).toBe(200);
+    const again = await refresh({}, headers);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(pairOf(again).refresh_token).toBe(pairOf(first).refresh_token);
+    expect(String(again.headers['set-cookie'])).toContain(
+      `portal_refresh_token=${pairOf(first).refresh_token}`,
+    );
+    expect((await me(bearer(pairOf(again).access_token))).statusCode).toBe(200);
+  });
+
+  it('the window runs from the replacement, not from a resend: after it the token is reuse', async () => {
+    const { refreshToken: r0 } = await login(app);
+    const lost = await rotate(r0);
+    clock.advance(30_000);
+    expect((await rotate(r0)).refresh_token).toBe(lost.refresh_token);
+    const reusesBefore = await reuses();
+    clock.advance(1_000);
+    await expectRefused(r0, /por seguridad/);
+    expect(await reuses()).toBe(reusesBefore + 1);
+    // The session is revoked: its newest token and its access token are refused.
+    await expectRefused(lost.refresh_token, /por seguridad/);
+    expect((await me(bearer(lost.access_token))).statusCode).toBe(401);
+  });
+
+  it('a token two rotations old is reuse even within the window', async () => {
+    const { refreshToken: r0 } = await login(app);
+    const r1 = await rotate(r0);
+    const r2 = await rotate(r1.refresh_token);
+    const reusesBefore = await reuses();
+    await expectRefused(r0, /por seguridad/);
+    expect(await reuses()).toBe(reusesBefore + 1);
+    await expectRefused(r2.refresh_token, /por seguridad/);
+    expect((await me(bearer(r2.access_token))).statusCode).toBe(401);
+  });
+
+  it('two refreshes racing with one token (two tabs) end on one chain; nothing is revoked', async () => {
+    const { refreshToken: r0 } = await login(app);
+    const reusesBefore = await reuses();
+    const answers = await Promise.all([
+      refresh({ refresh_token: r0 }),
+      refresh({ refresh_token: r0 }),
+      refresh({ refresh_token: r0 }),
+    ]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200]);
+    const pairs = answers.map(pairOf);
+    expect(new Set(pairs.map((pair) => pair.refresh_token)).size).toBe(1);
+    for (const pair of pairs) expect((await me(bearer(pair.access_token))).statusCode).toBe(200);
+    expect(await reuses()).toBe(reusesBefore);
+    await rotate(pairs[0]!.refresh_token);
+  });
+
+  it('with PORTAL_REFRESH_GRACE_SECONDS=0 the replaced token is reuse at once, as before the grace', async () => {
+    const strict = await env.app({ PORTAL_REFRESH_GRACE_SECONDS: '0' }, { clock });
+    const { refreshToken: r0 } = await login(strict);
+    const r1 = await rotate(r0, strict);
+    const reusesBefore = await reuses();
+    const again = await refresh({ refresh_token: r0 }, {}, strict);
+    expect(again.statusCode).toBe(401);
+    expect(await reuses()).toBe(reusesBefore + 1);
+    expect((await refresh({ refresh_token: r1.refresh_token }, {}, strict)).statusCode).toBe(401);
+  });
+
+  it('a new login ends the session without grace: its tokens are refused saying so, and cannot end the new one', async () => {
+    const { refreshToken: r0 } = await login(app);
+    const r1 = await rotate(r0);
+    const fresh = await login(app);
+    const reusesBefore = await reuses();
+    const message = 'Tu sesión se cerró porque ingresaste desde otro dispositivo.';
+    // r0 is within its grace window, but the login replaced its successor.
+    await expectRefused(r0, message);
+    await expectRefused(r1.refresh_token, message);
+    expect(await reuses()).toBe(reusesBefore);
+    expect((await me(bearer(fresh.accessToken))).statusCode).toBe(200);
+    await rotate(fresh.refreshToken);
+  });
+
+  it('a logout ends the session without grace, even within the window; a later login is not touched', async () => {
+    const { refreshToken: r0 } = await login(app);
+    const r1 = await rotate(r0);
+    const out = await app.inject({
+      method: 'POST',
+      url: '/portal/auth/logout',
+      headers: bearer(r1.access_token),
+    });
+    expect(out.statusCode).toBe(200);
+    const reusesBefore = await reuses();
+    const message = 'Tu sesión se cerró porque la cerraste en otra pestaña o dispositivo.';
+    await expectRefused(r0, message);
+    await expectRefused(r1.refresh_token, message);
+    expect(await reuses()).toBe(reusesBefore);
+
+    const fresh = await login(app);
+    await expectRefused(r0, message);
+    await rotate(fresh.refreshToken);
   });
 });

@@ -104,15 +104,27 @@ describe('Idempotency-Key on POST /portal/cupones/generar', () => {
     expect(theirs.body).not.toBe(mine.body);
   });
 
-  it('a decided 400 (a total that is not the sum) is stored and replayed', async () => {
+  it('a refused request (a total that is not the sum) is not kept: the same key runs again, and with the corrected body creates the coupon', async () => {
     const key = newKey();
     const body = { facturas: [{ id: debtA, monto: 10 }], total: 11 };
+    const keysBefore = await keyCount();
+    const couponsBefore = await couponCount();
     const first = await generate(ana, body, key);
     expect(first.statusCode).toBe(400);
+    expect(await keyCount()).toBe(keysBefore);
     const again = await generate(ana, body, key);
     expect(again.statusCode).toBe(400);
-    expect(again.headers['idempotent-replayed']).toBe('true');
-    expect(again.body).toBe(first.body);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    expect(await keyCount()).toBe(keysBefore);
+
+    const corrected = await generate(ana, anaBody(), key);
+    expect(corrected.statusCode, corrected.body).toBe(200);
+    expect(corrected.headers['idempotent-replayed']).toBeUndefined();
+    const replayed = await generate(ana, anaBody(), key);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body).toBe(corrected.body);
+    expect(await keyCount()).toBe(keysBefore + 1);
+    expect(await couponCount()).toBe(couponsBefore + 1);
   });
 
   it('20 concurrent requests with one key create one coupon; the others replay it or are 409', async () => {

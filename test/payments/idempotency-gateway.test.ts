@@ -13,7 +13,8 @@ import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { receiptIni } from '../helpers/payments.js';
 
 // docs/api.md "Idempotency-Key" with a real gateway adapter (Mercado Pago's, against its fake):
-// a 422 GATEWAY_ERROR is not kept, so the same key tries again; a success is replayed without
+// a 422 GATEWAY_ERROR, the one refusal that changed something (a cancelled payment, a gateway
+// call), is kept and replayed, so trying again takes a new key; a success is replayed without
 // calling the gateway again.
 const env = useTestEnvironment();
 let app: FastifyInstance;
@@ -47,7 +48,7 @@ function preferenceCalls(): number {
 }
 
 describe('Idempotency-Key and the gateway', () => {
-  it('a GATEWAY_ERROR is replayed like any decided answer: one row, one gateway call; a new key tries again', async () => {
+  it('a GATEWAY_ERROR, which changed something, is kept and replayed: one row, one gateway call; a new key tries again', async () => {
     const [debt] = await tenant.query<{ id: string }>(
       `SELECT id::text FROM suc0001.ordcta WHERE cnro = 1`,
     );

@@ -193,18 +193,123 @@ describe('Idempotency-Key on POST /portal/pagos/iniciar', () => {
     await cancel(textil, theirStart.payment_id);
   });
 
-  it('a decided 4xx (422 PAYMENT_ORDER_VIOLATION) is stored and replayed', async () => {
+  it('a refusal that changed nothing (422 PAYMENT_ORDER_VIOLATION) is not kept: no key row, the same key runs again, and the corrected body with it runs and is kept', async () => {
     const key = newKey();
     const skipping = await bodyFor(ana, 1, 1);
     const before = await counts();
     const first = await start(ana, skipping, key);
     expect(first.statusCode).toBe(422);
     expect(first.json()).toMatchObject({ code: 'PAYMENT_ORDER_VIOLATION' });
+    expect(await counts()).toEqual(before);
     const again = await start(ana, skipping, key);
     expect(again.statusCode).toBe(422);
-    expect(again.headers['idempotent-replayed']).toBe('true');
-    expect(again.body).toBe(first.body);
-    expect(await counts()).toEqual({ ...before, keys: before.keys + 1 });
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    // Made-up keys on refused requests fill nothing.
+    for (let n = 0; n < 5; n += 1) {
+      expect((await start(ana, skipping, newKey())).statusCode).toBe(422);
+    }
+    expect(await counts()).toEqual(before);
+
+    // The same key with the corrected body is a new request: it runs, and its success is kept.
+    const corrected = await start(ana, await bodyFor(ana), key);
+    const started = startedOf(corrected);
+    expect(corrected.headers['idempotent-replayed']).toBeUndefined();
+    const replayed = await start(ana, await bodyFor(ana), key);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body).toBe(corrected.body);
+    // The refused body with that key now meets the kept answer's body.
+    const reused = await start(ana, skipping, key);
+    expect(reused.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(await counts()).toEqual({
+      payments: before.payments + 1,
+      checkouts: before.checkouts + 1,
+      keys: before.keys + 1,
+    });
+    await cancel(ana, started.payment_id);
+  });
+
+  it('409 PAYMENT_IN_PROGRESS is not kept: once the other payment is cancelled, the same key and body run', async () => {
+    const key = newKey();
+    const body = await bodyFor(ana);
+    const other = startedOf(await start(ana, body, undefined));
+    const before = await counts();
+    const refused = await start(ana, body, key);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'PAYMENT_IN_PROGRESS' });
+    expect(await counts()).toEqual(before);
+
+    await cancel(ana, other.payment_id);
+    const retried = await start(ana, body, key);
+    const started = startedOf(retried);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+    expect(started.payment_id).not.toBe(other.payment_id);
+    expect((await start(ana, body, key)).headers['idempotent-replayed']).toBe('true');
+    expect(await counts()).toEqual({
+      payments: before.payments + 1,
+      checkouts: before.checkouts + 1,
+      keys: before.keys + 1,
+    });
+    await cancel(ana, started.payment_id);
+  });
+
+  it('concurrent requests with one key and a refused body: the claim is let go, each runs it in turn, none replays it', async () => {
+    const key = newKey();
+    const skipping = await bodyFor(ana, 1, 1);
+    const before = await counts();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => start(ana, skipping, key)));
+    const refused = answers.filter((answer) => answer.statusCode === 422);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const answer of answers) {
+      expect(answer.headers['idempotent-replayed'], answer.body).toBeUndefined();
+      expect([422, 409]).toContain(answer.statusCode);
+      const { code } = answer.json<{ code: string }>();
+      expect(code).toBe(
+        answer.statusCode === 422 ? 'PAYMENT_ORDER_VIOLATION' : 'IDEMPOTENCY_IN_PROGRESS',
+      );
+    }
+    expect(await counts()).toEqual(before);
+  });
+
+  it('a 5xx is not kept: after one that left a pending payment, the same key runs again and meets PAYMENT_IN_PROGRESS, with no second payment or checkout', async () => {
+    const key = newKey();
+    const body = await bodyFor(ana);
+    const before = await counts();
+    // The checkout is created, then neither issuing nor cancelling the row can be recorded: the
+    // payment stays pending and iniciar answers 500.
+    await tenant.query(`
+      CREATE FUNCTION public.test_refuse_payment_update() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN RAISE EXCEPTION 'payment updates refused by the test'; END $$;
+      CREATE TRIGGER test_refuse_payment_update BEFORE UPDATE ON public.portal_payments
+        FOR EACH ROW EXECUTE FUNCTION public.test_refuse_payment_update();`);
+    let failed;
+    try {
+      failed = await start(ana, body, key);
+    } finally {
+      await tenant.query(`
+        DROP TRIGGER test_refuse_payment_update ON public.portal_payments;
+        DROP FUNCTION public.test_refuse_payment_update();`);
+    }
+    expect(failed.statusCode, failed.body).toBe(500);
+    expect(await counts()).toEqual({
+      payments: before.payments + 1,
+      checkouts: before.checkouts + 1,
+      keys: before.keys,
+    });
+    const [pending] = await tenant.query<{ id: number; status: string }>(
+      'SELECT id, status FROM public.portal_payments ORDER BY id DESC LIMIT 1',
+    );
+    expect(pending?.status).toBe('pending');
+
+    const retried = await start(ana, body, key);
+    expect(retried.statusCode, retried.body).toBe(409);
+    expect(retried.json()).toMatchObject({ code: 'PAYMENT_IN_PROGRESS' });
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+    expect(await counts()).toEqual({
+      payments: before.payments + 1,
+      checkouts: before.checkouts + 1,
+      keys: before.keys,
+    });
+    await cancel(ana, Number(pending?.id));
   });
 
   it('20 concurrent requests with one key: one payment, one gateway call; the others replay it or are 409', async () => {

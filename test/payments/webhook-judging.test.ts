@@ -45,11 +45,21 @@ beforeAll(async () => {
     uala,
     webhookToken: TOKEN,
     cuentaBancaria: 'Banco Juez CC 3',
+    config: { METRICS_PORT: '0' },
   });
   await addSettings(world.mpTenant, ualaIni(world.server));
   await addSettings(world.ualaTenant, mercadoPagoIni(world.server));
 });
 afterAll(() => world.close());
+
+/** `portal_webhooks_total{outcome}` as the metrics listener reports it now. */
+async function webhooksCounted(outcome: string): Promise<number> {
+  const text = await (await fetch(world.app.metricsUrl ?? '')).text();
+  const line = text
+    .split('\n')
+    .find((candidate) => candidate.startsWith(`portal_webhooks_total{outcome="${outcome}"}`));
+  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
+}
 
 const MP_QUERY = `tenant_id=1&sucursal_id=1&token=${TOKEN}`;
 const UALA_QUERY = `tenant_id=2&sucursal_id=1&token=${TOKEN}`;
@@ -182,6 +192,49 @@ describe('Ualá Bis as the gateway, Mercado Pago settings present too', () => {
 });
 
 describe('refusals', () => {
+  it('a Ualá Bis notification whose order id is not a uuid is 400 before any call to Ualá, and spends the refused-webhook allowance', async () => {
+    const ip = '203.0.113.78';
+    const from = world.server.seen.length;
+    const countedBefore = await webhooksCounted('invalid_request');
+    const notUuids: unknown[] = [
+      'not-an-order',
+      `${randomUUID()}/refund`,
+      `../../auth/v2/api/auth/token`,
+      `${randomUUID()}0`,
+      '',
+      12345,
+      { uuid: randomUUID() },
+    ];
+    for (let n = 0; n < 20; n += 1) {
+      const answer = await world.app.inject({
+        method: 'POST',
+        url: `/backend/portal/pagos/webhook?${UALA_QUERY}`,
+        remoteAddress: ip,
+        payload: { uuid: notUuids[n % notUuids.length], status: 'APPROVED' },
+      });
+      expect(answer.statusCode, answer.body).toBe(400);
+      expect(answer.json()).toMatchObject({ success: false, code: 'INVALID_REQUEST' });
+    }
+    // Nothing reached Ualá: no token request, no order looked up. (The janitor may ask about the
+    // orders earlier tests created; those are not this test's calls.)
+    const known = [...uala.orders.keys()];
+    const calls = world.server.seen
+      .slice(from)
+      .filter((seen) => !seen.path.startsWith('/mp/'))
+      .filter((seen) => !known.some((uuid) => seen.path.endsWith(`/orders/${uuid}`)));
+    expect(calls.map((seen) => `${seen.method} ${seen.path}`)).toEqual([]);
+    expect(await webhooksCounted('invalid_request')).toBe(countedBefore + 20);
+
+    // The allowance is spent: a guess from that address is 429.
+    const limited = await world.app.inject({
+      method: 'POST',
+      url: '/backend/portal/pagos/webhook?tenant_id=2&sucursal_id=1&token=guess',
+      remoteAddress: ip,
+      payload: { uuid: randomUUID() },
+    });
+    expect(limited.statusCode).toBe(429);
+  });
+
   it('bad signatures use up the refused-webhook allowance with two adapters configured: then a guess from that address is 429', async () => {
     const ip = '203.0.113.77';
     const mpId = mp.addPayment({ status: 'approved', transaction_amount: 1 });

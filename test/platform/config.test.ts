@@ -30,6 +30,7 @@ describe('config', () => {
     expect(config.backendUrl).toBe('http://127.0.0.1:3000');
     expect(config.reportsUrl).toBe('http://127.0.0.1:9999');
     expect(config.refreshTtlDays).toBe(30);
+    expect(config.refreshGraceSeconds).toBe(30);
     expect(config.checkoutTtlMinutes).toBe(30);
     expect(config.publicPrefix).toBe('');
     expect(config.requireHttps).toBe(false);
@@ -44,6 +45,13 @@ describe('config', () => {
     expect(problemsOf({ ...DEV, PORTAL_REFRESH_TTL_DAYS: '0' })[0]).toMatch(
       /^PORTAL_REFRESH_TTL_DAYS/,
     );
+    expect(problemsOf({ ...DEV, PORTAL_REFRESH_GRACE_SECONDS: '-1' })[0]).toMatch(
+      /^PORTAL_REFRESH_GRACE_SECONDS/,
+    );
+    expect(problemsOf({ ...DEV, PORTAL_REFRESH_GRACE_SECONDS: '301' })[0]).toMatch(
+      /^PORTAL_REFRESH_GRACE_SECONDS/,
+    );
+    expect(loadConfig({ ...DEV, PORTAL_REFRESH_GRACE_SECONDS: '0' }).refreshGraceSeconds).toBe(0);
     expect(problemsOf({ ...DEV, PORTAL_PUBLIC_PREFIX: '/api' })[0]).toMatch(
       /^PORTAL_PUBLIC_PREFIX/,
     );

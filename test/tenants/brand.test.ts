@@ -111,13 +111,14 @@ describe('GET /portal/empresas/{tenant_id}: the brand', () => {
 });
 
 describe('GET /portal/empresas/{tenant_id}/logo', () => {
-  it('serves the PNG with its type, an ETag, long caching, and 304 when the client has it', async () => {
+  it('serves the PNG with its type, an ETag, long caching, nosniff and a CSP that allows nothing, and 304 when the client has it', async () => {
     const { logo_url: url } = await listingOf(11);
     const response = await get(url ?? '');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('image/png');
     expect(response.headers['cache-control']).toBe('public, max-age=86400');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['content-security-policy']).toBe("default-src 'none'");
     expect(response.rawPayload.equals(PNG)).toBe(true);
     const etag = String(response.headers.etag);
     expect(url).toContain(etag.slice(1, -1));

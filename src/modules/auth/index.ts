@@ -26,6 +26,8 @@ export async function registerAuth(
     versions: shared.sessionVersions,
     clock,
     ttlDays: config.refreshTtlDays,
+    graceSeconds: config.refreshGraceSeconds,
+    successorKey: deriveKey(config.jwtSecret, 'refresh-successor'),
   });
   const auth = createAuthService({
     tenancy,

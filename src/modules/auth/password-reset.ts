@@ -256,7 +256,7 @@ export function createPasswordReset(deps: PasswordResetDeps) {
           .where('id', '=', user.id)
           .execute();
         // Revoked in the same transaction as the new password, so one never lands without the other.
-        await sessions.revoke(tenant, user.id, trx);
+        await sessions.revoke(tenant, user.id, 'password_reset', trx);
         return true;
       });
       if (!accepted) throw new AppError('INVALID_CODE', INVALID_CODE_MESSAGE);

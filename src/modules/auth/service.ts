@@ -207,12 +207,14 @@ export function createAuthService(deps: AuthDeps) {
           event: 'refresh_reuse',
           portalUserId: outcome.portalUserId,
         });
-        throw invalidRefreshToken();
+        throw invalidRefreshToken('reuse');
       }
-      if (outcome.kind === 'invalid') throw invalidRefreshToken();
+      if (outcome.kind === 'invalid') throw invalidRefreshToken(outcome.reason);
+      // A successor sent again within the grace is the same session going on, not a theft.
       await audit.record(outcome.tenant, origin, {
         event: 'token_refresh',
         portalUserId: outcome.portalUserId,
+        ...(outcome.resent && { details: { resent: true } }),
       });
       return {
         access_token: await accessTokenFor(
@@ -227,7 +229,7 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     async logout(tenant: TenantContext, portalUserId: string, origin: RequestOrigin) {
-      await sessions.revoke(tenant, portalUserId);
+      await sessions.revoke(tenant, portalUserId, 'logout');
       await audit.record(tenant, origin, { event: 'logout', portalUserId });
     },
 
@@ -248,7 +250,7 @@ export function createAuthService(deps: AuthDeps) {
       // knew the old one is out, and the client logs in again with the new one.
       await tenant.db.transaction().execute(async function storeNewPassword(trx) {
         await updatePasswordHash(trx, tenant, portalUserId, passwordHash, clock.now());
-        await sessions.revoke(tenant, portalUserId, trx);
+        await sessions.revoke(tenant, portalUserId, 'password_change', trx);
       });
       await audit.record(tenant, origin, { event: 'password_change', portalUserId });
     },

@@ -99,11 +99,16 @@ export function paymentRoutes(authed: FastifyInstance, deps: PaymentRouteDeps): 
     {
       // docs/api.md's codes for iniciar are 400s: a malformed selection is an invalid one.
       // docs/api.md "Idempotency-Key": the Origin shapes the answer (its return URLs), so it is
-      // part of what a key must repeat.
+      // part of what a key must repeat. GATEWAY_ERROR is the one refusal that changed something
+      // (docs/decisions.md #25: a payment cancelled with the gateway's answer): its key replays it.
       config: {
         expectedFields: ['facturas', 'total'],
         validationCode: 'INVALID_FACTURAS',
-        idempotency: { route: 'pagos.iniciar', headers: ['origin'] },
+        idempotency: {
+          route: 'pagos.iniciar',
+          headers: ['origin'],
+          keptRefusals: ['GATEWAY_ERROR'],
+        },
       },
       schema: {
         tags,

@@ -14,6 +14,11 @@ import type { TenantBrands } from './brands.js';
 const CACHE_CONTROL = 'public, max-age=60';
 /** The logo's URL carries its version, so a changed logo is a new URL: cached for a day. */
 const LOGO_CACHE_CONTROL = 'public, max-age=86400';
+/**
+ * The logo is bytes from the tenant's `ini`: opened on its own (not as an <img>), nothing in it
+ * may run, load or be framed, whatever a browser took it for.
+ */
+const LOGO_CSP = "default-src 'none'";
 
 const NOT_FOUND = 'La empresa no existe o no está activa';
 
@@ -100,7 +105,8 @@ export function tenantRoutes(
         .header('etag', logo.etag)
         .header('cache-control', LOGO_CACHE_CONTROL)
         // Served as an image only, never sniffed into anything else.
-        .header('x-content-type-options', 'nosniff');
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', LOGO_CSP);
       if (request.headers['if-none-match'] === logo.etag) return reply.code(304).send();
       return reply.type(logo.type).send(logo.bytes);
     },

@@ -38,6 +38,8 @@ export interface SystemDatabase {
     portal_user_id: string;
     expires_at: Timestamp;
     rotated_at: Timestamp | null;
+    /** Why the token's session ended (system/0006); null while it lives. */
+    ended_reason: 'login' | 'logout' | 'password_change' | 'password_reset' | 'reuse' | null;
   };
   portal_migrations: MigrationsTable;
 }

@@ -22,9 +22,10 @@ declare module 'fastify' {
     /**
      * docs/api.md "Idempotency-Key": the route honours the header. `route` names it in the keys'
      * table; `headers` are the request headers that shape the answer besides the body (iniciar's
-     * Origin), hashed with it.
+     * Origin), hashed with it; `keptRefusals` are the 4xx codes the route answers only after it
+     * changed something (iniciar's GATEWAY_ERROR), kept and replayed like a success.
      */
-    idempotency?: { route: string; headers?: readonly string[] };
+    idempotency?: { route: string; headers?: readonly string[]; keptRefusals?: readonly string[] };
   }
 }
 
@@ -73,14 +74,6 @@ function requestHashOf(request: FastifyRequest, headers: readonly string[]): str
     .digest('hex');
 }
 
-/**
- * 4xx answers that ran nothing: a retry with the same key runs. A GATEWAY_ERROR is not one of
- * them: it created a payment (cancelled with the gateway's answer, docs/decisions.md #25) and
- * called the gateway, so the same key replays it, as Stripe replays a failure; trying again is a
- * new request with a new key.
- */
-const RETRYABLE_CODES = new Set(['RATE_LIMITED']);
-
 function codeOf(body: string): unknown {
   try {
     const parsed: unknown = JSON.parse(body);
@@ -93,27 +86,34 @@ function codeOf(body: string): unknown {
 }
 
 /**
- * An answer is stored and replayed when the operation decided it: 2xx, and 4xx but 429 and the
- * retryable codes. A 5xx is never stored (the next try may succeed).
+ * An answer is stored and replayed when the operation changed something: a 2xx, or a 4xx whose
+ * code the route keeps (iniciar's GATEWAY_ERROR left a cancelled payment and called the gateway,
+ * docs/decisions.md #25). Any other 4xx changed nothing, so keeping it would only let made-up
+ * keys fill the table, and would keep answering a refusal the client has since corrected. A 5xx
+ * is never stored either: it is mostly a transaction that rolled back, and where a write did
+ * commit (an iniciar whose checkout could not be recorded) the operation's own rules refuse a
+ * second one (one payment in flight per debt), so the same key trying again is safe, while a
+ * replayed 5xx would hold the key on a failure for 24 hours.
  */
-function isFinalAnswer(status: number, body: string): boolean {
+function isKeptAnswer(status: number, body: string, keptRefusals: readonly string[]): boolean {
   if (status >= 200 && status < 300) return true;
-  if (status < 400 || status >= 500 || status === 429) return false;
+  if (status < 400 || status >= 500) return false;
   const code = codeOf(body);
-  return !(typeof code === 'string' && RETRYABLE_CODES.has(code));
+  return typeof code === 'string' && keptRefusals.includes(code);
 }
 
 interface Claim {
   db: TenantExecutor;
   id: IdempotencyKeyId;
   lockedAt: Date;
+  keptRefusals: readonly string[];
 }
 
 /**
  * docs/api.md "Idempotency-Key" on the routes whose config names `idempotency`, as hooks of the
  * authenticated scope (after the JWT guard, which gives the tenant and user, and the rate limit):
  * the preHandler claims the key in the tenant database or answers from it; onSend stores the
- * answer the operation gave, or lets go of the claim when there is nothing to keep.
+ * answer of an operation that changed something, or lets go of the claim (isKeptAnswer).
  */
 export function installIdempotency(
   scope: FastifyInstance,
@@ -167,7 +167,12 @@ export function installIdempotency(
       });
       if (claimed) {
         // Held from here: if marking fails, the 5xx it answers releases the key in onSend.
-        claims.set(request, { db: tenant.db, id, lockedAt: now });
+        claims.set(request, {
+          db: tenant.db,
+          id,
+          lockedAt: now,
+          keptRefusals: options.keptRefusals ?? [],
+        });
         // After the claim: a process dying in between leaves a key the next visit of this
         // tenant prunes anyway (it deletes every key older than 24 hours).
         await markPruneDue(
@@ -178,7 +183,7 @@ export function installIdempotency(
         return;
       }
       const stored = await findKey(tenant.db, id);
-      // Released (a 5xx) between the two statements: claim it again.
+      // Released (an answer not kept) between the two statements: claim it again.
       if (stored === undefined) continue;
       if (stored.requestHash !== requestHash) {
         throw new AppError(
@@ -215,7 +220,9 @@ export function installIdempotency(
       if (!claim) return payload;
       claims.delete(request);
       const status = reply.statusCode;
-      if (typeof payload !== 'string' || !isFinalAnswer(status, payload)) {
+      // Released, the key is free at once: a request waiting on it claims it and runs, and so does
+      // a corrected retry with the same key, whatever its body.
+      if (typeof payload !== 'string' || !isKeptAnswer(status, payload, claim.keptRefusals)) {
         await release(claim);
         return payload;
       }

@@ -121,7 +121,7 @@ export async function finishKey(
   return result.numUpdatedRows > 0n;
 }
 
-/** Lets go of a claim without an answer to keep (5xx, 429): the key is free again at once. */
+/** Lets go of a claim without an answer to keep (4xx, 5xx): the key is free again at once. */
 export async function releaseKey(
   db: TenantExecutor,
   id: IdempotencyKeyId,

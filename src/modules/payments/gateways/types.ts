@@ -78,6 +78,17 @@ export class InvalidSignatureError extends Error {
   }
 }
 
+/**
+ * Thrown by parseNotification when the notification names a payment in a form its gateway never
+ * gives one (the webhook answers 400 before asking the gateway anything).
+ */
+export class MalformedNotificationError extends Error {
+  constructor(message = 'malformed webhook notification') {
+    super(message);
+    this.name = 'MalformedNotificationError';
+  }
+}
+
 /** Thrown by any call to the gateway that failed: network, timeout, 4xx/5xx, unexpected body. */
 export class GatewayError extends Error {
   constructor(

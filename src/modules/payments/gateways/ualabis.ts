@@ -8,6 +8,7 @@ import {
 } from './http.js';
 import {
   GatewayError,
+  MalformedNotificationError,
   type GatewayAdapter,
   type GatewayPayment,
   type GatewayPaymentStatus,
@@ -31,6 +32,9 @@ import {
 const DEFAULT_TOKEN_SECONDS = 300;
 /** A token is renewed this long before it expires (at most a tenth of its lifetime). */
 const TOKEN_RENEW_MARGIN_MS = 60_000;
+
+/** An order's uuid as Ualá gives it; a notification naming anything else never came from Ualá. */
+const ORDER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const STATUS: ReadonlyMap<string, GatewayPaymentStatus> = new Map([
   ['APPROVED', 'approved'],
@@ -192,12 +196,16 @@ export function createUalaBisAdapter(
     },
 
     parseNotification(input) {
-      const uuid = isRecord(input.body) ? stringField(input.body, 'uuid') : undefined;
-      return Promise.resolve(
-        uuid
-          ? { kind: 'payment', gatewayPaymentId: uuid }
-          : { kind: 'ignored', reason: 'notification without uuid' },
-      );
+      const uuid = isRecord(input.body) ? input.body.uuid : undefined;
+      if (uuid === undefined || uuid === null) {
+        return Promise.resolve({ kind: 'ignored', reason: 'notification without uuid' });
+      }
+      // Refused before the order is fetched: whoever holds the URL's token must not make the
+      // portal spend Ualá calls (and its token) on ids no order can have.
+      if (typeof uuid !== 'string' || !ORDER_UUID.test(uuid)) {
+        return Promise.reject(new MalformedNotificationError('ualabis: order uuid is not a uuid'));
+      }
+      return Promise.resolve({ kind: 'payment', gatewayPaymentId: uuid });
     },
 
     fetchPayment: fetchOrder,

@@ -13,6 +13,7 @@ import {
   GatewayError,
   InvalidSignatureError,
   isNotFound,
+  MalformedNotificationError,
   type GatewayAdapter,
   type GatewayPayment,
   type NotificationInput,
@@ -88,6 +89,12 @@ export function createWebhookHandler(deps: WebhookDeps) {
     } catch (error) {
       if (error instanceof InvalidSignatureError) {
         throw new AppError('INVALID_SIGNATURE', 'Firma de la notificación inválida');
+      }
+      if (error instanceof MalformedNotificationError) {
+        throw new AppError(
+          'INVALID_REQUEST',
+          'La notificación no identifica un pago de la pasarela',
+        );
       }
       throw error;
     }
