@@ -84,12 +84,12 @@ async function scrape(): Promise<string> {
   return (await fetch(app.metricsUrl ?? '')).text();
 }
 
-function sample(text: string, labels: Record<string, string>): number {
+function sample(text: string, labels: Record<string, string>, name = 'portal_job_runs_total') {
   const line = text
     .split('\n')
     .find(
       (candidate) =>
-        candidate.startsWith('portal_job_runs_total{') &&
+        (candidate.startsWith(`${name}{`) || candidate.startsWith(`${name} `)) &&
         Object.entries(labels).every(([key, value]) => candidate.includes(`${key}="${value}"`)),
     );
   return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
@@ -134,6 +134,9 @@ describe('the daily discovery', () => {
     const counted = (result: string) =>
       sample(metrics, { job: 'reminders-discovery', result: result });
     expect([counted('on'), counted('off'), counted('failed')]).toEqual([2, 1, 1]);
+    // It kept no pool and left no connection idle: the pools requests use are as they were.
+    expect(sample(metrics, {}, 'portal_tenant_pools_open')).toBe(0);
+    expect(sample(metrics, {}, 'portal_tenant_connections_idle')).toBe(0);
   });
 
   it('the tenant that set portal.avisos.habilitado, and ran no command, gets its reminders at its hour; the one with it off is not visited', async () => {

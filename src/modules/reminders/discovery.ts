@@ -69,7 +69,7 @@ export async function forEachAtOnce<T>(
 export interface DiscoveryDeps {
   systemDb: Kysely<SystemDatabase>;
   marks: DueMarks;
-  tenancy: Pick<Tenancy, 'database'>;
+  tenancy: Pick<Tenancy, 'borrowDatabase'>;
   clock: Clock;
   logProblems: (tenantId: number, problems: readonly SettingProblem[]) => void;
 }
@@ -90,7 +90,7 @@ export function createReminderDiscovery(deps: DiscoveryDeps) {
     mark: ReminderMark | undefined,
   ): Promise<DiscoveryResult> {
     try {
-      const db = await tenancy.database(tenantId);
+      const db = await tenancy.borrowDatabase(tenantId);
       if (!db) return { tenantId, outcome: 'unknown' };
       const { settings, problems } = await readReminderSettings({ db });
       logProblems(tenantId, problems);
