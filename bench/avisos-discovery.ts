@@ -318,7 +318,7 @@ export async function reminderDiscoveryAtScale(): Promise<void> {
           `[${lean.wall.map(seconds).join(', ')}]; portal / baseline ${ratio.toFixed(2)}`,
         `  peak tenant connections: portal ${peak(portal.peaks, 'tenant')} (budget ${CONNECTIONS_MAX}), baseline ${peak(lean.peaks, 'baseline')}; ` +
           `all connections on the server: ${peak(portal.peaks, 'server')} / ${MAX_CONNECTIONS} (portal rounds), ${peak(lean.peaks, 'server')} (baseline rounds)`,
-        `  tenant connections still open right after the job: ${found.left} (idle, in the pools the LRU kept), 31 s later: ${leftLater}`,
+        `  tenant connections still open right after the job: ${found.left} (idle), 31 s later: ${leftLater}`,
         `  load average (1 min) ${loadBefore.toFixed(1)} before the rounds, ${(loadavg()[0] ?? 0).toFixed(1)} after (2 cores, shared)`,
         '',
       ].join('\n'),
