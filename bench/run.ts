@@ -12,6 +12,7 @@ import {
   rawRate,
 } from './measure.js';
 import { remindersAtScale } from './avisos.js';
+import { reminderDiscoveryAtScale } from './avisos-discovery.js';
 import {
   addCustomers,
   benchCustomerDni,
@@ -101,6 +102,8 @@ async function main(): Promise<void> {
   if (only === 'estado-cuenta') return statementRenders();
   // The browser scenario runs the portal as its own process on its own databases.
   if (only === 'web') return webFirstPage();
+  // Its own PostgreSQL, with the default max_connections of 100.
+  if (only === 'avisos-discovery') return reminderDiscoveryAtScale();
   const environment = await createBenchEnvironment();
   const { app, url, reportsUrl, reportsSecret, gatewayPort } = await startPortal(environment);
   try {
@@ -126,6 +129,7 @@ async function main(): Promise<void> {
     await environment.close();
   }
   if (!only) await webFirstPage();
+  if (!only) await reminderDiscoveryAtScale();
 }
 
 main().catch((error: unknown) => {

@@ -17,10 +17,11 @@ const USAGE = `Usage: npm run cli -- <command>
   payments retry-receipts [--tenant <id>] [--payment <id>]
       Create the missing receipts of approved payments (TX2 again; never a second receipt).
   avisos activar [--tenant <id>]
-      Read the tenant's ini (every active tenant's without --tenant) and mark those with
-      portal.avisos.habilitado on for the daily due-date reminders; unmark those with it off.
+      The nightly discovery now: read the tenant's ini (every active tenant's without
+      --tenant), mark those with portal.avisos.habilitado on for their next run; unmark the rest.
   avisos enviar [--tenant <id>]
-      Run the due-date reminders now, for today in each tenant's zone, and print what was sent.
+      Run the due-date reminders now, for today in each tenant's zone, in every active tenant
+      whose ini has them on (or the one named), and print what was sent.
   qz keygen [--out <dir>] [--cn <name>] [--force]
       Write a self-signed RSA-2048 key and certificate for QZ Tray (default dir: <data dir>/qz).
 
@@ -145,7 +146,7 @@ async function run(argv: string[]): Promise<void> {
       sendRemindersNow(systemUrl, config, filter),
     );
     if (results.length === 0) {
-      say('no tenant has reminders on (npm run cli -- avisos activar)');
+      say('no active tenant has reminders on (portal.avisos.habilitado)');
     }
     for (const result of results) {
       if (result.outcome === 'ran') {

@@ -34,6 +34,8 @@ export interface EmbeddedOptions {
   disposable?: boolean;
   /** A server found already running is left running by stop() (the CLI beside `npm start`). */
   keepAdopted?: boolean;
+  /** The server's max_connections; 200 unless given (a benchmark of PostgreSQL's default 100). */
+  maxConnections?: number;
   log?: (message: string) => void;
 }
 
@@ -195,7 +197,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     `-p ${options.port}`,
     '-c listen_addresses=127.0.0.1',
     "-c unix_socket_directories=''",
-    '-c max_connections=200',
+    `-c max_connections=${options.maxConnections ?? 200}`,
     ...(options.disposable
       ? ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']
       : []),

@@ -35,7 +35,12 @@ export type ReportKind = 'receipt' | 'coupon' | 'receipt-email' | 'statement';
 
 /** Background jobs counted in `portal_job_runs_total`. */
 export type JobName =
-  'receipt-retry' | 'checkout-expiry' | 'payment-email' | 'reminders' | 'reminder-email';
+  | 'receipt-retry'
+  | 'checkout-expiry'
+  | 'payment-email'
+  | 'reminders'
+  | 'reminder-email'
+  | 'reminders-discovery';
 /** The two kinds of due-date reminder stage (the overdue ones folded into one label value). */
 export type ReminderStageKind = 'antes' | 'vencido';
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { lastDiscoveryTick } from '../../src/modules/reminders/discovery.js';
 import { nextRunAt, runWindow, stagesOf } from '../../src/modules/reminders/schedule.js';
+import { dateInTimeZone } from '../../src/platform/dates.js';
 import {
   createProblemLog,
   parseReminderSettings,
@@ -139,5 +141,27 @@ describe('the schedule', () => {
     expect(
       nextRunAt(new Date('2026-03-08T00:00:00Z'), { hour: 2, timeZone: 'America/New_York' }),
     ).toEqual(new Date('2026-03-08T07:00:00Z'));
+  });
+});
+
+describe('the discovery’s time', () => {
+  it('is 02:30 UTC: the tick at or before an instant is that day’s, or the day before’s', () => {
+    expect(lastDiscoveryTick(new Date('2026-11-21T02:30:00Z'))).toEqual(
+      new Date('2026-11-21T02:30:00Z'),
+    );
+    expect(lastDiscoveryTick(new Date('2026-11-21T02:29:59Z'))).toEqual(
+      new Date('2026-11-20T02:30:00Z'),
+    );
+    expect(lastDiscoveryTick(new Date('2026-03-01T00:00:00Z'))).toEqual(
+      new Date('2026-02-28T02:30:00Z'),
+    );
+  });
+
+  it('marks every hour of the next day in Buenos Aires: a tenant found on then runs the next day, whatever its hour', () => {
+    const tick = new Date('2026-11-21T02:30:00Z');
+    expect(dateInTimeZone(tick, BA)).toBe('2026-11-20');
+    for (let hour = 0; hour < 24; hour += 1) {
+      expect(dateInTimeZone(nextRunAt(tick, { hour, timeZone: BA }), BA)).toBe('2026-11-21');
+    }
   });
 });

@@ -4,11 +4,13 @@ import { createMailer } from '../../platform/mail/mailer.js';
 import { deriveKey } from '../../platform/security/secrets.js';
 import { createStandaloneTenancy } from '../../platform/tenancy/standalone.js';
 import { debtsHeldByPayments } from '../payments/index.js';
+import { createReminderDiscovery, forEachAtOnce, type DiscoveryResult } from './discovery.js';
 import { reminderLinks } from './links.js';
+import { findActiveTenantIds } from './marks.js';
 import { createReminderRun } from './run.js';
 import { nextRunAt } from './schedule.js';
 import { createReminderSender, type ReminderEmailJob } from './send.js';
-import { createProblemLog, readReminderSettings } from './settings.js';
+import { createProblemLog } from './settings.js';
 import { UNSUBSCRIBE_KEY_PURPOSE } from './unsubscribe-token.js';
 
 /** What the commands need of the deployment's configuration. */
@@ -56,25 +58,6 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function inParallel<T>(items: readonly T[], work: (item: T) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(SEND_CONCURRENCY, items.length) }, async () => {
-      for (let item = items[next++]; item !== undefined; item = items[next++]) await work(item);
-    }),
-  );
-}
-
-/** Active tenants: the one asked for, or all of them. */
-async function activeTenants(
-  systemDb: ReturnType<typeof createStandaloneTenancy>['systemDb'],
-  tenantId: number | undefined,
-): Promise<number[]> {
-  let query = systemDb.selectFrom('tenants').select('id').where('activo', '=', true);
-  if (tenantId !== undefined) query = query.where('id', '=', tenantId);
-  return (await query.orderBy('id').execute()).map((row) => row.id);
-}
-
 async function unmark(marks: DueMarks, tenantId: number): Promise<void> {
   const mark = (await marks.findDue(EVERY_MARK)).find((due) => due.tenantId === tenantId);
   if (mark) await marks.settle(mark, undefined);
@@ -86,83 +69,77 @@ function openCommand(systemUrl: string, options: { clock?: Clock }) {
     applicationName: 'portal-cli',
     ...TENANT_POOLS,
   });
+  const marks = dueMarks(standalone.systemDb, 'portal_reminders_due');
+  // The operator's terminal: the settings a tenant got wrong, never an address.
+  const logProblems = createProblemLog((fields, message) =>
+    process.stderr.write(`${message}: ${JSON.stringify(fields)}\n`),
+  );
+  const clock = options.clock ?? systemClock;
   return {
-    clock: options.clock ?? systemClock,
+    clock,
     standalone,
     systemDb: standalone.systemDb,
     tenancy: standalone.tenancy,
-    marks: dueMarks(standalone.systemDb, 'portal_reminders_due'),
-    // The operator's terminal: the settings a tenant got wrong, never an address.
-    logProblems: createProblemLog((fields, message) =>
-      process.stderr.write(`${message}: ${JSON.stringify(fields)}\n`),
-    ),
+    marks,
+    logProblems,
+    discover: createReminderDiscovery({
+      systemDb: standalone.systemDb,
+      marks,
+      tenancy: standalone.tenancy,
+      clock,
+      logProblems,
+    }),
   };
 }
 
+/** A discovery's result as the command prints it. */
+function activation(result: DiscoveryResult): ActivationResult {
+  const { tenantId } = result;
+  switch (result.outcome) {
+    case 'on':
+      return {
+        tenantId,
+        outcome: 'on',
+        nextRun: result.nextRun,
+        hour: result.settings.hour,
+        timeZone: result.settings.timeZone,
+      };
+    case 'failed':
+      return { tenantId, outcome: 'failed', error: errorText(result.error) };
+    default:
+      return { tenantId, outcome: result.outcome };
+  }
+}
+
 /**
- * `npm run cli -- avisos activar [--tenant <id>]` (docs/reminders.md "Turning it on"): reads the
- * tenant's ini (every active tenant's without --tenant) and marks those with reminders on for the
- * daily run at their hour; unmarks those with them off. The daily run never reads the ini of a
- * tenant without a mark, so this is how a tenant that turned them on is found.
+ * `npm run cli -- avisos activar [--tenant <id>]` (docs/reminders.md "Turning it on"): the daily
+ * discovery now, over the tenant named or every active tenant: reads each one's ini, marks those
+ * with reminders on for their next run at their hour and unmarks those with them off. The daily
+ * discovery does the same every night, so this is only a shortcut for not waiting for it.
  */
 export async function activateReminders(
   systemUrl: string,
   filter: { tenantId?: number | undefined },
   options: { clock?: Clock } = {},
 ): Promise<ActivationResult[]> {
-  const {
-    clock,
-    standalone,
-    systemDb,
-    tenancy,
-    marks,
-    logProblems: log,
-  } = openCommand(systemUrl, options);
-  const results: ActivationResult[] = [];
+  const { standalone, systemDb, discover } = openCommand(systemUrl, options);
   try {
-    const ids = await activeTenants(systemDb, filter.tenantId);
+    const ids = await findActiveTenantIds(systemDb, filter.tenantId);
     if (filter.tenantId !== undefined && ids.length === 0) {
       return [{ tenantId: filter.tenantId, outcome: 'unknown' }];
     }
-    for (const tenantId of ids) {
-      try {
-        const db = await tenancy.database(tenantId);
-        if (!db) {
-          results.push({ tenantId, outcome: 'unknown' });
-          continue;
-        }
-        const { settings, problems } = await readReminderSettings({ db });
-        log(tenantId, problems);
-        if (!settings.enabled) {
-          await unmark(marks, tenantId);
-          results.push({ tenantId, outcome: 'off' });
-          continue;
-        }
-        const nextRun = nextRunAt(clock.now(), settings);
-        await marks.mark(tenantId, nextRun);
-        results.push({
-          tenantId,
-          outcome: 'on',
-          nextRun,
-          hour: settings.hour,
-          timeZone: settings.timeZone,
-        });
-      } catch (error) {
-        results.push({ tenantId, outcome: 'failed', error: errorText(error) });
-      }
-    }
+    return (await discover(ids)).map(activation);
   } finally {
     await standalone.close();
   }
-  return results;
 }
 
 /**
  * `npm run cli -- avisos enviar [--tenant <id>]` (docs/reminders.md "Running it by hand"): the
- * daily run now, for today in each tenant's zone, over the marked tenants (or the one named,
- * marking it when its reminders are on), sending here rather than through the job queue so that
- * it can say what it sent. The claims and their row locks are the API's, so running it beside
- * the API's workers, or twice, sends each stage once.
+ * daily run now, for today in each tenant's zone, over every active tenant whose ini has reminders
+ * on, marked or not (or the one named), marking them, sending here rather than through the job
+ * queue so that it can say what it sent. The claims and their row locks are the API's, so running
+ * it beside the API's workers, or twice, sends each stage once.
  */
 export async function sendRemindersNow(
   systemUrl: string,
@@ -170,7 +147,7 @@ export async function sendRemindersNow(
   filter: { tenantId?: number | undefined },
   options: { clock?: Clock } = {},
 ): Promise<SendResult[]> {
-  const { clock, standalone, systemDb, tenancy, marks, logProblems } = openCommand(
+  const { clock, standalone, systemDb, tenancy, marks, logProblems, discover } = openCommand(
     systemUrl,
     options,
   );
@@ -204,7 +181,7 @@ export async function sendRemindersNow(
       await unmark(marks, tenantId);
       return { tenantId, outcome: 'off' };
     }
-    // Named by hand and on: the daily run finds it from now on.
+    // Named by hand and on: the daily run finds it from now on, without waiting for the discovery.
     if (filter.tenantId !== undefined)
       await marks.mark(tenantId, nextRunAt(clock.now(), run.settings));
     const result = {
@@ -215,7 +192,7 @@ export async function sendRemindersNow(
       stages: {} as Record<string, number>,
       failed: 0,
     };
-    await inParallel(run.recipients, async (recipient: ReminderEmailJob) => {
+    await forEachAtOnce(run.recipients, SEND_CONCURRENCY, async (recipient: ReminderEmailJob) => {
       try {
         const outcome = await send(recipient);
         if (outcome.result !== 'sent') return;
@@ -230,12 +207,29 @@ export async function sendRemindersNow(
     return result;
   }
 
+  /**
+   * Without --tenant, every active tenant's ini is read first (the discovery, four at a time, which
+   * also marks and unmarks them): the tenants with reminders on are run, one after the other, and
+   * a tenant that could not be read is reported; those off are left out.
+   */
+  async function tenantsToRun(results: SendResult[]): Promise<number[]> {
+    if (filter.tenantId !== undefined) return findActiveTenantIds(systemDb, filter.tenantId);
+    const found = await discover(await findActiveTenantIds(systemDb));
+    for (const result of found) {
+      if (result.outcome === 'failed') {
+        results.push({
+          tenantId: result.tenantId,
+          outcome: 'failed',
+          error: errorText(result.error),
+        });
+      }
+    }
+    return found.filter((result) => result.outcome === 'on').map((result) => result.tenantId);
+  }
+
   const results: SendResult[] = [];
   try {
-    const ids =
-      filter.tenantId === undefined
-        ? (await marks.findDue(EVERY_MARK)).map((due) => due.tenantId)
-        : await activeTenants(systemDb, filter.tenantId);
+    const ids = await tenantsToRun(results);
     if (filter.tenantId !== undefined && ids.length === 0) {
       return [{ tenantId: filter.tenantId, outcome: 'unknown' }];
     }
@@ -249,5 +243,5 @@ export async function sendRemindersNow(
   } finally {
     await standalone.close();
   }
-  return results;
+  return results.sort((a, b) => a.tenantId - b.tenantId);
 }

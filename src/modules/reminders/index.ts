@@ -15,14 +15,20 @@ import { stageKindOf } from './schedule.js';
 import { createReminderSender, type ReminderEmailJob } from './send.js';
 import { createProblemLog } from './settings.js';
 import { createUnsubscribe } from './unsubscribe.js';
+import {
+  createDailyDiscovery,
+  createReminderDiscovery,
+  scheduleReminderDiscovery,
+} from './discovery.js';
 import { UNSUBSCRIBE_KEY_PURPOSE } from './unsubscribe-token.js';
 
 /*
- * Due-date reminders (docs/reminders.md): once a day per tenant with them on, at its hour, one
- * e-mail per customer listing the pending debts that reach a stage (due in `dias_antes` days,
- * overdue by one of `dias_vencido`), each stage sent once; and the one-click link that turns them
- * off. run.ts chooses and claims (one statement per customer schema) and queues; send.ts sends
- * one recipient under the claims' row locks; the CLI's command.ts does both by hand.
+ * Due-date reminders (docs/reminders.md): once a day per tenant with them on in its ini, at its
+ * hour, one e-mail per customer listing the pending debts that reach a stage (due in `dias_antes`
+ * days, overdue by one of `dias_vencido`), each stage sent once; and the one-click link that turns
+ * them off. discovery.ts reads every active tenant's ini once a day and marks those on; run.ts
+ * chooses and claims (one statement per customer schema) and queues; send.ts sends one recipient
+ * under the claims' row locks; the CLI's command.ts does both by hand.
  */
 
 /** `cli avisos activar` and `cli avisos enviar`. */
@@ -72,10 +78,16 @@ export async function registerReminders(app: FastifyInstance, shared: Shared): P
       },
       { batchSize: EMAIL_BATCH },
     );
+    const marks = dueMarks(systemDb, 'portal_reminders_due');
+    const discover = createReminderDiscovery({ systemDb, marks, tenancy, clock, logProblems });
+    await scheduleReminderDiscovery(
+      jobs,
+      createDailyDiscovery({ systemDb, discover, clock, log, metrics }),
+    );
     await scheduleDailyReminders(
       jobs,
       createDailyReminders({
-        marks: dueMarks(systemDb, 'portal_reminders_due'),
+        marks,
         tenancy,
         jobs,
         chooseRecipients: createReminderRun({ clock, heldDebts: debtsHeldByPayments, logProblems }),

@@ -21,6 +21,12 @@ export interface TenantPoolLimits {
 export interface TenantPools {
   /** The tenant database's query builder; its pool is created on first use. */
   get(databaseUrl: string): Kysely<TenantDatabase>;
+  /**
+   * The database for one short piece of work that must not disturb the pools requests use (a
+   * nightly read of every tenant): the current pool if there is one, else a pool outside the LRU,
+   * evicting nothing, whose connections (within the same budget) close as soon as they come back.
+   */
+  borrow(databaseUrl: string): Kysely<TenantDatabase>;
   /** Drops a pool, e.g. after its server failed, so the next request connects afresh. */
   invalidate(databaseUrl: string): void;
   size(): number;
@@ -261,16 +267,20 @@ export function createTenantPools(
     pump();
   }
 
-  function createPool(url: string): Kysely<TenantDatabase> {
+  /**
+   * A pool; a borrowed one is retired from the start (each connection closes as it comes back)
+   * and never idles, so it is not listed with the others: it is gone with its last connection.
+   */
+  function createPool(url: string, borrowed = false): Kysely<TenantDatabase> {
     const pool: DatabasePool = {
       url,
       total: 0,
       idle: [],
-      retired: false,
+      retired: borrowed,
       usedAt: clock.elapsedMs(),
       cancelIdleCheck: undefined,
     };
-    pools.add(pool);
+    if (!borrowed) pools.add(pool);
     const dialectPool: PostgresPool = {
       connect: () => acquire(pool).then(forKysely),
       end: () => {
@@ -322,6 +332,10 @@ export function createTenantPools(
       const pool = current.get(db);
       if (pool) touch(pool);
       return db;
+    },
+    borrow(databaseUrl) {
+      // peek, not get: a borrow is no use of the pool, so it keeps its place in the LRU.
+      return cache.peek(databaseUrl) ?? createPool(databaseUrl, true);
     },
     invalidate(databaseUrl) {
       cache.delete(databaseUrl);

@@ -26,6 +26,11 @@ export interface Tenancy {
   tryResolve(tenantId: number, sucursalId: number): Promise<TenantContext | undefined>;
   /** An active tenant's database, for work that spans its sucursales (background jobs). */
   database(tenantId: number): Promise<Kysely<TenantDatabase> | undefined>;
+  /**
+   * The same for a short read that must not disturb the pools requests use (a nightly read of
+   * every tenant): no pool is kept for it, and its connection closes when it comes back.
+   */
+  borrowDatabase(tenantId: number): Promise<Kysely<TenantDatabase> | undefined>;
 }
 
 interface SucursalRecord {
@@ -104,6 +109,10 @@ export function createTenancy(deps: {
     async database(tenantId) {
       const tenant = await registry.find(tenantId);
       return tenant?.activo ? pools.get(tenant.databaseUrl) : undefined;
+    },
+    async borrowDatabase(tenantId) {
+      const tenant = await registry.find(tenantId);
+      return tenant?.activo ? pools.borrow(tenant.databaseUrl) : undefined;
     },
     async resolve(tenantId, sucursalId) {
       const context = await tryResolve(tenantId, sucursalId);
