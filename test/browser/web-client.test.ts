@@ -137,6 +137,9 @@ describe('how the API prepares the pages (pure parts)', () => {
     expect(tenantOfPath('/e/1/')).toBe(1);
     expect(tenantOfPath('/e/12/s/2/deudas')).toBe(12);
     expect(tenantOfPath('/e/1')).toBe(1);
+    expect(tenantOfPath('/pagos/resultado', '?payment_id=3&tenant_id=7&token=x')).toBe(7);
+    expect(tenantOfPath('/pagos/resultado', '?tenant_id=07')).toBeUndefined();
+    expect(tenantOfPath('/e/x/', '?tenant_id=7')).toBeUndefined();
     for (const path of ['/', '/e/0/', '/e/01/', '/e/x/', '/e/2147483648/', '/pagos/resultado'])
       expect(tenantOfPath(path), path).toBeUndefined();
   });

@@ -13,6 +13,7 @@ import { LoginPage } from './pages/login.js';
 import { LandingPage, NotFoundPage, ResultLoginPage } from './pages/misc.js';
 import {
   PAGES,
+  parseRoute,
   pathFor,
   positiveInt,
   PUBLIC_PAGES,
@@ -84,6 +85,11 @@ const PaymentResultPage = lazy(() =>
   import('./pages/payment-result.js').then((m) => m.PaymentResultPage),
 );
 
+/** The result page without a session; main.tsx fetches its code early on a return address. */
+export const PaymentReturnPage = lazy(() =>
+  import('./pages/payment-return.js').then((m) => m.PaymentReturnPage),
+);
+
 export function App() {
   return (
     <LocationProvider>
@@ -116,10 +122,19 @@ function NotFoundRoute() {
   );
 }
 
-/** /pagos/resultado: the tenant comes from the session (the gateway's return has none). */
+/**
+ * /pagos/resultado: the return address names the tenant (and carries the status token) since
+ * issue 35; an older one has none, and the tenant then comes from the session.
+ */
 function ResultRoute() {
   const session = useSession();
   const { url, query } = useLocation();
+  const search = url.includes('?') ? url.slice(url.indexOf('?')) : '';
+  const route = parseRoute('/pagos/resultado', search);
+  if (route.kind === 'result' && route.link !== null)
+    return (
+      <TenantResult link={route.link} paymentId={route.paymentId} token={route.token} here={url} />
+    );
   if (session.status !== 'active') {
     return (
       <Shell session={session}>
@@ -129,6 +144,42 @@ function ResultRoute() {
   }
   return (
     <ActiveResult me={session.me} session={session} paymentId={positiveInt(query.payment_id)} />
+  );
+}
+
+/**
+ * The result page of a return address that names the tenant: branded at once. With a session of
+ * that portal, the page as the session shows it; without one (or while it is being restored), what
+ * the token lets anyone holding the address see, and the portal's login.
+ */
+function TenantResult(props: {
+  link: PortalLink;
+  paymentId: number | null;
+  token: string | null;
+  here: string;
+}) {
+  const { link, paymentId, token } = props;
+  const session = useSession();
+  const [empresa] = useTenant(link.tenantId);
+  const fits = sessionFits(session, link);
+  const login = pathFor(link, 'login', { next: props.here });
+  let content;
+  if (fits) content = <PaymentResultPage paymentId={paymentId} me={session.me} />;
+  else if (paymentId !== null && token !== null)
+    content = (
+      <PaymentReturnPage paymentId={paymentId} token={token} link={link} here={props.here} />
+    );
+  else if (session.status === 'unknown') content = <Loading />;
+  else content = <ResultLoginPage next={props.here} login={login} />;
+  return (
+    <Shell
+      session={session}
+      home={link}
+      tenant={empresa.status === 'ready' ? empresa.empresa : null}
+      fits={fits}
+    >
+      {content}
+    </Shell>
   );
 }
 
