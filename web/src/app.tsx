@@ -308,8 +308,13 @@ function PageRoute(props: { page: PageName; portal: PortalContext }) {
   return <Private link={link} me={session.me} />;
 }
 
+/**
+ * Goes to `to` once, when shown. Not again when `to` changes: while the next page's code loads,
+ * preact-iso keeps this tree rendered under the new URL, whose query has no `next`, and a second
+ * redirect would leave the page just reached (the result page after the login, for one).
+ */
 function Redirect(props: { to: string }) {
   const { route } = useLocation();
-  useEffect(() => route(props.to, true), [props.to]);
+  useEffect(() => route(props.to, true), []);
   return <Loading />;
 }
