@@ -3,8 +3,8 @@
  * 4, 8 s, then every 15 s. Pure, tested in test/web/backoff.test.ts.
  *
  * The cap is 15 s because a refresh whose answer was lost on the way must be sent again while the
- * server still takes the replaced cookie (docs/decisions.md #11, the grace of 30 s): the first
- * four tries fall within 15 s of the first, and the fifth within 30 s.
+ * server still takes the replaced cookie (docs/decisions.md #11, the grace of 30 s): four more
+ * tries go within 15 s of the first (18 s at most with the spread), well inside it.
  */
 
 export const FIRST_RETRY_MS = 1_000;
@@ -28,9 +28,4 @@ export function retryDelay(
   const floor =
     retryAfterSeconds === null ? 0 : Math.min(retryAfterSeconds * 1000, MAX_RETRY_AFTER_MS);
   return Math.max(jittered, floor);
-}
-
-/** Whole seconds until `retryAt`, for "Reintentamos en 8 s" (at least 1). */
-export function secondsUntil(retryAt: number, now: number): number {
-  return Math.max(1, Math.ceil((retryAt - now) / 1000));
 }

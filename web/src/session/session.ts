@@ -39,11 +39,10 @@ type Message =
 
 type Listener = (state: SessionState) => void;
 
-/**
- * Whether the API answers: `offline` while a refresh or the session check waits to be tried again
- * after no answer, with when the next try goes (ms since the epoch).
- */
-export type Connection = { offline: false } | { offline: true; retryAt: number };
+/** Whether the API answers: `offline` while a refresh or the session check waits to be tried again. */
+export interface Connection {
+  offline: boolean;
+}
 type ConnectionListener = (connection: Connection) => void;
 
 let apiBase = '';
@@ -57,8 +56,11 @@ function setState(next: SessionState): void {
   state = next;
   // Only whether this tab had a session, never a token: a refused refresh after a reload says why
   // the session ended, while a first visit's refusal (no cookie at all) says nothing.
-  if (next.status === 'active') rememberSignedIn();
-  else if (next.status === 'anonymous') forgetSignedIn();
+  if (next.status === 'active') {
+    rememberSignedIn();
+    // A session came (a login, another tab): the API answers, so no try needs to wait longer.
+    answered();
+  } else if (next.status === 'anonymous') forgetSignedIn();
   for (const listener of listeners) listener(state);
 }
 
@@ -124,7 +126,7 @@ async function untilAnswered<T>(task: () => Promise<T>): Promise<T> {
         throw error;
       }
       const delay = retryDelay(attempt, error.retryAfterSeconds, Math.random());
-      setConnection({ offline: true, retryAt: Date.now() + delay });
+      if (!connection.offline) setConnection({ offline: true });
       await pause(delay);
     }
   }
