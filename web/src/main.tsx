@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { App, PaymentReturnPage } from './app.js';
+import { App } from './app.js';
 import { loadConfig } from './config.js';
 import { parseRoute, positiveInt } from './routes.js';
 import { configureSession, restoreSession } from './session/session.js';
@@ -20,8 +20,6 @@ async function start(): Promise<void> {
     positiveInt(/^\/e\/([^/]+)/.exec(window.location.pathname)?.[1]) ??
     (route.kind === 'result' ? (route.link?.tenantId ?? null) : null);
   if (tenant !== null) fetchTenant(tenant).catch(() => undefined);
-  // A return address whose token shows the payment without a session: its page's code too.
-  if (route.kind === 'result' && route.token !== null) void PaymentReturnPage.preload?.();
   const root = document.getElementById('app');
   if (root) render(<App />, root);
   await restoring;
