@@ -75,6 +75,14 @@ describe('a slow link (docs/web.md "Size")', () => {
     );
     // The static shell: text before any script runs.
     expect(html).toContain('Cargando el portal…');
+    // The gateways' return address names the tenant in its query: its page preloads it too.
+    const back = await rawGet(
+      `${web.portal.url}/pagos/resultado?payment_id=7&estado=aprobado&tenant_id=${DEMO_TENANT.id}&sucursal_id=1&token=x`,
+      { accept: 'text/html' },
+    );
+    expect(back.body.toString()).toContain(
+      `<link rel="preload" as="fetch" crossorigin="use-credentials" href="/portal/empresas/${DEMO_TENANT.id}" />`,
+    );
     const csp = String(page.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self';");
     expect(csp).not.toContain('unsafe-inline');
