@@ -51,6 +51,14 @@ describe('the return address in a browser without the session', () => {
     expect(back.searchParams.get('tenant_id')).toBe(String(DEMO_TENANT.id));
     expect(back.searchParams.get('token')).toEqual(expect.any(String));
 
+    // The browser that holds the session shows the session's page there: back to the checkout.
+    const tab = await page.context().newPage();
+    await tab.setViewportSize(PHONE);
+    await tab.goto(back.toString());
+    await expectHeading(tab, 'Tu pago está en proceso');
+    await tab.getByRole('link', { name: 'Volver al pago' }).waitFor();
+    await tab.close();
+
     // Another browser, no cookie, no storage: the payer's in-app browser.
     const fresh = await browser.newContext({ ...DEFAULT_CONTEXT, viewport: PHONE });
     try {
