@@ -221,6 +221,34 @@ describe('GET /portal/pagos/{id}/resultado', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('is limited per address: the 61st request in a minute is 429 RATE_LIMITED, refused tokens included', async () => {
+    const remoteAddress = '10.36.0.1';
+    const ask = () =>
+      app.inject({
+        method: 'GET',
+        url: '/portal/pagos/1/resultado?token=not-a-token',
+        remoteAddress,
+      });
+    for (let i = 0; i < 60; i += 1) expect((await ask()).statusCode).toBe(401);
+    const limited = await ask();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('is in the OpenAPI document as a public operation, without HEAD', async () => {
+    const document = (await app.inject({ method: 'GET', url: '/docs/json' })).json<{
+      paths: Record<string, Record<string, { security?: unknown; responses: object }>>;
+    }>();
+    const path = document.paths['/portal/pagos/{id}/resultado'];
+    expect(path?.get).toBeDefined();
+    expect(path?.get?.security).toBeUndefined();
+    expect(Object.keys(path?.get?.responses ?? {})).toEqual(
+      expect.arrayContaining(['200', '401', '404', '422', '429']),
+    );
+    expect(path?.head).toBeUndefined();
+  });
+
   it('answers a token whose payment is gone with 404', async () => {
     const token = signResultToken(KEY, {
       tenantId: 1,
