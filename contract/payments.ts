@@ -76,3 +76,21 @@ export const WebhookResponse = Type.Object({ success: Type.Literal(true) });
 export const ReceiptParams = Type.Object({
   id: Type.Integer({ minimum: 1 }),
 });
+
+/**
+ * GET /portal/pagos/{id}/resultado (public, an addition): the return address's token, the only
+ * credential. Optional here so a missing one is refused like a wrong one (401), not as malformed.
+ */
+export const ResultQuery = Type.Object({
+  token: Type.Optional(Type.String({ maxLength: 1024 })),
+});
+
+/** What the result page shows without a session: the status and amount, nothing personal. */
+export const ResultResponse = Envelope(
+  Type.Object({
+    payment_id: Type.Integer(),
+    estado: Type.String(),
+    monto: Type.Number(),
+    recibo_numero: NullableString(),
+  }),
+);

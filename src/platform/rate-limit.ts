@@ -26,6 +26,11 @@ export const LIMITS = {
    * turns them off), public and signed. A person clicks it once; a mail scanner a few times.
    */
   unsubscribePerIp: { max: 30, timeWindow: 60_000 },
+  /**
+   * Not in the spec: GET /portal/pagos/{id}/resultado, public and signed, which the result page
+   * asks every 2 s at most (30 a minute); twice that leaves room for a second tab or device.
+   */
+  paymentResultPerIp: { max: 60, timeWindow: 60_000 },
   /** docs/decisions.md #16: per tenant + portal user, whatever the access token. */
   protectedRoutes: { max: 100, timeWindow: 60_000 },
   /**

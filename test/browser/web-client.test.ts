@@ -75,6 +75,14 @@ describe('a slow link (docs/web.md "Size")', () => {
     );
     // The static shell: text before any script runs.
     expect(html).toContain('Cargando el portal…');
+    // The gateways' return address names the tenant in its query: its page preloads it too.
+    const back = await rawGet(
+      `${web.portal.url}/pagos/resultado?payment_id=7&estado=aprobado&tenant_id=${DEMO_TENANT.id}&sucursal_id=1&token=x`,
+      { accept: 'text/html' },
+    );
+    expect(back.body.toString()).toContain(
+      `<link rel="preload" as="fetch" crossorigin="use-credentials" href="/portal/empresas/${DEMO_TENANT.id}" />`,
+    );
     const csp = String(page.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self';");
     expect(csp).not.toContain('unsafe-inline');
@@ -137,6 +145,9 @@ describe('how the API prepares the pages (pure parts)', () => {
     expect(tenantOfPath('/e/1/')).toBe(1);
     expect(tenantOfPath('/e/12/s/2/deudas')).toBe(12);
     expect(tenantOfPath('/e/1')).toBe(1);
+    expect(tenantOfPath('/pagos/resultado', '?payment_id=3&tenant_id=7&token=x')).toBe(7);
+    expect(tenantOfPath('/pagos/resultado', '?tenant_id=07')).toBeUndefined();
+    expect(tenantOfPath('/e/x/', '?tenant_id=7')).toBeUndefined();
     for (const path of ['/', '/e/0/', '/e/01/', '/e/x/', '/e/2147483648/', '/pagos/resultado'])
       expect(tenantOfPath(path), path).toBeUndefined();
   });

@@ -80,7 +80,12 @@ it('Aprobar posts the form, the signed webhook arrives over HTTP, the payer land
   expect(posted.statusCode).toBe(303);
   await posted.body.dump();
   const back = posted.headers.location;
-  expect(back).toBe(`${base}/pagos/resultado?payment_id=${paymentId}&estado=aprobado`);
+  // The tenant and the result token follow (docs/payments.md "The result page without a session").
+  expect(back).toMatch(
+    new RegExp(
+      `^${base}/pagos/resultado\\?payment_id=${paymentId}&estado=aprobado&tenant_id=1&sucursal_id=1&token=1\\.1\\.${paymentId}\\.\\d+\\.[\\w-]{43}$`,
+    ),
+  );
 
   const [paid] = (await history()).filter((item) => item.id === paymentId);
   expect(paid).toMatchObject({ estado: 'approved', recibo_numero: expect.stringMatching(/^RC/) });
@@ -103,8 +108,8 @@ it('Rechazar rejects the payment and frees the debt', async () => {
   });
   expect(posted.statusCode).toBe(303);
   await posted.body.dump();
-  expect(posted.headers.location).toBe(
-    `${base}/pagos/resultado?payment_id=${paymentId}&estado=rechazado`,
+  expect(posted.headers.location).toMatch(
+    new RegExp(`^${base}/pagos/resultado\\?payment_id=${paymentId}&estado=rechazado&tenant_id=1&`),
   );
   expect((await history()).find((item) => item.id === paymentId)?.estado).toBe('rejected');
   await startPayment();

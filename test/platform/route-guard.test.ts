@@ -29,6 +29,7 @@ const PUBLIC = new Set([
   'POST /portal/auth/refresh-token', // the refresh token authenticates it
   'GET /portal/empresas/:tenant_id', // the login page shows whose portal it is, before any login
   'GET /portal/empresas/:tenant_id/logo', // and the business's logo, on the same page
+  'GET /portal/pagos/:id/resultado', // the return address's signed token reads one payment's status: the payer may have no session
   'POST /portal/pagos/webhook', // gateways: the URL token and the signature authenticate them
   'GET /portal/sandbox/checkout/:tenantId/:sucursalId/:id', // a gateway's page: no portal token
   'POST /portal/sandbox/checkout/:tenantId/:sucursalId/:id/:action',

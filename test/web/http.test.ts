@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, callApi, callApiBlob, type FetchLike } from '../../web/src/api/http.js';
+import {
+  ApiError,
+  callApi,
+  callApiBlob,
+  isTransient,
+  type FetchLike,
+} from '../../web/src/api/http.js';
 
 function fakeFetch(response: () => Response, seen: { url?: string; init?: RequestInit } = {}) {
   const fn: FetchLike = (url, init) => {
@@ -101,5 +107,41 @@ describe('the API client', () => {
         '/portal/pagos/1/recibo',
       ),
     ).rejects.toMatchObject({ code: 'RECIBO_PENDIENTE' });
+  });
+});
+
+describe('what is no answer (worth asking again) and what is one', () => {
+  const failing = (status: number, body = '') => fakeFetch(() => new Response(body, { status }));
+  const refused = (status: number, code: string) =>
+    fakeFetch(() => json(status, { success: false, error: 'x', code }));
+
+  async function errorOf(fetchFn: FetchLike): Promise<unknown> {
+    return callApi(fetchFn, '', '/portal/auth/refresh-token').catch((error: unknown) => error);
+  }
+
+  it('a failed fetch, a proxy’s 502/503/504, a 500, a 408 and a 429 are no answer', async () => {
+    const network: FetchLike = () => Promise.reject(new TypeError('Failed to fetch'));
+    for (const fetchFn of [
+      network,
+      failing(502, '<html>Bad gateway</html>'),
+      failing(503),
+      failing(504, 'Gateway Timeout'),
+      refused(500, 'INTERNAL_ERROR'),
+      failing(408),
+      refused(429, 'RATE_LIMITED'),
+    ])
+      expect(isTransient(await errorOf(fetchFn))).toBe(true);
+  });
+
+  it('a 401, a 403, a 404 and a 422 are answers; so is anything that is not an ApiError', async () => {
+    for (const [status, code] of [
+      [401, 'INVALID_REFRESH_TOKEN'],
+      [403, 'FORBIDDEN'],
+      [404, 'NOT_FOUND'],
+      [422, 'VALIDATION_ERROR'],
+    ] as const)
+      expect(isTransient(await errorOf(refused(status, code)))).toBe(false);
+    expect(isTransient(new Error('x'))).toBe(false);
+    expect(isTransient(null)).toBe(false);
   });
 });

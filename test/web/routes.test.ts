@@ -36,11 +36,47 @@ describe('routes', () => {
     expect(parseRoute('/pagos/resultado', '?payment_id=12&estado=aprobado')).toEqual({
       kind: 'result',
       paymentId: 12,
+      link: null,
+      token: null,
     });
     expect(parseRoute('/pagos/resultado', '?estado=aprobado')).toEqual({
       kind: 'result',
       paymentId: null,
+      link: null,
+      token: null,
     });
+  });
+
+  it('reads the tenant, the sucursal and the token the return address carries', () => {
+    const token = '1.2.12.1764400000.abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ_-';
+    const search = `?payment_id=12&estado=aprobado&tenant_id=1&sucursal_id=2&token=${token}`;
+    expect(parseRoute('/pagos/resultado', search)).toEqual({
+      kind: 'result',
+      paymentId: 12,
+      link: { tenantId: 1, sucursalId: 2 },
+      token,
+    });
+    // The tenant alone still brands the page and links its login; a token needs its tenant.
+    expect(parseRoute('/pagos/resultado', '?payment_id=12&tenant_id=1')).toMatchObject({
+      link: { tenantId: 1, sucursalId: null },
+      token: null,
+    });
+    expect(parseRoute('/pagos/resultado', `?payment_id=12&token=${token}`)).toMatchObject({
+      link: null,
+      token: null,
+    });
+    for (const bad of ['tenant_id=0', 'tenant_id=01', 'tenant_id=x', 'tenant_id=2147483648'])
+      expect(parseRoute('/pagos/resultado', `?payment_id=12&${bad}&token=${token}`)).toMatchObject({
+        link: null,
+        token: null,
+      });
+    for (const bad of ['', 'a b', '<script>', 'x'.repeat(1025)])
+      expect(
+        parseRoute(
+          '/pagos/resultado',
+          `?payment_id=12&tenant_id=1&token=${encodeURIComponent(bad)}`,
+        ),
+      ).toMatchObject({ link: { tenantId: 1 }, token: null });
   });
 
   it('builds paths that parse back', () => {
@@ -58,6 +94,9 @@ describe('routes', () => {
   it('follows only our own paths after login', () => {
     expect(safeNext('/e/1/deudas')).toBe('/e/1/deudas');
     expect(safeNext('/pagos/resultado?payment_id=3')).toBe('/pagos/resultado?payment_id=3');
+    expect(safeNext('/pagos/resultado?payment_id=3&tenant_id=1&token=t')).toBe(
+      '/pagos/resultado?payment_id=3&tenant_id=1&token=t',
+    );
     expect(safeNext('//evil.example/e/1/')).toBeNull();
     expect(safeNext('https://evil.example/e/1/')).toBeNull();
     expect(safeNext('/otra-cosa')).toBeNull();

@@ -11,8 +11,13 @@ import { lazy, LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import type { Me, Tenant } from './api/types.js';
 import { LoginPage } from './pages/login.js';
 import { LandingPage, NotFoundPage, ResultLoginPage } from './pages/misc.js';
+// Not on demand: it is the first page of a payer back from the gateway, often on a phone's slow
+// link, and must say "Estamos confirmando tu pago" with the business's brand without another
+// round trip (about 1.6 KB gzipped).
+import { PaymentReturnPage } from './pages/payment-return.js';
 import {
   PAGES,
+  parseRoute,
   pathFor,
   positiveInt,
   PUBLIC_PAGES,
@@ -116,10 +121,19 @@ function NotFoundRoute() {
   );
 }
 
-/** /pagos/resultado: the tenant comes from the session (the gateway's return has none). */
+/**
+ * /pagos/resultado: the return address names the tenant (and carries the status token) since
+ * issue 35; an older one has none, and the tenant then comes from the session.
+ */
 function ResultRoute() {
   const session = useSession();
   const { url, query } = useLocation();
+  const search = url.includes('?') ? url.slice(url.indexOf('?')) : '';
+  const route = parseRoute('/pagos/resultado', search);
+  if (route.kind === 'result' && route.link !== null)
+    return (
+      <TenantResult link={route.link} paymentId={route.paymentId} token={route.token} here={url} />
+    );
   if (session.status !== 'active') {
     return (
       <Shell session={session}>
@@ -129,6 +143,42 @@ function ResultRoute() {
   }
   return (
     <ActiveResult me={session.me} session={session} paymentId={positiveInt(query.payment_id)} />
+  );
+}
+
+/**
+ * The result page of a return address that names the tenant: branded at once. With a session of
+ * that portal, the page as the session shows it; without one (or while it is being restored), what
+ * the token lets anyone holding the address see, and the portal's login.
+ */
+function TenantResult(props: {
+  link: PortalLink;
+  paymentId: number | null;
+  token: string | null;
+  here: string;
+}) {
+  const { link, paymentId, token } = props;
+  const session = useSession();
+  const [empresa] = useTenant(link.tenantId);
+  const fits = sessionFits(session, link);
+  const login = pathFor(link, 'login', { next: props.here });
+  let content;
+  if (fits) content = <PaymentResultPage paymentId={paymentId} me={session.me} />;
+  else if (paymentId !== null && token !== null)
+    content = (
+      <PaymentReturnPage paymentId={paymentId} token={token} link={link} here={props.here} />
+    );
+  else if (session.status === 'unknown') content = <Loading />;
+  else content = <ResultLoginPage next={props.here} login={login} />;
+  return (
+    <Shell
+      session={session}
+      home={link}
+      tenant={empresa.status === 'ready' ? empresa.empresa : null}
+      fits={fits}
+    >
+      {content}
+    </Shell>
   );
 }
 
@@ -257,8 +307,13 @@ function PageRoute(props: { page: PageName; portal: PortalContext }) {
   return <Private link={link} me={session.me} />;
 }
 
+/**
+ * Goes to `to` once, when shown. Not again when `to` changes: while the next page's code loads,
+ * preact-iso keeps this tree rendered under the new URL, whose query has no `next`, and a second
+ * redirect would leave the page just reached (the result page after the login, for one).
+ */
 function Redirect(props: { to: string }) {
   const { route } = useLocation();
-  useEffect(() => route(props.to, true), [props.to]);
+  useEffect(() => route(props.to, true), []);
   return <Loading />;
 }

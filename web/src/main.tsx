@@ -1,7 +1,7 @@
 import { render } from 'preact';
 import { App } from './app.js';
 import { loadConfig } from './config.js';
-import { positiveInt } from './routes.js';
+import { parseRoute, positiveInt } from './routes.js';
 import { configureSession, restoreSession } from './session/session.js';
 import { fetchTenant } from './tenant.js';
 import './styles.css';
@@ -15,7 +15,10 @@ async function start(): Promise<void> {
   const config = await loadConfig();
   configureSession(config.apiBaseUrl);
   const restoring = restoreSession();
-  const tenant = positiveInt(/^\/e\/([^/]+)/.exec(window.location.pathname)?.[1]);
+  const route = parseRoute(window.location.pathname, window.location.search);
+  const tenant =
+    positiveInt(/^\/e\/([^/]+)/.exec(window.location.pathname)?.[1]) ??
+    (route.kind === 'result' ? (route.link?.tenantId ?? null) : null);
   if (tenant !== null) fetchTenant(tenant).catch(() => undefined);
   const root = document.getElementById('app');
   if (root) render(<App />, root);

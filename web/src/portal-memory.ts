@@ -6,7 +6,9 @@
  *   /pagos/resultado, which has no tenant in its URL, can send a payer whose session ended back
  *   to the right login;
  * - who last used the login form of a tenant (sucursal, DNI or CUIT and its number), so the form
- *   comes back filled after a logout, a password reset or a password change.
+ *   comes back filled after a logout, a password reset or a password change;
+ * - whether the tab had a session (a flag, never the token), so a reload whose refresh the API
+ *   refuses says why the session ended, and a first visit (no cookie yet) says nothing.
  */
 import type { RememberedIdentity } from './lib/identity.js';
 
@@ -14,12 +16,21 @@ export { identityOf, type RememberedIdentity } from './lib/identity.js';
 
 const PORTAL_KEY = 'portal-home';
 const IDENTITY_KEY = 'portal-identity';
+const SIGNED_IN_KEY = 'portal-signed-in';
 
 function read(key: string): string | null {
   try {
     return window.sessionStorage.getItem(key);
   } catch {
     return null;
+  }
+}
+
+function remove(key: string): void {
+  try {
+    window.sessionStorage.removeItem(key);
+  } catch {
+    // Storage refused: nothing was kept.
   }
 }
 
@@ -37,6 +48,18 @@ export function rememberPortal(path: string): void {
 
 export function rememberedPortal(): string | null {
   return read(PORTAL_KEY);
+}
+
+export function rememberSignedIn(): void {
+  write(SIGNED_IN_KEY, '1');
+}
+
+export function forgetSignedIn(): void {
+  remove(SIGNED_IN_KEY);
+}
+
+export function wasSignedIn(): boolean {
+  return read(SIGNED_IN_KEY) === '1';
 }
 
 export function rememberIdentity(identity: RememberedIdentity): void {

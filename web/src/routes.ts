@@ -4,7 +4,8 @@
  *   /e/{tenant}/[s/{sucursal}/]{page}   a tenant's portal; the link fixes the tenant, and the
  *                                       sucursal too when it has `s/{id}`
  *   /pagos/resultado?payment_id={id}    where the gateway returns the payer (docs/api.md, iniciar);
- *                                       the tenant comes from the session
+ *     [&tenant_id=..&sucursal_id=..     the tenant and the token that reads the payment's status
+ *      &token=..]                       without a session (older addresses: from the session)
  *   /                                   no tenant: says to use the company's link
  *
  * app.tsx routes these URLs with preact-iso's Router; this module is what both the router and the
@@ -38,7 +39,14 @@ export interface PortalLink {
 
 export type Route =
   | { kind: 'page'; link: PortalLink; page: PageName }
-  | { kind: 'result'; paymentId: number | null }
+  | {
+      kind: 'result';
+      paymentId: number | null;
+      /** The portal the payer left from, when the address names it (a session may be gone). */
+      link: PortalLink | null;
+      /** The return address's token: reads this payment's status without a session. */
+      token: string | null;
+    }
   | { kind: 'landing' }
   | { kind: 'not-found' };
 
@@ -60,10 +68,8 @@ export function pageOf(segment: string): PageName | null {
 export function parseRoute(pathname: string, search: string): Route {
   const segments = pathname.split('/').filter((s) => s !== '');
   if (segments.length === 0) return { kind: 'landing' };
-  if (segments[0] === 'pagos' && segments[1] === 'resultado' && segments.length === 2) {
-    const id = positiveInt(new URLSearchParams(search).get('payment_id') ?? undefined);
-    return { kind: 'result', paymentId: id };
-  }
+  if (segments[0] === 'pagos' && segments[1] === 'resultado' && segments.length === 2)
+    return resultRoute(new URLSearchParams(search));
   if (segments[0] !== 'e') return { kind: 'not-found' };
   const tenantId = positiveInt(segments[1]);
   if (tenantId === null) return { kind: 'not-found' };
@@ -78,6 +84,23 @@ export function parseRoute(pathname: string, search: string): Route {
   const page = pageOf(rest[0] ?? '');
   if (page === null) return { kind: 'not-found' };
   return { kind: 'page', link: { tenantId, sucursalId }, page };
+}
+
+/** The token's characters as the API signs it (digits, dots, base64url); anything else is none. */
+const RESULT_TOKEN = /^[\w.-]{1,1024}$/;
+
+function resultRoute(query: URLSearchParams): Route & { kind: 'result' } {
+  const param = (name: string) => query.get(name) ?? undefined;
+  const tenantId = positiveInt(param('tenant_id'));
+  const link =
+    tenantId === null ? null : { tenantId, sucursalId: positiveInt(param('sucursal_id')) };
+  const token = query.get('token');
+  return {
+    kind: 'result',
+    paymentId: positiveInt(param('payment_id')),
+    link,
+    token: link !== null && token !== null && RESULT_TOKEN.test(token) ? token : null,
+  };
 }
 
 /** `/e/1/deudas`, `/e/1/s/2/ingresar`, `/e/1/` for home. */

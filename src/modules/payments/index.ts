@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { createRefusalBudget, LIMITS } from '../../platform/rate-limit.js';
+import { deriveKey } from '../../platform/security/secrets.js';
 import { createReportsClient } from '../../reports/client.js';
 import type { PortalUsers } from '../auth/index.js';
 import type { Shared } from '../shared.js';
 import { createCheckoutExpiry, scheduleCheckoutExpiry } from './checkout/expiry.js';
+import { RESULT_KEY_PURPOSE } from './checkout/result-token.js';
 import { createPaymentStart } from './checkout/start.js';
 import { createPaymentClaims } from './claims.js';
 import { createPaymentEmails } from './emails/payment-emails.js';
@@ -20,7 +22,8 @@ import { createWebhookHandler } from './notifications/webhook.js';
 import { createReceiptDownload } from './receipts/download.js';
 import { createReceiptIssuer, workReceiptJobs } from './receipts/issuer.js';
 import { createPaymentLifecycle } from './refunds/cancel-and-refund.js';
-import { paymentRoutes, paymentWebhookRoutes } from './routes.js';
+import { createPaymentResult } from './result.js';
+import { paymentResultRoutes, paymentRoutes, paymentWebhookRoutes } from './routes.js';
 import { createSandboxCheckout } from './sandbox/checkout.js';
 import { sandboxRoutes } from './sandbox/routes.js';
 
@@ -110,13 +113,18 @@ export async function registerPayments(
       metrics,
     }),
   });
+  // The return address's token (checkout/result-token.ts): signed by iniciar, read by the route.
+  const resultKey = deriveKey(config.jwtSecret, RESULT_KEY_PURPOSE);
+  paymentResultRoutes(app, {
+    result: createPaymentResult({ tenancy, clock, resultKey, resolution }),
+  });
   await sandboxRoutes(app, {
     sandbox: createSandboxCheckout({ tenancy, enabled: config.sandboxEnabled }),
     resultPage: !shared.servesWebClient,
   });
   shared.protectedRoutes((authed) =>
     paymentRoutes(authed, {
-      start: createPaymentStart({ config, gateways, clock, metrics, systemDb }),
+      start: createPaymentStart({ config, gateways, clock, metrics, systemDb, resultKey }),
       lifecycle: createPaymentLifecycle({ gateways, claims, clock, emails }),
       history: createPaymentHistory({ calendar, clock, checkoutTtlMs }),
       detail: createPaymentDetail({ calendar, clock, checkoutTtlMs, resolution }),

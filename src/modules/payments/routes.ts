@@ -2,7 +2,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/auth/guard.js';
 import { errorResponses, PdfResponse } from '../../../contract/envelope.js';
+import { keepAnswersPrivate } from '../../platform/http/private-answers.js';
 import { IdempotencyKeyHeaders } from '../../platform/idempotency/http.js';
+import { LIMITS } from '../../platform/rate-limit.js';
 import type { PaymentDetail, PaymentHistory } from './history.js';
 import type { PaymentLifecycle } from './refunds/cancel-and-refund.js';
 import type { ReceiptDownload } from './receipts/download.js';
@@ -12,6 +14,8 @@ import {
   PaymentIdBody,
   PaymentResponse,
   ReceiptParams,
+  ResultQuery,
+  ResultResponse,
   StartBody,
   StartResponse,
   StatusResponse,
@@ -19,6 +23,7 @@ import {
 } from '../../../contract/payments.js';
 import type { PaymentStart } from './checkout/start.js';
 import type { WebhookHandler } from './notifications/webhook.js';
+import type { PaymentResultReader } from './result.js';
 
 const tags = ['pagos'];
 const security = [{ bearerAuth: [] }];
@@ -84,6 +89,42 @@ export function paymentWebhookRoutes(
         );
         request.log.info({ outcome }, 'payment notification');
         return { success: true as const };
+      },
+    );
+    done();
+  });
+}
+
+/**
+ * The result page's status read without a session (docs/payments.md "The result page without a
+ * session"), public: the return address's token is the credential, limited per IP like the other
+ * public reads, and its answers are never stored by a cache.
+ */
+export function paymentResultRoutes(
+  app: FastifyInstance,
+  deps: { result: PaymentResultReader },
+): void {
+  void app.register((scope, _options, done) => {
+    keepAnswersPrivate(scope);
+    scope.withTypeProvider<TypeBoxTypeProvider>().get(
+      '/portal/pagos/:id/resultado',
+      {
+        // A token refused is a 401 (INVALID_RESULT_TOKEN), which a HEAD without a body could not
+        // tell from the guard's; the page only ever GETs it.
+        exposeHeadRoute: false,
+        config: { rateLimit: LIMITS.paymentResultPerIp },
+        schema: {
+          tags,
+          summary:
+            'A payment’s status for the result page without a session; the return address’s token is the credential (public, an addition)',
+          params: ReceiptParams,
+          querystring: ResultQuery,
+          response: { 200: ResultResponse, ...errorResponses(401, 404, 422, 429) },
+        },
+      },
+      async (request) => {
+        const data = await deps.result(request.params.id, request.query.token);
+        return { success: true as const, data };
       },
     );
     done();

@@ -76,9 +76,17 @@ export function webClientCsp(apiBaseUrl: string): string {
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
 
-/** `/e/{tenant}/...`: the tenant id of a portal page, as the client reads it, or undefined. */
-export function tenantOfPath(pathname: string): number | undefined {
-  const match = /^\/e\/([1-9]\d{0,9})(?:\/|$)/.exec(pathname);
+/**
+ * The tenant id of a portal page, as the client reads it, or undefined: `/e/{tenant}/...`, or the
+ * gateways' return address, `/pagos/resultado?...&tenant_id={tenant}` (docs/payments.md "The
+ * result page without a session"), whose page shows the tenant's brand at once too.
+ */
+export function tenantOfPath(pathname: string, search = ''): number | undefined {
+  const match =
+    /^\/e\/([1-9]\d{0,9})(?:\/|$)/.exec(pathname) ??
+    (pathname === '/pagos/resultado'
+      ? /^([1-9]\d{0,9})$/.exec(new URLSearchParams(search).get('tenant_id') ?? '')
+      : null);
   const id = match ? Number(match[1]) : NaN;
   return Number.isSafeInteger(id) && id <= 2_147_483_647 ? id : undefined;
 }
@@ -219,7 +227,8 @@ export async function openWebClient(config: {
       }
       // A client route (`/e/1/deudas`, `/pagos/resultado`): the page, whose script routes it.
       if (!isIndex && !acceptsHtml(request)) return false;
-      return sendIndex(request, reply, tenantOfPath(pathname), accepted[0]);
+      const search = request.url.slice(pathname.length);
+      return sendIndex(request, reply, tenantOfPath(pathname, search), accepted[0]);
     },
   };
 

@@ -45,6 +45,8 @@ const MESSAGES: Record<string, string> = {
   RECIBO_NOT_CONFIGURED: 'La empresa todavía no tiene habilitados los pagos en línea.',
   GATEWAY_ERROR: 'La plataforma de pago no respondió. Probá de nuevo en unos minutos.',
   PAYMENT_NOT_FOUND: 'No encontramos ese pago.',
+  INVALID_RESULT_TOKEN:
+    'El enlace de este pago venció o no es válido. Ingresá a tu cuenta para ver cómo terminó.',
   INVALID_STATUS: 'El pago cambió de estado y ya no admite esta operación. Actualizá la página.',
   RECIBO_PENDIENTE: 'El recibo todavía se está generando. Probá de nuevo en unos segundos.',
   RECIBO_NO_DISPONIBLE: 'Este pago no tiene recibo disponible.',

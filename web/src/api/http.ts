@@ -18,6 +18,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * No answer about what was asked: the network failed (status 0), or something on the way, or the
+ * API itself, could not answer now (a proxy's 502/503/504, a 500, a 408 or a 429). Worth asking
+ * again later; never a sign that a session ended, which only a 401 says.
+ */
+export function isTransient(error: unknown): error is ApiError {
+  if (!(error instanceof ApiError)) return false;
+  const { status } = error;
+  return status === 0 || status === 408 || status === 429 || status >= 500;
+}
+
 export interface CallOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;

@@ -13,7 +13,7 @@ import type {
   RegisterResponse,
 } from '../../../contract/auth.js';
 import type { GenerateResponse, ListResponse } from '../../../contract/coupons.js';
-import type { PaymentResponse, StartResponse } from '../../../contract/payments.js';
+import type { PaymentResponse, ResultResponse, StartResponse } from '../../../contract/payments.js';
 import type { ProfileResponse } from '../../../contract/profile.js';
 import type { ReceiptListResponse } from '../../../contract/receipts.js';
 import type { StatementResponse } from '../../../contract/statement.js';
@@ -39,6 +39,8 @@ export type Debt = DataOf<typeof DebtsResponse>['items'][number];
 export type PaymentStartData = DataOf<typeof StartResponse>;
 /** An item of GET /portal/pagos/historial, and GET /portal/pagos/{id}. */
 export type Payment = DataOf<typeof PaymentResponse>;
+/** GET /portal/pagos/{id}/resultado: a payment's status through the return address's token. */
+export type PaymentResult = DataOf<typeof ResultResponse>;
 export type PaymentStatus =
   'pending' | 'issued' | 'approved' | 'rejected' | 'refunded' | 'cancelled';
 

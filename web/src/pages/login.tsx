@@ -17,7 +17,9 @@ function arrivalNotice(): string | null {
   if (flash) return flash;
   const session = getSession();
   if (session.status !== 'anonymous') return null;
-  if (session.reason === 'expired') return 'Tu sesión terminó. Ingresá de nuevo.';
+  // The API's own words when it said why (another login, a logout elsewhere, a new password).
+  if (session.reason === 'expired')
+    return session.message ?? 'Tu sesión terminó. Ingresá de nuevo.';
   if (session.reason === 'logout') return 'Cerraste la sesión.';
   if (session.reason === 'password') return 'Cambiaste tu contraseña. Ingresá con la nueva.';
   return null;

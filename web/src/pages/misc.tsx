@@ -26,10 +26,14 @@ export function NotFoundPage(props: { home?: string; message?: string }) {
   );
 }
 
-/** The result page without a session: back to the portal's login, then here again. */
-export function ResultLoginPage(props: { next: string }) {
+/**
+ * The result page without a session: back to the portal's login, then here again. The portal is
+ * the address's when it names one, else the one this tab left for the gateway from.
+ */
+export function ResultLoginPage(props: { next: string; login?: string }) {
   const portal = rememberedPortal();
-  const login = portal ? `${portal}ingresar?next=${encodeURIComponent(props.next)}` : null;
+  const login =
+    props.login ?? (portal ? `${portal}ingresar?next=${encodeURIComponent(props.next)}` : null);
   return (
     <Page title="Resultado del pago">
       <p>Para ver cómo terminó tu pago, ingresá a tu cuenta.</p>

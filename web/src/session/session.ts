@@ -3,19 +3,30 @@
  * sessionStorage); the refresh token is the API's HttpOnly cookie, which this code never sees.
  *
  * - On load, and on a 401, the client refreshes once (POST refresh-token, empty body,
- *   credentials included); when that fails the user logs in again.
+ *   credentials included); when the API refuses it (401) the user logs in again, told why when
+ *   the API says so.
+ * - No answer is not a logout: a refresh or session check that gets no answer (the network, a
+ *   proxy's 5xx) is tried again with backoff while the page says "Sin conexión · Reintentar"
+ *   (the connection state below); the customer stays on the page asked for.
  * - Refresh rotates the cookie and a second use of a rotated token revokes the session
  *   (docs/decisions.md #11), so two tabs must never refresh at once: every refresh runs under the Web
  *   Lock `portal-refresh`, and a tab that got a new token tells the others (BroadcastChannel
  *   `portal-session`), which then use it instead of refreshing themselves.
  * - Logout, or a session found ended, in one tab ends it in every tab.
  */
-import { ApiError, callApi, callApiBlob, type CallOptions } from '../api/http.js';
+import { ApiError, callApi, callApiBlob, isTransient, type CallOptions } from '../api/http.js';
 import type { LoginData, Me, RefreshData } from '../api/types.js';
+import { retryDelay } from '../lib/backoff.js';
+import { forgetSignedIn, rememberSignedIn, wasSignedIn } from '../portal-memory.js';
 
 export type SessionState =
   | { status: 'unknown' }
-  | { status: 'anonymous'; reason: 'none' | EndReason }
+  | {
+      status: 'anonymous';
+      reason: 'none' | EndReason;
+      /** Why, in the API's words (a refused refresh's `error`), when it said so. */
+      message?: string | undefined;
+    }
   | { status: 'active'; token: string; me: Me };
 
 /** Why a session ended: a logout, a refused refresh, or a password change (the API ends it). */
@@ -24,21 +35,105 @@ export type EndReason = 'logout' | 'expired' | 'password';
 type Message =
   | { type: 'session'; token: string; me: Me }
   | { type: 'token'; token: string }
-  | { type: 'ended'; reason: EndReason };
+  | { type: 'ended'; reason: EndReason; message?: string | undefined };
 
 type Listener = (state: SessionState) => void;
+
+/** Whether the API answers: `offline` while a refresh or the session check waits to be tried again. */
+export interface Connection {
+  offline: boolean;
+}
+type ConnectionListener = (connection: Connection) => void;
 
 let apiBase = '';
 let state: SessionState = { status: 'unknown' };
 const listeners = new Set<Listener>();
-let refreshing: Promise<string | null> | null = null;
+let refreshing: Promise<Refreshed> | null = null;
 const channel: BroadcastChannel | null =
   typeof BroadcastChannel === 'function' ? new BroadcastChannel('portal-session') : null;
 
 function setState(next: SessionState): void {
   state = next;
+  // Only whether this tab had a session, never a token: a refused refresh after a reload says why
+  // the session ended, while a first visit's refusal (no cookie at all) says nothing.
+  if (next.status === 'active') {
+    rememberSignedIn();
+    // A session came (a login, another tab): the API answers, so no try needs to wait longer.
+    answered();
+  } else if (next.status === 'anonymous') forgetSignedIn();
   for (const listener of listeners) listener(state);
 }
+
+let connection: Connection = { offline: false };
+const connectionListeners = new Set<ConnectionListener>();
+/** The waits of the tries to come: "Reintentar", or an answer to any of them, ends them now. */
+let waiting: (() => void)[] = [];
+
+function setConnection(next: Connection): void {
+  connection = next;
+  for (const listener of connectionListeners) listener(connection);
+}
+
+export function getConnection(): Connection {
+  return connection;
+}
+
+export function subscribeConnection(listener: ConnectionListener): () => void {
+  connectionListeners.add(listener);
+  return () => connectionListeners.delete(listener);
+}
+
+/** "Reintentar": every try waiting after no answer goes now. */
+export function retryNow(): void {
+  const wake = waiting;
+  waiting = [];
+  for (const go of wake) go();
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const go = () => {
+      window.clearTimeout(timer);
+      waiting = waiting.filter((other) => other !== go);
+      resolve();
+    };
+    const timer = window.setTimeout(go, ms);
+    waiting.push(go);
+  });
+}
+
+/** The API answered something: the link works, so the other waiting tries go at once too. */
+function answered(): void {
+  if (!connection.offline) return;
+  setConnection({ offline: false });
+  retryNow();
+}
+
+/**
+ * `task` until the API answers it: after no answer (isTransient) it is tried again with backoff
+ * (lib/backoff.ts) and the connection is offline meanwhile. An answer, good or bad, is returned
+ * or thrown as it is.
+ */
+async function untilAnswered<T>(task: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const result = await task();
+      answered();
+      return result;
+    } catch (error) {
+      if (!isTransient(error)) {
+        if (error instanceof ApiError) answered();
+        throw error;
+      }
+      const delay = retryDelay(attempt, error.retryAfterSeconds, Math.random());
+      if (!connection.offline) setConnection({ offline: true });
+      await pause(delay);
+    }
+  }
+}
+
+// The phone says the network is back: no need to wait for the next try.
+if (typeof window === 'object') window.addEventListener('online', retryNow);
 
 function post(message: Message): void {
   channel?.postMessage(message);
@@ -50,7 +145,8 @@ channel?.addEventListener('message', (event: MessageEvent<Message>) => {
     setState({ status: 'active', token: message.token, me: message.me });
   else if (message.type === 'token' && state.status === 'active')
     setState({ ...state, token: message.token });
-  else if (message.type === 'ended') setState({ status: 'anonymous', reason: message.reason });
+  else if (message.type === 'ended')
+    setState({ status: 'anonymous', reason: message.reason, message: message.message });
 });
 
 export function configureSession(base: string): void {
@@ -86,14 +182,18 @@ export function publicCall<T>(path: string, options: CallOptions = {}): Promise<
   return callApi<T>(fetch, apiBase, path, options);
 }
 
+/** A refresh's answer: a token, or the API's refusal (401) with its message. */
+type Refreshed = { token: string } | { token: null; message: string | undefined };
+
 /**
  * A new access token through the cookie, unless another tab already got one after `staleToken`.
- * One refresh at a time in this tab (callers share it) and across tabs (the lock).
+ * One refresh at a time in this tab (callers share it) and across tabs (the lock). Throws when
+ * the API gave no answer (isTransient) or an unexpected one; only a 401 is a refusal.
  */
-function refresh(staleToken: string | null): Promise<string | null> {
+function refresh(staleToken: string | null): Promise<Refreshed> {
   refreshing ??= withRefreshLock(async () => {
     const fresh = currentToken();
-    if (fresh !== null && fresh !== staleToken) return fresh;
+    if (fresh !== null && fresh !== staleToken) return { token: fresh };
     try {
       // The answer rotates the HttpOnly cookie. A tab closed while it is on the way would drop
       // it, and the next visit would present the rotated cookie: reuse, which ends the session
@@ -103,9 +203,10 @@ function refresh(staleToken: string | null): Promise<string | null> {
         body: {},
         keepalive: true,
       });
-      return data.access_token;
+      return { token: data.access_token };
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) return null;
+      if (error instanceof ApiError && error.status === 401)
+        return { token: null, message: error.serverMessage?.trim() || undefined };
       throw error;
     }
   }).finally(() => {
@@ -114,9 +215,9 @@ function refresh(staleToken: string | null): Promise<string | null> {
   return refreshing;
 }
 
-function ended(reason: EndReason): void {
-  setState({ status: 'anonymous', reason });
-  post({ type: 'ended', reason });
+function ended(reason: EndReason, message?: string): void {
+  setState({ status: 'anonymous', reason, message });
+  post({ type: 'ended', reason, message });
 }
 
 /** Whether the API answers on the page's own origin (no CORS between them). */
@@ -150,7 +251,8 @@ function tokenRefused(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401 && error.code === 'UNAUTHORIZED';
 }
 
-async function withToken<T>(call: (token: string) => Promise<T>): Promise<T> {
+/** `patient`: a refresh without an answer is tried again until one comes (not for logout). */
+async function withToken<T>(call: (token: string) => Promise<T>, patient = true): Promise<T> {
   const token = currentToken();
   if (token === null)
     throw new ApiError(401, 'UNAUTHORIZED', 'Ingresá para continuar.', undefined, null);
@@ -158,11 +260,14 @@ async function withToken<T>(call: (token: string) => Promise<T>): Promise<T> {
     return await call(token);
   } catch (error) {
     if (!tokenRefused(error)) throw error;
-    const renewed = await refresh(token);
-    if (renewed === null) {
-      ended('expired');
+    // A refresh without an answer is tried again (the page waits, "Sin conexión" shows); only the
+    // API's refusal ends the session.
+    const refreshed = patient ? await untilAnswered(() => refresh(token)) : await refresh(token);
+    if (refreshed.token === null) {
+      ended('expired', refreshed.message);
       throw error;
     }
+    const renewed = refreshed.token;
     if (state.status === 'active' && state.token !== renewed) {
       setState({ ...state, token: renewed });
       post({ type: 'token', token: renewed });
@@ -176,24 +281,36 @@ async function withToken<T>(call: (token: string) => Promise<T>): Promise<T> {
   }
 }
 
-async function activate(token: string): Promise<void> {
-  const me = await callApi<Me>(fetch, apiBase, '/portal/auth/me', { token });
-  setState({ status: 'active', token, me });
-  post({ type: 'session', token, me });
+async function activate(token: string, me?: Me): Promise<void> {
+  const who = me ?? (await callApi<Me>(fetch, apiBase, '/portal/auth/me', { token }));
+  setState({ status: 'active', token, me: who });
+  post({ type: 'session', token, me: who });
 }
 
-/** On load: a session from the refresh cookie, if there is one. Never throws. */
+/**
+ * On load: a session from the refresh cookie, if there is one. Never throws. Without an answer it
+ * keeps trying (the session stays unknown, so a page behind it waits instead of sending to the
+ * login); the API's refusal says why the session ended when this tab had one.
+ */
 export async function restoreSession(): Promise<void> {
+  const hadSession = wasSignedIn();
   try {
-    const token = await refresh(null);
-    if (token === null) {
-      setState({ status: 'anonymous', reason: 'none' });
+    const refreshed = await untilAnswered(() => refresh(null));
+    if (getSession().status === 'active') return; // a login, or another tab's session, came first
+    if (refreshed.token === null) {
+      setState(
+        hadSession
+          ? { status: 'anonymous', reason: 'expired', message: refreshed.message }
+          : { status: 'anonymous', reason: 'none' },
+      );
       return;
     }
-    await activate(token);
+    const token = refreshed.token;
+    const me = await untilAnswered(() => callApi<Me>(fetch, apiBase, '/portal/auth/me', { token }));
+    if (getSession().status !== 'active') await activate(token, me);
   } catch {
-    // The API is unreachable or answered oddly: the login page says so when used.
-    setState({ status: 'anonymous', reason: 'none' });
+    // The API answered oddly (neither a session nor a refusal): the login page says so when used.
+    if (getSession().status === 'unknown') setState({ status: 'anonymous', reason: 'none' });
   }
 }
 
@@ -223,8 +340,13 @@ export async function login(credentials: Credentials): Promise<Me> {
  */
 export async function logout(): Promise<void> {
   try {
+    // Not patient: offline, the session ends here at once all the same.
     if (currentToken() !== null)
-      await authCall('/portal/auth/logout', { method: 'POST', body: {} });
+      await withToken(
+        (token) =>
+          callApi(fetch, apiBase, '/portal/auth/logout', { method: 'POST', body: {}, token }),
+        false,
+      );
   } catch {
     // The session ends here anyway; the API's ends at the latest when the token expires.
   }

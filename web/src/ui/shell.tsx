@@ -12,6 +12,7 @@ import { PORTAL_NAME } from '../lib/brand.js';
 import { pathFor, type PageName, type PortalLink } from '../routes.js';
 import { logout, type SessionState } from '../session/session.js';
 import { BrandMark, ContactFooter, logoSource, TenantContext, useBrandOnPage } from './brand.js';
+import { ConnectionStatus } from './connection.js';
 import { Link } from './link.js';
 
 /** The signed-in pages of the nav, in order. */
@@ -56,6 +57,7 @@ export function Shell(props: {
           {signedIn && <MainNav home={home} />}
         </div>
       </header>
+      <ConnectionStatus />
       <main id="contenido" tabIndex={-1}>
         {props.children}
       </main>

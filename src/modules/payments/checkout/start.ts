@@ -19,6 +19,7 @@ import { recordPendingPayment } from './pending-payment.js';
 import { markExpiryDue } from '../queries/expiry-due.js';
 import { firstLookAt } from './janitor-plan.js';
 import { webhookUrl } from './webhook-url.js';
+import { RESULT_TOKEN_MARGIN_SECONDS, signResultToken } from './result-token.js';
 
 export interface StartRequest extends SelectionRequest {
   origin: string | undefined;
@@ -30,8 +31,10 @@ export function createPaymentStart(deps: {
   clock: Clock;
   metrics: Pick<Metrics, 'paymentStart'>;
   systemDb: Kysely<SystemDatabase>;
+  /** The result token's key (checkout/result-token.ts). */
+  resultKey: Buffer;
 }) {
-  const { config, gateways, clock, metrics, systemDb } = deps;
+  const { config, gateways, clock, metrics, systemDb, resultKey } = deps;
 
   return async function startPayment(
     tenant: TenantContext,
@@ -88,8 +91,21 @@ export function createPaymentStart(deps: {
     );
 
     const now = clock.now();
+    // The page the payer returns to may have no session (an in-app browser, a tab the phone
+    // dropped): the address names the tenant, and a token that reads this payment's status only
+    // (docs/payments.md "The result page without a session").
+    const token = signResultToken(resultKey, {
+      tenantId: tenant.tenantId,
+      sucursalId: tenant.sucursalId,
+      paymentId: payment.id,
+      expiresAt:
+        Math.floor(now.getTime() / 1000) +
+        config.checkoutTtlMinutes * 60 +
+        RESULT_TOKEN_MARGIN_SECONDS,
+    });
     const back = (estado: string) =>
-      `${origin}/pagos/resultado?payment_id=${payment.id}&estado=${estado}`;
+      `${origin}/pagos/resultado?payment_id=${payment.id}&estado=${estado}` +
+      `&tenant_id=${tenant.tenantId}&sucursal_id=${tenant.sucursalId}&token=${token}`;
     const checkout = await issueCheckout(
       tenant,
       gateway,
