@@ -12,6 +12,7 @@ import {
   rawRate,
 } from './measure.js';
 import { remindersAtScale } from './avisos.js';
+import { approvalBurst } from './burst.js';
 import {
   addCustomers,
   benchCustomerDni,
@@ -101,6 +102,8 @@ async function main(): Promise<void> {
   if (only === 'estado-cuenta') return statementRenders();
   // The browser scenario runs the portal as its own process on its own databases.
   if (only === 'web') return webFirstPage();
+  // The burst runs one portal instance of its own, in its own process: none may share its queues.
+  if (only === 'burst') return burstOnItsOwn();
   const environment = await createBenchEnvironment();
   const { app, url, reportsUrl, reportsSecret, gatewayPort } = await startPortal(environment);
   try {
@@ -125,7 +128,22 @@ async function main(): Promise<void> {
     await app.close();
     await environment.close();
   }
+  if (!only) await burstOnItsOwn();
   if (!only) await webFirstPage();
+}
+
+async function burstOnItsOwn(): Promise<void> {
+  const environment = await createBenchEnvironment();
+  try {
+    await approvalBurst(environment);
+  } catch (error) {
+    process.stderr.write(
+      `burst: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    throw error;
+  } finally {
+    await environment.close();
+  }
 }
 
 main().catch((error: unknown) => {
