@@ -46,6 +46,8 @@ interface MailSink {
   receipts: string[];
   /** performance.now() of the last message. */
   lastAt(): number;
+  /** performance.now() of each message. */
+  times: number[];
   maxSessions(): number;
   close(): Promise<void>;
 }
@@ -53,6 +55,7 @@ interface MailSink {
 /** An SMTP server keeping, of each "Recibimos tu pago", its receipt's number (its PDF's name). */
 async function startMailSink(): Promise<MailSink> {
   const receipts: string[] = [];
+  const times: number[] = [];
   let last = 0;
   let sessions = 0;
   let maxSessions = 0;
@@ -77,6 +80,7 @@ async function startMailSink(): Promise<MailSink> {
         if (/^Subject: Recibimos tu pago/m.test(raw)) {
           receipts.push(/filename="?recibo-([^";\s]+)\.pdf/.exec(raw)?.[1] ?? '?');
           last = performance.now();
+          times.push(last);
         }
         callback();
       });
@@ -88,6 +92,7 @@ async function startMailSink(): Promise<MailSink> {
   return {
     port: address.port,
     receipts,
+    times,
     lastAt: () => last,
     maxSessions: () => maxSessions,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -384,6 +389,11 @@ export async function approvalBurst(environment: BenchEnvironment): Promise<void
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const lastMail = sink.lastAt() - started;
+    const perTenSeconds: number[] = [];
+    for (const at of sink.times) {
+      const slot = Math.floor((at - started) / 10_000);
+      perTenSeconds[slot] = (perTenSeconds[slot] ?? 0) + 1;
+    }
     const cpu1 = await cpuNow(portal.child.pid ?? 0, reportsPid);
     // Any second copy would come from a job still running or retried: none may be left.
     const system = new pg.Client({ connectionString: environment.systemUrl });
@@ -439,6 +449,9 @@ export async function approvalBurst(environment: BenchEnvironment): Promise<void
     out(`  last receipt (recibo_id set): ${seconds(lastReceipt)} after the first notification`);
     out(`  e-mails at the SMTP server when the last webhook was answered: ${mailedWhenAnswered}`);
     out(
+      `  e-mails each 10 s from the first notification: ${Array.from(perTenSeconds, (n) => n ?? 0).join(', ')}`,
+    );
+    out(
       `  last "Recibimos tu pago" at the SMTP server: ${seconds(lastMail)} (${mailRate.toFixed(0)} e-mails/s); at most ${sink.maxSessions()} SMTP sessions at once`,
     );
     out(
@@ -449,10 +462,10 @@ export async function approvalBurst(environment: BenchEnvironment): Promise<void
     );
     out(`  e-mails / direct renders: ${((mailRate / baseline) * 100).toFixed(1)}%`);
     out(
-      `  the same ${PAYMENTS} receipt jobs again, receipts written, nothing else running: ${seconds(again.ms)} (${((PAYMENTS / again.ms) * 1000).toFixed(0)} e-mails/s, ${(((PAYMENTS / again.ms) * 1000 * 100) / baseline).toFixed(1)}% of the direct renders); CPU a job: portal ${again.cpu.portal.toFixed(1)} ms, reports ${again.cpu.reports.toFixed(1)} ms, PostgreSQL ${again.cpu.postgres.toFixed(1)} ms, bench ${again.cpu.bench.toFixed(1)} ms`,
+      `  the same ${PAYMENTS} receipt jobs again, receipts written, nothing else running: ${seconds(again.ms)} (${((PAYMENTS / again.ms) * 1000).toFixed(0)} e-mails/s, ${(((PAYMENTS / again.ms) * 1000 * 100) / baseline).toFixed(1)}% of the direct renders); CPU a job: portal ${again.cpu.portal.toFixed(1)} ms, reports ${again.cpu.reports.toFixed(1)} ms, PostgreSQL (every backend on the machine) ${again.cpu.postgres.toFixed(1)} ms, bench ${again.cpu.bench.toFixed(1)} ms`,
     );
     out(
-      `  CPU to the last e-mail: portal ${(cpu1.portal - cpu0.portal).toFixed(1)} s, reports service ${(cpu1.reports - cpu0.reports).toFixed(1)} s, PostgreSQL ${(cpu1.postgres - cpu0.postgres).toFixed(1)} s, bench process (load, SMTP server) ${(cpu1.bench - cpu0.bench).toFixed(1)} s`,
+      `  CPU to the last e-mail: portal ${(cpu1.portal - cpu0.portal).toFixed(1)} s, reports service ${(cpu1.reports - cpu0.reports).toFixed(1)} s, PostgreSQL (every backend on the machine) ${(cpu1.postgres - cpu0.postgres).toFixed(1)} s, bench process (load, SMTP server) ${(cpu1.bench - cpu0.bench).toFixed(1)} s`,
     );
     if (mailed !== PAYMENTS || twice > 0 || missing > 0 || foreign > 0) {
       throw new Error('the burst did not send exactly one e-mail per receipt');
