@@ -109,5 +109,8 @@ describe('a burst of approvals', () => {
       ).toHaveLength(1);
     }
     expect(await jobStates(PAYMENT_EMAIL_JOB)).toEqual({});
+    // The connections to the mail server carried many messages each: at most one per job at
+    // once (PORTAL_JOB_CONCURRENCY, 8 by default), not one per message.
+    expect(smtp.connections()).toBeLessThanOrEqual(8);
   }, 60_000);
 });

@@ -217,3 +217,47 @@ describe('the backlog the metrics read', () => {
     }
   });
 });
+
+describe('jobs worked several at once', () => {
+  it('a failing job fails alone: the others of its fetch complete, it is retried', async () => {
+    const queue = 'test.one-fails';
+    const jobs = await startJobQueue(env.systemUrl, pino({ level: 'silent' }), {
+      pollingIntervalSeconds: 0.5,
+      retryDelaySeconds: 60,
+    });
+    try {
+      await jobs.sendMany(
+        queue,
+        [1, 2, 3, 4].map((n) => ({ data: { n } })),
+      );
+      const ran: number[] = [];
+      await jobs.work<{ n: number }>(
+        queue,
+        async ({ n }) => {
+          ran.push(n);
+          if (n === 3) throw new Error('job 3 fails');
+          await Promise.resolve();
+        },
+        { concurrency: 4 },
+      );
+      await expect
+        .poll(
+          () =>
+            env.systemQuery(
+              `SELECT data->>'n' AS n, state FROM pgboss.job WHERE name = $1 ORDER BY 1`,
+              [queue],
+            ),
+          { timeout: 15_000 },
+        )
+        .toEqual([
+          { n: '1', state: 'completed' },
+          { n: '2', state: 'completed' },
+          { n: '3', state: 'retry' },
+          { n: '4', state: 'completed' },
+        ]);
+      expect(ran.sort()).toEqual([1, 2, 3, 4]);
+    } finally {
+      await jobs.stop();
+    }
+  });
+});
