@@ -79,7 +79,7 @@ export async function stop({ child }: Child): Promise<void> {
 }
 
 /** CPU seconds (user + system) a process has used, from /proc (Linux only; 0 elsewhere). */
-async function cpuSeconds(pid: number): Promise<number> {
+export async function cpuSeconds(pid: number): Promise<number> {
   try {
     const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
     return (Number(fields[11]) + Number(fields[12])) / 100;
@@ -89,7 +89,7 @@ async function cpuSeconds(pid: number): Promise<number> {
 }
 
 /** CPU seconds of every `postgres` process on this machine (the server, if it runs here). */
-async function postgresCpuSeconds(): Promise<number> {
+export async function postgresCpuSeconds(): Promise<number> {
   let total = 0;
   for (const entry of await readdir('/proc').catch(() => [] as string[])) {
     if (!/^\d+$/.test(entry)) continue;

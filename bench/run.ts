@@ -13,6 +13,7 @@ import {
 } from './measure.js';
 import { remindersAtScale } from './avisos.js';
 import { reminderDiscoveryAtScale } from './avisos-discovery.js';
+import { approvalBurst } from './burst.js';
 import {
   addCustomers,
   benchCustomerDni,
@@ -104,6 +105,8 @@ async function main(): Promise<void> {
   if (only === 'web') return webFirstPage();
   // Its own PostgreSQL, with the default max_connections of 100.
   if (only === 'avisos-discovery') return reminderDiscoveryAtScale();
+  // The burst runs one portal instance of its own, in its own process: none may share its queues.
+  if (only === 'burst') return burstOnItsOwn();
   const environment = await createBenchEnvironment();
   const { app, url, reportsUrl, reportsSecret, gatewayPort } = await startPortal(environment);
   try {
@@ -128,8 +131,23 @@ async function main(): Promise<void> {
     await app.close();
     await environment.close();
   }
+  if (!only) await burstOnItsOwn();
   if (!only) await webFirstPage();
   if (!only) await reminderDiscoveryAtScale();
+}
+
+async function burstOnItsOwn(): Promise<void> {
+  const environment = await createBenchEnvironment();
+  try {
+    await approvalBurst(environment);
+  } catch (error) {
+    process.stderr.write(
+      `burst: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    throw error;
+  } finally {
+    await environment.close();
+  }
 }
 
 main().catch((error: unknown) => {

@@ -45,7 +45,7 @@ const ROUND_SECONDS = 4;
  */
 const WARMUP_SECONDS = 2;
 const CONNECTIONS = 20;
-const AMOUNT = '1234.56';
+export const AMOUNT = '1234.56';
 const TOKEN = randomBytes(16).toString('hex');
 const SECRET = randomBytes(16).toString('hex');
 /** A customer of its own, so the debts bench's customer keeps its 20 debts. */
@@ -56,7 +56,7 @@ const CUSTOMER_SCHEMA = 'suc0001';
  * A Mercado Pago payment API that knows every bench payment as approved, on the port the portal
  * was told to allow (PORTAL_GATEWAY_ALLOWED_ORIGINS).
  */
-async function startFakeMercadoPago(port: number): Promise<{ url: string; server: Server }> {
+export async function startFakeMercadoPago(port: number): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     const id = /^\/v1\/payments\/(\d+)$/.exec(req.url ?? '')?.[1];
     if (req.method !== 'GET' || !id) {

@@ -164,7 +164,7 @@ async function assemble(
       host: config.metricsHost,
       port: config.metricsPort,
       tenantPools: () => standalone.pools.stats(),
-      jobQueues: () => jobs.depths(),
+      jobQueues: () => jobs.backlog(),
     });
     app.metricsUrl = listener.url;
     lifetime.add('metrics listener', () => listener.close());

@@ -63,6 +63,11 @@ export interface Config {
   /** Prometheus listener (docs/metrics.md); undefined: none. 0 picks a free port (tests). */
   readonly metricsPort: number | undefined;
   readonly metricsHost: string;
+  /**
+   * Jobs one instance runs at once in each queue that writes receipts or sends e-mail (receipt,
+   * payment e-mails, reset codes, e-mail-change notices, reminders).
+   */
+  readonly jobConcurrency: number;
   readonly tenantPools: {
     readonly maxPools: number;
     readonly maxConnections: number;
@@ -261,6 +266,12 @@ const SCALARS = {
     'how long an issued checkout holds its debts',
   ),
   reportsTimeoutMs: integer('REPORTS_TIMEOUT_MS', 10_000, [100, 120_000], 'reports call timeout'),
+  jobConcurrency: integer(
+    'PORTAL_JOB_CONCURRENCY',
+    8,
+    [1, 64],
+    'receipt and e-mail jobs one instance runs at once, per queue',
+  ),
   redisKeyPrefix: matching(
     'REDIS_KEY_PREFIX',
     /^[A-Za-z0-9:._-]{1,64}$/,
@@ -452,6 +463,7 @@ export function loadConfig(env: Env): Config {
     reportsUrl: reader.url('REPORTS_URL', ['http:', 'https:']) ?? DEFAULT_REPORTS_URL,
     reportsServiceSecret: reader.secret('REPORTS_SERVICE_SECRET', isProduction),
     reportsTimeoutMs: scalars.reportsTimeoutMs,
+    jobConcurrency: scalars.jobConcurrency,
     redisUrl: reader.url('REDIS_URL', ['redis:', 'rediss:']),
     redisKeyPrefix: scalars.redisKeyPrefix,
     qzPrivateKeyPath: reader.raw('QZ_PRIVATE_KEY_PATH'),

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { startJobQueue, type JobQueue } from './jobs.js';
 import type { Lifetime } from './lifetime.js';
-import { createMailer, type Mailer, type Outbox } from './mail/mailer.js';
+import { createMailer, type Outbox, type PooledMailer } from './mail/mailer.js';
 import { openRedis, type RedisOutage } from './redis.js';
 import type { TimerClock } from './clock.js';
 import {
@@ -17,7 +17,7 @@ export interface Infrastructure {
   redis: Redis | undefined;
   redisOutage: RedisOutage;
   jobs: JobQueue;
-  mailer: Mailer & Outbox;
+  mailer: PooledMailer & Outbox;
 }
 
 /** Opens them, each registered in `lifetime` the moment it is open. */
@@ -27,6 +27,7 @@ export async function openInfrastructure(
     redisUrl: string | undefined;
     smtpUrl: string | undefined;
     isProduction: boolean;
+    jobConcurrency: number;
     tenantPools: Omit<
       StandaloneTenancyOptions,
       'applicationName' | 'systemPoolSize' | 'ttlMs' | 'clock'
@@ -53,16 +54,20 @@ export async function openInfrastructure(
   lifetime.add('tenant pools', () => standalone.close());
   const { redis, outage: redisOutage } = await openRedis(settings.redisUrl, log);
   if (redis) lifetime.add('redis', () => redis.disconnect());
+  const mailer = createMailer({
+    smtpUrl: settings.smtpUrl,
+    devOutbox: !settings.isProduction,
+    print: options.print,
+    // As many as one queue's jobs send at once (docs/production.md "Job concurrency").
+    connectionsPerServer: settings.jobConcurrency,
+  });
+  // Closed after the job queue has stopped (last first): running jobs may still send.
+  lifetime.add('mail connections', () => mailer.close());
   const jobs = await startJobQueue(settings.databaseUrl, log, {
     pollingIntervalSeconds: options.jobPollingSeconds,
     retryDelaySeconds: options.jobRetryDelaySeconds,
     preparedStatements: settings.tenantPools.preparedStatements,
   });
   lifetime.add('job queue', () => jobs.stop());
-  const mailer = createMailer({
-    smtpUrl: settings.smtpUrl,
-    devOutbox: !settings.isProduction,
-    print: options.print,
-  });
   return { standalone, redis, redisOutage, jobs, mailer };
 }

@@ -2,6 +2,7 @@ import PgBoss from 'pg-boss';
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import { statementNames } from './db/prepared.js';
+import { startQueueWorker, type QueueWorker } from './job-worker.js';
 
 export interface JobQueue {
   /** The first retry delay of a failed job (doubling after each failure). */
@@ -20,26 +21,35 @@ export interface JobQueue {
     jobs: readonly { data: object; singletonKey?: string; singletonSeconds?: number }[],
   ): Promise<void>;
   /**
-   * Works a queue. By default one job at a time, each poll (every pollingIntervalSeconds) taking
-   * one. With `batchSize`, a poll takes up to that many and runs them together, each completed or
-   * failed (and retried) on its own, and a full batch fetches the next at once instead of
-   * waiting for the next poll: a queue of thousands drains at `batchSize` jobs at a time per
-   * instance, never more.
+   * Works a queue on this process: up to `concurrency` jobs at once (1 by default), each
+   * completed or failed (and retried) on its own. It takes as many due jobs as it has free slots
+   * and looks again at once while it finds some; it waits for the polling interval only when
+   * none was due (src/platform/job-worker.ts).
    */
   work<T extends object>(
     name: string,
     handler: (data: T) => Promise<void>,
-    options?: { batchSize?: number },
+    options?: { concurrency?: number },
   ): Promise<void>;
   /**
    * A job created by cron (UTC) by whichever instance's clock gets there first, once per tick for
    * the whole deployment; at most one runs at a time and one waits, so slow runs never pile up.
    */
   schedule(name: string, cron: string): Promise<void>;
-  /** Jobs waiting in each queue this process uses (one query per queue; for the metrics). */
-  depths(): Promise<Record<string, number>>;
+  /** The backlog of each queue this process uses, in one query (for the metrics). */
+  backlog(): Promise<Record<string, QueueBacklog>>;
   stop(): Promise<void>;
 }
+
+export interface QueueBacklog {
+  /** Jobs created or waiting for a retry, due or not. */
+  waiting: number;
+  /** How long the oldest due job has been waiting to be taken (0 when none is due). */
+  oldestSeconds: number;
+}
+
+/** How long the stop waits for running jobs before failing them (they run again). */
+const STOP_TIMEOUT_MS = 5_000;
 
 /** Jobs per INSERT of `sendMany`: one statement's JSON stays a few hundred kilobytes. */
 const SEND_MANY_CHUNK = 1_000;
@@ -62,6 +72,18 @@ async function createQueueExclusively(connectionString: string, create: () => Pr
     await client.end();
   }
 }
+
+/**
+ * Every queue's backlog in one statement: the jobs waiting (created, or failed and waiting for a
+ * retry) and the age of the oldest one due, counted from when it became due (its `start_after`:
+ * a retry waiting for its delay is not late).
+ */
+const BACKLOG_SQL = `
+  SELECT name, count(*)::int AS waiting,
+         COALESCE(EXTRACT(EPOCH FROM now() - min(start_after) FILTER (WHERE start_after <= now())), 0)::float8 AS oldest
+    FROM pgboss.job
+   WHERE name = ANY($1::text[]) AND state < 'active'
+   GROUP BY name`;
 
 /** Named statements per process at most: pg-boss's texts are fixed, so a handful in practice. */
 const MAX_NAMED = 100;
@@ -88,10 +110,9 @@ export function jobsDatabase(
     db: {
       async executeSql(text: string, values?: unknown[]) {
         if (closed) {
-          // pg-boss completes or fails a job without awaiting it: a handler that outlived the
-          // stop's timeout gets here after the pool ended, and a rejection would be unhandled
-          // and end the process. Nothing is recorded: the stop failed that job already, so it
-          // runs again (every job here is safe to run twice).
+          // A statement after the stop (pg-boss's maintenance timers, a caller late): nothing
+          // to record. A job still running at the stop was failed by it, so it runs again
+          // (every job here is safe to run twice), and its worker records nothing for it.
           log.warn('job queue statement after the queue stopped: not run');
           // pg-boss reads a result without rows as nothing (no job fetched, none completed).
           return { rows: undefined } as unknown as { rows: unknown[] };
@@ -132,6 +153,7 @@ export async function startJobQueue(
     throw error;
   }
   const queues = new Set<string>();
+  const workers: QueueWorker[] = [];
   const ensureQueue = async (name: string, policy?: PgBoss.QueuePolicy) => {
     if (queues.has(name)) return;
     // A queue that exists costs one read and no lock (every start after the first).
@@ -172,48 +194,17 @@ export async function startJobQueue(
     async work<T extends object>(
       name: string,
       handler: (data: T) => Promise<void>,
-      workOptions: { batchSize?: number } = {},
+      workOptions: { concurrency?: number } = {},
     ) {
       await ensureQueue(name);
-      const batchSize = workOptions.batchSize ?? 1;
-      const failed = (error: unknown, jobId: string) =>
-        log.warn({ err: error, job: name, jobId }, 'job failed; pg-boss will retry it');
-      if (batchSize === 1) {
-        await boss.work<T>(
+      workers.push(
+        startQueueWorker<T>(boss, {
           name,
-          { pollingIntervalSeconds: options.pollingIntervalSeconds },
-          async (jobs) => {
-            for (const job of jobs) {
-              try {
-                await handler(job.data);
-              } catch (error) {
-                failed(error, job.id);
-                throw error;
-              }
-            }
-          },
-        );
-        return;
-      }
-      // Assigned before the first batch arrives: work() answers before its first fetch returns.
-      let workerId = '';
-      workerId = await boss.work<T>(
-        name,
-        { pollingIntervalSeconds: options.pollingIntervalSeconds, batchSize },
-        async (jobs) => {
-          const outcomes = await Promise.allSettled(jobs.map((job) => handler(job.data)));
-          for (const [index, outcome] of outcomes.entries()) {
-            const job = jobs[index];
-            if (outcome.status === 'fulfilled' || !job) continue;
-            failed(outcome.reason, job.id);
-            // Failed alone, before pg-boss completes the batch (it completes only active jobs).
-            const message =
-              outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
-            await boss.fail(name, job.id, { message });
-          }
-          // More are waiting: fetch them now rather than after the polling interval.
-          if (jobs.length === batchSize && workerId) boss.notifyWorker(workerId);
-        },
+          handler,
+          concurrency: workOptions.concurrency ?? 1,
+          pollingIntervalMs: options.pollingIntervalSeconds * 1000,
+          log,
+        }),
       );
     },
     async schedule(name, cron) {
@@ -221,14 +212,20 @@ export async function startJobQueue(
       // The next tick runs anyway: a failed run is not retried.
       await boss.schedule(name, cron, {}, { tz: 'UTC', retryLimit: 0 });
     },
-    async depths() {
-      const depths: Record<string, number> = {};
-      for (const name of queues) depths[name] = await boss.getQueueSize(name);
-      return depths;
+    async backlog() {
+      const backlog: Record<string, QueueBacklog> = {};
+      for (const name of queues) backlog[name] = { waiting: 0, oldestSeconds: 0 };
+      const { rows } = await database.db.executeSql(BACKLOG_SQL, [[...queues]]);
+      for (const row of rows as { name: string; waiting: number; oldest: number }[]) {
+        backlog[row.name] = { waiting: row.waiting, oldestSeconds: row.oldest };
+      }
+      return backlog;
     },
     async stop() {
       try {
-        await boss.stop({ graceful: true, wait: true, timeout: 5_000 });
+        await Promise.all(workers.map((worker) => worker.stop(STOP_TIMEOUT_MS)));
+        // Its maintenance and cron only: the queues' workers are ours, stopped above.
+        await boss.stop({ graceful: true, wait: true, timeout: 1_000 });
       } finally {
         // pg-boss leaves a database it was given open.
         await database.close();

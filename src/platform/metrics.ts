@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { QueueBacklog } from './jobs.js';
 
 /**
  * Prometheus metrics of one app (docs/metrics.md lists them). Each app owns its registry, so
@@ -73,8 +74,8 @@ export interface Metrics {
   reportsCall(report: ReportKind, outcome: 'ok' | 'error', seconds: number): void;
   /** Read at scrape time. */
   watchTenantPools(read: () => TenantPoolStats): void;
-  /** Read at scrape time: queued jobs by queue name (a fixed set of job names). */
-  watchJobQueues(read: () => Promise<Readonly<Record<string, number>>>): void;
+  /** Read at scrape time, once for both gauges: each queue's backlog (a fixed set of job names). */
+  watchJobQueues(read: () => Promise<Readonly<Record<string, QueueBacklog>>>): void;
   /** process_* and nodejs_* (event-loop delay among them); only for an app that serves metrics. */
   collectRuntime(): void;
 }
@@ -220,16 +221,30 @@ export function createMetrics(): Metrics {
       );
     },
     watchJobQueues(read) {
-      new Gauge({
-        name: 'portal_job_queue_depth',
-        help: 'Jobs waiting in each background queue',
-        labelNames: ['queue'] as const,
-        registers: [registry],
-        async collect() {
-          this.reset();
-          for (const [queue, size] of Object.entries(await read())) this.set({ queue }, size);
-        },
-      });
+      // Both gauges' collect run together at a scrape: they share one read, one query.
+      let reading: Promise<Readonly<Record<string, QueueBacklog>>> | undefined;
+      const snapshot = () =>
+        (reading ??= read().finally(() => {
+          reading = undefined;
+        }));
+      const gauge = (name: string, help: string, field: keyof QueueBacklog) =>
+        new Gauge({
+          name,
+          help,
+          labelNames: ['queue'] as const,
+          registers: [registry],
+          async collect() {
+            const backlog = await snapshot();
+            this.reset();
+            for (const [queue, value] of Object.entries(backlog)) this.set({ queue }, value[field]);
+          },
+        });
+      gauge('portal_job_queue_depth', 'Jobs waiting in each background queue', 'waiting');
+      gauge(
+        'portal_job_queue_oldest_seconds',
+        'Age of the oldest due job not yet taken in each background queue',
+        'oldestSeconds',
+      );
     },
     collectRuntime() {
       if (runtimeCollected) return;
@@ -254,7 +269,7 @@ export function serveMetrics(
     host: string;
     port: number;
     tenantPools: () => TenantPoolStats;
-    jobQueues: () => Promise<Readonly<Record<string, number>>>;
+    jobQueues: () => Promise<Readonly<Record<string, QueueBacklog>>>;
   },
 ): Promise<MetricsListener> {
   metrics.collectRuntime();

@@ -15,6 +15,8 @@ export interface SmtpSink {
   /** Answer the next `count` messages with 451 (a temporary failure the sender must retry). */
   refuseNext(count: number): void;
   refusalsLeft(): number;
+  /** Connections clients opened so far. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -45,10 +47,15 @@ function textOf(raw: string): string {
 export async function startSmtpSink(options: { port?: number } = {}): Promise<SmtpSink> {
   const inbox: ReceivedMail[] = [];
   let refusals = 0;
+  let connections = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onConnect(_session, callback) {
+      connections += 1;
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -86,6 +93,7 @@ export async function startSmtpSink(options: { port?: number } = {}): Promise<Sm
       refusals = count;
     },
     refusalsLeft: () => refusals,
+    connections: () => connections,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

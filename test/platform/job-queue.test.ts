@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { jobsDatabase, startJobQueue, type JobQueue } from '../../src/platform/jobs.js';
+import { createMetrics } from '../../src/platform/metrics.js';
 import { useTestEnvironment } from '../helpers/harness.js';
 
 const env = useTestEnvironment();
@@ -135,4 +136,128 @@ describe('a job still running when the queue stops', () => {
       process.off('unhandledRejection', onUnhandled);
     }
   }, 20_000);
+});
+
+describe('a job whose completion the database refuses while the queue runs', () => {
+  it('is no unhandled rejection, and the job runs again until its completion is recorded', async () => {
+    const queue = 'test.completion-refused';
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const jobs = await startJobQueue(env.systemUrl, pino({ level: 'silent' }), {
+      pollingIntervalSeconds: 0.5,
+      retryDelaySeconds: 1,
+    });
+    // pg-boss completes a job with an UPDATE to state 'completed': refused for this queue only.
+    await env.systemQuery(`
+      CREATE FUNCTION refuse_test_completion() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'completion refused by the test'; END $$`);
+    await env.systemQuery(`
+      CREATE TRIGGER refuse_completion BEFORE UPDATE ON pgboss.job FOR EACH ROW
+        WHEN (NEW.name = '${queue}' AND NEW.state = 'completed')
+        EXECUTE FUNCTION refuse_test_completion()`);
+    let runs = 0;
+    try {
+      await jobs.work(queue, () => {
+        runs += 1;
+        return Promise.resolve();
+      });
+      await jobs.send(queue, {});
+      // Its work done and its completion refused, the job is not lost: it runs again.
+      await expect.poll(() => runs >= 2 || unhandled.length > 0, { timeout: 15_000 }).toBe(true);
+      expect(unhandled).toEqual([]);
+      expect(runs).toBeGreaterThanOrEqual(2);
+      await env.systemQuery(`DROP TRIGGER refuse_completion ON pgboss.job`);
+      await expect
+        .poll(
+          async () => env.systemQuery(`SELECT state FROM pgboss.job WHERE name = $1`, [queue]),
+          { timeout: 15_000 },
+        )
+        .toEqual([{ state: 'completed' }]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await env.systemQuery(`DROP TRIGGER IF EXISTS refuse_completion ON pgboss.job`);
+      await env.systemQuery(`DROP FUNCTION IF EXISTS refuse_test_completion()`);
+      await jobs.stop();
+    }
+  }, 40_000);
+});
+
+describe('the backlog the metrics read', () => {
+  it('each queue’s waiting jobs and the age of its oldest due one, in one query', async () => {
+    const jobs = await startJobQueue(env.systemUrl, pino({ level: 'silent' }), {
+      pollingIntervalSeconds: 0.5,
+      retryDelaySeconds: 1,
+    });
+    try {
+      // Queues this process uses but nobody works here: one late, one with a job not yet due.
+      await jobs.send('test.backlog-late', { n: 1 });
+      await jobs.send('test.backlog-late', { n: 2 });
+      await jobs.send('test.backlog-later', { n: 3 }, { startAfter: 3600 });
+      await env.systemQuery(
+        `UPDATE pgboss.job SET start_after = now() - interval '90 seconds'
+          WHERE name = 'test.backlog-late' AND data @> '{"n": 1}'`,
+      );
+      const metrics = createMetrics();
+      metrics.watchJobQueues(() => jobs.backlog());
+      const text = await metrics.registry.metrics();
+      const value = (name: string, queue: string) =>
+        Number(new RegExp(`^${name}\\{queue="${queue}"\\} (\\S+)$`, 'm').exec(text)?.[1]);
+      expect(value('portal_job_queue_depth', 'test.backlog-late')).toBe(2);
+      expect(value('portal_job_queue_oldest_seconds', 'test.backlog-late')).toBeGreaterThanOrEqual(
+        90,
+      );
+      expect(value('portal_job_queue_oldest_seconds', 'test.backlog-late')).toBeLessThan(600);
+      // Waiting for its start is not late.
+      expect(value('portal_job_queue_depth', 'test.backlog-later')).toBe(1);
+      expect(value('portal_job_queue_oldest_seconds', 'test.backlog-later')).toBe(0);
+    } finally {
+      await jobs.stop();
+    }
+  });
+});
+
+describe('jobs worked several at once', () => {
+  it('a failing job fails alone: the others of its fetch complete, it is retried', async () => {
+    const queue = 'test.one-fails';
+    const jobs = await startJobQueue(env.systemUrl, pino({ level: 'silent' }), {
+      pollingIntervalSeconds: 0.5,
+      retryDelaySeconds: 60,
+    });
+    try {
+      await jobs.sendMany(
+        queue,
+        [1, 2, 3, 4].map((n) => ({ data: { n } })),
+      );
+      const ran: number[] = [];
+      await jobs.work<{ n: number }>(
+        queue,
+        async ({ n }) => {
+          ran.push(n);
+          if (n === 3) throw new Error('job 3 fails');
+          await Promise.resolve();
+        },
+        { concurrency: 4 },
+      );
+      await expect
+        .poll(
+          () =>
+            env.systemQuery(
+              `SELECT data->>'n' AS n, state FROM pgboss.job WHERE name = $1 ORDER BY 1`,
+              [queue],
+            ),
+          { timeout: 15_000 },
+        )
+        .toEqual([
+          { n: '1', state: 'completed' },
+          { n: '2', state: 'completed' },
+          { n: '3', state: 'retry' },
+          { n: '4', state: 'completed' },
+        ]);
+      expect(ran.sort()).toEqual([1, 2, 3, 4]);
+    } finally {
+      await jobs.stop();
+    }
+  });
 });

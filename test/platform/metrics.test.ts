@@ -240,6 +240,9 @@ describe('metrics', () => {
     expect(sample(text, 'portal_tenant_connections')).toBeGreaterThanOrEqual(1);
     expect(text).toMatch(/^portal_tenant_connections_waiting \d+$/m);
     expect(text).toMatch(/^portal_job_queue_depth\{queue="payments\.receipt"\} \d+$/m);
+    expect(text).toMatch(
+      /^portal_job_queue_oldest_seconds\{queue="payments\.receipt"\} [\d.e-]+$/m,
+    );
     expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds [\d.e-]+$/m);
   });
 

@@ -51,8 +51,10 @@ export async function registerAuth(
     codeKey: deriveKey(config.jwtSecret, 'reset-code-hmac'),
     sealKey: deriveKey(config.jwtSecret, 'reset-code-seal'),
   });
-  await jobs.work(RESET_EMAIL_JOB, (job: Parameters<typeof reset.sendCodeEmail>[0]) =>
-    reset.sendCodeEmail(job),
+  await jobs.work(
+    RESET_EMAIL_JOB,
+    (job: Parameters<typeof reset.sendCodeEmail>[0]) => reset.sendCodeEmail(job),
+    { concurrency: config.jobConcurrency },
   );
 
   await app.register((scope, _options, done) => {

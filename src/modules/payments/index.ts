@@ -78,9 +78,15 @@ export async function registerPayments(
     log,
     metrics,
   });
-  await emails.work();
+  await emails.work(config.jobConcurrency);
   const receipts = createReceiptIssuer({ jobs, calendar, clock, log, metrics });
-  await workReceiptJobs(jobs, { tenancy, attempts: receipts, emails, metrics });
+  await workReceiptJobs(jobs, {
+    tenancy,
+    attempts: receipts,
+    emails,
+    metrics,
+    concurrency: config.jobConcurrency,
+  });
   const reconcile = createReconciler({ receipts, audit, clock, log, emails });
   // A claim outlives the gateway calls it guards only when its process died.
   const claims = createPaymentClaims({ clock, staleAfterMs: 4 * config.gatewayTimeoutMs });

@@ -57,8 +57,9 @@ export function createEmailChangeNotices(deps: {
       } satisfies NoticeJob);
     },
 
-    async work(): Promise<void> {
-      await jobs.work<NoticeJob>(EMAIL_CHANGE_NOTICE_JOB, send);
+    /** `concurrency`: notices at once on this instance (PORTAL_JOB_CONCURRENCY). */
+    async work(concurrency: number): Promise<void> {
+      await jobs.work<NoticeJob>(EMAIL_CHANGE_NOTICE_JOB, send, { concurrency });
     },
   };
 }

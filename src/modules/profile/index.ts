@@ -9,9 +9,9 @@ import { createProfileService } from './service.js';
  * change, and the notice of a new e-mail.
  */
 export async function registerProfile(_app: FastifyInstance, shared: Shared): Promise<void> {
-  const { tenancy, jobs, mailer, clock } = shared;
+  const { config, tenancy, jobs, mailer, clock } = shared;
   const notices = createEmailChangeNotices({ tenancy, jobs, mailer });
-  await notices.work();
+  await notices.work(config.jobConcurrency);
   shared.protectedRoutes((authed) =>
     profileRoutes(authed, {
       profile: createProfileService({ clock, notices }),

@@ -34,13 +34,6 @@ import { UNSUBSCRIBE_KEY_PURPOSE } from './unsubscribe-token.js';
 /** `cli avisos activar` and `cli avisos enviar`. */
 export { activateReminders, sendRemindersNow } from './command.js';
 
-/**
- * Recipients' e-mails sent at once by one instance (the worker's batch): each holds a tenant
- * connection (the claims' locks) while SMTP answers, so a few, well within a tenant's pool, and
- * a mail server sees at most this many connections from an instance.
- */
-const EMAIL_BATCH = 5;
-
 export async function registerReminders(app: FastifyInstance, shared: Shared): Promise<void> {
   const { config, clock, log, metrics, systemDb, tenancy, jobs, mailer } = shared;
   const links = reminderLinks(config);
@@ -76,7 +69,9 @@ export async function registerReminders(app: FastifyInstance, shared: Shared): P
           throw error;
         }
       },
-      { batchSize: EMAIL_BATCH },
+      // Each holds one tenant connection (the claims' locks) while SMTP answers, so at most
+      // this many per instance, below a tenant's pool (docs/production.md "Job concurrency").
+      { concurrency: config.jobConcurrency },
     );
     const marks = dueMarks(systemDb, 'portal_reminders_due');
     const discover = createReminderDiscovery({ systemDb, marks, tenancy, clock, logProblems });

@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { readIni } from '../tenancy/ini.js';
 import type { TenantContext } from '../tenancy/tenancy.js';
 
@@ -23,6 +24,12 @@ export interface Mailer {
   send(tenant: TenantContext, message: MailMessage): Promise<void>;
 }
 
+/** A mailer that keeps SMTP connections open between messages (the API's). */
+export interface PooledMailer extends Mailer {
+  /** Closes the connections it keeps. */
+  close(): void;
+}
+
 /** Messages the development outbox received, newest last (tests and the demo read them). */
 export interface Outbox {
   readonly messages: readonly (MailMessage & { from: string; tenantId: number })[];
@@ -38,23 +45,81 @@ const MAIL_KEYS = [
 ] as const;
 
 const DEFAULT_FROM = 'Portal de clientes <no-reply@localhost>';
+/** A mail server's connections unused this long are closed: a burst keeps them, a quiet hour does not. */
+const IDLE_TRANSPORT_MS = 5_000;
+
+/** A tenant's `mail.smtp.*` settings, or SMTP_URL. */
+type SmtpSettings = SMTPTransport.Options | string;
+
+function pooledTransport(settings: SmtpSettings, maxConnections: number): Transporter {
+  if (typeof settings !== 'string') {
+    return nodemailer.createTransport({ ...settings, pool: true, maxConnections });
+  }
+  // nodemailer reads its options from the URL's query too.
+  const url = new URL(settings);
+  url.searchParams.set('pool', 'true');
+  url.searchParams.set('maxConnections', String(maxConnections));
+  return nodemailer.createTransport(url.toString());
+}
+
+/**
+ * One transport per mail server and account, kept while it is used: its connections carry many
+ * messages, instead of a connection, a greeting and EHLO (and, on real servers, a TLS handshake)
+ * for each one. A burst of approvals sends its e-mails at the speed of the work.
+ */
+function createTransportPool(maxConnections: number) {
+  const open = new Map<string, { transport: Transporter; idle: NodeJS.Timeout | undefined }>();
+  const closeOne = (key: string) => {
+    const entry = open.get(key);
+    if (!entry) return;
+    clearTimeout(entry.idle);
+    open.delete(key);
+    entry.transport.close();
+  };
+  return {
+    /** The transport of these settings; it closes after IDLE_TRANSPORT_MS unused. */
+    get(settings: SmtpSettings): Transporter {
+      // The settings, password included, only as a key of this process's memory.
+      const key = JSON.stringify(settings);
+      let entry = open.get(key);
+      if (!entry) {
+        entry = { transport: pooledTransport(settings, maxConnections), idle: undefined };
+        open.set(key, entry);
+      }
+      clearTimeout(entry.idle);
+      entry.idle = setTimeout(() => closeOne(key), IDLE_TRANSPORT_MS);
+      entry.idle.unref();
+      return entry.transport;
+    },
+    close() {
+      for (const key of [...open.keys()]) closeOne(key);
+    },
+  };
+}
 
 /**
  * nodemailer over SMTP with the tenant's `mail.smtp.*` settings (the ERP's own mail settings,
  * reused), else SMTP_URL; in development without either, an outbox printed to the console so a
  * person trying the demo can read the code. Production without a transport fails the send (the
- * job retries and the failure is logged).
+ * job retries and the failure is logged). With `connectionsPerServer` (the API) the connections
+ * to each mail server are kept and reused, at most that many at once; without (the CLI), each
+ * message opens its own and closes it.
  */
 export function createMailer(options: {
   smtpUrl: string | undefined;
   devOutbox: boolean;
   print: (text: string) => void;
-}): Mailer & Outbox {
+  connectionsPerServer?: number;
+}): PooledMailer & Outbox {
   const messages: (MailMessage & { from: string; tenantId: number })[] = [];
+  const pool =
+    options.connectionsPerServer === undefined
+      ? undefined
+      : createTransportPool(options.connectionsPerServer);
 
-  async function transportFor(
-    tenant: TenantContext,
-  ): Promise<{ transport?: Transporter; from: string }> {
+  async function settingsFor(
+    tenant: Pick<TenantContext, 'db'>,
+  ): Promise<{ settings?: SmtpSettings; from: string }> {
     const ini = await readIni(tenant, MAIL_KEYS);
     const from = ini.get('mail.from') ?? DEFAULT_FROM;
     const host = ini.get('mail.smtp.host');
@@ -62,7 +127,7 @@ export function createMailer(options: {
       const user = ini.get('mail.smtp.user');
       return {
         from,
-        transport: nodemailer.createTransport({
+        settings: {
           host,
           port: Number(ini.get('mail.smtp.port') ?? 587),
           secure: ini.get('mail.smtp.secure') === 'true',
@@ -70,18 +135,18 @@ export function createMailer(options: {
           connectionTimeout: 10_000,
           greetingTimeout: 10_000,
           socketTimeout: 20_000,
-        }),
+        },
       };
     }
-    if (options.smtpUrl) return { from, transport: nodemailer.createTransport(options.smtpUrl) };
+    if (options.smtpUrl) return { from, settings: options.smtpUrl };
     return { from };
   }
 
   return {
     messages,
     async send(tenant, message) {
-      const { transport, from } = await transportFor(tenant);
-      if (!transport) {
+      const { settings, from } = await settingsFor(tenant);
+      if (!settings) {
         if (!options.devOutbox) {
           throw new Error(
             `No mail transport for tenant ${tenant.tenantId} (mail.smtp.host or SMTP_URL)`,
@@ -94,6 +159,7 @@ export function createMailer(options: {
         );
         return;
       }
+      const transport = pool ? pool.get(settings) : nodemailer.createTransport(settings);
       try {
         await transport.sendMail({
           from,
@@ -102,8 +168,11 @@ export function createMailer(options: {
           headers: message.headers && { ...message.headers },
         });
       } finally {
-        transport.close();
+        if (!pool) transport.close();
       }
+    },
+    close() {
+      pool?.close();
     },
   };
 }

@@ -231,7 +231,9 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
       // SMTP accepting and the commit below are two systems: a process that dies between them
       // leaves the row unsent, and the retried job sends a second copy (at-least-once there).
       try {
-        await mailer.send(tenant, message);
+        // Its settings read on this transaction's connection: a job holds one connection at a
+        // time, so jobs running at once never wait on each other for a second one.
+        await mailer.send({ ...tenant, db: trx }, message);
       } catch (error) {
         // An SMTP answer may quote the recipient: the job's failure log keeps its codes only.
         throw new Error(`payment e-mail not accepted by SMTP (${smtpCodes(error)})`);
@@ -330,8 +332,9 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
     sendReceiptEmail: (payment: Omit<EmailJob, 'kind'>) =>
       runCounted({ ...payment, kind: 'pago_recibido' }),
 
-    async work(): Promise<void> {
-      await jobs.work<EmailJob>(PAYMENT_EMAIL_JOB, runCounted);
+    /** `concurrency`: jobs at once on this instance (PORTAL_JOB_CONCURRENCY). */
+    async work(concurrency: number): Promise<void> {
+      await jobs.work<EmailJob>(PAYMENT_EMAIL_JOB, runCounted, { concurrency });
     },
   } satisfies PaymentEmailQueue & Record<string, unknown>;
 }

@@ -151,9 +151,11 @@ export async function workReceiptJobs(
     attempts: ReceiptAttempts;
     emails: Pick<PaymentEmails, 'sendReceiptEmail' | 'queueReceiptEmail'>;
     metrics: Pick<Metrics, 'jobRun'>;
+    /** Receipt jobs at once on this instance (PORTAL_JOB_CONCURRENCY). */
+    concurrency: number;
   },
 ): Promise<void> {
-  const { tenancy, attempts, emails, metrics } = deps;
+  const { tenancy, attempts, emails, metrics, concurrency } = deps;
 
   /** The receipt's outcome for this run: `exists` without TX2 when it is written. */
   async function receiptOf(tenant: TenantContext, paymentId: number): Promise<ReceiptOutcome> {
@@ -183,6 +185,6 @@ export async function workReceiptJobs(
     }
   }
 
-  await jobs.work<ReceiptJob>(RECEIPT_JOB, run);
-  await jobs.work<ReceiptJob>(LEGACY_RECEIPT_JOB, run);
+  await jobs.work<ReceiptJob>(RECEIPT_JOB, run, { concurrency });
+  await jobs.work<ReceiptJob>(LEGACY_RECEIPT_JOB, run, { concurrency });
 }

@@ -1,0 +1,154 @@
+import type PgBoss from 'pg-boss';
+import type { FastifyBaseLogger } from 'fastify';
+
+/** What a worker needs of pg-boss: take jobs, and record how each ended. */
+export interface WorkerQueue {
+  fetch<T>(name: string, options: { batchSize: number }): Promise<PgBoss.Job<T>[]>;
+  complete(name: string, id: string): Promise<unknown>;
+  fail(name: string, id: string | string[], data: object): Promise<unknown>;
+}
+
+export interface QueueWorker {
+  /**
+   * Takes no more jobs, waits up to `timeoutMs` for the running ones, and fails those still
+   * running then, so that they run again (here or on another instance); their late outcome is
+   * not recorded.
+   */
+  stop(timeoutMs: number): Promise<void>;
+}
+
+const STOP_CHECK_MS = 50;
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * One queue worked on this process: up to `concurrency` jobs at once, each completed or failed on
+ * its own, awaited. Whenever slots are free it takes as many due jobs as there are free slots,
+ * and it looks again at once after every fetch that brought jobs: it waits for the polling
+ * interval only when a fetch came back empty. pg-boss's own `work` waits for a whole batch, then
+ * for the next poll unless the batch was full, and completes it without awaiting (a database
+ * error there was an unhandled rejection, which ends a Node process).
+ *
+ * A handler that never ends keeps its slot; pg-boss's maintenance fails its job once it is past
+ * its expiry (15 min), so the job itself runs again, and its late completion changes nothing.
+ */
+export function startQueueWorker<T>(
+  queue: WorkerQueue,
+  options: {
+    name: string;
+    handler: (data: T) => Promise<void>;
+    concurrency: number;
+    pollingIntervalMs: number;
+    log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+  },
+): QueueWorker {
+  const { name, handler, concurrency, pollingIntervalMs, log } = options;
+  const running = new Set<string>();
+  let stopping = false;
+  /** Set when the stop gave up waiting and failed the jobs still running. */
+  let abandoned = false;
+  let wake: (() => void) | undefined;
+
+  /** Waits `ms` (a free slot or the stop ends it early when `wakeable`). */
+  function pause(ms: number, wakeable: boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const resume = () => {
+        clearTimeout(timer);
+        if (wake === resume) wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(resume, ms);
+      if (wakeable) wake = resume;
+      else wake = () => (stopping ? resume() : undefined);
+    });
+  }
+
+  /** The run's outcome in pg-boss; never throws. */
+  async function record(job: PgBoss.Job<T>, error: unknown, failed: boolean): Promise<void> {
+    try {
+      if (!failed) {
+        await queue.complete(name, job.id);
+        return;
+      }
+      log.warn({ err: error, job: name, jobId: job.id }, 'job failed; pg-boss will retry it');
+      await queue.fail(name, job.id, { message: messageOf(error) });
+      return;
+    } catch (recordError) {
+      log.error(
+        { err: recordError, job: name, jobId: job.id },
+        'job outcome not recorded; the job runs again',
+      );
+    }
+    if (failed) return;
+    // Completed work that pg-boss does not know of: failed instead, it runs again after its
+    // retry delay (every job is safe to run twice) rather than after its expiry.
+    try {
+      await queue.fail(name, job.id, { message: 'completion not recorded' });
+    } catch {
+      // Still active in pg-boss: its maintenance fails it at its expiry, and it runs again then.
+    }
+  }
+
+  async function run(job: PgBoss.Job<T>): Promise<void> {
+    let error: unknown;
+    let failed = false;
+    try {
+      await handler(job.data);
+    } catch (thrown) {
+      error = thrown;
+      failed = true;
+    }
+    // The stop failed it already, so it runs again: nothing to record.
+    if (!abandoned) await record(job, error, failed);
+    running.delete(job.id);
+    wake?.();
+  }
+
+  async function fetchDue(free: number): Promise<PgBoss.Job<T>[]> {
+    try {
+      return await queue.fetch<T>(name, { batchSize: free });
+    } catch (error) {
+      log.error({ err: error, job: name }, 'job queue fetch failed');
+      return [];
+    }
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopping) {
+      const free = concurrency - running.size;
+      if (free === 0) {
+        await pause(pollingIntervalMs, true);
+        continue;
+      }
+      const jobs = await fetchDue(free);
+      for (const job of jobs) {
+        running.add(job.id);
+        void run(job);
+      }
+      if (jobs.length === 0 && !stopping) await pause(pollingIntervalMs, false);
+    }
+  }
+
+  const looping = loop();
+
+  return {
+    async stop(timeoutMs) {
+      stopping = true;
+      wake?.();
+      await looping;
+      const deadline = Date.now() + timeoutMs;
+      while (running.size > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, STOP_CHECK_MS));
+      }
+      if (running.size === 0) return;
+      abandoned = true;
+      try {
+        await queue.fail(name, [...running], { message: 'the queue stopped while the job ran' });
+      } catch (error) {
+        log.error({ err: error, job: name }, 'jobs running at the stop not failed; they expire');
+      }
+    },
+  };
+}
