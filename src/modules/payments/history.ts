@@ -1,12 +1,13 @@
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
+import type { PendingDebtRow } from '../../ledger/pending-debts.js';
 import { isPositiveInt4 } from '../../platform/ids.js';
 import { numericToNumber } from '../../platform/money.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { PaymentResolution } from './notifications/resolution.js';
 import { findPaymentHistory, type PaymentHistoryRow } from './queries/customer-payments.js';
-import { findUserPaymentsInFlight } from './queries/gateway-checks.js';
+import { findPendingDebtsWithPayments } from './queries/in-flight.js';
 
 interface ItemContext {
   now: Date;
@@ -113,24 +114,43 @@ export interface DebtInFlight {
   checkout_url: string | null;
 }
 
+/** A pending debt (the ledger's row) and the payment in flight holding it, if one does. */
+export type PendingDebtWithPayment = PendingDebtRow & { pago_en_curso: DebtInFlight | null };
+
 /**
- * The portal user's debts held by a payment in flight, by debt id (lower case), each with the
- * payment and its checkout while it can still be paid: GET /portal/deudas's `pago_en_curso`.
+ * GET /portal/deudas's data in one round trip: the portal user's pending debts in FIFO order
+ * (src/ledger/pending-debts.ts; a user without debts gives one row with null debt columns), each
+ * with the payment in flight holding it and that payment's checkout while it can still be paid.
+ * Undefined when the user does not exist.
  */
-export function createDebtsInFlight(deps: { clock: Clock; checkoutTtlMs: number }) {
-  return async function debtsInFlight(
+export function createPendingDebtsWithPayments(deps: { clock: Clock; checkoutTtlMs: number }) {
+  return async function pendingDebtsWithPayments(
     tenant: TenantContext,
     portalUserId: string,
-  ): Promise<ReadonlyMap<string, DebtInFlight>> {
-    const payments = await findUserPaymentsInFlight(tenant.db, tenant.tenantId, portalUserId);
+  ): Promise<PendingDebtWithPayment[] | undefined> {
+    const rows = await findPendingDebtsWithPayments(tenant, portalUserId);
+    if (rows.length === 0) return undefined;
     const context = { now: deps.clock.now(), checkoutTtlMs: deps.checkoutTtlMs };
-    const held = new Map<string, DebtInFlight>();
-    for (const payment of payments) {
-      const inFlight = { id: payment.id, checkout_url: liveCheckoutUrl(payment, context) };
-      for (const debtId of payment.facturas) held.set(debtId, inFlight);
-    }
-    return held;
+    return rows.map(
+      ({ payment_id, payment_status, payment_checkout_url, payment_created_at, ...debt }) => {
+        const payment =
+          payment_id === null || payment_status === null || payment_created_at === null
+            ? null
+            : {
+                id: payment_id,
+                checkout_url: liveCheckoutUrl(
+                  {
+                    status: payment_status,
+                    checkout_url: payment_checkout_url,
+                    created_at: payment_created_at,
+                  },
+                  context,
+                ),
+              };
+        return { ...debt, pago_en_curso: payment };
+      },
+    );
   };
 }
 
-export type DebtsInFlight = ReturnType<typeof createDebtsInFlight>;
+export type PendingDebtsWithPayments = ReturnType<typeof createPendingDebtsWithPayments>;
