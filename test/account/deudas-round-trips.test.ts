@@ -1,5 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pendingDebtsWithPaymentsQuery } from '../../src/modules/payments/queries/in-flight.js';
+import { createKysely, createPool } from '../../src/platform/db/connect.js';
+import type { TenantDatabase } from '../../src/platform/db/types.js';
 import { addAuthTenant, bearer, fakeClock, login, register } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { startPgRoundTrips, type PgRoundTrips } from '../helpers/pg-round-trips.js';
@@ -170,5 +174,39 @@ describe('GET /portal/deudas in one round trip', () => {
       id: issued,
       checkout_url: null,
     });
+  });
+});
+
+describe('its indexes', () => {
+  it('finds the debts and the payments in flight through their indexes', async () => {
+    const pool = createPool(acme.databaseUrl, { max: 1 });
+    const db = createKysely<TenantDatabase>(pool);
+    const client = new pg.Client({ connectionString: acme.databaseUrl });
+    await client.connect();
+    try {
+      const tenant = {
+        tenantId: 1,
+        tenantName: 'Empresa 1',
+        sucursalId: 1,
+        sucursalName: 'Sucursal 1',
+        customerSchema: 'suc0001',
+        db,
+      };
+      const { sql, parameters } = pendingDebtsWithPaymentsQuery(tenant, anaId, anaId).compile();
+      // On a handful of rows a sequential scan is cheapest; forbid it to see what index serves.
+      await client.query('SET enable_seqscan = off');
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, [
+        ...parameters,
+      ]);
+      const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+      expect(plan).toMatch(
+        /Index Scan using portal_payments_user_in_flight_idx on portal_payments/,
+      );
+      expect(plan).toMatch(/Index (Only )?Scan using portal_users_pkey on portal_users/);
+      expect(plan).toMatch(/Index (Only )?Scan using \w+ on ordcta/);
+    } finally {
+      await client.end();
+      await db.destroy();
+    }
   });
 });

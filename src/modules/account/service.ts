@@ -33,25 +33,21 @@ export function createAccountService(deps: {
     /** GET /portal/deudas: pending debts in the order the FIFO rule of pagos/iniciar sees them. */
     async pendingDebts(tenant: TenantContext, portalUserId: string) {
       // The day comes from a cache; the debts and their payments, from one statement.
-      const [today, rows] = await Promise.all([
+      const [today, debts] = await Promise.all([
         deps.calendar.today(tenant),
         deps.pendingDebts(tenant, portalUserId),
       ]);
-      assertThat(rows, 'USER_NOT_FOUND', USER_GONE);
-      const items = [];
-      for (const row of rows) {
-        if (row.id === null || row.fecha === null || row.debe === null) continue;
-        items.push({
-          id: row.id,
-          comprobante: row.comprobante ?? '',
-          nrocomp: row.nrocomp ?? '',
-          fecha: row.fecha,
-          vencimiento: row.vencimiento,
-          debe: numericToNumber(row.debe),
-          vencido: row.vencimiento !== null && row.vencimiento < today,
-          pago_en_curso: row.pago_en_curso,
-        });
-      }
+      assertThat(debts, 'USER_NOT_FOUND', USER_GONE);
+      const items = debts.map((debt) => ({
+        id: debt.id,
+        comprobante: debt.comprobante,
+        nrocomp: debt.nrocomp,
+        fecha: debt.fecha,
+        vencimiento: debt.vencimiento,
+        debe: numericToNumber(debt.debe),
+        vencido: debt.vencimiento !== null && debt.vencimiento < today,
+        pago_en_curso: debt.pago_en_curso,
+      }));
       return { items };
     },
   };

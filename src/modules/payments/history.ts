@@ -1,6 +1,5 @@
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
-import type { PendingDebtRow } from '../../ledger/pending-debts.js';
 import { isPositiveInt4 } from '../../platform/ids.js';
 import { numericToNumber } from '../../platform/money.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
@@ -114,14 +113,22 @@ export interface DebtInFlight {
   checkout_url: string | null;
 }
 
-/** A pending debt (the ledger's row) and the payment in flight holding it, if one does. */
-export type PendingDebtWithPayment = PendingDebtRow & { pago_en_curso: DebtInFlight | null };
+/** A pending debt as GET /portal/deudas lists it, with the payment in flight holding it. */
+export interface PendingDebtWithPayment {
+  id: string;
+  comprobante: string;
+  nrocomp: string;
+  fecha: string;
+  vencimiento: string | null;
+  /** numeric text */
+  debe: string;
+  pago_en_curso: DebtInFlight | null;
+}
 
 /**
  * GET /portal/deudas's data in one round trip: the portal user's pending debts in FIFO order
- * (src/ledger/pending-debts.ts; a user without debts gives one row with null debt columns), each
- * with the payment in flight holding it and that payment's checkout while it can still be paid.
- * Undefined when the user does not exist.
+ * (src/ledger/pending-debts.ts), each with the payment in flight holding it and that payment's
+ * checkout while it can still be paid. Undefined when the user does not exist.
  */
 export function createPendingDebtsWithPayments(deps: { clock: Clock; checkoutTtlMs: number }) {
   return async function pendingDebtsWithPayments(
@@ -131,25 +138,35 @@ export function createPendingDebtsWithPayments(deps: { clock: Clock; checkoutTtl
     const rows = await findPendingDebtsWithPayments(tenant, portalUserId);
     if (rows.length === 0) return undefined;
     const context = { now: deps.clock.now(), checkoutTtlMs: deps.checkoutTtlMs };
-    return rows.map(
-      ({ payment_id, payment_status, payment_checkout_url, payment_created_at, ...debt }) => {
-        const payment =
-          payment_id === null || payment_status === null || payment_created_at === null
-            ? null
-            : {
-                id: payment_id,
-                checkout_url: liveCheckoutUrl(
-                  {
-                    status: payment_status,
-                    checkout_url: payment_checkout_url,
-                    created_at: payment_created_at,
-                  },
-                  context,
-                ),
-              };
-        return { ...debt, pago_en_curso: payment };
-      },
-    );
+    const debts: PendingDebtWithPayment[] = [];
+    for (const row of rows) {
+      // The user's row alone: no pending debt.
+      if (row.id === null || row.fecha === null || row.debe === null) continue;
+      const held =
+        row.payment_id === null || row.payment_status === null || row.payment_created_at === null
+          ? null
+          : {
+              id: row.payment_id,
+              checkout_url: liveCheckoutUrl(
+                {
+                  status: row.payment_status,
+                  checkout_url: row.payment_checkout_url,
+                  created_at: row.payment_created_at,
+                },
+                context,
+              ),
+            };
+      debts.push({
+        id: row.id,
+        comprobante: row.comprobante ?? '',
+        nrocomp: row.nrocomp ?? '',
+        fecha: row.fecha,
+        vencimiento: row.vencimiento,
+        debe: row.debe,
+        pago_en_curso: held,
+      });
+    }
+    return debts;
   };
 }
 

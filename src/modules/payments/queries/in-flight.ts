@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import { pendingDebtsQuery, type PendingDebtRow } from '../../../ledger/pending-debts.js';
+import { sql, type InferResult } from 'kysely';
+import { pendingDebtsOfUser } from '../../../ledger/pending-debts.js';
 import { inPublic, type TenantExecutor } from '../../../platform/db/executor.js';
 import {
   PLACEHOLDER_ID,
@@ -94,14 +94,6 @@ export async function cancelInFlight(
   return cancelled !== undefined;
 }
 
-/** A pending debt with the payment holding it, if one does (its columns null otherwise). */
-export interface PendingDebtWithPaymentRow extends PendingDebtRow {
-  payment_id: number | null;
-  payment_status: PaymentStatus | null;
-  payment_checkout_url: string | null;
-  payment_created_at: Date | null;
-}
-
 /**
  * The debts each of the user's payments holds (docs/decisions.md #26 and #30, as
  * paymentHoldingDebts decides): in flight at the gateway (pending, issued), or approved and
@@ -133,19 +125,35 @@ function debtsHeldByUser(portalUserId: string, tenantId: number) {
 /**
  * GET /portal/deudas's data in one statement: the ledger's pending debts of the portal user in
  * FIFO order (src/ledger/pending-debts.ts: a user without debts gives one row with null debt
- * columns, a user that does not exist none), each with the payment holding it.
+ * columns, a user that does not exist none), the columns the list shows, each debt with the
+ * payment holding it (null columns when none does).
  */
 export function pendingDebtsWithPaymentsQuery(
   tenant: TenantContext,
   portalUserId: string,
   payerId: string,
 ) {
-  return pendingDebtsQuery(tenant, portalUserId)
+  return pendingDebtsOfUser(tenant, portalUserId)
     .leftJoin(debtsHeldByUser(payerId, tenant.tenantId).as('h'), (join) =>
       join.on(sql<boolean>`h.debt_id = o.id::text`),
     )
-    .select(['h.payment_id', 'h.payment_status', 'h.payment_checkout_url', 'h.payment_created_at']);
+    .select([
+      'o.id',
+      'o.comprobante',
+      'o.nrocomp',
+      'o.fecha',
+      'o.vencimiento',
+      'o.debe',
+      'h.payment_id',
+      'h.payment_status',
+      'h.payment_checkout_url',
+      'h.payment_created_at',
+    ]);
 }
+
+export type PendingDebtWithPaymentRow = InferResult<
+  ReturnType<typeof pendingDebtsWithPaymentsQuery>
+>[number];
 
 /** The payer's placeholder: the user's id is bound twice, once for the debts, once for payments. */
 const PAYER_PLACEHOLDER = '00000000-0000-4000-8000-0000000000fe';
