@@ -235,7 +235,7 @@ export async function addCustomers(environment: BenchEnvironment): Promise<strin
       [FIRST_CNRO],
     );
     // Month-end: each customer has paid through the portal before (ten approved payments with
-    // their receipts), and one in ten has a payment in flight holding its two oldest debts, so
+    // their approvals and receipts), and one in ten has a payment in flight holding its two oldest debts, so
     // the debts list finds its payments in flight through its index among the closed ones.
     await client.query(
       `INSERT INTO public.portal_payments
@@ -248,6 +248,11 @@ export async function addCustomers(environment: BenchEnvironment): Promise<strin
          FROM suc0001.portal_users u, generate_series(1, 10) k
         WHERE u.cnro >= $1`,
       [FIRST_CNRO],
+    );
+    // What each gateway approved, as TX1 records it.
+    await client.query(
+      `INSERT INTO public.portal_payment_approvals (payment_id, amount, currency)
+       SELECT id, monto, 'ARS' FROM public.portal_payments WHERE status = 'approved'`,
     );
     await client.query(
       `INSERT INTO public.portal_payments
