@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pendingDebtsWithPaymentsQuery } from '../../src/modules/payments/queries/in-flight.js';
 import { createKysely, createPool } from '../../src/platform/db/connect.js';
@@ -174,6 +175,46 @@ describe('GET /portal/deudas in one round trip', () => {
       id: issued,
       checkout_url: null,
     });
+  });
+});
+
+describe('an active user’s session version', () => {
+  it('is read again in the background before it expires, so no warm request waits for it', async () => {
+    // Real time: the cache's lifetime is not on the test clock.
+    const cacheMs = 4_000;
+    const quick = await env.app(
+      { DATABASE_URL: wire.through(env.systemUrl) },
+      { clock, sessionVersionCacheMs: cacheMs },
+    );
+    const request = async () => {
+      wire.clear();
+      const response = await quick.inject({
+        method: 'GET',
+        url: '/portal/deudas',
+        headers: bearer(ana),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      // The background read may still be on its way when the answer comes: wait for it here.
+      await sleep(200);
+      return wire
+        .seen()
+        .filter((trip) => trip.application === 'portal-tenant')
+        .map((trip) => {
+          const sql = trip.statements.join(' ');
+          if (sql.includes('session_version')) return 'sv';
+          return sql.includes('portal_payments') ? 'debts' : sql;
+        });
+    };
+    const started = Date.now();
+    // Cold: the sucursal and the time zone are read too.
+    expect(await request()).toEqual(expect.arrayContaining(['sv', 'debts']));
+    // Past half its life: the cached version answers, and is read again beside the request.
+    await sleep(cacheMs * 0.8 - (Date.now() - started));
+    expect((await request()).sort()).toEqual(['debts', 'sv']);
+    // Past the first read's expiry, before the second one's half life: the version read beside
+    // the last request answers, and nothing is read.
+    await sleep(cacheMs * 1.15 - (Date.now() - started));
+    expect(await request()).toEqual(['debts']);
   });
 });
 
