@@ -16,11 +16,12 @@ import type { TenantContext } from '../tenancy/tenancy.js';
  * for a while afterwards the version is read from the database on every request, so a value read
  * just before the ending transaction committed is never cached.
  *
- * An active user's value is read again before it expires: a request that finds it past half its
- * life still uses it and starts one read in the background, whose answer replaces it. No value is
- * trusted longer than before (the cache's lifetime from its read), but an active user's requests
- * never wait for that read, and the reads of users who all came at once (a month-end morning, a
- * load test) no longer expire together and queue in front of their requests every few seconds.
+ * An active user's value is read again before it expires: a request that finds it past its
+ * refresh time (a random point between 40% and 70% of its life) still uses it and starts one read
+ * in the background, whose answer replaces it. No value is trusted longer than before (the
+ * cache's lifetime from its read), but an active user's requests never wait for that read, and
+ * the reads of users who all came at once (a month-end morning, a load test) drift apart instead
+ * of falling due together every few seconds and queueing in front of everyone's statements.
  */
 export interface SessionVersions {
   /** The current version; undefined when the user no longer exists. */
@@ -35,6 +36,9 @@ export interface SessionVersions {
 }
 
 const DEFAULT_CACHE_MS = 3_000;
+/** Where in a cached value's life it is read again: a random point between these fractions. */
+const REFRESH_FROM = 0.4;
+const REFRESH_SPREAD = 0.3;
 
 /** The SET value that ends every session of a user (with `SessionVersions.ended`). */
 export const nextSessionVersion = sql<number>`session_version + 1`;
@@ -51,7 +55,9 @@ export async function createSessionVersions(options: {
   cacheMs?: number;
 }): Promise<SessionVersions> {
   const cacheMs = options.cacheMs ?? DEFAULT_CACHE_MS;
-  const cached = growingLru<string, number>(100_000, { ttl: cacheMs });
+  const cached = growingLru<string, { version: number; refreshAt: number }>(100_000, {
+    ttl: cacheMs,
+  });
   // Keys whose session just ended: read through to the database until the ending has committed.
   const readThrough = growingLru<string, true>(100_000, { ttl: cacheMs });
   const forget = (key: string) => {
@@ -84,7 +90,10 @@ export async function createSessionVersions(options: {
   /** Keeps `key`'s value as read, unless its session just ended; a user gone is forgotten. */
   function remember(key: string, version: number | undefined): void {
     if (version === undefined) cached.delete(key);
-    else if (!readThrough.has(key)) cached.set(key, version);
+    else if (!readThrough.has(key)) {
+      const refreshIn = cacheMs * (REFRESH_FROM + REFRESH_SPREAD * Math.random());
+      cached.set(key, { version, refreshAt: performance.now() + refreshIn });
+    }
   }
 
   // Keys whose value is being read again in the background: one read each at a time.
@@ -122,8 +131,8 @@ export async function createSessionVersions(options: {
       const key = keyOf(tenant, portalUserId);
       const known = readThrough.has(key) ? undefined : cached.get(key);
       if (known !== undefined) {
-        if (cached.getRemainingTTL(key) < cacheMs / 2) refresh(tenant, portalUserId, key);
-        return known;
+        if (performance.now() >= known.refreshAt) refresh(tenant, portalUserId, key);
+        return known.version;
       }
       const version = await read(tenant, portalUserId);
       remember(key, version);
