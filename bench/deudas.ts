@@ -99,19 +99,68 @@ export async function postgresCpuSeconds(): Promise<number> {
   return total;
 }
 
+/** The fields of /proc/<pid>/stat after the command name (field 3 on), or undefined. */
+async function statFields(pid: number): Promise<string[] | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  return stat?.split(') ')[1]?.split(' ');
+}
+
+/**
+ * The postmaster of the server behind `url` when it runs on this machine (the parent of the
+ * connection's backend), else undefined. Other PostgreSQL servers on a shared machine then stay
+ * out of the bench's figures.
+ */
+export async function postmasterOf(url: string): Promise<number | undefined> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const parent = Number((await statFields(rows[0]?.pid ?? 0))?.[1]);
+    return Number.isInteger(parent) && parent > 1 ? parent : undefined;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * CPU seconds of one PostgreSQL server: the postmaster, what its ended children used (the
+ * kernel adds it to the parent's when they are reaped) and its live children (backends, the
+ * checkpointer, the WAL writer...).
+ */
+async function clusterCpuSeconds(postmaster: number): Promise<number> {
+  const own = await statFields(postmaster);
+  if (!own) return 0;
+  let total = (Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14])) / 100;
+  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = await statFields(Number(entry));
+    if (fields && Number(fields[1]) === postmaster) {
+      total += (Number(fields[11]) + Number(fields[12])) / 100;
+    }
+  }
+  return total;
+}
+
 export interface CpuMeasurement extends Measurement {
   nodeMsPerRequest: number;
   postgresMsPerRequest: number;
 }
 
+/**
+ * `measure`, with the CPU the Node process `pid` and PostgreSQL used meanwhile: the server of
+ * `postmaster` when given (`postmasterOf`), else every postgres process on the machine.
+ */
 export async function measureWithCpu(
   name: string,
   pid: number,
   options: Parameters<typeof measure>[1],
+  postmaster?: number,
 ): Promise<CpuMeasurement> {
-  const [node0, pg0] = [await cpuSeconds(pid), await postgresCpuSeconds()];
+  const postgres = () =>
+    postmaster === undefined ? postgresCpuSeconds() : clusterCpuSeconds(postmaster);
+  const [node0, pg0] = [await cpuSeconds(pid), await postgres()];
   const result = await measure(name, options);
-  const [node1, pg1] = [await cpuSeconds(pid), await postgresCpuSeconds()];
+  const [node1, pg1] = [await cpuSeconds(pid), await postgres()];
   const requests = result.requestsPerSecond * (options.durationSeconds ?? 5);
   return {
     ...result,
@@ -185,6 +234,41 @@ export async function addCustomers(environment: BenchEnvironment): Promise<strin
        RETURNING id`,
       [FIRST_CNRO],
     );
+    // Month-end: each customer has paid through the portal before (ten approved payments with
+    // their approvals and receipts), and one in ten has a payment in flight holding its two oldest debts, so
+    // the debts list finds its payments in flight through its index among the closed ones.
+    await client.query(
+      `INSERT INTO public.portal_payments
+         (portal_user_id, ordcon_id, tenant_id, sucursal_id, gateway, monto, status, facturas_json,
+          recibo_id, created_at)
+       SELECT u.id, u.cnro, 1, 1, 'sandbox', 1017.35, 'approved',
+              jsonb_build_array(jsonb_build_object('id', gen_random_uuid(), 'tipo', 'FAC',
+                                                   'numero', 'anterior', 'pago', 1017.35)),
+              gen_random_uuid()::text, now() - make_interval(days => k)
+         FROM suc0001.portal_users u, generate_series(1, 10) k
+        WHERE u.cnro >= $1`,
+      [FIRST_CNRO],
+    );
+    // What each gateway approved, as TX1 records it.
+    await client.query(
+      `INSERT INTO public.portal_payment_approvals (payment_id, amount, currency)
+       SELECT id, monto, 'ARS' FROM public.portal_payments WHERE status = 'approved'`,
+    );
+    await client.query(
+      `INSERT INTO public.portal_payments
+         (portal_user_id, ordcon_id, tenant_id, sucursal_id, gateway, monto, status, facturas_json,
+          checkout_url, created_at)
+       SELECT u.id, u.cnro, 1, 1, 'sandbox', held.monto, 'issued', held.facturas,
+              'https://checkout.example.com/' || u.cnro, now() AT TIME ZONE 'UTC'
+         FROM suc0001.portal_users u,
+              LATERAL (SELECT sum(o.debe) AS monto,
+                              jsonb_agg(jsonb_build_object('id', o.id, 'tipo', o.tipo,
+                                                           'numero', o.nrocomp, 'pago', o.debe)) AS facturas
+                         FROM (SELECT * FROM suc0001.ordcta o WHERE o.cnro = u.cnro
+                                ORDER BY o.vencimiento LIMIT 2) o) held
+        WHERE u.cnro >= $1 AND u.cnro % 10 = 0`,
+      [FIRST_CNRO],
+    );
     await client.query('ANALYZE');
     return rows.map((row) => row.id);
   } finally {
@@ -202,6 +286,7 @@ interface Side {
 /** The processes of a traffic scenario, started on the bench's databases, stopped at the end. */
 async function startSides(environment: BenchEnvironment, dir: string) {
   const userIds = await addCustomers(environment);
+  const postmaster = await postmasterOf(environment.tenantUrl);
   const secret = randomBytes(32).toString('hex');
   const signer = createAccessTokens(secret, systemClock);
   const tokens = await Promise.all(
@@ -225,6 +310,9 @@ async function startSides(environment: BenchEnvironment, dir: string) {
   });
 
   return {
+    /** The bench's PostgreSQL server, when it runs on this machine: its CPU is counted. */
+    postmaster,
+
     /** The API as `npm start` runs it in production, its request log at `logLevel`, to a file. */
     async portal(name: string, logLevel: 'info' | 'warn'): Promise<Side> {
       const child = await startNode(
@@ -266,8 +354,8 @@ async function startSides(environment: BenchEnvironment, dir: string) {
     },
 
     /**
-     * The earlier baseline (bare-debts-server.ts): the debts SQL only, rows as pg gives them,
-     * the user in the path, rotated per request.
+     * The issue's baseline (bare-debts-server.ts): the ledger's debts SQL alone, prepared, for
+     * the user named in the token's payload (read, not verified), pg's rows as they come.
      */
     async bare(name: string): Promise<Side> {
       const placeholder = '00000000-0000-4000-8000-0000000000ff';
@@ -287,20 +375,7 @@ async function startSides(environment: BenchEnvironment, dir: string) {
         path.join(dir, 'bare.log'),
       );
       children.push(child);
-      let user = 0;
-      return {
-        name,
-        child,
-        load: (durationSeconds) => ({
-          url: `${child.url}/deudas/${userIds[0] ?? ''}`,
-          connections: CONNECTIONS,
-          durationSeconds,
-          setupRequest: (request: autocannon.Request): autocannon.Request => {
-            user = (user + 1) % userIds.length;
-            return { ...request, path: `/deudas/${userIds[user] ?? ''}` };
-          },
-        }),
-      };
+      return { name, child, load: (seconds) => withTokens(`${child.url}/portal/deudas`, seconds) };
     },
 
     async stopAll(): Promise<void> {
@@ -313,7 +388,11 @@ async function startSides(environment: BenchEnvironment, dir: string) {
  * Short rounds of every side in turn, each side first, second, ... in rotation so that whatever
  * else the machine does falls on all of them; then each round's figures and the sides' runs.
  */
-async function rounds(sides: Side[], count: number): Promise<CpuMeasurement[][]> {
+async function rounds(
+  sides: Side[],
+  count: number,
+  postmaster: number | undefined,
+): Promise<CpuMeasurement[][]> {
   for (const side of sides) await measure(`warm-up ${side.name}`, side.load(WARMUP_SECONDS));
   const runs: CpuMeasurement[][] = sides.map(() => []);
   for (let round = 0; round < count; round += 1) {
@@ -326,6 +405,7 @@ async function rounds(sides: Side[], count: number): Promise<CpuMeasurement[][]>
           `${side.name}, round ${round + 1}`,
           side.child.child.pid ?? 0,
           side.load(ROUND_SECONDS),
+          postmaster,
         ),
       );
     }
@@ -379,7 +459,7 @@ export async function debtsUnderTraffic(environment: BenchEnvironment): Promise<
       await sides.lean('lean: token, same reads, dates and numbers from SQL'),
       await sides.bare('bare fastify, debts SQL prepared, no auth'),
     ];
-    const [portal = [], lean = [], bare = []] = await rounds(started, ROUNDS);
+    const [portal = [], lean = [], bare = []] = await rounds(started, ROUNDS, sides.postmaster);
     printRatios('portal against the lean baseline', portal, lean);
     printRatios('portal against the bare route (the earlier baseline)', portal, bare);
     const combined = [portal, lean, bare].map((runs, i) => combine(started[i]?.name ?? '', runs));
@@ -410,7 +490,7 @@ export async function requestLogCost(environment: BenchEnvironment): Promise<voi
       await sides.portal('LOG_LEVEL=info', 'info'),
       await sides.portal('LOG_LEVEL=warn', 'warn'),
     ];
-    const [info = [], warn = []] = await rounds(started, LOG_ROUNDS);
+    const [info = [], warn = []] = await rounds(started, LOG_ROUNDS, sides.postmaster);
     printRatios('request log on (info) against off (warn)', info, warn);
     printCpu([info, warn].map((runs, i) => combine(started[i]?.name ?? '', runs)));
     const written = (await stat(path.join(dir, 'portal-info.log'))).size;

@@ -7,8 +7,8 @@ import pg from 'pg';
  * traffic"): GET /portal/deudas as a lean implementation would serve the same users. The user
  * comes from the access token (HS256 checked with node:crypto on every request, the payload's
  * id and expiry read); the same debts, through a named prepared statement with the dates
- * formatted and the amounts turned into numbers by PostgreSQL, and the payments in flight that
- * hold them read beside it, as the portal does; pg's rows go out as they come. No tenancy
+ * formatted and the amounts turned into numbers by PostgreSQL, each with the payment in flight
+ * holding it, in one statement as the portal reads them; pg's rows go out as they come. No tenancy
  * lookup, session version, rate limit, security headers or request log: what the portal pays
  * for those is what the ratio shows. Prints its URL on stdout.
  */
@@ -25,19 +25,26 @@ const pool = new pg.Pool({
 const DEBTS = `
   SELECT o.id, o.comprobante, o.nrocomp, to_char(o.fecha, 'YYYY-MM-DD') AS fecha,
          to_char(o.vencimiento, 'YYYY-MM-DD') AS vencimiento, o.debe::float8 AS debe,
-         coalesce(o.vencimiento < (now() AT TIME ZONE 'America/Argentina/Buenos_Aires')::date, false) AS vencido
+         coalesce(o.vencimiento < (now() AT TIME ZONE 'America/Argentina/Buenos_Aires')::date, false) AS vencido,
+         CASE WHEN h.payment_id IS NOT NULL
+              THEN json_build_object('id', h.payment_id, 'checkout_url', h.checkout_url) END AS pago_en_curso
     FROM ${BENCH_SCHEMA}.portal_users u
     JOIN ${BENCH_SCHEMA}.ordcta o
       ON o.cnro = u.cnro AND o.tipo IN ('FAC', 'ND') AND o.saldo > 0 AND NOT o.anulado
+    LEFT JOIN (
+      SELECT DISTINCT ON (f.debt_id) f.debt_id, p.id AS payment_id, p.checkout_url
+        FROM public.portal_payments p
+        LEFT JOIN public.portal_payment_approvals a ON a.payment_id = p.id
+       CROSS JOIN LATERAL (SELECT lower(e ->> 'id') AS debt_id
+                             FROM jsonb_array_elements(p.facturas_json) e) f
+       WHERE p.portal_user_id = $1 AND p.tenant_id = 1
+         AND (p.status IN ('pending', 'issued') OR (p.status = 'approved' AND p.recibo_id IS NULL))
+         AND NOT (p.status = 'approved' AND a.amount IS NOT NULL
+                  AND (a.amount IS DISTINCT FROM p.monto
+                       OR upper(a.currency) <> upper(coalesce(p.currency, 'ARS'))))
+       ORDER BY f.debt_id, p.id DESC) h ON h.debt_id = o.id::text
    WHERE u.id = $1
    ORDER BY o.vencimiento ASC NULLS LAST, o.fecha, o.nrocomp`;
-
-const IN_FLIGHT = `
-  SELECT p.id, p.checkout_url,
-         ARRAY(SELECT lower(f ->> 'id') FROM jsonb_array_elements(p.facturas_json) f) AS facturas
-    FROM public.portal_payments p
-   WHERE p.portal_user_id = $1 AND p.tenant_id = 1
-     AND (p.status IN ('pending', 'issued') OR (p.status = 'approved' AND p.recibo_id IS NULL))`;
 
 /** The token's user, or undefined: a signature and an expiry check, nothing cached. */
 function userOf(header: string | undefined): string | undefined {
@@ -55,31 +62,12 @@ function userOf(header: string | undefined): string | undefined {
   return typeof claims.portal_user_id === 'string' ? claims.portal_user_id : undefined;
 }
 
-interface InFlightRow {
-  id: number;
-  checkout_url: string | null;
-  facturas: string[];
-}
-
 const app = Fastify();
 app.get('/portal/deudas', async (request, reply) => {
   const user = userOf(request.headers.authorization);
   if (!user) return reply.code(401).send({ success: false, error: 'token', code: 'UNAUTHORIZED' });
-  const [debts, inFlight] = await Promise.all([
-    pool.query<Record<string, unknown> & { id: string }>({
-      name: 'debts',
-      text: DEBTS,
-      values: [user],
-    }),
-    pool.query<InFlightRow>({ name: 'in-flight', text: IN_FLIGHT, values: [user] }),
-  ]);
-  const held = new Map<string, { id: number; checkout_url: string | null }>();
-  for (const payment of inFlight.rows) {
-    for (const debt of payment.facturas)
-      held.set(debt, { id: payment.id, checkout_url: payment.checkout_url });
-  }
-  for (const row of debts.rows) row.pago_en_curso = held.get(row.id) ?? null;
-  return { success: true, data: { items: debts.rows } };
+  const { rows } = await pool.query({ name: 'debts', text: DEBTS, values: [user] });
+  return { success: true, data: { items: rows } };
 });
 const url = await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`bare debts ${url}\n`);

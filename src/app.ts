@@ -60,8 +60,8 @@ async function registerModules(app: FastifyInstance, shared: Shared): Promise<vo
   registerTenants(app, shared);
   const { users } = await registerAuth(app, shared);
   await registerProfile(app, shared);
-  const { debtsInFlight } = await registerPayments(app, shared, { users });
-  registerAccount(app, shared, { debtsInFlight });
+  const { pendingDebts } = await registerPayments(app, shared, { users });
+  registerAccount(app, shared, { pendingDebts });
   registerReceipts(app, shared, { paymentsOfReceipts });
   registerStatement(app, shared);
   registerCoupons(app, shared);

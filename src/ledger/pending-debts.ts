@@ -28,30 +28,38 @@ export const FIFO_ORDER = [
 ] as const;
 
 /**
- * The portal user's pending debts in FIFO order, in one round trip. A user without debts gives
- * one row with null debt columns; a user that does not exist gives no row.
+ * The portal user's row joined to its pending debts in FIFO order, the columns left to the caller:
+ * a user without debts gives one row with null debt columns; a user that does not exist gives no
+ * row.
  */
-export function pendingDebtsQuery(tenant: TenantContext, portalUserId: string) {
+export function pendingDebtsOfUser(tenant: TenantContext, portalUserId: string) {
   let query = inCustomerSchema(tenant.db, tenant)
     .selectFrom('portal_users as u')
     .leftJoin('ordcta as o', (join) =>
       join.onRef('o.cnro', '=', 'u.cnro').on((eb) => isPendingDebt(eb)),
     )
-    .select([
-      'u.id as user_id',
-      'u.cnro',
-      'o.id',
-      'o.tipo',
-      'o.comprobante',
-      'o.nrocomp',
-      'o.fecha',
-      'o.vencimiento',
-      'o.debe',
-      'o.saldo',
-    ])
     .where('u.id', '=', portalUserId);
   for (const order of FIFO_ORDER) query = query.orderBy(order);
   return query;
+}
+
+/**
+ * The portal user's pending debts in FIFO order, in one round trip. A user without debts gives
+ * one row with null debt columns; a user that does not exist gives no row.
+ */
+export function pendingDebtsQuery(tenant: TenantContext, portalUserId: string) {
+  return pendingDebtsOfUser(tenant, portalUserId).select([
+    'u.id as user_id',
+    'u.cnro',
+    'o.id',
+    'o.tipo',
+    'o.comprobante',
+    'o.nrocomp',
+    'o.fecha',
+    'o.vencimiento',
+    'o.debe',
+    'o.saldo',
+  ]);
 }
 
 export type PendingDebtRow = InferResult<ReturnType<typeof pendingDebtsQuery>>[number];

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { DebtsInFlight } from '../payments/index.js';
+import type { PendingDebtsWithPayments } from '../payments/index.js';
 import type { Shared } from '../shared.js';
 import { accountRoutes } from './routes.js';
 import { createAccountService } from './service.js';
@@ -8,13 +8,13 @@ import { createAccountService } from './service.js';
 export function registerAccount(
   _app: FastifyInstance,
   shared: Shared,
-  deps: { debtsInFlight: DebtsInFlight },
+  deps: { pendingDebts: PendingDebtsWithPayments },
 ): void {
   shared.protectedRoutes((authed) =>
     accountRoutes(authed, {
       account: createAccountService({
         calendar: shared.calendar,
-        debtsInFlight: deps.debtsInFlight,
+        pendingDebts: deps.pendingDebts,
       }),
     }),
   );

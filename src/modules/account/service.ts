@@ -2,16 +2,15 @@ import { assertThat } from '../../platform/errors.js';
 import { numericToNumber } from '../../platform/money.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { findPendingDebts } from '../../ledger/pending-debts.js';
-import type { DebtsInFlight } from '../payments/index.js';
+import type { PendingDebtsWithPayments } from '../payments/index.js';
 import { findAccountSummary } from './queries.js';
 
 const USER_GONE = 'Usuario no encontrado';
 
 export function createAccountService(deps: {
   calendar: TenantCalendar;
-  /** The payments module's: which of the user's debts a payment in flight holds. */
-  debtsInFlight: DebtsInFlight;
+  /** The payments module's: the pending debts with the payments in flight holding them. */
+  pendingDebts: PendingDebtsWithPayments;
 }) {
   return {
     /** GET /portal/mi-cuenta (docs/decisions.md #35). */
@@ -33,27 +32,22 @@ export function createAccountService(deps: {
 
     /** GET /portal/deudas: pending debts in the order the FIFO rule of pagos/iniciar sees them. */
     async pendingDebts(tenant: TenantContext, portalUserId: string) {
-      // Three reads at once: the day, the debts and the payments holding some of them.
-      const [today, rows, inFlight] = await Promise.all([
+      // The day comes from a cache; the debts and their payments, from one statement.
+      const [today, debts] = await Promise.all([
         deps.calendar.today(tenant),
-        findPendingDebts(tenant, portalUserId),
-        deps.debtsInFlight(tenant, portalUserId),
+        deps.pendingDebts(tenant, portalUserId),
       ]);
-      assertThat(rows.length > 0, 'USER_NOT_FOUND', USER_GONE);
-      const items = [];
-      for (const row of rows) {
-        if (row.id === null || row.fecha === null || row.debe === null) continue;
-        items.push({
-          id: row.id,
-          comprobante: row.comprobante ?? '',
-          nrocomp: row.nrocomp ?? '',
-          fecha: row.fecha,
-          vencimiento: row.vencimiento,
-          debe: numericToNumber(row.debe),
-          vencido: row.vencimiento !== null && row.vencimiento < today,
-          pago_en_curso: inFlight.get(row.id.toLowerCase()) ?? null,
-        });
-      }
+      assertThat(debts, 'USER_NOT_FOUND', USER_GONE);
+      const items = debts.map((debt) => ({
+        id: debt.id,
+        comprobante: debt.comprobante,
+        nrocomp: debt.nrocomp,
+        fecha: debt.fecha,
+        vencimiento: debt.vencimiento,
+        debe: numericToNumber(debt.debe),
+        vencido: debt.vencimiento !== null && debt.vencimiento < today,
+        pago_en_curso: debt.pago_en_curso,
+      }));
       return { items };
     },
   };

@@ -6,7 +6,7 @@ import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { PaymentResolution } from './notifications/resolution.js';
 import { findPaymentHistory, type PaymentHistoryRow } from './queries/customer-payments.js';
-import { findUserPaymentsInFlight } from './queries/gateway-checks.js';
+import { findPendingDebtsWithPayments } from './queries/in-flight.js';
 
 interface ItemContext {
   now: Date;
@@ -113,24 +113,61 @@ export interface DebtInFlight {
   checkout_url: string | null;
 }
 
+/** A pending debt as GET /portal/deudas lists it, with the payment in flight holding it. */
+export interface PendingDebtWithPayment {
+  id: string;
+  comprobante: string;
+  nrocomp: string;
+  fecha: string;
+  vencimiento: string | null;
+  /** numeric text */
+  debe: string;
+  pago_en_curso: DebtInFlight | null;
+}
+
 /**
- * The portal user's debts held by a payment in flight, by debt id (lower case), each with the
- * payment and its checkout while it can still be paid: GET /portal/deudas's `pago_en_curso`.
+ * GET /portal/deudas's data in one round trip: the portal user's pending debts in FIFO order
+ * (src/ledger/pending-debts.ts), each with the payment in flight holding it and that payment's
+ * checkout while it can still be paid. Undefined when the user does not exist.
  */
-export function createDebtsInFlight(deps: { clock: Clock; checkoutTtlMs: number }) {
-  return async function debtsInFlight(
+export function createPendingDebtsWithPayments(deps: { clock: Clock; checkoutTtlMs: number }) {
+  return async function pendingDebtsWithPayments(
     tenant: TenantContext,
     portalUserId: string,
-  ): Promise<ReadonlyMap<string, DebtInFlight>> {
-    const payments = await findUserPaymentsInFlight(tenant.db, tenant.tenantId, portalUserId);
+  ): Promise<PendingDebtWithPayment[] | undefined> {
+    const rows = await findPendingDebtsWithPayments(tenant, portalUserId);
+    if (rows.length === 0) return undefined;
     const context = { now: deps.clock.now(), checkoutTtlMs: deps.checkoutTtlMs };
-    const held = new Map<string, DebtInFlight>();
-    for (const payment of payments) {
-      const inFlight = { id: payment.id, checkout_url: liveCheckoutUrl(payment, context) };
-      for (const debtId of payment.facturas) held.set(debtId, inFlight);
+    const debts: PendingDebtWithPayment[] = [];
+    for (const row of rows) {
+      // The user's row alone: no pending debt.
+      if (row.id === null || row.fecha === null || row.debe === null) continue;
+      const held =
+        row.payment_id === null || row.payment_status === null || row.payment_created_at === null
+          ? null
+          : {
+              id: row.payment_id,
+              checkout_url: liveCheckoutUrl(
+                {
+                  status: row.payment_status,
+                  checkout_url: row.payment_checkout_url,
+                  created_at: row.payment_created_at,
+                },
+                context,
+              ),
+            };
+      debts.push({
+        id: row.id,
+        comprobante: row.comprobante ?? '',
+        nrocomp: row.nrocomp ?? '',
+        fecha: row.fecha,
+        vencimiento: row.vencimiento,
+        debe: row.debe,
+        pago_en_curso: held,
+      });
     }
-    return held;
+    return debts;
   };
 }
 
-export type DebtsInFlight = ReturnType<typeof createDebtsInFlight>;
+export type PendingDebtsWithPayments = ReturnType<typeof createPendingDebtsWithPayments>;

@@ -11,10 +11,10 @@ import { createPaymentClaims } from './claims.js';
 import { createPaymentEmails } from './emails/payment-emails.js';
 import { createGatewayRegistry } from './gateways/registry.js';
 import {
-  createDebtsInFlight,
   createPaymentDetail,
   createPaymentHistory,
-  type DebtsInFlight,
+  createPendingDebtsWithPayments,
+  type PendingDebtsWithPayments,
 } from './history.js';
 import { createReconciler } from './notifications/reconcile.js';
 import { createPaymentResolution } from './notifications/resolution.js';
@@ -43,13 +43,13 @@ export { paymentsOfReceipts } from './receipts/payments-of-receipts.js';
 /** `cli payments retry-receipts`. */
 export { retryReceipts } from './receipts/retry-command.js';
 
-export type { DebtsInFlight } from './history.js';
+export type { PendingDebtsWithPayments } from './history.js';
 
 export async function registerPayments(
   app: FastifyInstance,
   shared: Shared,
   deps: { users: PortalUsers },
-): Promise<{ debtsInFlight: DebtsInFlight }> {
+): Promise<{ pendingDebts: PendingDebtsWithPayments }> {
   const { config, clock, log, metrics, systemDb, tenancy, jobs, calendar, audit, reports } = shared;
   const gateways = createGatewayRegistry({
     timeoutMs: config.gatewayTimeoutMs,
@@ -137,5 +137,5 @@ export async function registerPayments(
       receiptPdf: createReceiptDownload({ reports }),
     }),
   );
-  return { debtsInFlight: createDebtsInFlight({ clock, checkoutTtlMs }) };
+  return { pendingDebts: createPendingDebtsWithPayments({ clock, checkoutTtlMs }) };
 }

@@ -1,5 +1,4 @@
 import { inPublic, type TenantExecutor } from '../../../platform/db/executor.js';
-import { preparedSql } from '../../../platform/db/prepared.js';
 import type { PaymentStatus } from '../../../platform/db/types.js';
 
 /** What asking the gateway about a payment needs. */
@@ -55,44 +54,3 @@ export function findInFlightTimings(db: TenantExecutor, tenantId: number) {
     .orderBy('created_at')
     .execute() as Promise<InFlightTiming[]>;
 }
-
-export interface UserPaymentInFlight {
-  id: number;
-  status: PaymentStatus;
-  checkout_url: string | null;
-  created_at: Date;
-  facturas: string[];
-}
-
-/**
- * The portal user's payments holding debts (in flight at the gateway, or approved and waiting
- * for their receipt, unless the receipt writer refuses that approval for good: docs/decisions.md
- * #26 and #30, as paymentHoldingDebts decides), with the ids of the debts each holds, lower
- * case: GET /portal/deudas's `pago_en_curso`, in one small indexed read beside the debts.
- */
-export async function findUserPaymentsInFlight(
-  db: TenantExecutor,
-  tenantId: number,
-  portalUserId: string,
-): Promise<UserPaymentInFlight[]> {
-  const { rows } = await db.executeQuery<UserPaymentInFlight>(
-    userPaymentsInFlight.bind({ user: portalUserId, tenant: tenantId }),
-  );
-  return rows;
-}
-
-// Read beside the debts on every GET /portal/deudas: a prepared statement, planned once per
-// connection (src/platform/db/prepared.ts), like the debts' own.
-const userPaymentsInFlight = preparedSql(
-  `SELECT p.id, p.status, p.checkout_url, p.created_at,
-          ARRAY(SELECT lower(f ->> 'id') FROM jsonb_array_elements(p.facturas_json) f) AS facturas
-     FROM public.portal_payments p
-     LEFT JOIN public.portal_payment_approvals a ON a.payment_id = p.id
-    WHERE p.portal_user_id = $1 AND p.tenant_id = $2
-      AND (p.status IN ('pending', 'issued') OR (p.status = 'approved' AND p.recibo_id IS NULL))
-      AND NOT (p.status = 'approved' AND a.amount IS NOT NULL
-               AND (a.amount IS DISTINCT FROM p.monto
-                    OR upper(a.currency) <> upper(coalesce(p.currency, 'ARS'))))
-    ORDER BY p.id`,
-  ['user', 'tenant'],
-);

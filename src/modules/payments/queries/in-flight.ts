@@ -1,4 +1,13 @@
+import { sql, type InferResult } from 'kysely';
+import { pendingDebtsOfUser } from '../../../ledger/pending-debts.js';
 import { inPublic, type TenantExecutor } from '../../../platform/db/executor.js';
+import {
+  PLACEHOLDER_ID,
+  preparedQuery,
+  type PreparedQuery,
+} from '../../../platform/db/prepared.js';
+import type { PaymentStatus } from '../../../platform/db/types.js';
+import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
 import { paymentsWithApprovals } from './approvals.js';
 
 // Payments in flight: at the gateway (pending, issued), or approved and still without a receipt.
@@ -83,4 +92,93 @@ export async function cancelInFlight(
     .returning('id')
     .executeTakeFirst();
   return cancelled !== undefined;
+}
+
+/**
+ * The debts each of the user's payments holds (docs/decisions.md #26 and #30, as
+ * paymentHoldingDebts decides): in flight at the gateway (pending, issued), or approved and
+ * waiting for its receipt unless the receipt writer refuses that approval for good. One row per
+ * debt (lower-case id), with the newest payment naming it. Found through
+ * portal_payments_user_in_flight_idx, whose predicate the WHERE repeats.
+ */
+function debtsHeldByUser(portalUserId: string, tenantId: number) {
+  return sql<{
+    debt_id: string;
+    payment_id: number;
+    payment_status: PaymentStatus;
+    payment_checkout_url: string | null;
+    payment_created_at: Date;
+  }>`(SELECT DISTINCT ON (f.debt_id) f.debt_id, p.id AS payment_id, p.status AS payment_status,
+            p.checkout_url AS payment_checkout_url, p.created_at AS payment_created_at
+       FROM public.portal_payments p
+       LEFT JOIN public.portal_payment_approvals a ON a.payment_id = p.id
+      CROSS JOIN LATERAL (SELECT lower(e ->> 'id') AS debt_id
+                            FROM jsonb_array_elements(p.facturas_json) e) f
+      WHERE p.portal_user_id = ${portalUserId} AND p.tenant_id = ${tenantId}
+        AND (p.status IN ('pending', 'issued') OR (p.status = 'approved' AND p.recibo_id IS NULL))
+        AND NOT (p.status = 'approved' AND a.amount IS NOT NULL
+                 AND (a.amount IS DISTINCT FROM p.monto
+                      OR upper(a.currency) <> upper(coalesce(p.currency, 'ARS'))))
+      ORDER BY f.debt_id, p.id DESC)`;
+}
+
+/**
+ * GET /portal/deudas's data in one statement: the ledger's pending debts of the portal user in
+ * FIFO order (src/ledger/pending-debts.ts: a user without debts gives one row with null debt
+ * columns, a user that does not exist none), the columns the list shows, each debt with the
+ * payment holding it (null columns when none does).
+ */
+export function pendingDebtsWithPaymentsQuery(
+  tenant: TenantContext,
+  portalUserId: string,
+  payerId: string,
+) {
+  return pendingDebtsOfUser(tenant, portalUserId)
+    .leftJoin(debtsHeldByUser(payerId, tenant.tenantId).as('h'), (join) =>
+      join.on(sql<boolean>`h.debt_id = o.id::text`),
+    )
+    .select([
+      'o.id',
+      'o.comprobante',
+      'o.nrocomp',
+      'o.fecha',
+      'o.vencimiento',
+      'o.debe',
+      'h.payment_id',
+      'h.payment_status',
+      'h.payment_checkout_url',
+      'h.payment_created_at',
+    ]);
+}
+
+export type PendingDebtWithPaymentRow = InferResult<
+  ReturnType<typeof pendingDebtsWithPaymentsQuery>
+>[number];
+
+/** The payer's placeholder: the user's id is bound twice, once for the debts, once for payments. */
+const PAYER_PLACEHOLDER = '00000000-0000-4000-8000-0000000000fe';
+/** A tenant id no tenant has, to compile the statement before the real one is bound. */
+const TENANT_PLACEHOLDER = -1;
+
+// The portal's busiest read, built once per customer schema and run as a prepared statement.
+const withPaymentsBySchema = new Map<string, PreparedQuery<'user' | 'payer' | 'tenant'>>();
+
+/** The rows of `pendingDebtsWithPaymentsQuery`, in one round trip. */
+export async function findPendingDebtsWithPayments(
+  tenant: TenantContext,
+  portalUserId: string,
+): Promise<PendingDebtWithPaymentRow[]> {
+  let prepared = withPaymentsBySchema.get(tenant.customerSchema);
+  if (!prepared) {
+    const placeholders = { ...tenant, tenantId: TENANT_PLACEHOLDER };
+    prepared = preparedQuery(
+      pendingDebtsWithPaymentsQuery(placeholders, PLACEHOLDER_ID, PAYER_PLACEHOLDER),
+      { user: PLACEHOLDER_ID, payer: PAYER_PLACEHOLDER, tenant: TENANT_PLACEHOLDER },
+    );
+    withPaymentsBySchema.set(tenant.customerSchema, prepared);
+  }
+  const result = await tenant.db.executeQuery<PendingDebtWithPaymentRow>(
+    prepared.bind({ user: portalUserId, payer: portalUserId, tenant: tenant.tenantId }),
+  );
+  return result.rows;
 }
