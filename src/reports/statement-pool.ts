@@ -23,12 +23,25 @@ export type FromWorker =
 /** pdf/paged-stream.ts's mark: what may wait unread on this side too. */
 const HIGH_WATER_MARK = 64 * 1024;
 
+/** How long a dead worker's replacement waits: a worker that cannot start does not spin. */
+const RESPAWN_DELAY_MS = 1_000;
+
 // The worker's module beside this one, in its language: `.ts` under tsx, `.js` compiled (as
-// supervisor.ts finds main). A worker thread takes the process's Node flags, tsx's loader too.
-const WORKER = new URL(
-  `./statement-worker${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`,
-  import.meta.url,
-);
+// supervisor.ts finds main).
+const EXTENSION = import.meta.url.slice(import.meta.url.lastIndexOf('.'));
+const WORKER = new URL(`./statement-worker${EXTENSION}`, import.meta.url);
+
+/**
+ * A worker thread on the worker's module. Under tsx (development, `.ts`), Node 20 does not carry
+ * the loader tsx registered into a worker thread, so the thread registers it before importing
+ * the module; compiled (production) it is the module itself, and tsx is never loaded.
+ */
+function startWorker(): Worker {
+  if (EXTENSION !== '.ts') return new Worker(WORKER);
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const code = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(WORKER.href)}); });`;
+  return new Worker(code, { eval: true });
+}
 
 export interface StatementPool {
   /**
@@ -66,7 +79,7 @@ export function createStatementPool(size: number, log: FastifyBaseLogger): State
 
   function spawn(): Slot {
     const slot: Slot = {
-      worker: new Worker(WORKER),
+      worker: startWorker(),
       job: undefined,
       jobId: 0,
       abort: undefined,
@@ -85,7 +98,9 @@ export function createStatementPool(size: number, log: FastifyBaseLogger): State
       slot.abort?.(new Error(`the statement worker exited (${code})`));
       if (closing) return;
       log.error({ code }, 'statement worker exited; starting another');
-      release(spawn());
+      setTimeout(() => {
+        if (!closing) release(spawn());
+      }, RESPAWN_DELAY_MS).unref();
     });
     slots.push(slot);
     return slot;
@@ -113,12 +128,19 @@ export function createStatementPool(size: number, log: FastifyBaseLogger): State
     const slot = await acquire();
     const id = nextId++;
     slot.jobId = id;
-    // A copy the worker takes over without another: the body's buffer may be Node's shared pool.
-    const bytes = new Uint8Array(body);
+    // Handed over, not copied, when the body has its buffer to itself (a large body read whole
+    // does); a small one may sit in Node's shared pool, and is copied first.
+    const whole = body.buffer instanceof ArrayBuffer && body.byteOffset === 0;
+    const bytes =
+      whole && body.byteLength === body.buffer.byteLength
+        ? new Uint8Array(body.buffer, 0, body.byteLength)
+        : new Uint8Array(body);
 
     return new Promise<Readable>((resolve, reject) => {
       let pulling = false;
       let ended = false;
+      /** Whether the stream was handed out: before that, a failure is the promise's. */
+      let started = false;
       const finish = () => {
         if (ended) return;
         ended = true;
@@ -143,8 +165,8 @@ export function createStatementPool(size: number, log: FastifyBaseLogger): State
       slot.abort = (error) => {
         if (ended) return;
         ended = true;
-        reject(error);
-        output.destroy(error);
+        if (started) output.destroy(error);
+        else reject(error);
       };
       slot.job = (message) => {
         switch (message.type) {
@@ -153,6 +175,7 @@ export function createStatementPool(size: number, log: FastifyBaseLogger): State
             reject(new AppError('INVALID_REQUEST', message.message));
             return;
           case 'started':
+            started = true;
             resolve(output);
             return;
           case 'chunk':
