@@ -50,7 +50,7 @@ export function statementRoutes(
     },
     async (request, reply) => {
       const { tenant, portalUserId } = principalOf(request);
-      // After the query's checks (a 422 is not counted), before the ledger is read.
+      // After the query's schema (a malformed date is not counted), before the ledger is read.
       const release = await admitPdf(request);
       let answer;
       try {
