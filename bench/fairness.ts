@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import type { ReceiptReport } from '../src/reports/receipt-report.js';
 import { createServiceTokens } from '../src/reports/token.js';
@@ -19,6 +21,7 @@ const ROUNDS = Number(process.env.BENCH_FAIRNESS_ROUNDS ?? 3);
 const ROUND_SECONDS = Number(process.env.BENCH_FAIRNESS_SECONDS ?? 10);
 const PROBE_INTERVAL_MS = 50;
 const CLAIMS = { tenant_id: 1, sucursal_id: 1 };
+const STATEMENT_LOAD = fileURLToPath(new URL('./statement-load.ts', import.meta.url));
 
 const RECEIPT: ReceiptReport = {
   empresa: { nombre: 'Distribuidora Bench S.A.' },
@@ -34,21 +37,37 @@ const RECEIPT: ReceiptReport = {
   total: '3620.75',
 };
 
-async function post(url: string, path: string, token: string, body: string) {
+/** A service token, issued again before the one in hand expires (they live a minute). */
+type TokenSource = () => Promise<string>;
+
+function tokenSource(secret: string): TokenSource {
+  const tokens = createServiceTokens(secret);
+  let current: { token: Promise<string>; until: number } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!current || current.until < now) {
+      current = { token: tokens.issue(CLAIMS), until: now + 20_000 };
+    }
+    return current.token;
+  };
+}
+
+async function post(url: string, path: string, token: TokenSource, body: string) {
   const answer = await request(`${url}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${await token()}` },
     body,
   });
-  await answer.body.dump({ limit: Number.POSITIVE_INFINITY });
+  // Read to the end, as the API reads a PDF.
+  for await (const _chunk of answer.body) continue;
   return answer.statusCode;
 }
 
 /** Receipt latencies over `seconds`, one request every PROBE_INTERVAL_MS. */
-async function probe(url: string, token: string, seconds: number) {
+async function probe(url: string, token: TokenSource, seconds: number) {
   const body = JSON.stringify(RECEIPT);
   const times: number[] = [];
-  let failed = 0;
+  const failures: string[] = [];
   const sent: Promise<void>[] = [];
   const end = performance.now() + seconds * 1000;
   for (let due = performance.now(); due < end; due += PROBE_INTERVAL_MS) {
@@ -59,35 +78,48 @@ async function probe(url: string, token: string, seconds: number) {
       post(url, '/reports/portal-recibo', token, body).then(
         (status) => {
           if (status === 200) times.push(performance.now() - started);
-          else failed += 1;
+          else failures.push(String(status));
         },
-        () => {
-          failed += 1;
+        (error: unknown) => {
+          failures.push(error instanceof Error ? error.message : String(error));
         },
       ),
     );
   }
   await Promise.all(sent);
-  return { times, failed };
+  return { times, failures };
 }
 
-/** `loops` customers each posting the statement back to back until `stop` is set. */
-function statementLoops(url: string, token: string, body: string, loops: number) {
-  let stopped = false;
-  const counts = { ok: 0, busy: 0, other: 0 };
-  const running = Array.from({ length: loops }, async () => {
-    while (!stopped) {
-      const status = await post(url, '/reports/portal-estado-cuenta', token, body);
-      if (status === 200) counts.ok += 1;
-      else if (status === 503) counts.busy += 1;
-      else counts.other += 1;
-    }
+interface StatementCounts {
+  ok: number;
+  busy: number;
+  other: string[];
+}
+
+/**
+ * `loops` customers each posting the statement back to back (bench/statement-load.ts, its own
+ * process) until `stop`.
+ */
+async function statementLoops(url: string, secret: string, loops: number) {
+  const child = spawn(process.execPath, [...process.execArgv, STATEMENT_LOAD], {
+    env: { ...process.env, REPORTS_URL: url, REPORTS_SERVICE_SECRET: secret, LOOPS: String(loops) },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  while (!output.includes('started\n')) {
+    if (child.exitCode !== null) throw new Error('the statement load did not start');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   return {
-    counts,
-    async stop() {
-      stopped = true;
-      await Promise.all(running);
+    async stop(): Promise<StatementCounts> {
+      child.kill('SIGTERM');
+      await exited;
+      const last = output.trim().split('\n').at(-1) ?? '{}';
+      return JSON.parse(last) as StatementCounts;
     },
   };
 }
@@ -113,7 +145,7 @@ export async function receiptFairness(): Promise<void> {
     log: pino({ level: 'warn' }),
   });
   try {
-    const token = await createServiceTokens(secret).issue(CLAIMS);
+    const token = tokenSource(secret);
     const heavy = JSON.stringify(statement(20_000));
     // Warm both documents (fonts, the worker's first statement).
     await post(url, '/reports/portal-recibo', token, JSON.stringify(RECEIPT));
@@ -123,22 +155,22 @@ export async function receiptFairness(): Promise<void> {
     for (const loops of [1, 4]) {
       const idle: number[] = [];
       const loaded: number[] = [];
-      let failed = 0;
-      const statements = { ok: 0, busy: 0, other: 0 };
+      const failures: string[] = [];
+      const statements = { ok: 0, busy: 0, other: [] as string[] };
       for (let round = 0; round < ROUNDS; round += 1) {
         const quiet = await probe(url, token, ROUND_SECONDS);
         idle.push(...quiet.times);
-        failed += quiet.failed;
-        const load = statementLoops(url, token, heavy, loops);
+        failures.push(...quiet.failures);
+        const load = await statementLoops(url, secret, loops);
         // Let the first statement start before the probe does.
         await new Promise((resolve) => setTimeout(resolve, 200));
         const busy = await probe(url, token, ROUND_SECONDS);
-        await load.stop();
+        const counts = await load.stop();
         loaded.push(...busy.times);
-        failed += busy.failed;
-        statements.ok += load.counts.ok;
-        statements.busy += load.counts.busy;
-        statements.other += load.counts.other;
+        failures.push(...busy.failures);
+        statements.ok += counts.ok;
+        statements.busy += counts.busy;
+        statements.other.push(...counts.other);
       }
       const idleP99 = percentile(idle, 0.99);
       const loadedP99 = percentile(loaded, 0.99);
@@ -149,9 +181,14 @@ export async function receiptFairness(): Promise<void> {
         percentile(loaded, 0.5).toFixed(1),
         loadedP99.toFixed(1),
         `${(loadedP99 / idleP99).toFixed(2)}x`,
-        String(failed),
-        `${statements.ok} / ${statements.busy} / ${statements.other}`,
+        String(failures.length),
+        `${statements.ok} / ${statements.busy} / ${statements.other.length}`,
       ]);
+      const failed = [...failures, ...statements.other];
+      if (failed.length > 0) {
+        const kinds = [...new Set(failed)].slice(0, 5).join('; ');
+        process.stdout.write(`${loops} customer(s): failures seen: ${kinds}\n`);
+      }
     }
     const header = [
       'scenario (20,000-movement statements)',

@@ -135,12 +135,16 @@ export async function buildReportsApp(options: ReportsAppOptions): Promise<Fasti
           await authenticate(request);
           statementTickets.set(request, enterQueue(queues.statements, reply));
         },
+        // A waiting statement's body stays in its connection until its turn: the service holds
+        // no more than the statements it draws, and one refused after its wait was never read.
+        preParsing: async (request) => {
+          await statementTickets.get(request)?.turn();
+        },
         // Up to 20,000 movements (the service's 1 MB holds about 6,500).
         bodyLimit: STATEMENT_BODY_LIMIT,
       },
       async (request, reply) => {
         const ticket = statementTickets.get(request);
-        await ticket?.turn();
         // Everything that can refuse the body runs before the first byte (the worker resolves
         // once it is accepted): once the PDF streams, the answer is a 200 whatever happens next.
         const pdf = await statements.render(request.body ?? Buffer.alloc(0));
