@@ -52,13 +52,9 @@ export function statementRoutes(
       const { tenant, portalUserId } = principalOf(request);
       // After the query's schema (a malformed date is not counted), before the ledger is read.
       const release = await admitPdf(request);
-      let answer;
-      try {
-        answer = await deps.statements.pdf(tenant, portalUserId, request.query);
-      } finally {
-        await release();
-      }
-      const { filename, pdf } = answer;
+      const { filename, pdf } = await deps.statements
+        .pdf(tenant, portalUserId, request.query)
+        .finally(release);
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', `inline; filename="${filename}"`)
