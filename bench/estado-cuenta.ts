@@ -20,7 +20,7 @@ const RUNS = Number(process.env.BENCH_STATEMENT_RUNS ?? 30);
 const CLAIMS = { tenant_id: 1, sucursal_id: 1 };
 
 /** A statement of `count` movements that adds up: invoices, credit notes and receipts. */
-function statement(count: number): StatementReport {
+export function statement(count: number): StatementReport {
   let balance = 2_500_000;
   let debits = 0;
   let credits = 0;

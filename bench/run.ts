@@ -23,6 +23,7 @@ import {
 } from './deudas.js';
 import { statementRenders } from './estado-cuenta.js';
 import { statementJsonUnderLoad } from './estado-cuenta-json.js';
+import { receiptFairness } from './fairness.js';
 import { qzSigning } from './qz.js';
 import { receiptDownloads } from './recibo.js';
 import { loginToken, startPortal } from './portal.js';
@@ -101,6 +102,7 @@ async function main(): Promise<void> {
   const only = process.argv[2];
   // Statements need only reports processes of their own: no database, no portal to start.
   if (only === 'estado-cuenta') return statementRenders();
+  if (only === 'fairness') return receiptFairness();
   // The browser scenario runs the portal as its own process on its own databases.
   if (only === 'web') return webFirstPage();
   // Its own PostgreSQL, with the default max_connections of 100.
@@ -127,6 +129,7 @@ async function main(): Promise<void> {
     if (!only || only === 'estado-cuenta-json') await statementJsonUnderLoad(environment);
     if (!only || only === 'avisos') await remindersAtScale(environment);
     if (!only) await statementRenders();
+    if (!only) await receiptFairness();
   } finally {
     await app.close();
     await environment.close();

@@ -23,6 +23,7 @@ import { httpServerOptions } from './platform/http/server-options.js';
 import { openWebClient } from './platform/http/web-client.js';
 import { createIdempotencyPrune, scheduleIdempotencyPrune } from './platform/idempotency/prune.js';
 import { openInfrastructure } from './platform/infrastructure.js';
+import { createKeyLocks } from './platform/key-locks.js';
 import { createLifetime, type Lifetime } from './platform/lifetime.js';
 import { createMetrics, serveMetrics } from './platform/metrics.js';
 import { bcryptPasswords } from './platform/security/passwords.js';
@@ -129,6 +130,7 @@ async function assemble(
     jobs,
     mailer,
     counter: limits.counter,
+    locks: createKeyLocks({ redis, namespace: config.redisKeyPrefix, clock, outage: redisOutage }),
     audit: createAudit(log),
     tokens,
     passwords: options.passwords ?? bcryptPasswords,

@@ -9,6 +9,7 @@ import type { JobQueue } from '../platform/jobs.js';
 import type { Lifetime } from '../platform/lifetime.js';
 import type { Mailer } from '../platform/mail/mailer.js';
 import type { Metrics } from '../platform/metrics.js';
+import type { KeyLocks } from '../platform/key-locks.js';
 import type { Counter } from '../platform/rate-limit.js';
 import type { PasswordHasher } from '../platform/security/passwords.js';
 import type { AccessTokens } from '../platform/security/tokens.js';
@@ -41,6 +42,8 @@ export interface Shared {
   mailer: Mailer;
   /** Rate-limit counters (Redis when configured), for budgets of a module's own. */
   counter: Counter;
+  /** Keys one holder at a time (Redis when configured), e.g. one statement PDF per customer. */
+  locks: KeyLocks;
   audit: Audit;
   tokens: AccessTokens;
   passwords: PasswordHasher;

@@ -1,6 +1,7 @@
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
 import { AppError } from '../platform/errors.js';
@@ -8,14 +9,11 @@ import { installErrorHandling } from '../platform/http/error-handler.js';
 import { loggerOptions } from '../platform/http/logger.js';
 import { installValidation } from '../platform/http/validation.js';
 import type { LogLevel } from '../config.js';
+import type { RenderingLimits } from './config.js';
 import { ReceiptReportBody, renderReceipt, type ReceiptReport } from './receipt-report.js';
-import {
-  checkStatement,
-  renderStatement,
-  STATEMENT_BODY_LIMIT,
-  StatementReportBody,
-  type StatementReport,
-} from './statement-report.js';
+import { createRenderQueue, type RenderQueue, type Ticket } from './render-queue.js';
+import { createStatementPool } from './statement-pool.js';
+import { STATEMENT_BODY_LIMIT } from './statement-report.js';
 import { createServiceTokens, type ServiceClaims } from './token.js';
 
 /** Renders one coupon of the tenant and sucursal named by the service token. */
@@ -30,9 +28,28 @@ interface ReportsAppOptions {
   logLevel: LogLevel;
   /** Absent when the service has no database (the coupon route then answers 503). */
   coupons?: CouponRenderer | undefined;
+  rendering: RenderingLimits;
 }
 
 const PDF_HEADERS = { 'content-type': 'application/pdf', 'cache-control': 'no-store' };
+
+/** A place in `queue` for this request, left when its answer ends however it ends (503 if full). */
+function enterQueue(queue: RenderQueue, reply: FastifyReply): Ticket {
+  const ticket = queue.enter();
+  reply.raw.once('close', () => ticket.leave());
+  return ticket;
+}
+
+/** `render` in its turn in `queue`; its place is freed when the document is drawn. */
+async function inTurn<T>(queue: RenderQueue, reply: FastifyReply, render: () => Promise<T>) {
+  const ticket = enterQueue(queue, reply);
+  await ticket.turn();
+  try {
+    return await render();
+  } finally {
+    ticket.leave();
+  }
+}
 
 /**
  * The internal reports service (docs/api.md: PDF generation, reachable only from the backend). Every
@@ -44,6 +61,35 @@ export async function buildReportsApp(options: ReportsAppOptions): Promise<Fasti
   installValidation(app);
   installErrorHandling(app);
   const tokens = createServiceTokens(options.secret);
+  const limits = options.rendering;
+  // Statements are drawn in worker threads; receipts and coupons here, between other requests.
+  const statements = createStatementPool(limits.statementWorkers, app.log);
+  app.addHook('onClose', () => statements.close());
+  const queues = {
+    receipts: createRenderQueue({
+      label: 'recibos',
+      concurrency: limits.renderConcurrency,
+      maxWaiting: limits.renderQueue,
+      maxWaitMs: limits.maxWaitMs,
+      retryAfterSeconds: 1,
+    }),
+    coupons: createRenderQueue({
+      label: 'cupones',
+      concurrency: limits.renderConcurrency,
+      maxWaiting: limits.renderQueue,
+      maxWaitMs: limits.maxWaitMs,
+      retryAfterSeconds: 1,
+    }),
+    statements: createRenderQueue({
+      label: 'estados de cuenta',
+      concurrency: limits.statementWorkers,
+      maxWaiting: limits.statementQueue,
+      maxWaitMs: limits.maxWaitMs,
+      retryAfterSeconds: 5,
+    }),
+  };
+  /** Statement requests' places, taken before their megabytes are read. */
+  const statementTickets = new WeakMap<FastifyRequest, Ticket>();
 
   /** The claims of the request's service token; 401 UNAUTHORIZED without a valid one. */
   const authenticate = async (request: FastifyRequest): Promise<ServiceClaims> => {
@@ -65,29 +111,49 @@ export async function buildReportsApp(options: ReportsAppOptions): Promise<Fasti
       },
       schema: { body: ReceiptReportBody },
     },
-    async (request, reply) => reply.headers(PDF_HEADERS).send(await renderReceipt(request.body)),
+    async (request, reply) => {
+      const pdf = await inTurn(queues.receipts, reply, () => renderReceipt(request.body));
+      return reply.headers(PDF_HEADERS).send(pdf);
+    },
   );
 
-  app.post<{ Body: StatementReport }>(
-    '/reports/portal-estado-cuenta',
-    {
-      // Before the body is parsed: an unauthenticated caller gets no work done, and its megabytes
-      // are not read.
-      onRequest: async (request) => {
-        await authenticate(request);
+  await app.register((scope, _options, registered) => {
+    // The body as it came, parsed in the worker that draws it: a 20,000-movement body is tens of
+    // milliseconds of JSON.parse and validation that would otherwise hold up every receipt.
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser(
+      'application/json',
+      { parseAs: 'buffer', bodyLimit: STATEMENT_BODY_LIMIT },
+      (_request, body, done) => done(null, body),
+    );
+    scope.post<{ Body: Buffer | undefined }>(
+      '/reports/portal-estado-cuenta',
+      {
+        // Before the body is read: an unauthenticated caller gets no work done, and neither its
+        // megabytes nor those of one the queue has no room for are read.
+        onRequest: async (request, reply) => {
+          await authenticate(request);
+          statementTickets.set(request, enterQueue(queues.statements, reply));
+        },
+        // A waiting statement's body stays in its connection until its turn: the service holds
+        // no more than the statements it draws, and one refused after its wait was never read.
+        preParsing: async (request) => {
+          await statementTickets.get(request)?.turn();
+        },
+        // Up to 20,000 movements (the service's 1 MB holds about 6,500).
+        bodyLimit: STATEMENT_BODY_LIMIT,
       },
-      // Up to 20,000 movements (the service's 1 MB holds about 6,500).
-      bodyLimit: STATEMENT_BODY_LIMIT,
-      schema: { body: StatementReportBody },
-      config: { validationCode: 'INVALID_REQUEST' },
-    },
-    async (request, reply) => {
-      // Everything that can refuse the body runs before the first byte: once the PDF streams, the
-      // answer is a 200 whatever happens next.
-      checkStatement(request.body);
-      return reply.headers(PDF_HEADERS).send(renderStatement(request.body));
-    },
-  );
+      async (request, reply) => {
+        const ticket = statementTickets.get(request);
+        // Everything that can refuse the body runs before the first byte (the worker resolves
+        // once it is accepted): once the PDF streams, the answer is a 200 whatever happens next.
+        const pdf = await statements.render(request.body ?? Buffer.alloc(0));
+        pdf.once('close', () => ticket?.leave());
+        return reply.headers(PDF_HEADERS).send(pdf);
+      },
+    );
+    registered();
+  });
 
   app.get<{ Params: { id: string } }>(
     '/reports/cupones/:id',
@@ -109,7 +175,10 @@ export async function buildReportsApp(options: ReportsAppOptions): Promise<Fasti
           'El servicio de informes no tiene DATABASE_URL: no puede leer cupones',
         );
       }
-      const pdf = await options.coupons(claims, request.params.id, request.log);
+      const { coupons } = options;
+      const pdf = await inTurn(queues.coupons, reply, () =>
+        coupons(claims, request.params.id, request.log),
+      );
       return reply.headers(PDF_HEADERS).send(pdf);
     },
   );

@@ -6,10 +6,25 @@ import { createServiceTokens, type ServiceClaims } from './token.js';
 
 /** The reports service did not give a PDF: refused, timed out, answered 4xx/5xx or not a PDF. */
 export class ReportsError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /**
+   * Set when the service was busy, not broken: it answered 503 with Retry-After (its render
+   * queue was full or the wait too long, docs/receipts.md "Rendering in turn"), in seconds.
+   */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(message: string, options?: { cause?: unknown; retryAfterSeconds?: number }) {
     super(message, options);
     this.name = 'ReportsError';
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
+}
+
+/** A 503's Retry-After in whole seconds (1-60), or undefined when it has none that reads so. */
+function retryAfterOf(statusCode: number, header: string | string[] | undefined) {
+  if (statusCode !== 503 || typeof header !== 'string' || !/^\d{1,2}$/.test(header)) {
+    return undefined;
+  }
+  return Math.max(1, Number(header));
 }
 
 export interface ReportsClient {
@@ -78,7 +93,9 @@ export function createReportsClient(options: {
       if (answer.statusCode !== 200) {
         // Its error body says nothing the caller can use: drop it without holding it in memory.
         await answer.body.dump();
-        throw new ReportsError(`reports ${path}: answered ${answer.statusCode}`);
+        throw new ReportsError(`reports ${path}: answered ${answer.statusCode}`, {
+          retryAfterSeconds: retryAfterOf(answer.statusCode, answer.headers['retry-after']),
+        });
       }
       const chunks: Buffer[] = [];
       let size = 0;

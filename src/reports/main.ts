@@ -37,6 +37,7 @@ async function main(): Promise<void> {
     secret: config.secret,
     logLevel: config.logLevel,
     coupons: coupons?.render,
+    rendering: config.rendering,
   });
   app.addHook('onClose', async () => {
     await coupons?.close();

@@ -35,6 +35,13 @@ describe('loadReportsConfig', () => {
       secret: 'dev-reports',
       databaseUrl: undefined,
       logLevel: 'info',
+      rendering: {
+        statementWorkers: 1,
+        statementQueue: 4,
+        renderConcurrency: 4,
+        renderQueue: 200,
+        maxWaitMs: 5_000,
+      },
     });
     const api = loadConfig({ PORTAL_JWT_SECRET: 'dev-secret', REPORTS_SERVICE_SECRET: 'x' });
     expect(api.reportsUrl).toBe(`http://${config.host}:${config.port}`);
@@ -85,6 +92,41 @@ describe('loadReportsConfig', () => {
     );
     expect(problemsOf(() => loadReportsConfig({ ...env, REPORTS_URL: 'ftp://x' }))[0]).toMatch(
       /^REPORTS_URL/,
+    );
+  });
+
+  it('reads the render bounds, and waits at most half of the API’s REPORTS_TIMEOUT_MS', () => {
+    const env = { REPORTS_SERVICE_SECRET: 'dev-reports' };
+    expect(
+      loadReportsConfig({
+        ...env,
+        REPORTS_STATEMENT_WORKERS: '2',
+        REPORTS_STATEMENT_QUEUE: '0',
+        REPORTS_RENDER_CONCURRENCY: '8',
+        REPORTS_RENDER_QUEUE: '50',
+        REPORTS_TIMEOUT_MS: '3000',
+      }).rendering,
+    ).toEqual({
+      statementWorkers: 2,
+      statementQueue: 0,
+      renderConcurrency: 8,
+      renderQueue: 50,
+      maxWaitMs: 1_500,
+    });
+    expect(
+      problemsOf(() => loadReportsConfig({ ...env, REPORTS_STATEMENT_WORKERS: '0' }))[0],
+    ).toMatch(/^REPORTS_STATEMENT_WORKERS/);
+    // Whatever timeout the API takes, the child takes too; what it refuses, both refuse.
+    for (const timeout of ['99', '100', '120000', '120001', 'soon']) {
+      const both = { ...PRODUCTION_API, REPORTS_SERVICE_SECRET: 'r'.repeat(32) };
+      const named = (problems: string[]) =>
+        problems.filter((problem) => problem.startsWith('REPORTS_TIMEOUT_MS'));
+      expect(named(problemsOf(() => loadConfig({ ...both, REPORTS_TIMEOUT_MS: timeout })))).toEqual(
+        named(problemsOf(() => loadReportsConfig({ ...both, REPORTS_TIMEOUT_MS: timeout }))),
+      );
+    }
+    expect(problemsOf(() => loadReportsConfig({ ...env, REPORTS_TIMEOUT_MS: '99' }))[0]).toMatch(
+      /^REPORTS_TIMEOUT_MS/,
     );
   });
 

@@ -13,6 +13,9 @@ export function registerStatement(_app: FastifyInstance, shared: Shared): void {
   shared.protectedRoutes((authed) =>
     statementRoutes(authed, {
       statements: createStatementService({ calendar: shared.calendar, reports: shared.reports }),
+      locks: shared.locks,
+      // Longer than a render can last (the reports call's deadline, plus the reads before it).
+      renderTtlMs: shared.config.reportsTimeoutMs + 30_000,
     }),
   );
 }

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/auth/guard.js';
 import { errorResponses, PdfResponse } from '../../../contract/envelope.js';
 import { StatementQuery, StatementResponse } from '../../../contract/statement.js';
+import type { KeyLocks } from '../../platform/key-locks.js';
+import { createStatementPdfLimits } from './pdf-limits.js';
 import type { StatementService } from './service.js';
 
 const tags = ['cuenta'];
@@ -11,9 +13,10 @@ const security = [{ bearerAuth: [] }];
 /** The statement of account; `authed` is app.ts's protected scope, whose hooks check the token. */
 export function statementRoutes(
   authed: FastifyInstance,
-  deps: { statements: StatementService },
+  deps: { statements: StatementService; locks: KeyLocks; renderTtlMs: number },
 ): void {
   const routes = authed.withTypeProvider<TypeBoxTypeProvider>();
+  const admitPdf = createStatementPdfLimits(authed, deps);
 
   routes.get(
     '/portal/estado-cuenta',
@@ -42,12 +45,16 @@ export function statementRoutes(
         security,
         summary: 'The same statement of account as a PDF',
         querystring: StatementQuery,
-        response: { 200: PdfResponse, ...errorResponses(401, 404, 422, 429, 502) },
+        response: { 200: PdfResponse, ...errorResponses(401, 404, 422, 429, 502, 503) },
       },
     },
     async (request, reply) => {
       const { tenant, portalUserId } = principalOf(request);
-      const { filename, pdf } = await deps.statements.pdf(tenant, portalUserId, request.query);
+      // After the query's schema (a malformed date is not counted), before the ledger is read.
+      const release = await admitPdf(request);
+      const { filename, pdf } = await deps.statements
+        .pdf(tenant, portalUserId, request.query)
+        .finally(release);
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', `inline; filename="${filename}"`)

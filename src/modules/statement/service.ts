@@ -195,7 +195,8 @@ export function createStatementService(deps: { calendar: TenantCalendar; reports
 
     /**
      * GET /portal/estado-cuenta/pdf: the same statement, drawn by the reports service
-     * (`portal-estado-cuenta`), any failure of which is 502 INFORMES_ERROR.
+     * (`portal-estado-cuenta`): 503 SERVICE_UNAVAILABLE with its Retry-After when it is busy,
+     * 502 INFORMES_ERROR for any other failure.
      */
     async pdf(
       tenant: TenantContext,
@@ -211,6 +212,14 @@ export function createStatementService(deps: { calendar: TenantCalendar; reports
         // Both dates are YYYY-MM-DD (the schema's and the defaults'): safe in a quoted parameter.
         return { filename: `estado-de-cuenta-${statement.desde}-${statement.hasta}.pdf`, pdf };
       } catch (error) {
+        if (error instanceof ReportsError && error.retryAfterSeconds !== undefined) {
+          // Busy, not broken: other customers' statements fill its queue for a few seconds.
+          throw new AppError(
+            'SERVICE_UNAVAILABLE',
+            `El servicio de informes está ocupado; reintente en ${error.retryAfterSeconds} s`,
+            { cause: error, headers: { 'retry-after': String(error.retryAfterSeconds) } },
+          );
+        }
         if (error instanceof ReportsError) {
           throw new AppError(
             'INFORMES_ERROR',

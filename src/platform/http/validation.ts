@@ -34,3 +34,16 @@ export function installValidation(app: FastifyInstance): void {
     (httpPart === 'body' ? bodyAjv : textAjv).compile(schema),
   );
 }
+
+/**
+ * A body schema's validator outside a route (a worker thread that parses a body itself), by the
+ * routes' own rules; its first error reads as Fastify words a route's (`body/path message`).
+ */
+export function compileBodyValidator(schema: object): (data: unknown) => string | undefined {
+  const validate = bodyAjv.compile(schema);
+  return (data) => {
+    if (validate(data)) return undefined;
+    const [error] = validate.errors ?? [];
+    return `body${error?.instancePath ?? ''} ${error?.message ?? 'no es válido'}`;
+  };
+}

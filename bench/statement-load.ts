@@ -1,0 +1,47 @@
+import { request } from 'undici';
+import { createServiceTokens } from '../src/reports/token.js';
+import { statement } from './estado-cuenta.js';
+
+/**
+ * The fairness bench's other customers, in a process of their own so that their uploads never
+ * delay the receipt probe's requests on the client side: `LOOPS` customers each post a
+ * 20,000-movement statement to the reports service at `REPORTS_URL` back to back until SIGTERM,
+ * then print what they were answered as JSON ({ ok, busy, other }) and exit.
+ */
+const url = process.env.REPORTS_URL ?? '';
+const tokens = createServiceTokens(process.env.REPORTS_SERVICE_SECRET ?? '');
+const loops = Number(process.env.LOOPS ?? 1);
+const body = JSON.stringify(statement(20_000));
+const counts = { ok: 0, busy: 0, other: [] as string[] };
+let stopped = false;
+
+async function once(): Promise<void> {
+  try {
+    const answer = await request(`${url}/reports/portal-estado-cuenta`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${await tokens.issue({ tenant_id: 1, sucursal_id: 1 })}`,
+      },
+      body,
+    });
+    for await (const _chunk of answer.body) continue;
+    if (answer.statusCode === 200) counts.ok += 1;
+    else if (answer.statusCode === 503) counts.busy += 1;
+    else counts.other.push(String(answer.statusCode));
+  } catch (error) {
+    counts.other.push(error instanceof Error ? error.message : String(error));
+  }
+}
+
+const running = Array.from({ length: loops }, async () => {
+  while (!stopped) await once();
+});
+process.on('SIGTERM', () => {
+  stopped = true;
+  void Promise.all(running).then(() => {
+    process.stdout.write(`${JSON.stringify(counts)}\n`);
+    process.exit(0);
+  });
+});
+process.stdout.write('started\n');
