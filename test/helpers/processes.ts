@@ -34,6 +34,18 @@ export interface RunningProcess {
 }
 
 /**
+ * The run's compiled copy; undefined outside a vitest run (the benchmarks start the reports
+ * service through these helpers too, with tsx), where vitest's `inject` throws.
+ */
+function compiledRoot(): string | undefined {
+  try {
+    return inject('compiledRoot');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The script in one node process, so a signal reaches the server itself (tsx's own command runs
  * the script in a child of its own: a SIGKILL of the command leaves that child running, and on a
  * loaded machine it answered a SIGTERM with 143 before the child's handlers had said they were
@@ -42,7 +54,7 @@ export interface RunningProcess {
  * else (a test's fixture) runs with tsx as a loader, as `npm start` does.
  */
 export function startNode(script: string, args: string[], env: NodeJS.ProcessEnv): RunningProcess {
-  const compiled = script.startsWith('src/') ? inject('compiledRoot') : undefined;
+  const compiled = script.startsWith('src/') ? compiledRoot() : undefined;
   const command =
     compiled === undefined
       ? ['--import', 'tsx', script]
