@@ -1,15 +1,8 @@
-import { useEffect, useState } from 'preact/hooks';
-import { ApiError } from '../api/http.js';
+import { useState } from 'preact/hooks';
 import type { Me, Payment } from '../api/types.js';
 import { formatMoney, formatWhen } from '../lib/format.js';
 import { continueHref } from '../lib/payment-actions.js';
-import {
-  keepPolling,
-  outcomeOf,
-  pollDelay,
-  showAdvice,
-  type Outcome,
-} from '../lib/payment-status.js';
+import { showAdvice, type Outcome } from '../lib/payment-status.js';
 import { pathFor, type PortalLink } from '../routes.js';
 import { RETRY_PARAM, retryValue } from '../lib/fifo.js';
 import { authCall } from '../session/session.js';
@@ -21,63 +14,7 @@ import { Page } from '../ui/page.js';
 import { PaidInvoices } from '../ui/paid-invoices.js';
 import { PdfButton } from '../ui/pdf-button.js';
 import { ErrorBox, Loading, Notice } from '../ui/status.js';
-
-interface Poll {
-  payment: Payment | null;
-  outcome: Outcome;
-  elapsedMs: number;
-  /** A transient failure while asking (network, 5xx): shown, and asking goes on. */
-  hiccup: string | null;
-  /** A final failure (the payment is not this customer's, or does not exist). */
-  fatal: string | null;
-  polling: boolean;
-}
-
-const START: Poll = {
-  payment: null,
-  outcome: 'processing',
-  elapsedMs: 0,
-  hiccup: null,
-  fatal: null,
-  polling: true,
-};
-
-/** Asks GET /portal/pagos/{id} until the outcome is final or asking gives up. */
-function usePaymentPoll(paymentId: number): [Poll, () => void] {
-  const [poll, setPoll] = useState<Poll>(START);
-  const [round, setRound] = useState(0);
-  useEffect(() => {
-    let live = true;
-    let timer: number | undefined;
-    const started = Date.now();
-    let current = START;
-    setPoll(START);
-    async function ask(): Promise<void> {
-      let next: Partial<Poll>;
-      try {
-        const payment = await authCall<Payment>(`/portal/pagos/${paymentId}`);
-        next = { payment, outcome: outcomeOf(payment), hiccup: null };
-      } catch (error) {
-        const message = error instanceof ApiError ? error.message : 'No pudimos consultar el pago.';
-        const final = error instanceof ApiError && [401, 403, 404].includes(error.status);
-        next = final ? { fatal: message } : { hiccup: message };
-      }
-      if (!live) return;
-      const elapsedMs = Date.now() - started;
-      const merged = { ...current, ...next, elapsedMs };
-      const again = merged.fatal === null && keepPolling(merged.outcome, elapsedMs);
-      current = { ...merged, polling: again };
-      setPoll(current);
-      if (again) timer = window.setTimeout(() => void ask(), pollDelay(elapsedMs));
-    }
-    void ask();
-    return () => {
-      live = false;
-      window.clearTimeout(timer);
-    };
-  }, [paymentId, round]);
-  return [poll, () => setRound((n) => n + 1)];
-}
+import { outcomeTitle, useOutcomePoll } from '../ui/use-outcome-poll.js';
 
 export function PaymentResultPage(props: { paymentId: number | null; me: Me }) {
   const link: PortalLink = { tenantId: props.me.tenant_id, sucursalId: props.me.sucursal_id };
@@ -95,23 +32,20 @@ export function PaymentResultPage(props: { paymentId: number | null; me: Me }) {
   return <Result paymentId={props.paymentId} link={link} email={props.me.email} />;
 }
 
-const TITLES: Record<Outcome, string> = {
-  processing: 'Tu pago está en proceso',
-  'approved-no-receipt': 'Tu pago fue aprobado',
-  approved: 'Tu pago fue aprobado',
-  rejected: 'Tu pago fue rechazado',
-  cancelled: 'El pago fue cancelado',
-  refunded: 'El pago fue devuelto',
-};
-
 function Result(props: { paymentId: number; link: PortalLink; email: string }) {
   const { link } = props;
-  const [poll, again] = usePaymentPoll(props.paymentId);
+  const { paymentId } = props;
+  const [poll, again] = useOutcomePoll(
+    () => authCall<Payment>(`/portal/pagos/${paymentId}`),
+    String(paymentId),
+  );
   // A cancel from here: done, the outcome read again says so; refused, why (above it all).
   const [cancelledHere, setCancelledHere] = useState(false);
   const [cancelError, setCancelError] = useState<ActionOutcome | null>(null);
-  const { payment, outcome } = poll;
-  const title = poll.fatal ? 'Resultado del pago' : TITLES[outcome];
+  const { value: payment, outcome } = poll;
+  const title = poll.fatal
+    ? 'Resultado del pago'
+    : outcomeTitle(outcome, 'Tu pago está en proceso');
   // The payer back from the gateway without paying: back to its checkout, or cancel it.
   const resume = !poll.fatal && payment ? continueHref(payment) : null;
   return (
