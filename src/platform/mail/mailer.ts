@@ -68,7 +68,11 @@ function pooledTransport(settings: SmtpSettings, maxConnections: number): Transp
  * for each one. A burst of approvals sends its e-mails at the speed of the work.
  */
 function createTransportPool(maxConnections: number) {
-  const open = new Map<string, { transport: Transporter; idle: NodeJS.Timeout | undefined }>();
+  const open = new Map<
+    string,
+    { transport: Transporter; sending: number; idle: NodeJS.Timeout | undefined }
+  >();
+  let closed = false;
   const closeOne = (key: string) => {
     const entry = open.get(key);
     if (!entry) return;
@@ -77,21 +81,48 @@ function createTransportPool(maxConnections: number) {
     entry.transport.close();
   };
   return {
-    /** The transport of these settings; it closes after IDLE_TRANSPORT_MS unused. */
-    get(settings: SmtpSettings): Transporter {
+    /**
+     * Sends through the transport of these settings. Its idle clock starts when its last send in
+     * flight ends: closing a pooled transport fails the messages still waiting for a connection,
+     * and a slow server can keep them waiting longer than IDLE_TRANSPORT_MS.
+     */
+    async send(settings: SmtpSettings, mail: SMTPTransport.MailOptions): Promise<void> {
+      if (closed) {
+        // The app is closing: a job still running sends on a connection of its own.
+        const transport = nodemailer.createTransport(settings);
+        try {
+          await transport.sendMail(mail);
+        } finally {
+          transport.close();
+        }
+        return;
+      }
       // The settings, password included, only as a key of this process's memory.
       const key = JSON.stringify(settings);
       let entry = open.get(key);
       if (!entry) {
-        entry = { transport: pooledTransport(settings, maxConnections), idle: undefined };
+        entry = {
+          transport: pooledTransport(settings, maxConnections),
+          sending: 0,
+          idle: undefined,
+        };
         open.set(key, entry);
       }
-      clearTimeout(entry.idle);
-      entry.idle = setTimeout(() => closeOne(key), IDLE_TRANSPORT_MS);
-      entry.idle.unref();
-      return entry.transport;
+      const current = entry;
+      clearTimeout(current.idle);
+      current.sending += 1;
+      try {
+        await current.transport.sendMail(mail);
+      } finally {
+        current.sending -= 1;
+        if (current.sending === 0 && open.get(key) === current) {
+          current.idle = setTimeout(() => closeOne(key), IDLE_TRANSPORT_MS);
+          current.idle.unref();
+        }
+      }
     },
     close() {
+      closed = true;
       for (const key of [...open.keys()]) closeOne(key);
     },
   };
@@ -159,16 +190,21 @@ export function createMailer(options: {
         );
         return;
       }
-      const transport = pool ? pool.get(settings) : nodemailer.createTransport(settings);
+      const mail = {
+        from,
+        ...message,
+        attachments: message.attachments?.map((attachment) => ({ ...attachment })),
+        headers: message.headers && { ...message.headers },
+      };
+      if (pool) {
+        await pool.send(settings, mail);
+        return;
+      }
+      const transport = nodemailer.createTransport(settings);
       try {
-        await transport.sendMail({
-          from,
-          ...message,
-          attachments: message.attachments?.map((attachment) => ({ ...attachment })),
-          headers: message.headers && { ...message.headers },
-        });
+        await transport.sendMail(mail);
       } finally {
-        if (!pool) transport.close();
+        transport.close();
       }
     },
     close() {
