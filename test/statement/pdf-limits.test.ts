@@ -96,7 +96,7 @@ describe('one instance, counters in memory', () => {
     expect((await pdf(app, textil)).statusCode).toBe(200);
   });
 
-  it('renders one PDF per customer at a time: a second while one renders is 429 with a short Retry-After', async () => {
+  it('renders one PDF per customer at a time: a second while one renders is 429 with a short Retry-After, and does not count', async () => {
     const fresh = await appWith();
     const tokens = await tokensOf(fresh);
     const [first, second, other] = await Promise.all([
@@ -112,6 +112,9 @@ describe('one instance, counters in memory', () => {
     expect(other?.statusCode, other?.body).toBe(200);
     // Once the render ends, the next one is taken.
     expect((await pdf(fresh, tokens.ana)).statusCode).toBe(200);
+    // The request refused while her first PDF rendered spent none of Ana's 5: three more go.
+    for (let n = 0; n < 3; n += 1) expect((await pdf(fresh, tokens.ana)).statusCode).toBe(200);
+    expectLimited(await pdf(fresh, tokens.ana));
   });
 });
 
@@ -124,8 +127,9 @@ describe.skipIf(redis.skip)(redis.title('two instances sharing Redis'), () => {
 
     // At once on both: one renders, the other is told it is under way.
     expect(statuses(await Promise.all([pdf(one, ana), pdf(two, ana)]))).toEqual([200, 429]);
-    // Two counted so far, on either instance: three more, then both refuse.
-    for (const app of [one, two, one]) expect((await pdf(app, ana)).statusCode).toBe(200);
+    // One counted so far (the refused one is not), on either instance: four more, then both
+    // refuse.
+    for (const app of [one, two, one, two]) expect((await pdf(app, ana)).statusCode).toBe(200);
     expectLimited(await pdf(two, ana));
     expectLimited(await pdf(one, ana));
     expect((await json(two, ana)).statusCode).toBe(200);

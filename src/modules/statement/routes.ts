@@ -54,7 +54,8 @@ export function statementRoutes(
       const release = await admitPdf(request);
       const { filename, pdf } = await deps.statements
         .pdf(tenant, portalUserId, request.query)
-        .finally(release);
+        // The key goes back beside the answer: the PDF does not wait for Redis.
+        .finally(() => void release());
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', `inline; filename="${filename}"`)
