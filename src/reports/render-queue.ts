@@ -17,7 +17,6 @@ export interface RenderQueue {
    * as the queue holds are already waiting: a burst is refused quickly instead of timing out.
    */
   enter(): Ticket;
-  depth(): { rendering: number; waiting: number };
 }
 
 export interface RenderQueueOptions {
@@ -67,8 +66,6 @@ export function createRenderQueue(options: RenderQueueOptions): RenderQueue {
   }
 
   return {
-    depth: () => ({ rendering, waiting: waiting.length }),
-
     enter() {
       if (rendering < options.concurrency && waiting.length === 0) {
         rendering += 1;

@@ -188,10 +188,14 @@ export function createStatementPool(size: number, log: FastifyBaseLogger): State
             finish();
             output.push(null);
             return;
-          case 'failed':
+          case 'failed': {
             finish();
-            output.destroy(new Error(`statement render failed: ${message.message}`));
+            const error = new Error(`statement render failed: ${message.message}`);
+            // Before its first byte the caller still waits for the stream: it gets the error.
+            if (started) output.destroy(error);
+            else reject(error);
             return;
+          }
         }
       };
       slot.worker.postMessage({ type: 'render', id, body: bytes } satisfies ToWorker, [

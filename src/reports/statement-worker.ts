@@ -1,4 +1,4 @@
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 import type { Readable } from 'node:stream';
 import { parentPort } from 'node:worker_threads';
 import { AppError } from '../platform/errors.js';
@@ -28,7 +28,15 @@ if (!port) throw new Error('statement-worker.ts runs as a worker thread of the s
  * would lower the whole process, so it is left alone there.
  */
 const STATEMENT_NICENESS = 10;
-if (process.platform === 'linux') setPriority(STATEMENT_NICENESS);
+if (process.platform === 'linux') {
+  try {
+    // Never below the process's own priority (a service started with `nice -n 15` stays there):
+    // an unprivileged thread may only raise its niceness, and a refusal must not kill the worker.
+    setPriority(Math.max(getPriority(), STATEMENT_NICENESS));
+  } catch {
+    // Left at the process's priority: statements still render, only without the preference.
+  }
+}
 
 const validate = compileBodyValidator(StatementReportBody);
 
@@ -65,11 +73,12 @@ function start(id: number, body: Uint8Array): void {
   try {
     statement = parse(body);
   } catch (error) {
-    if (error instanceof AppError) {
-      send({ type: 'refused', id, message: error.message });
-      return;
-    }
-    throw error;
+    if (error instanceof AppError) send({ type: 'refused', id, message: error.message });
+    // Anything else answers this request as a failure instead of ending the thread (a dead
+    // worker is replaced only after a second, and every statement waits for it meanwhile).
+    else
+      send({ type: 'failed', id, message: error instanceof Error ? error.message : String(error) });
+    return;
   }
   const stream = renderStatement(statement);
   current = { id, stream, chunks: stream[Symbol.asyncIterator](), pulling: false };

@@ -1,3 +1,4 @@
+import { isUuid } from '../../../platform/ids.js';
 import {
   decimalAmount,
   isRecord,
@@ -32,9 +33,6 @@ import {
 const DEFAULT_TOKEN_SECONDS = 300;
 /** A token is renewed this long before it expires (at most a tenth of its lifetime). */
 const TOKEN_RENEW_MARGIN_MS = 60_000;
-
-/** An order's uuid as Ualá gives it; a notification naming anything else never came from Ualá. */
-const ORDER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const STATUS: ReadonlyMap<string, GatewayPaymentStatus> = new Map([
   ['APPROVED', 'approved'],
@@ -202,7 +200,7 @@ export function createUalaBisAdapter(
       }
       // Refused before the order is fetched: whoever holds the URL's token must not make the
       // portal spend Ualá calls (and its token) on ids no order can have.
-      if (typeof uuid !== 'string' || !ORDER_UUID.test(uuid)) {
+      if (typeof uuid !== 'string' || !isUuid(uuid)) {
         return Promise.reject(new MalformedNotificationError('ualabis: order uuid is not a uuid'));
       }
       return Promise.resolve({ kind: 'payment', gatewayPaymentId: uuid });
