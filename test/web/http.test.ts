@@ -85,6 +85,17 @@ describe('the API client', () => {
     const error: unknown = await callApi(offline, '', '/x').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe('NETWORK_ERROR');
+    // A call given up on by its timeout signal is no answer either (the refresh's, on a stalled
+    // link), while one the caller aborted on purpose stays an abort.
+    const stalled: FetchLike = () =>
+      Promise.reject(new DOMException('The operation timed out.', 'TimeoutError'));
+    const timedOut: unknown = await callApi(stalled, '', '/x').catch((e: unknown) => e);
+    expect(timedOut).toMatchObject({ code: 'NETWORK_ERROR' });
+    expect(isTransient(timedOut)).toBe(true);
+    const aborted: FetchLike = () =>
+      Promise.reject(new DOMException('The user aborted a request.', 'AbortError'));
+    const stopped: unknown = await callApi(aborted, '', '/x').catch((e: unknown) => e);
+    expect(stopped).toMatchObject({ name: 'AbortError' });
   });
 
   it('downloads a PDF, or reports the envelope error', async () => {

@@ -19,6 +19,9 @@ import type { LoginData, Me, RefreshData } from '../api/types.js';
 import { retryDelay } from '../lib/backoff.js';
 import { forgetSignedIn, rememberSignedIn, wasSignedIn } from '../portal-memory.js';
 
+/** How long a refresh waits for its answer before it counts as no answer (lib/backoff.ts). */
+export const REFRESH_TIMEOUT_MS = 10_000;
+
 export type SessionState =
   | { status: 'unknown' }
   | {
@@ -202,6 +205,10 @@ function refresh(staleToken: string | null): Promise<Refreshed> {
         method: 'POST',
         body: {},
         keepalive: true,
+        // A stalled link (no answer, no error) is given up on and tried again while the server
+        // still takes the replaced cookie: the grace of docs/decisions.md #11 counts from the
+        // rotation, and a fetch left to the browser's own timeout can outlive it.
+        signal: AbortSignal.timeout(REFRESH_TIMEOUT_MS),
       });
       return { token: data.access_token };
     } catch (error) {
