@@ -1,5 +1,5 @@
-import { createHmac } from 'node:crypto';
-import { safeEqual } from '../../../platform/security/secrets.js';
+import { isPositiveInt4 } from '../../../platform/ids.js';
+import { signFields, verifiedFields } from '../../../platform/security/signed-fields.js';
 
 /**
  * The return address's token (docs/payments.md "The result page without a session"): it lets a
@@ -25,21 +25,16 @@ export const RESULT_KEY_PURPOSE = 'payments-result';
  */
 export const RESULT_TOKEN_MARGIN_SECONDS = 60 * 60;
 
-const VERSION = 'v1';
 const INTEGER = /^[1-9]\d{0,9}$/;
 const SECONDS = /^[1-9]\d{0,11}$/;
-const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
-const MAX_INT4 = 2_147_483_647;
-
-function signatureOf(key: Buffer, payload: string): string {
-  return createHmac('sha256', key).update(`${VERSION}:${payload}`).digest('base64url');
-}
 
 export function signResultToken(key: Buffer, subject: ResultSubject): string {
-  const payload = [subject.tenantId, subject.sucursalId, subject.paymentId, subject.expiresAt].join(
-    '.',
-  );
-  return `${payload}.${signatureOf(key, payload)}`;
+  return signFields(key, [
+    subject.tenantId,
+    subject.sucursalId,
+    subject.paymentId,
+    subject.expiresAt,
+  ]);
 }
 
 /**
@@ -51,26 +46,24 @@ export function verifyResultToken(
   token: string,
   nowSeconds: number,
 ): ResultSubject | undefined {
-  const parts = token.split('.');
-  if (parts.length !== 5) return undefined;
-  const [tenant = '', sucursal = '', payment = '', expires = '', signature = ''] = parts;
+  const fields = verifiedFields(key, token, 4);
+  if (!fields) return undefined;
+  const [tenant = '', sucursal = '', payment = '', expires = ''] = fields;
   if (
     !INTEGER.test(tenant) ||
     !INTEGER.test(sucursal) ||
     !INTEGER.test(payment) ||
-    !SECONDS.test(expires) ||
-    !SIGNATURE.test(signature)
+    !SECONDS.test(expires)
   ) {
     return undefined;
   }
-  if (!safeEqual(signatureOf(key, parts.slice(0, 4).join('.')), signature)) return undefined;
   const subject = {
     tenantId: Number(tenant),
     sucursalId: Number(sucursal),
     paymentId: Number(payment),
     expiresAt: Number(expires),
   };
-  if (subject.tenantId > MAX_INT4 || subject.sucursalId > MAX_INT4 || subject.paymentId > MAX_INT4)
+  if (![subject.tenantId, subject.sucursalId, subject.paymentId].every(isPositiveInt4))
     return undefined;
   return subject.expiresAt > nowSeconds ? subject : undefined;
 }
