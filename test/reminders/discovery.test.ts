@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendRemindersNow } from '../../src/modules/reminders/index.js';
-import { DISCOVERY_JOB } from '../../src/modules/reminders/discovery.js';
+import { DISCOVERY_CHECK_JOB, DISCOVERY_JOB } from '../../src/modules/reminders/discovery.js';
 import { fakeClock } from '../helpers/auth.js';
 import { TEST_JWT_SECRET, useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { capturedLogs } from '../helpers/logs.js';
@@ -181,6 +181,36 @@ describe('the daily discovery', () => {
         DISCOVERY_JOB,
       ]),
     ).toEqual([]);
+  });
+
+  it('the hourly check catches up a day whose discovery is missing, once: it queues nothing while the day’s is done', async () => {
+    const finished = async () =>
+      (
+        await env.systemQuery<{ finished_at: Date }>(
+          'SELECT finished_at FROM portal_reminders_discovery',
+        )
+      )[0]?.finished_at;
+    const check = async () => {
+      await boss.send(DISCOVERY_CHECK_JOB, {});
+      await env.waitForJobs(DISCOVERY_CHECK_JOB);
+      await env.waitForJobs(DISCOVERY_JOB);
+    };
+    const before = await finished();
+    const today = clock.now();
+    // Today's discovery is done: the check changes nothing.
+    await check();
+    expect(await finished()).toEqual(before);
+    // The next day's 02:30 passed without one (its run failed, or nothing was up): caught up.
+    clock.set(new Date(clock.now().getTime() + DAY_MS));
+    await check();
+    expect(await finished()).toEqual(clock.now());
+    // And the check after it finds nothing missing.
+    const caughtUp = clock.now();
+    clock.set(new Date(caughtUp.getTime() + 60 * 60_000));
+    await check();
+    expect(await finished()).toEqual(caughtUp);
+    // The other tests of this file go on from today.
+    clock.set(today);
   });
 });
 

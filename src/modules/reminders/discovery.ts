@@ -17,6 +17,9 @@ import { nextRunAt } from './schedule.js';
 import { readReminderSettings, type ReminderSettings, type SettingProblem } from './settings.js';
 
 export const DISCOVERY_JOB = 'reminders.discover';
+/** Hourly: queues a catch-up discovery while the day's has not finished (it failed, or nobody ran it). */
+export const DISCOVERY_CHECK_JOB = 'reminders.discover-check';
+const DISCOVERY_CHECK_CRON = '45 * * * *';
 /**
  * 02:30 UTC, 23:30 in Argentina: every hour of the tenants' next day is still ahead, so a tenant
  * that turned reminders on by then gets its first run the next day at its hour, whatever the hour
@@ -137,9 +140,12 @@ export function lastDiscoveryTick(now: Date): Date {
   return tick;
 }
 
-/** A discovery job's data: the cron's has none; the one an instance queues at start says so. */
+/**
+ * A discovery job's data: the cron's has none; a catch-up (queued by an instance at its start, or
+ * by the hourly check) says so, and runs only while the day's discovery is still missing.
+ */
 export interface DiscoveryJob {
-  reason?: 'start-up';
+  reason?: 'start-up' | 'catch-up';
 }
 
 /**
@@ -183,16 +189,25 @@ export function createDailyDiscovery(deps: {
       const last = await findLastDiscovery(systemDb);
       return last === undefined || last.getTime() < lastDiscoveryTick(clock.now()).getTime();
     },
+    /**
+     * Whether a deployment that has run discoveries lacks today's: the hourly check's question. A
+     * deployment that never finished one is caught up by its instances' start instead.
+     */
+    async overdue(): Promise<boolean> {
+      const last = await findLastDiscovery(systemDb);
+      return last !== undefined && last.getTime() < lastDiscoveryTick(clock.now()).getTime();
+    },
   };
 }
 
 export type DailyDiscovery = ReturnType<typeof createDailyDiscovery>;
 
 /**
- * The daily discovery's cron, its worker, and the catch-up at start: an instance that finds the
- * last discovery missed queues one to run DISCOVERY_START_DELAY_SECONDS later (the stately queue
- * keeps one waiting however many instances start), and that job does nothing if a discovery
- * finished meanwhile.
+ * The daily discovery's cron, its worker, and its catch-ups: an instance that finds the last
+ * discovery missed queues one to run DISCOVERY_START_DELAY_SECONDS later, and an hourly check
+ * queues one at once while the day's has not finished in a deployment that has finished one
+ * before (a run that failed, a system database that was down at 02:30). The stately queue keeps one waiting however many ask, and a catch-up does
+ * nothing if a discovery finished meanwhile, so nothing runs twice for one day.
  */
 export async function scheduleReminderDiscovery(
   jobs: JobQueue,
@@ -200,8 +215,14 @@ export async function scheduleReminderDiscovery(
 ): Promise<void> {
   await jobs.schedule(DISCOVERY_JOB, DISCOVERY_CRON);
   await jobs.work<DiscoveryJob>(DISCOVERY_JOB, async (job) => {
-    if (job.reason === 'start-up' && !(await daily.missed())) return;
+    if (job.reason !== undefined && !(await daily.missed())) return;
     await daily.run();
+  });
+  await jobs.schedule(DISCOVERY_CHECK_JOB, DISCOVERY_CHECK_CRON);
+  await jobs.work(DISCOVERY_CHECK_JOB, async () => {
+    if (await daily.overdue()) {
+      await jobs.send(DISCOVERY_JOB, { reason: 'catch-up' } satisfies DiscoveryJob);
+    }
   });
   if (await daily.missed()) {
     await jobs.send(DISCOVERY_JOB, { reason: 'start-up' } satisfies DiscoveryJob, {
