@@ -2,7 +2,7 @@ import PgBoss from 'pg-boss';
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import { statementNames } from './db/prepared.js';
-import { startQueueWorker, type QueueWorker } from './job-worker.js';
+import { startQueueWorker, type QueueWorker, type WorkerQueue } from './job-worker.js';
 
 export interface JobQueue {
   /** The first retry delay of a failed job (doubling after each failure). */
@@ -154,6 +154,26 @@ export async function startJobQueue(
   }
   const queues = new Set<string>();
   const workers: QueueWorker[] = [];
+  // pg-boss's fetch swallows a failed statement and answers "no jobs": through this executor the
+  // failure is logged first, so a queue that cannot reach its database says so instead of
+  // looking idle (the worker then waits its polling interval and tries again).
+  const fetchDb: PgBoss.Db = {
+    async executeSql(text, values) {
+      try {
+        return await database.db.executeSql(text, values);
+      } catch (error) {
+        log.error({ err: error }, 'job queue fetch failed');
+        throw error;
+      }
+    },
+  };
+  const workerQueue: WorkerQueue = {
+    fetch: (name, fetchOptions) => boss.fetch(name, { ...fetchOptions, db: fetchDb }),
+    complete: (name, id) => boss.complete(name, id),
+    // pg-boss's types split one id and many into overloads; at run time both take the data.
+    fail: (name, id, data) =>
+      typeof id === 'string' ? boss.fail(name, id, data) : boss.fail(name, id, data),
+  };
   const ensureQueue = async (name: string, policy?: PgBoss.QueuePolicy) => {
     if (queues.has(name)) return;
     // A queue that exists costs one read and no lock (every start after the first).
@@ -198,7 +218,7 @@ export async function startJobQueue(
     ) {
       await ensureQueue(name);
       workers.push(
-        startQueueWorker<T>(boss, {
+        startQueueWorker<T>(workerQueue, {
           name,
           handler,
           concurrency: workOptions.concurrency ?? 1,
