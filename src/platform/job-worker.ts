@@ -11,8 +11,9 @@ export interface WorkerQueue {
 export interface QueueWorker {
   /**
    * Takes no more jobs, waits up to `timeoutMs` for the running ones, and fails those still
-   * running then, so that they run again (here or on another instance); their late outcome is
-   * not recorded.
+   * running then, so that they run again after their retry delay (here or on another instance)
+   * while they have retries left; their late outcome is not recorded. A cron job has none (a
+   * failed run waits for the next tick; the reminders' discovery has its hourly catch-up).
    */
   stop(timeoutMs: number): Promise<void>;
 }

@@ -236,7 +236,8 @@ export async function startJobQueue(
       const backlog: Record<string, QueueBacklog> = {};
       for (const name of queues) backlog[name] = { waiting: 0, oldestSeconds: 0 };
       const { rows } = await database.db.executeSql(BACKLOG_SQL, [[...queues]]);
-      for (const row of rows as { name: string; waiting: number; oldest: number }[]) {
+      // No rows after the queue stopped (the closed database answers nothing): all zero.
+      for (const row of (rows ?? []) as { name: string; waiting: number; oldest: number }[]) {
         backlog[row.name] = { waiting: row.waiting, oldestSeconds: row.oldest };
       }
       return backlog;
