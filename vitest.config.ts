@@ -27,6 +27,7 @@ const UNIT = [
   'test/platform/passwords.test.ts',
   'test/platform/process-stop.test.ts',
   'test/payments/gateways.test.ts',
+  'test/payments/gateway-table.test.ts',
   'test/payments/gateway-http.test.ts',
   'test/reports/config.test.ts',
   'test/reports/format.test.ts',

@@ -9,6 +9,7 @@ import { SMTPServer } from 'smtp-server';
 import { Pool } from 'undici';
 import { findReceipt } from '../src/ledger/receipt-view.js';
 import { signNotification } from '../src/modules/payments/gateways/signature.js';
+import { receiptPaymentOf } from '../src/modules/payments/index.js';
 import { receiptReport } from '../src/modules/receipts/index.js';
 import { createKysely, createPool } from '../src/platform/db/connect.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';
@@ -204,7 +205,7 @@ async function receiptBodies(tenantUrl: string): Promise<Map<string, ReceiptRepo
     for (const payment of payments) {
       const receipt = await findReceipt(tenant, payment.recibo_id ?? '', 1);
       if (!receipt) throw new Error(`payment ${payment.id}: receipt not found`);
-      bodies.set(receipt.numero, receiptReport(tenant, payment, receipt));
+      bodies.set(receipt.numero, receiptReport(tenant, receiptPaymentOf(payment), receipt));
     }
     return bodies;
   } finally {

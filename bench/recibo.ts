@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { findReceipt } from '../src/ledger/receipt-view.js';
+import { receiptPaymentOf } from '../src/modules/payments/index.js';
 import { receiptReport } from '../src/modules/receipts/index.js';
 import { createKysely, createPool } from '../src/platform/db/connect.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';
@@ -62,7 +63,7 @@ async function receiptBody(tenantUrl: string, paymentId: number): Promise<Receip
       .executeTakeFirstOrThrow();
     const receipt = await findReceipt(tenant, payment.recibo_id ?? '', 1);
     if (!receipt) throw new Error('bench receipt not found');
-    return receiptReport(tenant, payment, receipt);
+    return receiptReport(tenant, receiptPaymentOf(payment), receipt);
   } finally {
     await db.destroy();
   }

@@ -54,6 +54,10 @@ const PaymentItem = Type.Object({
     description: 'When it was made (ISO 8601, UTC); an addition',
   }),
   metodo: Type.String(),
+  metodo_nombre: Type.String({
+    description:
+      'The payment method as a customer knows it (the gateway\'s name, e.g. "Mercado Pago"); an addition',
+  }),
   monto: Type.Number(),
   estado: Type.String(),
   facturas_pagadas: Type.Array(

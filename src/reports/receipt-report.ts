@@ -55,12 +55,6 @@ export const ReceiptReportBody = Type.Object(
 
 export type ReceiptReport = Static<typeof ReceiptReportBody>;
 
-const METHODS: Record<string, string> = {
-  mercadopago: 'Mercado Pago',
-  ualabis: 'Ualá Bis',
-  sandbox: 'Pasarela de prueba (sandbox)',
-};
-
 /** A receipt as a business hands it over: who paid, what for, how, and the total. */
 export function renderReceipt(data: ReceiptReport): Promise<Buffer> {
   const report = createReport({
@@ -80,7 +74,7 @@ export function renderReceipt(data: ReceiptReport): Promise<Buffer> {
     ...(pago === null
       ? []
       : ([
-          ['Medio de pago', METHODS[pago.metodo] ?? pago.metodo],
+          ['Medio de pago', pago.metodo],
           ['Operación', pago.gateway_payment_id ?? '-'],
           ['Pago del portal', String(pago.payment_id)],
         ] satisfies [string, string][])),

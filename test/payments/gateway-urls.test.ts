@@ -8,10 +8,9 @@ import { parseMercadoPagoSettings } from '../../src/modules/payments/gateways/me
 import { allowedUrlSetting } from '../../src/modules/payments/gateways/settings-check.js';
 import { GatewayError } from '../../src/modules/payments/gateways/types.js';
 import { parseUalaBisSettings } from '../../src/modules/payments/gateways/ualabis.js';
-import {
-  checkGatewayUrl,
-  OFFICIAL_GATEWAY_HOSTS,
-} from '../../src/modules/payments/gateways/url-policy.js';
+import { mercadoPagoGateway } from '../../src/modules/payments/gateways/mercadopago.js';
+import { ualaBisGateway } from '../../src/modules/payments/gateways/ualabis.js';
+import { checkGatewayUrl } from '../../src/modules/payments/gateways/url-policy.js';
 import { addAuthTenant, bearer, customerTokens, ORIGIN } from '../helpers/auth.js';
 import {
   allowGateways,
@@ -33,10 +32,16 @@ import { paymentRow } from '../helpers/payments.js';
  * What a failed checkout stores for the tenant to read is bounded and holds no headers.
  */
 
+/** A URL setting as its gateway's definition gives its official hosts. */
+function urlSetting(gateway: 'mercadopago' | 'ualabis', key: string) {
+  const definition = gateway === 'mercadopago' ? mercadoPagoGateway : ualaBisGateway;
+  return { gateway, key, officialHosts: definition.officialHosts[key] ?? [] };
+}
+
 // --- The policy -------------------------------------------------------------------------------
 
 describe('gateway URL policy', () => {
-  const MP = OFFICIAL_GATEWAY_HOSTS['mercadopago.base_url'];
+  const MP = mercadoPagoGateway.officialHosts.base_url ?? [];
   const LOCAL = 'http://127.0.0.1:8080';
   const allowed = (value: string, origins: readonly string[] = []) =>
     checkGatewayUrl(value, MP, origins).allowed;
@@ -52,23 +57,30 @@ describe('gateway URL policy', () => {
 
   it('the documented Ualá Bis v2 hosts, production and stage, each for its own setting', () => {
     for (const host of ['auth.developers.ar.ua.la', 'auth.stage.developers.ar.ua.la']) {
-      expect(allowedUrlSetting('ualabis.auth_url', `https://${host}/v2/api`, [])).toEqual({
+      expect(
+        allowedUrlSetting(urlSetting('ualabis', 'auth_url'), `https://${host}/v2/api`, []),
+      ).toEqual({
         value: `https://${host}/v2/api`,
       });
     }
     for (const host of ['checkout.developers.ar.ua.la', 'checkout.stage.developers.ar.ua.la']) {
-      expect(allowedUrlSetting('ualabis.checkout_url', `https://${host}/v2/api`, [])).toEqual({
+      expect(
+        allowedUrlSetting(urlSetting('ualabis', 'checkout_url'), `https://${host}/v2/api`, []),
+      ).toEqual({
         value: `https://${host}/v2/api`,
       });
     }
     // One gateway's host is not another's, nor one setting's another's.
     expect(
-      allowedUrlSetting('ualabis.checkout_url', 'https://auth.developers.ar.ua.la/v2/api', []),
+      allowedUrlSetting(
+        urlSetting('ualabis', 'checkout_url'),
+        'https://auth.developers.ar.ua.la/v2/api',
+        [],
+      ),
     ).toHaveProperty('problem.setting', 'portal.gateway.ualabis.checkout_url');
-    expect(allowedUrlSetting('ualabis.auth_url', 'https://api.mercadopago.com', [])).toHaveProperty(
-      'problem.setting',
-      'portal.gateway.ualabis.auth_url',
-    );
+    expect(
+      allowedUrlSetting(urlSetting('ualabis', 'auth_url'), 'https://api.mercadopago.com', []),
+    ).toHaveProperty('problem.setting', 'portal.gateway.ualabis.auth_url');
   });
 
   it('http on an official host, or another port, is refused', () => {
@@ -126,7 +138,7 @@ describe('gateway URL policy', () => {
 
   it('the problem names the ini key and the origin, never the credentials, path or query', () => {
     const refused = allowedUrlSetting(
-      'mercadopago.base_url',
+      urlSetting('mercadopago', 'base_url'),
       'https://admin:hunter2@internal.example:8443/private/path?token=abc123',
       [],
     );

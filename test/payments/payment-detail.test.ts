@@ -86,6 +86,7 @@ describe('GET /portal/pagos/{id}', () => {
     expect(expected).toMatchObject({
       id: paymentId,
       metodo: 'sandbox',
+      metodo_nombre: 'Pasarela de prueba (sandbox)',
       monto: 1250.75,
       estado: 'issued',
       recibo_numero: null,

@@ -807,6 +807,7 @@ describe('historial, cancelar, devolver', () => {
     expect(approved).toMatchObject({
       estado: 'approved',
       metodo: 'sandbox',
+      metodo_nombre: 'Pasarela de prueba (sandbox)',
       monto: 300.3,
       facturas_pagadas: [
         { tipo: 'Factura B', numero: '0001-00000001', monto: 100.1 },

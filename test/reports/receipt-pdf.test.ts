@@ -326,7 +326,7 @@ describe('the reports service', () => {
     sucursal: { id: 1, nombre: 'Casa Central' },
     cliente: { nombre: 'Ana Gómez', documento: '30111222', numero: 1 },
     recibo: { numero: 'RC0001-00000042', fecha: '2026-11-21', anulado: false },
-    pago: { payment_id: 7, metodo: 'mercadopago', gateway_payment_id: '1300000001' },
+    pago: { payment_id: 7, metodo: 'Mercado Pago', gateway_payment_id: '1300000001' },
     facturas: [{ tipo: 'Factura B', numero: '0001-00000101', monto: '1234.56' }],
     total: '1234.56',
   };

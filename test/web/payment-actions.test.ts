@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  gatewayLabel,
   actionErrorMessage,
   actionPath,
   canCancel,
@@ -75,15 +74,6 @@ describe('payment actions', () => {
     expect(reloadAfter('INVALID_STATUS')).toBe(true);
     expect(reloadAfter('PAYMENT_NOT_FOUND')).toBe(true);
     expect(reloadAfter('GATEWAY_ERROR')).toBe(false);
-  });
-});
-
-describe('gatewayLabel', () => {
-  it('names the known gateways as customers know them, and shows any other id as it comes', () => {
-    expect(gatewayLabel('mercadopago')).toBe('Mercado Pago');
-    expect(gatewayLabel('ualabis')).toBe('Ualá Bis');
-    expect(gatewayLabel('sandbox')).toBe('Sandbox (prueba)');
-    expect(gatewayLabel('modo')).toBe('modo');
   });
 });
 

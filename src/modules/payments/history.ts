@@ -4,6 +4,7 @@ import { isPositiveInt4 } from '../../platform/ids.js';
 import { numericToNumber } from '../../platform/money.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import { gatewayLabel } from './gateways/table.js';
 import type { PaymentResolution } from './notifications/resolution.js';
 import { findPaymentHistory, type PaymentHistoryRow } from './queries/customer-payments.js';
 import { findPendingDebtsWithPayments } from './queries/in-flight.js';
@@ -32,6 +33,7 @@ function toItem(row: PaymentHistoryRow, context: ItemContext) {
     fecha: row.fecha,
     fecha_hora: row.created_at.toISOString(),
     metodo: row.gateway ?? '',
+    metodo_nombre: gatewayLabel(row.gateway),
     monto: row.monto === null ? 0 : numericToNumber(row.monto),
     estado: row.status,
     facturas_pagadas: row.facturas_json.map((factura) => ({

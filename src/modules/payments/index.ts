@@ -39,7 +39,7 @@ import { sandboxRoutes } from './sandbox/routes.js';
 /** The debts a payment in flight holds (coupons refuse them too, docs/decisions.md #26). */
 export { debtsHeldByPayments, paymentHoldingDebts } from './checkout/debts-in-flight.js';
 /** Which receipts came from a portal payment (the receipts module's list and PDFs). */
-export { paymentsOfReceipts } from './receipts/payments-of-receipts.js';
+export { paymentsOfReceipts, receiptPaymentOf } from './receipts/payments-of-receipts.js';
 /** `cli payments retry-receipts`. */
 export { retryReceipts } from './receipts/retry-command.js';
 

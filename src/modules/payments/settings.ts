@@ -1,7 +1,7 @@
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { preparedSql } from '../../platform/db/prepared.js';
 import { isSchemaName } from '../../platform/db/identifiers.js';
-import { isGatewayId, type GatewayId } from './gateways/types.js';
+import { isGatewayId, type GatewayId } from './gateways/table.js';
 
 /** The tenant's payment configuration (`public.ini`), read in one query. */
 export interface PaymentSettings {
@@ -38,6 +38,13 @@ export async function readPaymentSettings(
   const { rows } = await tenant.db.executeQuery<{ clave: string; valor: string | null }>(
     settingsRead.bind({ keys: KEYS }),
   );
+  return paymentSettingsFrom(rows);
+}
+
+/** The settings from their `ini` rows (any others are ignored). */
+export function paymentSettingsFrom(
+  rows: readonly { clave: string; valor: string | null }[],
+): PaymentSettings {
   const values = new Map<string, string>();
   for (const row of rows) {
     const value = row.valor?.trim();

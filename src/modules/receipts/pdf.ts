@@ -7,7 +7,8 @@ import { ReportsError, type ReportsClient } from '../../reports/client.js';
 /** The portal payment a receipt came from, as the receipt shows it (the payments module says which). */
 export interface ReceiptPayment {
   id: number;
-  gateway: string | null;
+  /** The payment method as a customer knows it (its gateway's label), null when not known. */
+  metodo: string | null;
   gateway_payment_id: string | null;
 }
 
@@ -34,7 +35,7 @@ export function receiptReport(
         ? null
         : {
             payment_id: payment.id,
-            metodo: payment.gateway ?? 'desconocido',
+            metodo: payment.metodo || 'desconocido',
             gateway_payment_id: payment.gateway_payment_id,
           },
     facturas: receipt.facturas,

@@ -27,17 +27,6 @@ export function paymentStateLabel(estado: string): string {
   return LABELS[estado] ?? estado;
 }
 
-const GATEWAYS: Record<string, string> = {
-  mercadopago: 'Mercado Pago',
-  ualabis: 'Ualá Bis',
-  sandbox: 'Sandbox (prueba)',
-};
-
-/** The payment method (historial's `metodo`, the gateway's id) as a customer knows it. */
-export function gatewayLabel(metodo: string): string {
-  return GATEWAYS[metodo] ?? metodo;
-}
-
 /** A style for the state's badge: final-good, final-bad, neutral or in progress. */
 export function paymentStateTone(estado: string): 'ok' | 'bad' | 'neutral' | 'progress' {
   if (estado === 'approved') return 'ok';

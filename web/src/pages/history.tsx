@@ -9,7 +9,6 @@ import {
   canCancel,
   canRefund,
   continueHref,
-  gatewayLabel,
   hasReceipt,
   paymentStateLabel,
   paymentStateTone,
@@ -226,10 +225,10 @@ function PaymentCard(props: {
           <dt>Importe</dt>
           <dd class="nowrap">{formatMoney(payment.monto)}</dd>
         </div>
-        {payment.metodo && (
+        {payment.metodo_nombre && (
           <div>
             <dt>Medio</dt>
-            <dd>{gatewayLabel(payment.metodo)}</dd>
+            <dd>{payment.metodo_nombre}</dd>
           </div>
         )}
         <div>

@@ -6,7 +6,7 @@ import type { JobQueue } from '../../../platform/jobs.js';
 import type { Metrics } from '../../../platform/metrics.js';
 import type { Tenancy } from '../../../platform/tenancy/tenancy.js';
 import type { GatewayRegistry } from '../gateways/registry.js';
-import { isGatewayId } from '../gateways/types.js';
+import { isGatewayId } from '../gateways/table.js';
 import { AppError } from '../../../platform/errors.js';
 import type { PaymentClaims } from '../claims.js';
 import { checkoutIdOf } from '../queries/json-columns.js';
@@ -90,7 +90,7 @@ export function createCheckoutExpiry(deps: {
     if (truth && truth.status !== 'pending' && !moneyReturned(truth.status)) {
       const outcome = await reconcile(tenant, {
         payment: { id: payment.id },
-        gateway: adapter.id,
+        gateway: payment.gateway,
         truth,
         settings,
         origin: EXPIRY_ORIGIN,

@@ -3,12 +3,8 @@ import type { Metrics } from '../../../platform/metrics.js';
 import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
 import { gatewayFailureRecord } from '../gateways/failure-record.js';
 import type { GatewayRegistry } from '../gateways/registry.js';
-import type {
-  CheckoutRequest,
-  CheckoutResult,
-  GatewayAdapter,
-  GatewayId,
-} from '../gateways/types.js';
+import type { CheckoutRequest, CheckoutResult, GatewayAdapter } from '../gateways/types.js';
+import type { GatewayId } from '../gateways/table.js';
 import { markCheckoutFailed, markIssued } from '../queries/payments.js';
 import { readPaymentSettings, type PaymentSettings } from '../settings.js';
 

@@ -17,6 +17,7 @@ import {
   markEmailSent,
 } from '../queries/emails.js';
 import { receiptReport } from '../../receipts/index.js';
+import { receiptPaymentOf } from '../receipts/payments-of-receipts.js';
 
 export const PAYMENT_EMAIL_JOB = 'payments.email';
 
@@ -271,7 +272,7 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
       // As GET /portal/pagos/{id}/recibo renders it; a ReportsError fails the run and pg-boss retries.
       const pdf = await reports.receipt(
         { tenant_id: tenant.tenantId, sucursal_id: tenant.sucursalId },
-        receiptReport(tenant, payment, receipt),
+        receiptReport(tenant, receiptPaymentOf(payment), receipt),
       );
       return sendOnce(
         tenant,

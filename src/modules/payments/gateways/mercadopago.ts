@@ -1,3 +1,4 @@
+import { defineGateway } from './definition.js';
 import {
   decimalAmount,
   isRecord,
@@ -29,6 +30,11 @@ import {
  * every write.
  */
 
+const ID = 'mercadopago';
+
+/** Mercado Pago's developer docs: every API call goes to this one host. */
+const OFFICIAL_HOSTS = { base_url: ['api.mercadopago.com'] } as const;
+
 const DEFAULT_BASE_URL = 'https://api.mercadopago.com';
 
 const STATUS: ReadonlyMap<string, GatewayPaymentStatus> = new Map([
@@ -55,12 +61,12 @@ export function parseMercadoPagoSettings(
   values: GatewaySettings,
   allowedOrigins: readonly string[],
 ): SettingsCheck<MercadoPagoSettings> {
-  const accessToken = requiredSetting(values, 'mercadopago', 'access_token');
+  const accessToken = requiredSetting(values, ID, 'access_token');
   if ('problem' in accessToken) return { ok: false, problem: accessToken.problem };
-  const webhookSecret = requiredSetting(values, 'mercadopago', 'webhook_secret');
+  const webhookSecret = requiredSetting(values, ID, 'webhook_secret');
   if ('problem' in webhookSecret) return { ok: false, problem: webhookSecret.problem };
   const baseUrl = allowedUrlSetting(
-    'mercadopago.base_url',
+    { gateway: ID, key: 'base_url', officialHosts: OFFICIAL_HOSTS.base_url },
     values.get('base_url')?.trim() || DEFAULT_BASE_URL,
     allowedOrigins,
   );
@@ -86,7 +92,7 @@ export function createMercadoPagoAdapter(
     const headers: Record<string, string> = { authorization: `Bearer ${accessToken}` };
     if (extra.idempotencyKey !== undefined) headers['x-idempotency-key'] = extra.idempotencyKey;
     const answer = await requestJson({
-      gateway: 'mercadopago',
+      gateway: ID,
       method,
       url: joinUrl(baseUrl, path),
       headers,
@@ -97,7 +103,7 @@ export function createMercadoPagoAdapter(
   };
 
   return {
-    id: 'mercadopago',
+    id: ID,
 
     async createCheckout(request) {
       const body = await call('POST', '/checkout/preferences', {
@@ -264,3 +270,13 @@ function createdAt(body: unknown): number {
   const time = value === undefined ? Number.NaN : Date.parse(value);
   return Number.isNaN(time) ? 0 : time;
 }
+
+export const mercadoPagoGateway = defineGateway({
+  id: ID,
+  label: 'Mercado Pago',
+  shape: 'mercadopago',
+  settings: ['access_token', 'webhook_secret', 'base_url'],
+  officialHosts: OFFICIAL_HOSTS,
+  parseSettings: (values, context) => parseMercadoPagoSettings(values, context.allowedOrigins),
+  create: (settings, context) => createMercadoPagoAdapter(settings, context),
+});

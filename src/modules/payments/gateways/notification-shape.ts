@@ -1,13 +1,7 @@
+import type { NotificationShape } from './definition.js';
 import { isRecord } from './http.js';
-import { GATEWAYS } from './registry.js';
-import type { GatewayId, NotificationInput } from './types.js';
-
-/**
- * The two shapes a notification can have (docs/erp.md "Payment gateways"): Mercado Pago's
- * (`type`/`data.id`, signed with `x-signature`; the sandbox copies it) and Ualá Bis's (a body with
- * the order's `uuid`, unsigned).
- */
-export type NotificationShape = 'mercadopago' | 'ualabis';
+import { gatewayDefinition, type GatewayId } from './table.js';
+import type { NotificationInput } from './types.js';
 
 const MERCADO_PAGO_QUERY = ['data.id', 'type', 'topic', 'id'];
 const MERCADO_PAGO_BODY = ['type', 'action', 'data'];
@@ -39,7 +33,8 @@ export function judgingGateway(
 ): GatewayId | undefined {
   const shape = notificationShape(input);
   if (shape === undefined) return tenantGateway;
-  if (tenantGateway !== undefined && GATEWAYS[tenantGateway].shape === shape) return tenantGateway;
-  for (const id of configured) if (GATEWAYS[id].shape === shape) return id;
+  if (tenantGateway !== undefined && gatewayDefinition(tenantGateway).shape === shape)
+    return tenantGateway;
+  for (const id of configured) if (gatewayDefinition(id).shape === shape) return id;
   return tenantGateway;
 }

@@ -7,6 +7,7 @@ import {
   insertSandboxPayment,
   moveSandboxPayment,
 } from '../queries/sandbox-payments.js';
+import { defineGateway } from './definition.js';
 import { requiredSetting, settingsOk, type SettingsCheck } from './settings-check.js';
 import { verifyNotificationSignature } from './signature.js';
 import {
@@ -23,13 +24,15 @@ import {
  * `portal.gateway.sandbox.webhook_secret`. Its "gateway side" records are a table of the tenant
  * database, so every instance sees the same checkouts.
  */
+const ID = 'sandbox';
+
 export interface SandboxSettings {
   webhookSecret: string;
 }
 
 /** `portal.gateway.sandbox.webhook_secret`, the only key. */
 export function parseSandboxSettings(values: GatewaySettings): SettingsCheck<SandboxSettings> {
-  const secret = requiredSetting(values, 'sandbox', 'webhook_secret');
+  const secret = requiredSetting(values, ID, 'webhook_secret');
   return 'problem' in secret
     ? { ok: false, problem: secret.problem }
     : settingsOk({ webhookSecret: secret.value });
@@ -56,7 +59,7 @@ export function createSandboxAdapter(
   });
 
   return {
-    id: 'sandbox',
+    id: ID,
 
     async createCheckout(request) {
       const id = randomUUID();
@@ -131,3 +134,28 @@ export function createSandboxAdapter(
     },
   };
 }
+
+export const sandboxGateway = defineGateway({
+  id: ID,
+  label: 'Pasarela de prueba (sandbox)',
+  // Signed like Mercado Pago's notifications.
+  shape: 'mercadopago',
+  settings: ['webhook_secret'],
+  parseSettings: (values, context) =>
+    context.sandboxEnabled
+      ? parseSandboxSettings(values)
+      : {
+          ok: false,
+          problem: {
+            setting: 'PORTAL_ENABLE_SANDBOX',
+            reason: 'the sandbox gateway is off in production',
+          },
+        },
+  create: (settings, context) =>
+    createSandboxAdapter(settings, {
+      db: context.tenant.db,
+      tenantId: context.tenant.tenantId,
+      sucursalId: context.tenant.sucursalId,
+      publicUrl: context.publicUrl,
+    }),
+});

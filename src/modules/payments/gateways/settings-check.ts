@@ -1,5 +1,5 @@
-import { checkGatewayUrl, OFFICIAL_GATEWAY_HOSTS, type GatewayUrlKey } from './url-policy.js';
-import type { GatewayId, GatewaySettings } from './types.js';
+import type { GatewaySettings } from './types.js';
+import { checkGatewayUrl } from './url-policy.js';
 
 /** Why a gateway's `portal.gateway.<id>.*` settings cannot build its adapter. */
 export interface SettingsProblem {
@@ -20,7 +20,7 @@ export function settingsOk<S>(settings: S): SettingsCheck<S> {
 /** A key that must be set; its trimmed value, or the problem naming it. */
 export function requiredSetting(
   values: GatewaySettings,
-  gateway: GatewayId,
+  gateway: string,
   key: string,
 ): { value: string } | { problem: SettingsProblem } {
   const value = values.get(key)?.trim();
@@ -34,15 +34,15 @@ export function requiredSetting(
  * the problem naming the setting (an official https host or an operator-listed origin only).
  */
 export function allowedUrlSetting(
-  key: GatewayUrlKey,
+  setting: { gateway: string; key: string; officialHosts: readonly string[] },
   value: string,
   allowedOrigins: readonly string[],
 ): { value: string } | { problem: SettingsProblem } {
-  const verdict = checkGatewayUrl(value, OFFICIAL_GATEWAY_HOSTS[key], allowedOrigins);
+  const verdict = checkGatewayUrl(value, setting.officialHosts, allowedOrigins);
   if (verdict.allowed) return { value: verdict.url };
   return {
     problem: {
-      setting: `portal.gateway.${key}`,
+      setting: `portal.gateway.${setting.gateway}.${setting.key}`,
       reason: `${verdict.reason}; use https on an official host or an origin listed in PORTAL_GATEWAY_ALLOWED_ORIGINS`,
       origin: originOf(value),
     },

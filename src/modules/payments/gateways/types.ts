@@ -4,15 +4,6 @@
  * checkout, refund. Adapters are built per tenant from its `portal.gateway.<id>.*` settings.
  */
 
-export type GatewayId = 'mercadopago' | 'ualabis' | 'sandbox';
-
-export const GATEWAY_IDS: readonly GatewayId[] = ['mercadopago', 'ualabis', 'sandbox'];
-
-/** A stored or configured gateway name that names an adapter we have. */
-export function isGatewayId(value: string | null | undefined): value is GatewayId {
-  return value != null && (GATEWAY_IDS as readonly string[]).includes(value);
-}
-
 export interface CheckoutItem {
   /** The debt's id (ordcta.id). */
   id: string;
@@ -133,7 +124,8 @@ export interface RefundResult {
 }
 
 export interface GatewayAdapter {
-  readonly id: GatewayId;
+  /** Its definition's id (table.ts). */
+  readonly id: string;
   createCheckout(request: CheckoutRequest): Promise<CheckoutResult>;
   /** Verifies the signature (throws InvalidSignatureError) and says which payment it is about. */
   parseNotification(input: NotificationInput): Promise<ParsedNotification>;

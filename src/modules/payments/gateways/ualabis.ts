@@ -1,4 +1,5 @@
 import { isUuid } from '../../../platform/ids.js';
+import { defineGateway } from './definition.js';
 import {
   decimalAmount,
   isRecord,
@@ -29,6 +30,19 @@ import {
  * is always re-fetched), no cancel call, no idempotency keys.
  */
 
+const ID = 'ualabis';
+
+/**
+ * developers.ualabis.com.ar/v2 (API Cobros Online v2): production, then the test ("stage")
+ * environment. The v1 hosts (auth.prod.ua.la, ...) are left out: the adapter speaks v2 only.
+ */
+const OFFICIAL_HOSTS = {
+  auth_url: ['auth.developers.ar.ua.la', 'auth.stage.developers.ar.ua.la'],
+  checkout_url: ['checkout.developers.ar.ua.la', 'checkout.stage.developers.ar.ua.la'],
+} as const;
+
+const SETTINGS = ['username', 'client_id', 'client_secret', 'auth_url', 'checkout_url'] as const;
+
 /** Lifetime assumed when the token answer does not say (seconds). */
 const DEFAULT_TOKEN_SECONDS = 300;
 /** A token is renewed this long before it expires (at most a tenth of its lifetime). */
@@ -55,21 +69,20 @@ export function parseUalaBisSettings(
   values: GatewaySettings,
   allowedOrigins: readonly string[],
 ): SettingsCheck<UalaBisSettings> {
-  const keys = ['username', 'client_id', 'client_secret', 'auth_url', 'checkout_url'] as const;
-  const found = new Map<(typeof keys)[number], string>();
-  for (const key of keys) {
-    const checked = requiredSetting(values, 'ualabis', key);
+  const found = new Map<(typeof SETTINGS)[number], string>();
+  for (const key of SETTINGS) {
+    const checked = requiredSetting(values, ID, key);
     if ('problem' in checked) return { ok: false, problem: checked.problem };
     found.set(key, checked.value);
   }
   const authUrl = allowedUrlSetting(
-    'ualabis.auth_url',
+    { gateway: ID, key: 'auth_url', officialHosts: OFFICIAL_HOSTS.auth_url },
     found.get('auth_url') ?? '',
     allowedOrigins,
   );
   if ('problem' in authUrl) return { ok: false, problem: authUrl.problem };
   const checkoutUrl = allowedUrlSetting(
-    'ualabis.checkout_url',
+    { gateway: ID, key: 'checkout_url', officialHosts: OFFICIAL_HOSTS.checkout_url },
     found.get('checkout_url') ?? '',
     allowedOrigins,
   );
@@ -94,7 +107,7 @@ export function createUalaBisAdapter(
 
   const requestToken = async (): Promise<string> => {
     const answer = await requestJson({
-      gateway: 'ualabis',
+      gateway: ID,
       method: 'POST',
       url: joinUrl(authUrl, '/auth/token'),
       body: {
@@ -131,7 +144,7 @@ export function createUalaBisAdapter(
       const token = await currentToken();
       try {
         const answer = await requestJson({
-          gateway: 'ualabis',
+          gateway: ID,
           method,
           url: joinUrl(checkoutUrl, path),
           headers: { authorization: `Bearer ${token}` },
@@ -170,7 +183,7 @@ export function createUalaBisAdapter(
   };
 
   return {
-    id: 'ualabis',
+    id: ID,
 
     async createCheckout(request) {
       const body = await call('POST', '/checkout', {
@@ -232,3 +245,15 @@ export function createUalaBisAdapter(
     },
   };
 }
+
+export const ualaBisGateway = defineGateway({
+  id: ID,
+  label: 'Ualá Bis',
+  shape: 'ualabis',
+  settings: SETTINGS,
+  officialHosts: OFFICIAL_HOSTS,
+  // Its access token is worth keeping between calls.
+  keepsAdapter: true,
+  parseSettings: (values, context) => parseUalaBisSettings(values, context.allowedOrigins),
+  create: (settings, context) => createUalaBisAdapter(settings, context),
+});

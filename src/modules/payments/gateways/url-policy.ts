@@ -3,20 +3,9 @@
  * Tenants do not choose where the API connects: a tenant administrator who could aim `base_url`
  * at an internal host would have the API call it and keep the answer where the tenant reads it.
  * So a URL is used only when it is https on that gateway's official hosts, or its origin is one
- * the operator listed in PORTAL_GATEWAY_ALLOWED_ORIGINS (sandboxes, local fakes).
+ * the operator listed in PORTAL_GATEWAY_ALLOWED_ORIGINS (sandboxes, local fakes). Each gateway's
+ * official hosts are in its definition (`officialHosts`).
  */
-
-export type GatewayUrlKey = 'mercadopago.base_url' | 'ualabis.auth_url' | 'ualabis.checkout_url';
-
-/** Each URL's official hosts, reached over https on the default port only. */
-export const OFFICIAL_GATEWAY_HOSTS: Readonly<Record<GatewayUrlKey, readonly string[]>> = {
-  // Mercado Pago's developer docs: every API call goes to this one host.
-  'mercadopago.base_url': ['api.mercadopago.com'],
-  // developers.ualabis.com.ar/v2 (API Cobros Online v2): production, then the test ("stage")
-  // environment. The v1 hosts (auth.prod.ua.la, ...) are left out: the adapter speaks v2 only.
-  'ualabis.auth_url': ['auth.developers.ar.ua.la', 'auth.stage.developers.ar.ua.la'],
-  'ualabis.checkout_url': ['checkout.developers.ar.ua.la', 'checkout.stage.developers.ar.ua.la'],
-};
 
 export type GatewayUrlVerdict =
   | {

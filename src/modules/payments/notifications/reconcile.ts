@@ -3,7 +3,8 @@ import type { Audit, RequestOrigin } from '../../../platform/audit.js';
 import type { Clock } from '../../../platform/clock.js';
 import type { PaymentStatus } from '../../../platform/db/types.js';
 import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
-import type { GatewayId, GatewayPayment } from '../gateways/types.js';
+import type { GatewayPayment } from '../gateways/types.js';
+import type { GatewayId } from '../gateways/table.js';
 import { recordApproval } from '../queries/approvals.js';
 import {
   findPaymentToReconcile,

@@ -3,12 +3,8 @@ import type { Clock } from '../../../platform/clock.js';
 import type { Metrics } from '../../../platform/metrics.js';
 import type { Tenancy, TenantContext } from '../../../platform/tenancy/tenancy.js';
 import type { GatewayRegistry } from '../gateways/registry.js';
-import {
-  isGatewayId,
-  isNotFound,
-  type GatewayAdapter,
-  type GatewayPayment,
-} from '../gateways/types.js';
+import { isNotFound, type GatewayAdapter, type GatewayPayment } from '../gateways/types.js';
+import { isGatewayId } from '../gateways/table.js';
 import { claimGatewayCheck, type CheckedPayment } from '../queries/gateway-checks.js';
 import { readPaymentSettings, type PaymentSettings } from '../settings.js';
 import type { ReconcileOutcome, Reconciler } from './reconcile.js';

@@ -9,7 +9,6 @@ import { safeEqual, sha256Hex } from '../../../platform/security/secrets.js';
 import type { Tenancy, TenantContext } from '../../../platform/tenancy/tenancy.js';
 import type { GatewayRegistry } from '../gateways/registry.js';
 import {
-  GATEWAY_IDS,
   GatewayError,
   InvalidSignatureError,
   isNotFound,
@@ -18,6 +17,7 @@ import {
   type GatewayPayment,
   type NotificationInput,
 } from '../gateways/types.js';
+import { GATEWAY_IDS, type GatewayId } from '../gateways/table.js';
 import { judgingGateway } from '../gateways/notification-shape.js';
 import type { ReconcileOutcome, Reconciler } from './reconcile.js';
 import { readPaymentSettings, type PaymentSettings } from '../settings.js';
@@ -59,13 +59,15 @@ function judgingAdapter(
   tenant: TenantContext,
   settings: PaymentSettings,
   input: NotificationInput,
-): GatewayAdapter {
+): { gateway: GatewayId; adapter: GatewayAdapter } {
   const configured = GATEWAY_IDS.filter((id) => settings.gatewaySettings.has(id));
-  const id = judgingGateway(input, settings.gateway, configured);
-  const built = id === undefined ? undefined : registry.adapterFor(tenant, settings, id);
+  const gateway = judgingGateway(input, settings.gateway, configured);
+  const built = gateway === undefined ? undefined : registry.adapterFor(tenant, settings, gateway);
   // Incomplete settings: that adapter cannot have sent a valid notification.
-  if (!built?.ok) throw new AppError('INVALID_SIGNATURE', 'Firma de la notificación inválida');
-  return built.adapter;
+  if (!gateway || !built?.ok) {
+    throw new AppError('INVALID_SIGNATURE', 'Firma de la notificación inválida');
+  }
+  return { gateway, adapter: built.adapter };
 }
 
 export function createWebhookHandler(deps: WebhookDeps) {
@@ -83,9 +85,9 @@ export function createWebhookHandler(deps: WebhookDeps) {
       throw new AppError('UNAUTHORIZED', 'Token de notificación inválido');
     }
     provenTokens.set(tenantId, sha256Hex(token));
-    const adapter = judgingAdapter(gateways, tenant, settings, input);
+    const { gateway, adapter } = judgingAdapter(gateways, tenant, settings, input);
     try {
-      return { tenant, settings, adapter, parsed: await adapter.parseNotification(input) };
+      return { tenant, settings, gateway, adapter, parsed: await adapter.parseNotification(input) };
     } catch (error) {
       if (error instanceof InvalidSignatureError) {
         throw new AppError('INVALID_SIGNATURE', 'Firma de la notificación inválida');
@@ -124,7 +126,7 @@ export function createWebhookHandler(deps: WebhookDeps) {
       if (error instanceof AppError) await refusals.refused(origin.ip);
       throw error;
     }
-    const { tenant, settings, adapter, parsed } = authenticated;
+    const { tenant, settings, gateway, adapter, parsed } = authenticated;
     if (parsed.kind === 'ignored') return 'ignored';
 
     // docs/decisions.md #30: the outcome comes from the gateway itself, never from the body.
@@ -134,7 +136,7 @@ export function createWebhookHandler(deps: WebhookDeps) {
     } catch (error) {
       if (isNotFound(error)) {
         // The gateway does not know it either: answering 200 stops endless retries (docs/decisions.md #32).
-        log.warn({ gateway: adapter.id }, 'notification for a payment the gateway does not know');
+        log.warn({ gateway }, 'notification for a payment the gateway does not know');
         return 'unknown_payment';
       }
       if (error instanceof GatewayError) {
@@ -148,17 +150,17 @@ export function createWebhookHandler(deps: WebhookDeps) {
 
     const outcome = await reconcile(tenant, {
       payment: truth.reference ? { reference: truth.reference } : { gatewayPaymentId: truth.id },
-      gateway: adapter.id,
+      gateway,
       truth,
       settings,
       origin,
       // docs/decisions.md #29, with only what a signature or the gateway vouches for: a signed
       // request id, else what the gateway says now, so nobody holding the URL's token can make a
       // real later notification look like a duplicate.
-      eventId: parsed.signedRequestId ?? `${adapter.id}:${truth.id}:${truth.status}`,
+      eventId: parsed.signedRequestId ?? `${gateway}:${truth.id}:${truth.status}`,
     });
     if (outcome === 'unknown_payment') {
-      log.warn({ gateway: adapter.id }, 'notification for an unknown payment');
+      log.warn({ gateway }, 'notification for an unknown payment');
     }
     return outcome;
   }

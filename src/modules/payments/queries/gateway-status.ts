@@ -1,7 +1,8 @@
 import type { TenantExecutor, TenantTransaction } from '../../../platform/db/executor.js';
 import { preparedSql } from '../../../platform/db/prepared.js';
 import type { PaymentStatus } from '../../../platform/db/types.js';
-import type { GatewayId, GatewayPayment } from '../gateways/types.js';
+import type { GatewayPayment } from '../gateways/types.js';
+import type { GatewayId } from '../gateways/table.js';
 import { fetchedPaymentJson } from './json-columns.js';
 
 // What a gateway's news (a notification, the expiry job's question) reads and writes.

@@ -1,6 +1,6 @@
 import type { TenantExecutor } from '../../../platform/db/executor.js';
 import { preparedSql } from '../../../platform/db/prepared.js';
-import type { GatewayId } from '../gateways/types.js';
+import type { GatewayId } from '../gateways/table.js';
 
 // In every notification's TX1: a prepared statement (src/platform/db/prepared.ts).
 const insertEvent = preparedSql(

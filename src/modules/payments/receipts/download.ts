@@ -5,6 +5,7 @@ import { findReceipt } from '../../../ledger/receipt-view.js';
 import type { ReportsClient } from '../../../reports/client.js';
 import { renderReceiptPdf } from '../../receipts/index.js';
 import { findPaymentOfCustomer } from '../queries/customer-payments.js';
+import { receiptPaymentOf } from './payments-of-receipts.js';
 
 /**
  * GET /portal/pagos/{id}/recibo in docs/api.md's order: the customer's payment (404, docs/decisions.md #33
@@ -35,7 +36,7 @@ export function createReceiptDownload(deps: { reports: ReportsClient }) {
       // Deleted from the ERP after it was created: there is nothing left to print.
       throw new AppError('RECIBO_NO_DISPONIBLE', 'El recibo ya no existe en el sistema');
     }
-    return renderReceiptPdf(deps.reports, tenant, payment, receipt);
+    return renderReceiptPdf(deps.reports, tenant, receiptPaymentOf(payment), receipt);
   };
 }
 

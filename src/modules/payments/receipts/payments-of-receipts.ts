@@ -1,4 +1,5 @@
 import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
+import { gatewayLabel } from '../gateways/table.js';
 import { findPaymentsOfReceipts } from '../queries/customer-payments.js';
 
 import type { ReceiptPayment } from '../../receipts/index.js';
@@ -20,10 +21,18 @@ export async function paymentsOfReceipts(
     cnro,
     reciboIds.map((id) => id.toLowerCase()),
   );
-  return new Map(
-    rows.map((row) => [
-      row.recibo_id,
-      { id: row.id, gateway: row.gateway, gateway_payment_id: row.gateway_payment_id },
-    ]),
-  );
+  return new Map(rows.map((row) => [row.recibo_id, receiptPaymentOf(row)]));
+}
+
+/** A payment as its receipt shows it: the method by its gateway's label. */
+export function receiptPaymentOf(payment: {
+  id: number;
+  gateway: string | null;
+  gateway_payment_id: string | null;
+}): ReceiptPayment {
+  return {
+    id: payment.id,
+    metodo: payment.gateway === null ? null : gatewayLabel(payment.gateway),
+    gateway_payment_id: payment.gateway_payment_id,
+  };
 }

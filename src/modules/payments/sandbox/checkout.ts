@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../../platform/errors.js';
 import type { Tenancy } from '../../../platform/tenancy/tenancy.js';
+import { sandboxGateway } from '../gateways/sandbox.js';
 import { decideSandboxPayment, findSandboxPayment } from '../queries/sandbox-payments.js';
 import { deliverSandboxWebhook } from './webhook.js';
 import { readPaymentSettings } from '../settings.js';
@@ -58,7 +59,7 @@ export function createSandboxCheckout(deps: { tenancy: Tenancy; enabled: boolean
       const status = action === 'approve' ? 'approved' : 'rejected';
       if (await decideSandboxPayment(tenant.db, id, status, new Date())) {
         const settings = await readPaymentSettings(tenant);
-        const secret = settings.gatewaySettings.get('sandbox')?.get('webhook_secret') ?? '';
+        const secret = settings.gatewaySettings.get(sandboxGateway.id)?.get('webhook_secret') ?? '';
         await deliverSandboxWebhook(
           { notificationUrl: payment.notification_url, paymentId: id, secret },
           log,
