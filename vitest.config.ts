@@ -22,6 +22,7 @@ const UNIT = [
   'test/platform/clock.test.ts',
   'test/platform/config.test.ts',
   'test/platform/layers.test.ts',
+  'test/platform/import-cycles.test.ts',
   'test/platform/log-stream.test.ts',
   'test/platform/lru.test.ts',
   'test/platform/passwords.test.ts',

@@ -28,24 +28,11 @@ import {
 import type { SessionState } from './session/session.js';
 import { identityOf, rememberIdentity } from './portal-memory.js';
 import { useSession } from './session/use-session.js';
+import type { PrivatePageProps, PublicPageProps } from './page-props.js';
 import { useTenant } from './tenant.js';
 import { Page } from './ui/page.js';
 import { Shell } from './ui/shell.js';
 import { ErrorBox, Loading } from './ui/status.js';
-
-/** What a public page (login, register, forgot) is given. */
-export interface PublicPageProps {
-  link: PortalLink;
-  empresa: Tenant;
-  /** `next` of the query, not yet checked (safeNext). */
-  next: string | null;
-}
-
-/** What a page behind the session is given. */
-export interface PrivatePageProps {
-  link: PortalLink;
-  me: Me;
-}
 
 type Lazy<P> = ComponentType<P> & { preload?: () => Promise<unknown> };
 

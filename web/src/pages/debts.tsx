@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { paymentIdInMessage } from '../api/errors.js';
 import { ApiError } from '../api/http.js';
-import type { PrivatePageProps } from '../app.js';
+import type { PrivatePageProps } from '../page-props.js';
 import type { Debt, PaymentStartData } from '../api/types.js';
 import {
   chosenAgain,

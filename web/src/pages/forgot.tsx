@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import type { PublicPageProps } from '../app.js';
+import type { PublicPageProps } from '../page-props.js';
 import type { MessageData } from '../api/types.js';
 import { setFlash } from '../flash.js';
 import { codeError } from '../lib/validation.js';

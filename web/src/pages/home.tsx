@@ -1,4 +1,4 @@
-import type { PrivatePageProps } from '../app.js';
+import type { PrivatePageProps } from '../page-props.js';
 import type { Debt, AccountSummary } from '../api/types.js';
 import { overdueFirst } from '../lib/fifo.js';
 import { formatDate, formatMoney, plural } from '../lib/format.js';

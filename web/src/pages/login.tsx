@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import type { PublicPageProps } from '../app.js';
+import type { PublicPageProps } from '../page-props.js';
 import { takeFlash } from '../flash.js';
 import { pathFor, safeNext } from '../routes.js';
 import { getSession, login } from '../session/session.js';

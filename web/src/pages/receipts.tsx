@@ -1,4 +1,4 @@
-import type { PrivatePageProps } from '../app.js';
+import type { PrivatePageProps } from '../page-props.js';
 import type { Receipt, ReceiptPage } from '../api/types.js';
 import { formatDate, formatMoney } from '../lib/format.js';
 import { pagedPath } from '../lib/paging.js';

@@ -1,5 +1,5 @@
 import { useLocation } from 'preact-iso';
-import type { PublicPageProps } from '../app.js';
+import type { PublicPageProps } from '../page-props.js';
 import type { PortalUser } from '../api/types.js';
 import { setFlash } from '../flash.js';
 import { withFullStop } from '../lib/format.js';

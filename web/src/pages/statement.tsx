@@ -1,6 +1,6 @@
 import type { Ref } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { PrivatePageProps } from '../app.js';
+import type { PrivatePageProps } from '../page-props.js';
 import { ApiError } from '../api/http.js';
 import type { Movement, Statement, StatementAging } from '../api/types.js';
 import { formatCents, formatDate, formatMoney } from '../lib/format.js';

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { PrivatePageProps } from '../../app.js';
+import type { PrivatePageProps } from '../../page-props.js';
 import { couponIntro } from '../../lib/coupon.js';
 import { useEmpresa } from '../../ui/brand.js';
 import { Page } from '../../ui/page.js';

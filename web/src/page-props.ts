@@ -1,0 +1,21 @@
+import type { Me, Tenant } from './api/types.js';
+import type { PortalLink } from './routes.js';
+
+/*
+ * What the router (app.tsx) gives each page: in a module of their own, so that the pages, which
+ * the router imports, do not import the router back.
+ */
+
+/** What a public page (login, register, forgot) is given. */
+export interface PublicPageProps {
+  link: PortalLink;
+  empresa: Tenant;
+  /** `next` of the query, not yet checked (safeNext). */
+  next: string | null;
+}
+
+/** What a page behind the session is given. */
+export interface PrivatePageProps {
+  link: PortalLink;
+  me: Me;
+}
