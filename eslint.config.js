@@ -50,13 +50,13 @@ const moduleFaces = {
   meta: {
     type: 'problem',
     messages: {
-      face: 'Another module is reached through its face only: ../{{module}}/index.js (docs/architecture.md "A module\'s face").',
+      face: 'A module is reached through its face only: src/modules/{{module}}/index.ts (docs/architecture.md "A module\'s face").',
     },
     schema: [],
   },
   create(context) {
+    // A file outside every module (an entry point, dev/, a bench) is held to the same faces.
     const own = moduleOf(context.filename);
-    if (own === undefined) return {};
     const check = (node, source) => {
       if (typeof source !== 'string' || !source.startsWith('.')) return;
       const target = path.resolve(path.dirname(context.filename), source);
@@ -125,10 +125,14 @@ export default tseslint.config(
     }),
   },
   {
-    files: ['src/modules/**/*.ts'],
+    // Every file but the tests: a module is reached through its face only.
+    files: ['src/**/*.ts', 'bench/**/*.ts'],
     plugins: { portal: { rules: { 'module-faces': moduleFaces } } },
+    rules: { 'portal/module-faces': 'error' },
+  },
+  {
+    files: ['src/modules/**/*.ts'],
     rules: {
-      'portal/module-faces': 'error',
       ...layerRule({
         regex: '^(\\.\\./)+ledger/(.+/)?queries(\\.js$|/)',
         message: "Modules call the ledger's services, not its queries.",

@@ -12,9 +12,9 @@ import {
   createErpCustomerTables,
   createErpPublicTables,
 } from '../src/dev/erp-fixture.js';
-import { claimDueStagesQuery } from '../src/modules/reminders/queries.js';
-import { REMINDER_EMAIL_JOB, REMINDERS_JOB } from '../src/modules/reminders/run.js';
-import { runWindow, stagesOf } from '../src/modules/reminders/schedule.js';
+import { claimDueStagesQuery } from '../src/modules/reminders/index.js';
+import { REMINDER_EMAIL_JOB, REMINDERS_JOB } from '../src/modules/reminders/index.js';
+import { runWindow, stagesOf } from '../src/modules/reminders/index.js';
 import { createKysely, createPool } from '../src/platform/db/connect.js';
 import { databaseUrlFor, dropDatabase, ensureDatabase } from '../src/platform/db/admin.js';
 import { migrateTenantDatabase } from '../src/platform/db/migrator.js';

@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { Pool } from 'undici';
 import { findReceipt } from '../src/ledger/receipt-view.js';
-import { signNotification } from '../src/modules/payments/gateways/signature.js';
+import { signNotification } from '../src/modules/payments/index.js';
 import { receiptPaymentOf } from '../src/modules/payments/index.js';
 import { receiptReport } from '../src/modules/receipts/index.js';
 import { createKysely, createPool } from '../src/platform/db/connect.js';

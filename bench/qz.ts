@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Fastify from 'fastify';
-import { writePrintAgentKeyPair } from '../src/modules/print/keys.js';
+import { writePrintAgentKeyPair } from '../src/modules/print/index.js';
 import {
   eventLoopUnder,
   measure,

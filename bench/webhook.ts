@@ -8,11 +8,8 @@ import type { Request } from 'autocannon';
 import { createKysely, createPool } from '../src/platform/db/connect.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';
 import { systemClock } from '../src/platform/clock.js';
-import { createReceipt } from '../src/modules/payments/receipts/writer.js';
-import {
-  signNotification,
-  verifyNotificationSignature,
-} from '../src/modules/payments/gateways/signature.js';
+import { createReceipt } from '../src/modules/payments/index.js';
+import { signNotification, verifyNotificationSignature } from '../src/modules/payments/index.js';
 import { benchTenant, type BenchEnvironment } from './environment.js';
 import { meanRow, median } from './deudas.js';
 import { measure, printTable, type Measurement } from './measure.js';

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bootConfig } from './boot.js';
-import { retryReceipts } from './modules/payments/receipts/retry-command.js';
-import { qzKeygen } from './modules/print/keygen-command.js';
+import { retryReceipts } from './modules/payments/index.js';
+import { qzKeygen } from './modules/print/index.js';
 import { activateReminders, sendRemindersNow } from './modules/reminders/index.js';
 import type { Config } from './config.js';
 import { loadEnvFile } from './platform/env-file.js';

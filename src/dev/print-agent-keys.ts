@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { findKeyFiles, writePrintAgentKeyPair } from '../modules/print/keys.js';
+import { findKeyFiles, writePrintAgentKeyPair } from '../modules/print/index.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -42,6 +42,9 @@ export { debtsHeldByPayments, paymentHoldingDebts } from './checkout/debts-in-fl
 export { paymentsOfReceipts, receiptPaymentOf } from './receipts/payments-of-receipts.js';
 /** `cli payments retry-receipts`. */
 export { retryReceipts } from './receipts/retry-command.js';
+/** For the benches, which drive TX2 and signed notifications as the portal does. */
+export { createReceipt } from './receipts/writer.js';
+export { signNotification, verifyNotificationSignature } from './gateways/signature.js';
 
 export type { PendingDebtsWithPayments } from './history.js';
 

@@ -5,6 +5,8 @@ import { printCertificateRoutes, printRoutes } from './routes.js';
 import { printSignerFor } from './signer.js';
 
 export { qzKeygen } from './keygen-command.js';
+/** The development defaults' key pair (src/dev) and the QZ bench. */
+export { findKeyFiles, writePrintAgentKeyPair } from './keys.js';
 
 /**
  * The local print agent, QZ Tray (docs/decisions.md #39 and #40): its certificate (public), the

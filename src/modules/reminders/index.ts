@@ -33,6 +33,12 @@ import { UNSUBSCRIBE_KEY_PURPOSE } from './unsubscribe-token.js';
 
 /** `cli avisos activar` and `cli avisos enviar`. */
 export { activateReminders, sendRemindersNow } from './command.js';
+/** For the reminders benches: the jobs' names, the settings' keys, the claim and the schedule. */
+export { DISCOVERY_JOB } from './discovery.js';
+export { REMINDER_INI } from './settings.js';
+export { claimDueStagesQuery } from './queries.js';
+export { REMINDER_EMAIL_JOB, REMINDERS_JOB } from './run.js';
+export { runWindow, stagesOf } from './schedule.js';
 
 export async function registerReminders(app: FastifyInstance, shared: Shared): Promise<void> {
   const { config, clock, log, metrics, systemDb, tenancy, jobs, mailer } = shared;

@@ -3,6 +3,10 @@ import type { Shared } from '../shared.js';
 import { statementRoutes } from './routes.js';
 import { createStatementService } from './service.js';
 
+/** For the statement bench: the report's body as the service builds it, and the default period. */
+export { statementReport, type Statement } from './service.js';
+export { sameDayYearBefore } from './period.js';
+
 /*
  * The statement of account (docs/account.md "Statement of account"): the ledger's movements of a
  * period with their running balance, and the aging of today's pending debts, as JSON and as the
