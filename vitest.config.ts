@@ -1,17 +1,20 @@
 import { defineConfig } from 'vitest/config';
 
 /*
- * One configuration, four projects, each starting only what it needs (README.md, "Run the
- * tests"):
+ * One configuration, six projects, each starting only what it needs (README.md, "Run the
+ * tests"); a folder decides a file's project, so a new file needs no list edited:
  * - unit: pure functions and rules (money, debt selection, config, clock, gateway parsing, the
  *   web client's logic): no global set-up, no PostgreSQL, seconds;
  * - integration: the real app against a real PostgreSQL (one per run, each file its own
  *   databases) and CI's Redis;
- * - faults: PostgreSQL stopped and started, processes killed, services slowed (npm run
- *   test:faults);
- * - browser: the web client in Chromium against the real portal process (npm run test:browser).
- * `npm test` (scripts/test.mjs) runs unit and integration in one vitest run, then the browser
- * project.
+ * - process (test/process/): the portal, its build and its CLI as processes (`npm start`, the
+ *   compiled build, `npm run cli`);
+ * - smoke (test/browser/smoke/): a few browser files, the web client's main paths;
+ * - browser (the rest of test/browser/): the web client in Chromium against the real portal
+ *   process;
+ * - faults: PostgreSQL stopped and started, processes killed, services slowed.
+ * `npm test` (scripts/test.mjs) runs the checks, unit, integration and smoke; `npm run
+ * test:all` (scripts/test.mjs --all) everything.
  */
 
 /** Test files that need nothing but Node: they import no test environment. */
@@ -40,6 +43,18 @@ const withDatabase = {
   reporters: ['default'],
 };
 
+/** The browser files `npm test` runs too: the rest wait for `npm run test:all`. */
+const SMOKE = 'test/browser/smoke';
+
+const browser = {
+  ...withDatabase,
+  // As integration: a worker loads Playwright and the helpers once for its files, and keeps one
+  // Chromium for them (test/helpers/browser.ts); each file starts its own portal.
+  isolate: false,
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+};
+
 export default defineConfig({
   test: {
     // Most integration time is waiting on PostgreSQL, job polling and child processes, not
@@ -54,7 +69,13 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: [...UNIT, 'test/faults/**', 'test/browser/**', 'node_modules/**'],
+          exclude: [
+            ...UNIT,
+            'test/faults/**',
+            'test/browser/**',
+            'test/process/**',
+            'node_modules/**',
+          ],
           ...withDatabase,
           // A worker's files share its loaded modules instead of loading the app's ~200 modules
           // and their dependencies again for each file: about a minute of CPU a run on two
@@ -68,6 +89,15 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'process',
+          include: ['test/process/**/*.test.ts'],
+          ...withDatabase,
+          testTimeout: 30_000,
+          hookTimeout: 90_000,
+        },
+      },
+      {
+        test: {
           name: 'faults',
           include: ['test/faults/**/*.test.ts'],
           ...withDatabase,
@@ -75,16 +105,13 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      { test: { name: 'smoke', include: [`${SMOKE}/**/*.test.ts`], ...browser } },
       {
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
-          ...withDatabase,
-          // As integration: a worker loads Playwright and the helpers once for its files, and
-          // keeps one Chromium for them (test/helpers/browser.ts); each file starts its own portal.
-          isolate: false,
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          exclude: [`${SMOKE}/**`, 'node_modules/**'],
+          ...browser,
         },
       },
     ],

@@ -369,7 +369,7 @@ async function createErpData(tenantUrl: string): Promise<void> {
   }
 }
 
-async function ensureDemoUser(tenantUrl: string): Promise<void> {
+async function ensureDemoUser(tenantUrl: string, passwordHash?: string): Promise<void> {
   const client = new pg.Client({ connectionString: tenantUrl });
   await client.connect();
   try {
@@ -379,7 +379,7 @@ async function ensureDemoUser(tenantUrl: string): Promise<void> {
       `INSERT INTO suc0001.portal_users (cnro, dni_cuit, email, telefono, password_hash)
        VALUES (1001, $1, 'juan.perez@demo.invalid', '+54 11 5555-0101', $2)
        ON CONFLICT (cnro) DO NOTHING`,
-      [DEMO_LOGIN.identifier, await hashPassword(DEMO_LOGIN.password)],
+      [DEMO_LOGIN.identifier, passwordHash ?? (await hashPassword(DEMO_LOGIN.password))],
     );
   } finally {
     await client.end();
@@ -406,6 +406,8 @@ async function hasErpData(tenantUrl: string): Promise<boolean> {
 export async function seedDemo(
   serverUrl: string,
   names: { system: string; tenant: string } = DEMO_DATABASES,
+  /** passwordHash: the demo user's, made beforehand (the tests' portals), instead of hashing. */
+  options: { passwordHash?: string } = {},
 ): Promise<{ systemUrl: string; tenantUrl: string; created: boolean }> {
   const systemUrl = databaseUrlFor(serverUrl, names.system);
   const tenantUrl = databaseUrlFor(serverUrl, names.tenant);
@@ -415,6 +417,6 @@ export async function seedDemo(
   const created = !(await hasErpData(tenantUrl));
   if (created) await createErpData(tenantUrl);
   await registerTenant(systemUrl, { ...DEMO_TENANT, databaseUrl: tenantUrl });
-  await ensureDemoUser(tenantUrl);
+  await ensureDemoUser(tenantUrl, options.passwordHash);
   return { systemUrl, tenantUrl, created };
 }

@@ -10,11 +10,12 @@ import {
   createErpCustomerTables,
   createErpPublicTables,
 } from '../../src/dev/erp-fixture.js';
-import { databaseUrlFor, dropDatabase, ensureDatabase } from '../../src/platform/db/admin.js';
-import { migrateSystemDatabase } from '../../src/platform/db/migrator.js';
+import { databaseUrlFor, dropDatabase } from '../../src/platform/db/admin.js';
+import { migrateSystemDatabase, migrateTenantDatabase } from '../../src/platform/db/migrator.js';
 import { registerTenant } from '../../src/platform/tenancy/registration.js';
 import { customerSchemaFor } from '../../src/platform/tenancy/schema-names.js';
 import { quickPasswords } from './passwords.js';
+import { createFromTemplate } from './templates.js';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-bytes-long!';
 
@@ -72,29 +73,29 @@ function uniqueName(suffix: string): string {
   return `${inject('dbPrefix')}_${randomBytes(4).toString('hex')}_${suffix}`;
 }
 
-/** The ERP fixture plus the portal migrations, as production would have them. */
+/**
+ * The ERP fixture plus the portal migrations, as production would have them: a copy of a
+ * template of the spec's shape (its sucursales and cash schema, migrated unless `register` is
+ * false), then its `ini`. Registering it later finds every migration applied.
+ */
 async function createTenantDatabase(serverUrl: string, spec: TenantSpec): Promise<string> {
   const name = uniqueName(`t${spec.id}`);
-  await ensureDatabase(serverUrl, name);
+  const sucursales = spec.sucursales.map((sucursal) => ({
+    id: sucursal.id,
+    nombre: sucursal.nombre ?? `Sucursal ${sucursal.id}`,
+    centralizado: sucursal.centralizado ?? false,
+  }));
+  const cajaSchema = spec.cajaSchema ?? 'caja';
+  const migrated = spec.register !== false;
+  const shape = JSON.stringify({ tenant: { sucursales, cajaSchema, migrated } });
+  await createFromTemplate(serverUrl, name, shape, async (templateUrl) => {
+    await createErpFixture(templateUrl, sucursales, cajaSchema);
+    if (migrated) await migrateTenantDatabase(templateUrl);
+  });
   const url = databaseUrlFor(serverUrl, name);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await createErpPublicTables(client);
-    for (const sucursal of spec.sucursales) {
-      await createErpCustomerTables(
-        client,
-        customerSchemaFor({
-          id: sucursal.id,
-          clientes_centralizados: sucursal.centralizado ?? false,
-        }),
-      );
-      await client.query(
-        'INSERT INTO public.sucursales (id, nombre, clientes_centralizados) VALUES ($1, $2, $3)',
-        [sucursal.id, sucursal.nombre ?? `Sucursal ${sucursal.id}`, sucursal.centralizado ?? false],
-      );
-    }
-    await createErpCashTables(client, spec.cajaSchema ?? 'caja');
     for (const [clave, valor] of Object.entries(spec.ini ?? {})) {
       await client.query('INSERT INTO public.ini (clave, valor) VALUES ($1, $2)', [clave, valor]);
     }
@@ -102,6 +103,31 @@ async function createTenantDatabase(serverUrl: string, spec: TenantSpec): Promis
     await client.end();
   }
   return url;
+}
+
+async function createErpFixture(
+  url: string,
+  sucursales: { id: number; nombre: string; centralizado: boolean }[],
+  cajaSchema: string,
+): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await createErpPublicTables(client);
+    for (const sucursal of sucursales) {
+      await createErpCustomerTables(
+        client,
+        customerSchemaFor({ id: sucursal.id, clientes_centralizados: sucursal.centralizado }),
+      );
+      await client.query(
+        'INSERT INTO public.sucursales (id, nombre, clientes_centralizados) VALUES ($1, $2, $3)',
+        [sucursal.id, sucursal.nombre, sucursal.centralizado],
+      );
+    }
+    await createErpCashTables(client, cajaSchema);
+  } finally {
+    await client.end();
+  }
 }
 
 /**
@@ -155,9 +181,11 @@ export function useTestEnvironment(): TestEnvironment {
  */
 export async function createTestEnvironmentOn(serverUrl: string): Promise<TestEnvironment> {
   const systemName = uniqueName('sys');
-  await ensureDatabase(serverUrl, systemName);
+  // A copy of a system database migrated once per run.
+  await createFromTemplate(serverUrl, systemName, JSON.stringify({ system: true }), async (url) => {
+    await migrateSystemDatabase(url);
+  });
   const systemUrl = databaseUrlFor(serverUrl, systemName);
-  await migrateSystemDatabase(systemUrl);
 
   const databases = [systemName];
   const pools: pg.Pool[] = [];

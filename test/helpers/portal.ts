@@ -6,6 +6,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { DEMO_LOGIN, DEMO_TENANT, seedDemo } from '../../db/seed/demo.js';
 import { dropDatabase } from '../../src/platform/db/admin.js';
+import { fromRoot } from '../../src/platform/paths.js';
 import { TEST_JWT_SECRET } from './harness.js';
 import { freePort } from './ports.js';
 import { childEnv, startNode, type RunningProcess } from './processes.js';
@@ -18,6 +19,23 @@ import { startSmtpSink, type SmtpSink } from './smtp.js';
  */
 
 export { DEMO_LOGIN, DEMO_TENANT };
+
+/**
+ * The demo user's password (`Portal2026`) hashed once with bcrypt at the portal's cost, 12: the
+ * seed then stores it instead of spending a quarter of a second of CPU per portal on hashing it.
+ * The demo seed's own hashing is tested by `npm start` (test/process/server.test.ts).
+ */
+export const DEMO_PASSWORD_HASH = '$2b$12$PQaiQCoVCba16ydormmaMOlRvVMZ0gEe3P/5a5N.d9kNsmEB7rXKS';
+
+/**
+ * A print-agent key pair made once and committed (test/fixtures/qz, for tests only), which the
+ * portals tests start use instead of generating an RSA key each (what `npm start` does when no
+ * QZ_* is set). Generating one is tested where it is the subject (test/process/qz-keygen.test.ts).
+ */
+export const TEST_QZ_KEYS = {
+  QZ_PRIVATE_KEY_PATH: fromRoot('test', 'fixtures', 'qz', 'private-key.pem'),
+  QZ_CERTIFICATE_PATH: fromRoot('test', 'fixtures', 'qz', 'certificate.pem'),
+};
 
 export interface StartPortalOptions {
   /** PORTAL_WEB_DIR: the built web client to serve at `/` (see ensureWebBuild); none if unset. */
@@ -67,7 +85,7 @@ export async function startPortal(options: StartPortalOptions = {}): Promise<Por
     cleanups.length = 0;
   };
   try {
-    const seeded = await seedDemo(serverUrl, names);
+    const seeded = await seedDemo(serverUrl, names, { passwordHash: DEMO_PASSWORD_HASH });
     cleanups.push(() => dropDatabase(serverUrl, names.system));
     cleanups.push(() => dropDatabase(serverUrl, names.tenant));
     const pool = new pg.Pool({ connectionString: seeded.tenantUrl, max: 2 });
@@ -96,6 +114,7 @@ export async function startPortal(options: StartPortalOptions = {}): Promise<Por
         REPORTS_URL: `http://127.0.0.1:${await freePort()}`,
         SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
         PORTAL_DATA_DIR: dataDir,
+        ...TEST_QZ_KEYS,
         LOG_LEVEL: 'warn',
         // Polite to the shared PostgreSQL (max_connections 100 for every file of the run).
         PORTAL_TENANT_POOLS_MAX: '4',

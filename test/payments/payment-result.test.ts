@@ -242,7 +242,7 @@ describe('GET /portal/pagos/{id}/resultado', () => {
     }>();
     const path = document.paths['/portal/pagos/{id}/resultado'];
     expect(path?.get).toBeDefined();
-    expect(path?.get?.security).toBeUndefined();
+    expect(path?.get?.security).toEqual([]);
     expect(Object.keys(path?.get?.responses ?? {})).toEqual(
       expect.arrayContaining(['200', '401', '404', '422', '429']),
     );

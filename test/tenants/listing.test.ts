@@ -137,7 +137,7 @@ describe('GET /portal/empresas/{tenant_id}', () => {
     }>();
     const operation = document.paths['/portal/empresas/{tenant_id}']?.get;
     expect(operation).toBeDefined();
-    expect(operation?.security).toBeUndefined();
+    expect(operation?.security).toEqual([]);
     expect(Object.keys(operation?.responses ?? {})).toEqual(
       expect.arrayContaining(['200', '404', '422', '429']),
     );

@@ -1,12 +1,14 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { finishOpenApiDocument } from './openapi-document.js';
 
 export const DOCS_PATH = '/docs';
 
 /**
  * The OpenAPI document is generated from the route schemas (never written by hand) and served
- * as JSON at /docs/json and as a browsable reference at /docs.
+ * as JSON at /docs/json and as a browsable reference at /docs; finishOpenApiDocument adds what
+ * the route schemas cannot say (servers, operation ids, public operations' empty security).
  */
 export async function installOpenApi(app: FastifyInstance, version: string): Promise<void> {
   await app.register(swagger, {
@@ -27,6 +29,11 @@ export async function installOpenApi(app: FastifyInstance, version: string): Pro
         },
       },
     },
+    // Always `openapiObject` here: the plugin is configured for OpenAPI, not Swagger 2.
+    transformObject: (generated) =>
+      'openapiObject' in generated
+        ? finishOpenApiDocument(generated.openapiObject)
+        : generated.swaggerObject,
   });
   await app.register(swaggerUi, {
     routePrefix: DOCS_PATH,

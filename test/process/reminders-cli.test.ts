@@ -6,7 +6,13 @@ import { dateInTimeZone } from '../../src/platform/dates.js';
 import { TEST_JWT_SECRET, useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { childEnv, runNode } from '../helpers/processes.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
-import { addCustomer, addDebt, mailsTo, reminderIni, reminderTenant } from './helpers.js';
+import {
+  addCustomer,
+  addDebt,
+  mailsTo,
+  reminderIni,
+  reminderTenant,
+} from '../reminders/helpers.js';
 
 /*
  * docs/cli.md: `avisos activar` marks the tenants whose ini turns reminders on; `avisos enviar`

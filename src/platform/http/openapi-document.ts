@@ -1,0 +1,121 @@
+/*
+ * What the OpenAPI document adds to what @fastify/swagger generates from the route schemas, so
+ * that stricter readers than swagger-parser accept it (Redocly's recommended rules,
+ * test/platform/openapi-lint.test.ts). The document only: nothing here changes how a request is
+ * validated or what a route answers.
+ */
+
+/**
+ * Each operation's `operationId` (what a generated client names its functions), by method and
+ * path as the document spells them. A route missing here has none, and the lint test fails
+ * naming it: add a line when you add a route.
+ */
+export const OPERATION_IDS: Readonly<Record<string, string>> = {
+  'GET /healthz': 'checkLiveness',
+  'GET /readyz': 'checkReadiness',
+  'GET /portal/empresas/{tenant_id}': 'getTenant',
+  'GET /portal/empresas/{tenant_id}/logo': 'getTenantLogo',
+  'POST /portal/auth/register': 'register',
+  'POST /portal/auth/login': 'login',
+  'POST /portal/auth/forgot-password': 'forgotPassword',
+  'POST /portal/auth/reset-password': 'resetPassword',
+  'POST /portal/auth/refresh-token': 'refreshToken',
+  'PUT /portal/auth/cambiar-password': 'changePassword',
+  'GET /portal/auth/me': 'getSessionUser',
+  'POST /portal/auth/logout': 'logout',
+  'GET /portal/perfil': 'getProfile',
+  'PUT /portal/perfil': 'updateProfile',
+  'GET /portal/mi-cuenta': 'getAccountSummary',
+  'GET /portal/deudas': 'listDebts',
+  'GET /portal/estado-cuenta': 'getStatement',
+  'GET /portal/estado-cuenta/pdf': 'getStatementPdf',
+  'GET /portal/recibos': 'listReceipts',
+  'GET /portal/recibos/{id}/pdf': 'getReceiptPdf',
+  'POST /portal/pagos/iniciar': 'startPayment',
+  'GET /portal/pagos/historial': 'listPayments',
+  'GET /portal/pagos/{id}': 'getPayment',
+  'GET /portal/pagos/{id}/resultado': 'getPaymentResult',
+  'GET /portal/pagos/{id}/recibo': 'getPaymentReceipt',
+  'POST /portal/pagos/cancelar': 'cancelPayment',
+  'POST /portal/pagos/devolver': 'refundPayment',
+  'POST /portal/pagos/webhook': 'receivePaymentNotification',
+  'POST /portal/cupones/generar': 'generateCoupon',
+  'GET /portal/cupones/mis-cupones': 'listCoupons',
+  'GET /portal/cupones/{codigo_barras}': 'getCouponByBarcode',
+  'GET /portal/cupones/{id}/pdf': 'getCouponPdf',
+  'GET /portal/avisos/baja': 'getUnsubscribePage',
+  'POST /portal/avisos/baja': 'unsubscribeFromReminders',
+  'GET /qz/certificate': 'getPrintCertificate',
+  'POST /qz/sign': 'signPrintRequest',
+  'GET /qz/print-config': 'listPrintConfigs',
+  'POST /qz/print-config': 'createPrintConfig',
+  'GET /qz/print-config/{id}': 'getPrintConfig',
+  'PUT /qz/print-config/{id}': 'updatePrintConfig',
+  'DELETE /qz/print-config/{id}': 'deletePrintConfig',
+};
+
+/**
+ * The servers a client may address: the document's own host, and the same routes under the
+ * `/backend` prefix (docs/api.md). Relative, so the document is right wherever it is served.
+ */
+const SERVERS = [
+  { url: '/', description: 'This host' },
+  { url: '/backend', description: 'The same routes under the /backend prefix' },
+];
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/**
+ * Ajv keywords the routes validate with that are not JSON Schema: the document drops them and
+ * says in words what they require. `format: date` with `formatMinimum` (contract/statement.ts).
+ */
+const AJV_ONLY: Readonly<Record<string, (value: unknown) => string>> = {
+  formatMinimum: (value) => `Not before ${String(value)}.`,
+  formatMaximum: (value) => `Not after ${String(value)}.`,
+  formatExclusiveMinimum: (value) => `After ${String(value)}.`,
+  formatExclusiveMaximum: (value) => `Before ${String(value)}.`,
+};
+
+type JsonObject = Record<string, unknown>;
+
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A copy of `value` without the Ajv-only keywords, their meaning added to `description`. */
+function withoutAjvKeywords(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutAjvKeywords);
+  if (!isObject(value)) return value;
+  const copy: JsonObject = {};
+  const notes: string[] = [];
+  for (const [key, inner] of Object.entries(value)) {
+    const describe = AJV_ONLY[key];
+    if (describe) notes.push(describe(inner));
+    else copy[key] = withoutAjvKeywords(inner);
+  }
+  if (notes.length > 0) {
+    const description = typeof copy.description === 'string' ? copy.description : '';
+    copy.description = [description, ...notes].filter((part) => part !== '').join(' ');
+  }
+  return copy;
+}
+
+/**
+ * The generated document, finished: servers, an operationId from OPERATION_IDS, `security: []`
+ * on an operation that declares none (public: no token), and no Ajv-only keyword.
+ */
+export function finishOpenApiDocument<T extends object>(generated: T): T {
+  const document = withoutAjvKeywords(generated) as JsonObject;
+  document.servers = SERVERS;
+  const paths = isObject(document.paths) ? document.paths : {};
+  for (const [path, item] of Object.entries(paths)) {
+    if (!isObject(item)) continue;
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!isObject(operation)) continue;
+      const operationId = OPERATION_IDS[`${method.toUpperCase()} ${path}`];
+      if (operationId !== undefined) operation.operationId = operationId;
+      operation.security ??= [];
+    }
+  }
+  return document as T;
+}
