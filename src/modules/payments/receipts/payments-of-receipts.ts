@@ -23,7 +23,12 @@ export async function paymentsOfReceipts(
   return new Map(
     rows.map((row) => [
       row.recibo_id,
-      { id: row.id, gateway: row.gateway, gateway_payment_id: row.gateway_payment_id },
+      {
+        id: row.id,
+        gateway: row.gateway,
+        gateway_payment_id: row.gateway_payment_id,
+        facturas_json: row.facturas_json,
+      },
     ]),
   );
 }
