@@ -28,6 +28,7 @@ const UNIT = [
   'test/platform/process-stop.test.ts',
   'test/payments/gateways.test.ts',
   'test/payments/gateway-http.test.ts',
+  'test/payments/partial-settings.test.ts',
   'test/reports/config.test.ts',
   'test/reports/format.test.ts',
 ];
