@@ -218,3 +218,6 @@ export function planAmount(
   }
   return { choice: { count: payable, lastCents: null } };
 }
+
+/** The debts page's query choosing a FIFO prefix from the home page: `vencido` or `todo`. */
+export const PAY_PARAM = 'pagar';
