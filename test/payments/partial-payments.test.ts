@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_EMAIL_JOB } from '../../src/modules/payments/emails/payment-emails.js';
 import { RECEIPT_JOB } from '../../src/modules/payments/receipts/issuer.js';
 import { addAuthTenant, bearer, login, ORIGIN, register } from '../helpers/auth.js';
+import { capturedLogs } from '../helpers/logs.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { receiptIni } from '../helpers/payments.js';
 import { startReportsService, type ReportsService } from '../helpers/reports.js';
@@ -415,5 +416,36 @@ describe('partial payments on (portal.pagos.parciales = Si, monto_minimo 50,00)'
       { tipo: 'INGRESO', monto: paid?.monto },
       { tipo: 'EGRESO', monto: paid?.monto },
     ]);
+  });
+});
+
+describe('bad values', () => {
+  it('fall back to off and no minimum, and are logged once per key, without the value', async () => {
+    await tenant.query(
+      `UPDATE public.ini SET valor = CASE clave WHEN 'portal.pagos.parciales' THEN 'quizás'
+                                                ELSE 'mil pesos' END
+        WHERE clave IN ('portal.pagos.parciales', 'portal.pagos.monto_minimo')`,
+    );
+    const { lines, logger } = capturedLogs('info');
+    const logged = await env.app(
+      { REPORTS_SERVICE_SECRET: SECRET, REPORTS_URL: reports.url },
+      { logger },
+    );
+    for (let n = 0; n < 2; n += 1) {
+      expect((await deudas(logged)).pago_parcial).toEqual({
+        habilitado: false,
+        monto_minimo: null,
+      });
+      const response = await start(logged, [{ id: debt.C, monto: 60 }], 60);
+      expect(response.json()).toMatchObject({ code: 'PARTIAL_PAYMENT_NOT_ALLOWED' });
+    }
+    const warnings = lines.filter((line) => line.includes('bad partial-payment setting'));
+    expect(
+      warnings
+        .map((line) => JSON.parse(line) as { key: string })
+        .map((w) => w.key)
+        .sort(),
+    ).toEqual(['portal.pagos.monto_minimo', 'portal.pagos.parciales']);
+    expect(warnings.join('\n')).not.toMatch(/quizás|mil pesos/);
   });
 });
