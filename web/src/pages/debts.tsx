@@ -238,7 +238,8 @@ function Chooser(props: {
               aria-pressed={count === overdue && partCents === null}
               onClick={() => choose(overdue)}
             >
-              Pagar lo vencido ({formatCents(totalCents(debts, overdue))})
+              Pagar lo vencido (
+              <span class="nowrap">{formatCents(totalCents(debts, overdue))}</span>)
             </button>
           )}
           <button
@@ -247,7 +248,7 @@ function Chooser(props: {
             aria-pressed={count === payable && partCents === null}
             onClick={() => choose(payable)}
           >
-            Pagar todo ({formatCents(totalCents(debts, payable))})
+            Pagar todo (<span class="nowrap">{formatCents(totalCents(debts, payable))}</span>)
           </button>
         </div>
       )}
@@ -301,6 +302,16 @@ function Chooser(props: {
           </button>
         </p>
       )}
+      {/* Outside the sticky pay bar: on a phone it must stay one line and a button. */}
+      {rule.habilitado && lastChosen && (
+        <LastDebtPart
+          debt={lastChosen}
+          rule={rule}
+          text={partText}
+          onText={setPartText}
+          error={partError}
+        />
+      )}
       {payable > 0 && (
         <div class="pay-bar">
           <p aria-live="polite" aria-atomic="true" class="pay-total">
@@ -314,15 +325,6 @@ function Chooser(props: {
               </>
             )}
           </p>
-          {rule.habilitado && lastChosen && (
-            <LastDebtPart
-              debt={lastChosen}
-              rule={rule}
-              text={partText}
-              onText={setPartText}
-              error={partError}
-            />
-          )}
           {failure && (
             <ErrorBox
               message={failure.message}

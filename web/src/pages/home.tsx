@@ -106,7 +106,8 @@ function Account(props: { link: PortalLink; cuenta: AccountSummary; debts: Debt[
           <p class="actions">
             {overdue > 0 && (
               <Link href={pathFor(link, 'debts', { [PAY_PARAM]: 'vencido' })} class="button">
-                Pagar lo vencido ({formatCents(totalCents(props.debts, overdue))})
+                Pagar lo vencido (
+                <span class="nowrap">{formatCents(totalCents(props.debts, overdue))}</span>)
               </Link>
             )}
             {payable > 0 && (
@@ -114,7 +115,8 @@ function Account(props: { link: PortalLink; cuenta: AccountSummary; debts: Debt[
                 href={pathFor(link, 'debts', { [PAY_PARAM]: 'todo' })}
                 class={`button${overdue > 0 ? ' secondary' : ''}`}
               >
-                Pagar todo ({formatCents(totalCents(props.debts, payable))})
+                Pagar todo (
+                <span class="nowrap">{formatCents(totalCents(props.debts, payable))}</span>)
               </Link>
             )}
             <Link href={pathFor(link, 'debts')} class="button secondary">

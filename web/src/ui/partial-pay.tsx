@@ -29,7 +29,9 @@ export function LastDebtPart(props: {
           checked={text !== null}
           onChange={(event) => props.onText(event.currentTarget.checked ? '' : null)}
         />
-        Pagar solo una parte de {debt.comprobante} <span class="nowrap">{debt.nrocomp}</span>
+        <span>
+          Pagar solo una parte de {debt.comprobante} <span class="nowrap">{debt.nrocomp}</span>
+        </span>
       </label>
       {text !== null && (
         <Field
