@@ -110,9 +110,7 @@ function invoiceLines(
     const line = `  ${factura.tipo} ${factura.numero}: ${formatMoney(factura.monto)}`;
     // docs/decisions.md #48: a debt paid in part says what is left of it.
     const resta = rests.get(factura.id.toLowerCase());
-    return resta === undefined
-      ? line
-      : `${line} (pagada en parte, resta ${formatMoney(resta)})`;
+    return resta === undefined ? line : `${line} (pagada en parte, resta ${formatMoney(resta)})`;
   });
 }
 
