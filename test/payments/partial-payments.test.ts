@@ -361,10 +361,24 @@ describe('partial payments on (portal.pagos.parciales = Si, monto_minimo 50,00)'
 
   it('the rest can be paid alone, in full or in part again, once the receipt is written', async () => {
     const part = await startOk([{ id: debt.B, monto: 69.5 }], 69.5);
+    // Meanwhile the business credits 10 on that invoice in its ERP: what is left after the
+    // receipt is the ledger's word at TX2, not iniciar's arithmetic.
+    await tenant.query(
+      'UPDATE suc0001.ordcta SET debe = debe - 10, saldo = saldo - 10 WHERE id = $1',
+      [debt.B],
+    );
     await approve(part);
-    expect(await debtOf(debt.B)).toEqual({ debe: '50.00', saldo: '50.00' });
+    expect(await debtOf(debt.B)).toEqual({ debe: '40.00', saldo: '40.00' });
+    const detail = await app.inject({
+      method: 'GET',
+      url: `/portal/pagos/${part}`,
+      headers: bearer(ana),
+    });
+    expect(detail.json<{ data: { facturas_pagadas: unknown[] } }>().data.facturas_pagadas).toEqual([
+      { tipo: 'Factura B', numero: '0001-00000002', monto: 69.5, resta: 40 },
+    ]);
     // A rest below the minimum is paid in full: the minimum is for parts only.
-    const rest = await startOk([{ id: debt.B, monto: 50 }], 50);
+    const rest = await startOk([{ id: debt.B, monto: 40 }], 40);
     await approve(rest);
     expect(await debtOf(debt.B)).toEqual({ debe: '0.00', saldo: '0.00' });
     expect((await deudas(app)).items.map((item) => item.nrocomp)).toEqual(['0001-00000003']);
