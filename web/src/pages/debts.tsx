@@ -238,8 +238,10 @@ function Chooser(props: {
               aria-pressed={count === overdue && partCents === null}
               onClick={() => choose(overdue)}
             >
-              Pagar lo vencido (
-              <span class="nowrap">{formatCents(totalCents(debts, overdue))}</span>)
+              <span>
+                Pagar lo vencido (
+                <span class="nowrap">{formatCents(totalCents(debts, overdue))}</span>)
+              </span>
             </button>
           )}
           <button
@@ -248,7 +250,9 @@ function Chooser(props: {
             aria-pressed={count === payable && partCents === null}
             onClick={() => choose(payable)}
           >
-            Pagar todo (<span class="nowrap">{formatCents(totalCents(debts, payable))}</span>)
+            <span>
+              Pagar todo (<span class="nowrap">{formatCents(totalCents(debts, payable))}</span>)
+            </span>
           </button>
         </div>
       )}

@@ -106,8 +106,10 @@ function Account(props: { link: PortalLink; cuenta: AccountSummary; debts: Debt[
           <p class="actions">
             {overdue > 0 && (
               <Link href={pathFor(link, 'debts', { [PAY_PARAM]: 'vencido' })} class="button">
-                Pagar lo vencido (
-                <span class="nowrap">{formatCents(totalCents(props.debts, overdue))}</span>)
+                <span>
+                  Pagar lo vencido (
+                  <span class="nowrap">{formatCents(totalCents(props.debts, overdue))}</span>)
+                </span>
               </Link>
             )}
             {payable > 0 && (
@@ -115,8 +117,10 @@ function Account(props: { link: PortalLink; cuenta: AccountSummary; debts: Debt[
                 href={pathFor(link, 'debts', { [PAY_PARAM]: 'todo' })}
                 class={`button${overdue > 0 ? ' secondary' : ''}`}
               >
-                Pagar todo (
-                <span class="nowrap">{formatCents(totalCents(props.debts, payable))}</span>)
+                <span>
+                  Pagar todo (
+                  <span class="nowrap">{formatCents(totalCents(props.debts, payable))}</span>)
+                </span>
               </Link>
             )}
             <Link href={pathFor(link, 'debts')} class="button secondary">
