@@ -127,7 +127,9 @@ describe('partial payments in the web client (sandbox gateway)', () => {
     );
     expect(status?.status).toBe('approved');
     expect(web.session.errors).toEqual([]);
-  });
+    // A long flow (seven pages, each checked by axe in two themes, and the sandbox's round trip):
+    // more than the project's 60 s when four suites share two cores.
+  }, 180_000);
 
   it('María: home and the statement explain the saldo a favor; the debts page says a coupon is pending on a debt', async () => {
     const { page } = web.session;
@@ -175,5 +177,5 @@ describe('partial payments in the web client (sandbox gateway)', () => {
       .waitFor();
     await checkPage(page, 'partial-credit-statement');
     expect(web.session.errors).toEqual([]);
-  });
+  }, 120_000);
 });
