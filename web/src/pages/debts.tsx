@@ -354,8 +354,13 @@ function Chooser(props: {
           rule={rule}
           busy={busy}
           onPay={(planned) => {
+            // The pay bar says the same as the plan while the checkout opens.
             setCountState(planned.count);
-            setPartText(null);
+            setPartText(
+              planned.lastCents === null
+                ? null
+                : formatCents(planned.lastCents).replace(/^\$ /, ''),
+            );
             void pay(planned);
           }}
         />
