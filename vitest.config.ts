@@ -33,6 +33,7 @@ const UNIT = [
   'test/payments/gateways.test.ts',
   'test/payments/gateway-table.test.ts',
   'test/payments/gateway-http.test.ts',
+  'test/payments/partial-settings.test.ts',
   'test/reports/config.test.ts',
   'test/reports/format.test.ts',
 ];

@@ -8,6 +8,13 @@ export const AccountSummaryResponse = Envelope(
   Type.Object({
     nombre: Type.String(),
     saldo_total: Amount,
+    saldo_a_favor: Type.Number({
+      description:
+        'What credit notes and receipts not voided hold that no invoice has taken (the sum of their saldo); an addition',
+    }),
+    saldo_neto: Type.Number({
+      description: 'saldo_total minus saldo_a_favor: where the whole statement closes; an addition',
+    }),
     facturas_vencidas: Type.Integer(),
     facturas_pendientes: Type.Integer(),
     ultimo_pago: Type.Union([Type.Object({ fecha: DateString, monto: Amount }), Type.Null()], {
@@ -35,6 +42,17 @@ export const DebtsResponse = Envelope(
           },
         ),
       }),
+    ),
+    pago_parcial: Type.Object(
+      {
+        habilitado: Type.Boolean({
+          description: 'Whether pagos/iniciar takes a part of the last debt of the FIFO prefix',
+        }),
+        monto_minimo: Type.Union([Amount, Type.Null()], {
+          description: 'The least a part may be; null: any amount above zero',
+        }),
+      },
+      { description: 'The tenant’s partial payments (docs/decisions.md #48); an addition' },
     ),
   }),
 );

@@ -72,7 +72,14 @@ export const ListQuery = Type.Object({
 
 export const ListResponse = Envelope(
   Type.Object({
-    cupones: Type.Array(Type.Object(CouponFields)),
+    cupones: Type.Array(
+      Type.Object({
+        ...CouponFields,
+        facturas: Type.Array(InvoiceItem, {
+          description: 'The debts the coupon pays, as generar answered them (an addition)',
+        }),
+      }),
+    ),
     total: Type.Integer(),
     has_more: Type.Boolean(),
   }),

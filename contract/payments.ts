@@ -61,7 +61,17 @@ const PaymentItem = Type.Object({
   monto: Type.Number(),
   estado: Type.String(),
   facturas_pagadas: Type.Array(
-    Type.Object({ tipo: Type.String(), numero: Type.String(), monto: Type.Number() }),
+    Type.Object({
+      tipo: Type.String(),
+      numero: Type.String(),
+      monto: Type.Number(),
+      resta: Type.Optional(
+        Type.Number({
+          description:
+            'Present only when the payment paid this debt in part: what is left of it (docs/decisions.md #48; an addition)',
+        }),
+      ),
+    }),
   ),
   recibo_numero: NullableString(),
   checkout_url: NullableString({

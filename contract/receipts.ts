@@ -34,6 +34,12 @@ const ReceiptItem = Type.Object({
       comprobante: Type.String(),
       nrocomp: Type.String(),
       monto: Type.Number({ description: 'The amount the receipt applied to it (recfac.monto)' }),
+      resta: Type.Optional(
+        Type.Number({
+          description:
+            'Present only when a portal payment paid this debt in part: what was left of it (docs/decisions.md #48; an addition)',
+        }),
+      ),
     }),
   ),
 });

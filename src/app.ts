@@ -61,8 +61,8 @@ async function registerModules(app: FastifyInstance, shared: Shared): Promise<vo
   registerTenants(app, shared);
   const { users } = await registerAuth(app, shared);
   await registerProfile(app, shared);
-  const { pendingDebts } = await registerPayments(app, shared, { users });
-  registerAccount(app, shared, { pendingDebts });
+  const { pendingDebts, partialPayments } = await registerPayments(app, shared, { users });
+  registerAccount(app, shared, { pendingDebts, partialPayments });
   registerReceipts(app, shared, { paymentsOfReceipts });
   registerStatement(app, shared);
   registerCoupons(app, shared);

@@ -161,7 +161,8 @@ const CUSTOMERS: DemoCustomer[] = [
         vencimiento: null,
         debe: '0',
         haber: '5000.00',
-        saldo: '0',
+        // Applied to no invoice yet: the customer's saldo a favor (docs/decisions.md #48).
+        saldo: '5000.00',
       },
     ],
   },

@@ -15,6 +15,11 @@ export interface SelectionRules {
   fifo: boolean;
   /** Each amount must be the debt's whole `debe`; otherwise any amount up to its `saldo`. */
   fullAmounts: boolean;
+  /**
+   * With full amounts, the last selected debt in FIFO order may be paid in part: more than zero,
+   * at most its `debe`, and, when less, at least `minimumCents` (docs/decisions.md #48).
+   */
+  partialLast?: { minimumCents: number | undefined } | undefined;
   /** The error code of each kind of failure. */
   codes: {
     /** A debt that is not the customer's pending debt, repeated, or an amount out of range. */
@@ -112,6 +117,31 @@ function checkTotal(total: unknown, sum: number, rules: SelectionRules): number 
   return totalCents;
 }
 
+/** The selected debt that comes last in the customer's FIFO order (`debts`). */
+function lastInFifoOrder(
+  selected: readonly SelectedDebt[],
+  debts: readonly PayableDebt[],
+): PayableDebt | undefined {
+  const position = new Map(debts.map((debt, index) => [debt, index]));
+  let last: PayableDebt | undefined;
+  for (const { debt } of selected) {
+    if (last === undefined || (position.get(debt) ?? -1) > (position.get(last) ?? -1)) last = debt;
+  }
+  return last;
+}
+
+/**
+ * The payment rules with the tenant's partial payments (docs/decisions.md #48): off, exactly the
+ * specified ones.
+ */
+export function paymentSelection(partial: {
+  enabled: boolean;
+  minimumCents: number | undefined;
+}): SelectionRules {
+  if (!partial.enabled) return PAYMENT_SELECTION;
+  return { ...PAYMENT_SELECTION, partialLast: { minimumCents: partial.minimumCents } };
+}
+
 /**
  * Decides a selection of debts against the customer's pending debts, in docs/api.md's order for
  * pagos/iniciar: 1. each debt is one of `debts` (the customer's pending ones), once; 2. each
@@ -156,13 +186,25 @@ export function decideSelection(
   }
 
   if (rules.fullAmounts) {
+    const last = rules.partialLast ? lastInFifoOrder(selected, debts) : undefined;
     for (const { debt, cents } of selected) {
-      if (cents !== debt.debeCents) {
-        throw new AppError(
-          codes.partial,
-          `La factura ${debt.nrocomp} debe pagarse completa (${centsToNumeric(debt.debeCents)})`,
-        );
+      if (cents === debt.debeCents) continue;
+      if (rules.partialLast && debt === last && cents < debt.debeCents) {
+        const minimum = rules.partialLast.minimumCents;
+        if (minimum !== undefined && cents < minimum) {
+          throw new AppError(
+            codes.partial,
+            `El pago parcial de la factura ${debt.nrocomp} debe ser de al menos ${centsToNumeric(minimum)}`,
+          );
+        }
+        continue;
       }
+      throw new AppError(
+        codes.partial,
+        rules.partialLast && cents < debt.debeCents
+          ? `La factura ${debt.nrocomp} debe pagarse completa (${centsToNumeric(debt.debeCents)}): solo la última en orden de vencimiento puede pagarse en parte`
+          : `La factura ${debt.nrocomp} debe pagarse completa (${centsToNumeric(debt.debeCents)})`,
+      );
     }
   }
 

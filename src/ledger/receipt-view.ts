@@ -8,7 +8,7 @@ export interface ReceiptView {
   anulado: boolean;
   cliente: { cnro: number; nombre: string; documento: string };
   /** Each debt the receipt paid, with the amount applied to it (recfac). */
-  facturas: { tipo: string; numero: string; monto: string }[];
+  facturas: { id: string; tipo: string; numero: string; monto: string }[];
 }
 
 interface Row {
@@ -20,7 +20,7 @@ interface Row {
   cnro: number;
   cnom: string;
   ccui: string;
-  facturas: { tipo: string; numero: string; monto: string }[];
+  facturas: { id: string; tipo: string; numero: string; monto: string }[];
 }
 
 /** The order of a receipt's recfac lines: the invoices' own FIFO order (docs/api.md). */
@@ -37,7 +37,8 @@ async function findReceiptRows(tenant: TenantContext, where: RawBuilder<unknown>
            c.cnro, c.cnom, c.ccui,
            COALESCE((
              SELECT json_agg(json_build_object(
-                      'tipo', f.comprobante, 'numero', f.nrocomp, 'monto', l.monto::text)
+                      'id', f.id::text, 'tipo', f.comprobante, 'numero', f.nrocomp,
+                      'monto', l.monto::text)
                     ORDER BY ${INVOICE_ORDER})
                FROM ${sql.table(`${schema}.recfac`)} l
                JOIN ${sql.table(`${schema}.ordcta`)} f ON f.id = l.factura_id

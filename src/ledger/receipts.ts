@@ -67,7 +67,12 @@ export async function writeReceipt(
   context: {
     now: Date;
     today: string;
-    beforeNumbering?: ((reciboId: string) => Promise<void>) | undefined;
+    /**
+     * Given the receipt's id and each paid debt's `saldo` after it (lower-case id -> NUMERIC
+     * string): what is left of a debt paid in part, as the ledger holds it (docs/decisions.md #48).
+     */
+    beforeNumbering?:
+      ((reciboId: string, saldos: ReadonlyMap<string, string>) => Promise<void>) | undefined;
   },
 ): Promise<{ reciboId: string; nrocomp: string }> {
   const schema = tenant.customerSchema;
@@ -81,13 +86,13 @@ export async function writeReceipt(
   }));
   // Every debt in one statement; one it could not reduce (voided, or less saldo than paid in
   // the ERP meanwhile) is missing from the answer and stops the whole receipt.
-  const { rows: reduced } = await sql<{ id: string }>`
+  const { rows: reduced } = await sql<{ id: string; saldo: string }>`
     UPDATE ${sql.table(`${schema}.ordcta`)} o
        SET saldo = o.saldo - v.pago, debe = o.debe - v.pago
       FROM (VALUES ${sql.join(paid.map(({ factura, pago }) => sql`(${factura.id}::uuid, ${pago}::numeric)`))})
            AS v(id, pago)
      WHERE o.id = v.id AND o.cnro = ${cnro} AND NOT o.anulado AND o.saldo >= v.pago
-    RETURNING o.id
+    RETURNING o.id, o.saldo::text AS saldo
   `.execute(trx);
   const done = new Set(reduced.map((row) => row.id));
   const changed = paid.find(({ factura }) => !done.has(factura.id.toLowerCase()));
@@ -96,7 +101,10 @@ export async function writeReceipt(
       `La factura ${changed.factura.numero} cambió en el ERP (anulada o con saldo menor a ${changed.pago})`,
     );
   }
-  await context.beforeNumbering?.(reciboId);
+  await context.beforeNumbering?.(
+    reciboId,
+    new Map(reduced.map((row) => [row.id.toLowerCase(), row.saldo])),
+  );
 
   // The number and every row that carries it in one statement, then the commit: the numerador's
   // row lock is held for two round trips, not three, and no event-loop turn of this process in

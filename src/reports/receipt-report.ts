@@ -43,7 +43,13 @@ export const ReceiptReportBody = Type.Object(
     ]),
     facturas: Type.Array(
       Type.Object(
-        { tipo: Text(200), numero: Text(100), monto: Amount },
+        {
+          tipo: Text(200),
+          numero: Text(100),
+          monto: Amount,
+          /** What is left of a debt this receipt paid in part (docs/decisions.md #48). */
+          resta: Type.Optional(Amount),
+        },
         { additionalProperties: false },
       ),
       { maxItems: 10_000 },
@@ -81,6 +87,12 @@ export function renderReceipt(data: ReceiptReport): Promise<Buffer> {
   ]);
   invoiceTable(report, 'Importe aplicado', data.facturas);
   report.total('Total recibido', formatMoney(data.total));
+  for (const factura of data.facturas) {
+    if (factura.resta === undefined) continue;
+    report.note(
+      `${factura.tipo} ${factura.numero}: pagada en parte, resta ${formatMoney(factura.resta)}.`,
+    );
+  }
   report.note(
     data.recibo.anulado
       ? 'Este recibo fue anulado: el pago fue devuelto o el comprobante se anuló en el sistema.'

@@ -299,7 +299,11 @@ describe('GET /portal/deudas', () => {
     await acme.query(`INSERT INTO suc0001.ordcon VALUES (30, 'Sin Deudas', '35000111')`);
     await register(app, { identifier: '35000111', email: 'sd@example.com' });
     const token = (await login(app, { identifier: '35000111' })).accessToken;
-    expect(await get('/portal/deudas', token)).toEqual({ items: [] });
+    expect(await get('/portal/deudas', token)).toEqual({
+      items: [],
+      // docs/decisions.md #48: off unless the tenant turns it on.
+      pago_parcial: { habilitado: false, monto_minimo: null },
+    });
   });
 
   it('needs a valid access token', async () => {
@@ -315,6 +319,9 @@ describe('GET /portal/mi-cuenta', () => {
       nombre: 'Ana Gómez',
       // 300.30 + 200.20 + 100.10 + 1250.50 + 0.01 + 999.99, summed in exact decimal.
       saldo_total: 2851.1,
+      // The credit note's 50 no invoice has taken; receipts hold nothing (saldo 0).
+      saldo_a_favor: 50,
+      saldo_neto: 2801.1,
       facturas_vencidas: 3,
       facturas_pendientes: 6,
       // The voided receipt of 1 March does not count.
@@ -326,6 +333,8 @@ describe('GET /portal/mi-cuenta', () => {
     expect(await get('/portal/mi-cuenta', beto)).toEqual({
       nombre: 'Beto Paz',
       saldo_total: 4000,
+      saldo_a_favor: 0,
+      saldo_neto: 4000,
       facturas_vencidas: 1,
       facturas_pendientes: 1,
       ultimo_pago: null,
@@ -336,6 +345,27 @@ describe('GET /portal/mi-cuenta', () => {
       facturas_vencidas: 0,
       facturas_pendientes: 0,
       ultimo_pago: null,
+    });
+  });
+
+  it('saldo_a_favor sums the saldo of credit notes and receipts not voided; saldo_neto nets it out', async () => {
+    await acme.query(
+      `INSERT INTO public.ordcon (cnro, cnom, ccui) VALUES (50, 'Saldo Favor', '35000555')`,
+    );
+    await acme.query(
+      `INSERT INTO public.ordcta (cnro, tipo, comprobante, nrocomp, fecha, vencimiento, debe, haber, saldo, anulado)
+       VALUES (50, 'FAC', 'Factura A', '0001-00000601', '2026-01-01', '2026-01-31', 218500, 0, 218500, false),
+              (50, 'NC', 'Nota de Crédito A', '0001-00000031', '2026-01-05', NULL, 0, 5000, 5000, false),
+              (50, 'REC', 'Recibo', 'RC0001-00000601', '2026-01-06', NULL, 0, 100.10, 100.10, false),
+              (50, 'NC', 'Nota de Crédito A', '0001-00000032', '2026-01-07', NULL, 0, 900, 900, true)`,
+    );
+    await register(app, { identifier: '35000555', email: 'sf@example.com', sucursal_id: 2 });
+    const token = (await login(app, { identifier: '35000555', sucursal_id: 2 })).accessToken;
+    expect(await get('/portal/mi-cuenta', token)).toMatchObject({
+      saldo_total: 218500,
+      // 5000 + 100.10; the voided note's 900 does not count.
+      saldo_a_favor: 5100.1,
+      saldo_neto: 213399.9,
     });
   });
 
@@ -394,6 +424,8 @@ describe('a partly paid invoice (docs/decisions.md #35)', () => {
       nombre: 'Pago Parcial',
       // 400.25 + 80.10: the saldo of each, not its debe (1080.10).
       saldo_total: 480.35,
+      saldo_a_favor: 0,
+      saldo_neto: 480.35,
       facturas_vencidas: 1,
       facturas_pendientes: 2,
       ultimo_pago: null,

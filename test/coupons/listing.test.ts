@@ -100,6 +100,10 @@ describe('GET /portal/cupones/mis-cupones', () => {
       estado: 'pending',
       fecha_generacion: '2026-11-21',
       fecha_vencimiento: '2026-11-22',
+      // The debts it names (an addition: the debts page marks them, docs/decisions.md #48).
+      facturas: [
+        { id: coupons[2]?.facturas[0]?.id, tipo: 'Factura B', numero: '0001-1', monto: 12 },
+      ],
     });
   });
 

@@ -95,10 +95,20 @@ export async function listCustomerCoupons(
   tenant: TenantContext,
   cnro: number,
   filter: { estado: CouponState | undefined; limit: number; offset: number; today: string },
-): Promise<{ rows: StoredCoupon[]; total: number }> {
+): Promise<{ rows: (StoredCoupon & { facturas: CouponInvoice[] })[]; total: number }> {
   const base = coupons(tenant.db, tenant.customerSchema).where('c.cnro', '=', cnro);
+  // Each coupon's debts in the same statement: the debts page marks the ones a coupon names.
+  const invoices = sql<CouponInvoice[]>`(
+    SELECT coalesce(json_agg(json_build_object('id', f.factura_id::text, 'tipo', f.tipo,
+             'numero', f.numero, 'monto', f.monto::text) ORDER BY f.orden), '[]'::json)
+      FROM ${sql.table(`${tenant.customerSchema}.ledger_cupon_facturas`)} f
+     WHERE f.cupon_id = c.id)`;
   const [rows, count] = await Promise.all([
-    filteredByState(base.select(COUPON_COLUMNS), filter.estado, filter.today)
+    filteredByState(
+      base.select([...COUPON_COLUMNS, invoices.as('facturas')]),
+      filter.estado,
+      filter.today,
+    )
       // The sequence grows with every coupon of the customer: newest first, stable across pages.
       .orderBy('c.secuencia', 'desc')
       .limit(filter.limit)

@@ -242,7 +242,10 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
         offset: filter.offset,
         today,
       });
-      return { cupones: rows.map((row) => summaryOf(row, today)), total };
+      return {
+        cupones: rows.map((row) => ({ ...summaryOf(row, today), facturas: row.facturas })),
+        total,
+      };
     },
 
     /**

@@ -49,7 +49,8 @@ export interface CouponListFilter {
 }
 
 export interface CouponPage {
-  cupones: CouponSummary[];
+  /** With the debts each names (docs/decisions.md #48: the debts page marks them). */
+  cupones: Coupon[];
   /** How many coupons match the filter, all pages together. */
   total: number;
 }

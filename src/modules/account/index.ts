@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { PendingDebtsWithPayments } from '../payments/index.js';
+import type { PartialPaymentSettingsReader, PendingDebtsWithPayments } from '../payments/index.js';
 import type { Shared } from '../shared.js';
 import { accountRoutes } from './routes.js';
 import { createAccountService } from './service.js';
@@ -8,13 +8,17 @@ import { createAccountService } from './service.js';
 export function registerAccount(
   _app: FastifyInstance,
   shared: Shared,
-  deps: { pendingDebts: PendingDebtsWithPayments },
+  deps: {
+    pendingDebts: PendingDebtsWithPayments;
+    partialPayments: Pick<PartialPaymentSettingsReader, 'cached'>;
+  },
 ): void {
   shared.protectedRoutes((authed) =>
     accountRoutes(authed, {
       account: createAccountService({
         calendar: shared.calendar,
         pendingDebts: deps.pendingDebts,
+        partialPayments: deps.partialPayments,
       }),
     }),
   );

@@ -3,6 +3,9 @@ import { inCustomerSchema } from '../../platform/db/executor.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { isPendingDebt } from '../../ledger/pending-debts.js';
 
+/** Ledger rows whose unapplied `saldo` is the customer's credit (docs/erp.md "ordcta"). */
+const CREDIT_TYPES = ['NC', 'REC'] as const;
+
 /** docs/decisions.md #35 in one round trip: balances of the pending debts and the newest receipt. */
 export function accountSummaryQuery(tenant: TenantContext, portalUserId: string, today: string) {
   return inCustomerSchema(tenant.db, tenant)
@@ -28,6 +31,22 @@ export function accountSummaryQuery(tenant: TenantContext, portalUserId: string,
           .as('p'),
       (join) => join.onTrue(),
     )
+    .innerJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('ordcta as o')
+          .whereRef('o.cnro', '=', 'u.cnro')
+          // docs/decisions.md #48: what credit notes and receipts hold that no invoice has taken.
+          .where('o.tipo', 'in', CREDIT_TYPES)
+          .where('o.anulado', '=', false)
+          .select((agg) => [
+            agg
+              .cast<string>(agg.fn.coalesce(agg.fn.sum('o.saldo'), sql.lit(0)), 'text')
+              .as('saldo_a_favor'),
+          ])
+          .as('f'),
+      (join) => join.onTrue(),
+    )
     .leftJoinLateral(
       (eb) =>
         eb
@@ -47,6 +66,7 @@ export function accountSummaryQuery(tenant: TenantContext, portalUserId: string,
       'p.saldo_total',
       'p.pendientes',
       'p.vencidas',
+      'f.saldo_a_favor',
       'r.fecha as ultimo_fecha',
       'r.haber as ultimo_monto',
     ])

@@ -1,8 +1,8 @@
 import { assertThat } from '../../platform/errors.js';
-import { numericToNumber } from '../../platform/money.js';
+import { centsToNumber, numericToCents, numericToNumber } from '../../platform/money.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import type { PendingDebtsWithPayments } from '../payments/index.js';
+import type { PartialPaymentSettingsReader, PendingDebtsWithPayments } from '../payments/index.js';
 import { findAccountSummary } from './queries.js';
 
 const USER_GONE = 'Usuario no encontrado';
@@ -11,6 +11,8 @@ export function createAccountService(deps: {
   calendar: TenantCalendar;
   /** The payments module's: the pending debts with the payments in flight holding them. */
   pendingDebts: PendingDebtsWithPayments;
+  /** The tenant's partial payments, from a cache: the list stays one statement. */
+  partialPayments: Pick<PartialPaymentSettingsReader, 'cached'>;
 }) {
   return {
     /** GET /portal/mi-cuenta (docs/decisions.md #35). */
@@ -21,6 +23,12 @@ export function createAccountService(deps: {
       return {
         nombre: row.cnom,
         saldo_total: numericToNumber(row.saldo_total),
+        // docs/decisions.md #48: the credit no invoice has taken, and the debt net of it (where
+        // the statement of the whole history closes); in cents, no float on the way.
+        saldo_a_favor: numericToNumber(row.saldo_a_favor),
+        saldo_neto: centsToNumber(
+          numericToCents(row.saldo_total) - numericToCents(row.saldo_a_favor),
+        ),
         facturas_vencidas: row.vencidas,
         facturas_pendientes: row.pendientes,
         ultimo_pago:
@@ -33,9 +41,10 @@ export function createAccountService(deps: {
     /** GET /portal/deudas: pending debts in the order the FIFO rule of pagos/iniciar sees them. */
     async pendingDebts(tenant: TenantContext, portalUserId: string) {
       // The day comes from a cache; the debts and their payments, from one statement.
-      const [today, debts] = await Promise.all([
+      const [today, debts, partial] = await Promise.all([
         deps.calendar.today(tenant),
         deps.pendingDebts(tenant, portalUserId),
+        deps.partialPayments.cached(tenant),
       ]);
       assertThat(debts, 'USER_NOT_FOUND', USER_GONE);
       const items = debts.map((debt) => ({
@@ -48,7 +57,15 @@ export function createAccountService(deps: {
         vencido: debt.vencimiento !== null && debt.vencimiento < today,
         pago_en_curso: debt.pago_en_curso,
       }));
-      return { items };
+      return {
+        items,
+        // docs/decisions.md #48: what pagos/iniciar takes, so a client knows before it asks.
+        pago_parcial: {
+          habilitado: partial.enabled,
+          monto_minimo:
+            partial.minimumCents === undefined ? null : centsToNumber(partial.minimumCents),
+        },
+      };
     },
   };
 }

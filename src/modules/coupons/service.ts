@@ -111,7 +111,10 @@ export function createCouponService(deps: {
         offset,
       });
       return {
-        cupones: page.cupones.map(summaryBody),
+        cupones: page.cupones.map((coupon) => ({
+          ...summaryBody(coupon),
+          facturas: coupon.facturas.map(invoiceBody),
+        })),
         total: page.total,
         has_more: offset + page.cupones.length < page.total,
       };

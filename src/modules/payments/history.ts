@@ -40,6 +40,10 @@ function toItem(row: PaymentHistoryRow, context: ItemContext) {
       tipo: factura.tipo,
       numero: factura.numero,
       monto: numericToNumber(factura.pago),
+      // docs/decisions.md #48: only a part says what is left, so full payments answer as before.
+      ...(Math.round(factura.pago * 100) < Math.round(factura.monto * 100) && {
+        resta: numericToNumber(factura.saldo),
+      }),
     })),
     recibo_numero: row.recibo_numero,
     checkout_url: liveCheckoutUrl(row, context),

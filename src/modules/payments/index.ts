@@ -8,6 +8,10 @@ import { createCheckoutExpiry, scheduleCheckoutExpiry } from './checkout/expiry.
 import { RESULT_KEY_PURPOSE } from './checkout/result-token.js';
 import { createPaymentStart } from './checkout/start.js';
 import { createPaymentClaims } from './claims.js';
+import {
+  createPartialPaymentSettings,
+  type PartialPaymentSettingsReader,
+} from './partial-settings.js';
 import { createPaymentEmails } from './emails/payment-emails.js';
 import { createGatewayRegistry } from './gateways/registry.js';
 import {
@@ -47,12 +51,17 @@ export { createReceipt } from './receipts/writer.js';
 export { signNotification, verifyNotificationSignature } from './gateways/signature.js';
 
 export type { PendingDebtsWithPayments } from './history.js';
+export type { PartialPaymentSettingsReader } from './partial-settings.js';
 
 export async function registerPayments(
   app: FastifyInstance,
   shared: Shared,
   deps: { users: PortalUsers },
-): Promise<{ pendingDebts: PendingDebtsWithPayments }> {
+): Promise<{
+  pendingDebts: PendingDebtsWithPayments;
+  /** docs/decisions.md #48: the debts list tells the client whether a part may be paid. */
+  partialPayments: PartialPaymentSettingsReader;
+}> {
   const { config, clock, log, metrics, systemDb, tenancy, jobs, calendar, audit, reports } = shared;
   const gateways = createGatewayRegistry({
     timeoutMs: config.gatewayTimeoutMs,
@@ -124,6 +133,7 @@ export async function registerPayments(
   });
   // The return address's token (checkout/result-token.ts): signed by iniciar, read by the route.
   const resultKey = deriveKey(config.jwtSecret, RESULT_KEY_PURPOSE);
+  const partialPayments = createPartialPaymentSettings({ clock, log });
   paymentResultRoutes(app, {
     result: createPaymentResult({ tenancy, clock, resultKey, resolution }),
   });
@@ -133,12 +143,23 @@ export async function registerPayments(
   });
   shared.protectedRoutes((authed) =>
     paymentRoutes(authed, {
-      start: createPaymentStart({ config, gateways, clock, metrics, systemDb, resultKey }),
+      start: createPaymentStart({
+        config,
+        gateways,
+        clock,
+        metrics,
+        systemDb,
+        resultKey,
+        partialSettings: partialPayments,
+      }),
       lifecycle: createPaymentLifecycle({ gateways, claims, clock, emails }),
       history: createPaymentHistory({ calendar, clock, checkoutTtlMs }),
       detail: createPaymentDetail({ calendar, clock, checkoutTtlMs, resolution }),
       receiptPdf: createReceiptDownload({ reports }),
     }),
   );
-  return { pendingDebts: createPendingDebtsWithPayments({ clock, checkoutTtlMs }) };
+  return {
+    pendingDebts: createPendingDebtsWithPayments({ clock, checkoutTtlMs }),
+    partialPayments,
+  };
 }

@@ -12,7 +12,12 @@ import { createReceiptService, type PaymentsOfReceipts } from './service.js';
  * uses for GET /portal/pagos/{id}/recibo and the "Recibimos tu pago" e-mail.
  */
 
-export { receiptReport, renderReceiptPdf, type ReceiptPayment } from './pdf.js';
+export {
+  receiptReport,
+  renderReceiptPdf,
+  restsOfPartialPayment,
+  type ReceiptPayment,
+} from './pdf.js';
 export type { PaymentsOfReceipts } from './service.js';
 
 export function registerReceipts(

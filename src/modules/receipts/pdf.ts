@@ -1,4 +1,5 @@
 import { AppError } from '../../platform/errors.js';
+import { centsToNumeric } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { ReceiptView } from '../../ledger/receipt-view.js';
 import type { ReceiptReport } from '../../reports/receipt-report.js';
@@ -10,6 +11,28 @@ export interface ReceiptPayment {
   /** The payment method as a customer knows it (its gateway's label), null when not known. */
   metodo: string | null;
   gateway_payment_id: string | null;
+  /**
+   * The debts the payment paid as it recorded them (`facturas_json`): a `pago` below `monto` is a
+   * part (docs/decisions.md #48), and `saldo` what was left of that debt after it.
+   */
+  facturas_json?: readonly { id: string; monto: number; pago: number; saldo: number }[];
+}
+
+/**
+ * What is left of each debt the payment paid in part, by debt id (lower case), as a 2-decimal
+ * string; debts paid in full are absent.
+ */
+export function restsOfPartialPayment(
+  payment: Pick<ReceiptPayment, 'facturas_json'> | null,
+): Map<string, string> {
+  const rests = new Map<string, string>();
+  for (const factura of payment?.facturas_json ?? []) {
+    const pago = Math.round(factura.pago * 100);
+    if (pago < Math.round(factura.monto * 100)) {
+      rests.set(factura.id.toLowerCase(), centsToNumeric(Math.round(factura.saldo * 100)));
+    }
+  }
+  return rests;
 }
 
 /**
@@ -21,6 +44,7 @@ export function receiptReport(
   payment: ReceiptPayment | null,
   receipt: ReceiptView,
 ): ReceiptReport {
+  const rests = restsOfPartialPayment(payment);
   return {
     empresa: { nombre: tenant.tenantName },
     sucursal: { id: tenant.sucursalId, nombre: tenant.sucursalName },
@@ -38,7 +62,15 @@ export function receiptReport(
             metodo: payment.metodo || 'desconocido',
             gateway_payment_id: payment.gateway_payment_id,
           },
-    facturas: receipt.facturas,
+    facturas: receipt.facturas.map((factura) => {
+      const resta = rests.get(factura.id.toLowerCase());
+      return {
+        tipo: factura.tipo,
+        numero: factura.numero,
+        monto: factura.monto,
+        ...(resta !== undefined && { resta }),
+      };
+    }),
     total: receipt.total,
   };
 }

@@ -4,7 +4,7 @@ import { isUuid } from '../../platform/ids.js';
 import { numericToNumber } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { ReportsClient } from '../../reports/client.js';
-import { renderReceiptPdf, type ReceiptPayment } from './pdf.js';
+import { renderReceiptPdf, restsOfPartialPayment, type ReceiptPayment } from './pdf.js';
 
 const NOT_FOUND = 'Recibo no encontrado';
 
@@ -48,20 +48,29 @@ export function createReceiptService(deps: {
         found.receipts.map((receipt) => receipt.id),
       );
       return {
-        recibos: found.receipts.map((receipt) => ({
-          id: receipt.id,
-          comprobante: receipt.comprobante,
-          nrocomp: receipt.nrocomp,
-          fecha: receipt.fecha,
-          monto: numericToNumber(receipt.haber),
-          pago_id: payments.get(receipt.id.toLowerCase())?.id ?? null,
-          facturas: receipt.facturas.map((factura) => ({
-            id: factura.id,
-            comprobante: factura.comprobante,
-            nrocomp: factura.nrocomp,
-            monto: numericToNumber(factura.monto),
-          })),
-        })),
+        recibos: found.receipts.map((receipt) => {
+          const payment = payments.get(receipt.id.toLowerCase());
+          // docs/decisions.md #48: a debt the portal payment paid in part says what was left.
+          const rests = restsOfPartialPayment(payment ?? null);
+          return {
+            id: receipt.id,
+            comprobante: receipt.comprobante,
+            nrocomp: receipt.nrocomp,
+            fecha: receipt.fecha,
+            monto: numericToNumber(receipt.haber),
+            pago_id: payment?.id ?? null,
+            facturas: receipt.facturas.map((factura) => {
+              const resta = rests.get(factura.id.toLowerCase());
+              return {
+                id: factura.id,
+                comprobante: factura.comprobante,
+                nrocomp: factura.nrocomp,
+                monto: numericToNumber(factura.monto),
+                ...(resta !== undefined && { resta: numericToNumber(resta) }),
+              };
+            }),
+          };
+        }),
         total: found.total,
         has_more: page.offset + found.receipts.length < found.total,
       };

@@ -65,6 +65,9 @@ describe('paying from the web client (sandbox gateway)', () => {
       .getByRole('link', { name: 'Facturas' })
       .click();
     await expectHeading(page, 'Tus facturas');
+    // The tenant does not allow partial payments (docs/decisions.md #48): nothing of them shows.
+    await page.getByText(/Se paga el importe completo\./).waitFor();
+    expect(await page.getByRole('heading', { name: 'Pagar un importe' }).count()).toBe(0);
     const older = debtBox(page, '0001-00000512');
     const newer = debtBox(page, '0001-00000540');
     await newer.check();
@@ -77,6 +80,7 @@ describe('paying from the web client (sandbox gateway)', () => {
     await expect(newer.isChecked()).resolves.toBe(false);
     await page.getByText('Elegí las facturas que querés pagar.').waitFor();
     await newer.check();
+    expect(await page.getByText(/Pagar solo una parte/).count()).toBe(0);
     await checkPage(page, 'flow-debts-chosen');
 
     // A double click on "Pagar" starts one payment.

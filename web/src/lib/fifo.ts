@@ -10,7 +10,7 @@
  * ("blocked") until that payment ends or is cancelled.
  */
 import type { Debt } from '../api/types.js';
-import { fromCents, toCents } from './format.js';
+import { formatCents, fromCents, toCents } from './format.js';
 
 export interface PayableDebt {
   id: string;
@@ -131,3 +131,93 @@ export function paymentsInFlight(
   }
   return [...byId.values()];
 }
+
+/**
+ * How many of the list's head are overdue and can be chosen: every overdue debt is older than
+ * every debt not yet due (the list is in due-date order), so "lo vencido" is a FIFO prefix.
+ */
+export function overdueCount(
+  debts: readonly { vencido: boolean; pago_en_curso: InFlight }[],
+): number {
+  const payable = payableCount(debts);
+  let count = 0;
+  while (count < payable && debts[count]?.vencido) count += 1;
+  return count;
+}
+
+/** The tenant's partial payments as GET /portal/deudas says (docs/decisions.md #48). */
+export interface PartialRule {
+  habilitado: boolean;
+  monto_minimo: number | null;
+}
+
+/** A choice of the first `count` debts, the last of them paid in part when `lastCents` is set. */
+export interface Choice {
+  count: number;
+  /** What is paid of the last chosen debt, when less than its `debe`. */
+  lastCents: number | null;
+}
+
+/** The choice's total, in cents (exact). */
+export function choiceCents(debts: readonly PayableDebt[], choice: Choice): number {
+  const full = totalCents(debts, choice.count);
+  const last = debts[choice.count - 1];
+  if (choice.lastCents === null || !last) return full;
+  return full - toCents(last.debe) + choice.lastCents;
+}
+
+/** The body of POST /portal/pagos/iniciar for a choice: full amounts but, maybe, the last one. */
+export function choiceRequest(
+  debts: readonly PayableDebt[],
+  choice: Choice,
+): { facturas: { id: string; monto: number }[]; total: number } {
+  const body = paymentRequest(debts, choice.count);
+  const last = body.facturas[body.facturas.length - 1];
+  if (choice.lastCents !== null && last) last.monto = fromCents(choice.lastCents);
+  return { facturas: body.facturas, total: fromCents(choiceCents(debts, choice)) };
+}
+
+/**
+ * Why a part of `debt` cannot be paid, or null: more than zero, less than its `debe` (the whole
+ * is no part), at least the tenant's minimum. The API checks the same (docs/api.md iniciar).
+ */
+export function partError(debe: number, cents: number, rule: PartialRule): string | null {
+  if (cents <= 0) return 'El importe tiene que ser mayor que cero.';
+  const whole = toCents(debe);
+  if (cents > whole) return `No puede superar lo que debés de esa factura, ${formatCents(whole)}.`;
+  if (cents < whole && rule.monto_minimo !== null && cents < toCents(rule.monto_minimo)) {
+    return `El pago parcial tiene que ser de al menos ${formatCents(toCents(rule.monto_minimo))}.`;
+  }
+  return null;
+}
+
+/**
+ * "Pagar un importe": the oldest debts `cents` covers in full and the part of the next one, or
+ * why it cannot be paid (above what can be paid now, or a part below the minimum).
+ */
+export function planAmount(
+  debts: readonly PayableDebt[],
+  payable: number,
+  cents: number,
+  rule: PartialRule,
+): { choice: Choice } | { error: string } {
+  if (cents <= 0) return { error: 'El importe tiene que ser mayor que cero.' };
+  const owed = totalCents(debts, payable);
+  if (cents > owed) {
+    return { error: `No puede superar lo que podés pagar ahora, ${formatCents(owed)}.` };
+  }
+  let left = cents;
+  for (let index = 0; index < payable; index += 1) {
+    const debe = toCents(debts[index]?.debe ?? 0);
+    if (left === debe) return { choice: { count: index + 1, lastCents: null } };
+    if (left < debe) {
+      const error = partError(debts[index]?.debe ?? 0, left, rule);
+      return error ? { error } : { choice: { count: index + 1, lastCents: left } };
+    }
+    left -= debe;
+  }
+  return { choice: { count: payable, lastCents: null } };
+}
+
+/** The debts page's query choosing a FIFO prefix from the home page: `vencido` or `todo`. */
+export const PAY_PARAM = 'pagar';

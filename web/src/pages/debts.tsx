@@ -3,27 +3,34 @@ import { useLocation } from 'preact-iso';
 import { paymentIdInMessage } from '../api/errors.js';
 import { ApiError } from '../api/http.js';
 import type { PrivatePageProps } from '../page-props.js';
-import type { Debt, PaymentStartData } from '../api/types.js';
+import type { AccountSummary, Coupon, CouponPage, Debt, PaymentStartData } from '../api/types.js';
 import {
+  choiceCents,
+  choiceRequest,
   chosenAgain,
   isChosen,
+  overdueCount,
+  PAY_PARAM,
   payableCount,
-  paymentRequest,
   paymentsInFlight,
   RETRY_PARAM,
   standingOf,
   toggleFifo,
   totalCents,
+  type Choice,
+  type PartialRule,
   type PaymentInFlight,
 } from '../lib/fifo.js';
 import { createIntent } from '../lib/intent.js';
-import { formatCents, plural } from '../lib/format.js';
+import { formatCents, formatDate, formatMoney, plural } from '../lib/format.js';
 import { inProgressMessage } from '../lib/payment-actions.js';
 import { pathFor, type PortalLink } from '../routes.js';
 import { authCall } from '../session/session.js';
 import { rememberPortal } from '../portal-memory.js';
 import { DebtChoice } from '../ui/debt-row.js';
 import { InFlightActions } from '../ui/in-flight.js';
+import { useEmpresa } from '../ui/brand.js';
+import { LastDebtPart, PayAmount, readPart } from '../ui/partial-pay.js';
 import { OutcomeBox, type Outcome } from '../ui/outcome.js';
 import { Page } from '../ui/page.js';
 import { Empty, ErrorBox, Loading, Notice } from '../ui/status.js';
@@ -38,7 +45,19 @@ export function DebtsPage(props: PrivatePageProps) {
   const { query } = useLocation();
   const [round, setRound] = useState(0);
   const [state, retry] = useLoad(
-    () => authCall<{ items: Debt[] }>('/portal/deudas'),
+    () =>
+      Promise.all([
+        authCall<{ items: Debt[]; pago_parcial: PartialRule }>('/portal/deudas'),
+        // Beside the debts, not in their way: without them the page still lets the customer pay.
+        authCall<AccountSummary>('/portal/mi-cuenta').catch(() => null),
+        authCall<CouponPage>('/portal/cupones/mis-cupones?estado=pending&limit=100').catch(
+          () => null,
+        ),
+      ]).then(([debts, cuenta, coupons]) => ({
+        ...debts,
+        credit: cuenta?.saldo_a_favor ?? 0,
+        coupons: couponsByDebt(coupons?.cupones ?? []),
+      })),
     `debts-${props.me.portal_user_id}-${round}`,
   );
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -64,12 +83,40 @@ export function DebtsPage(props: PrivatePageProps) {
             reload={retry}
             onChanged={changed}
             // A choice in the URL is for the first list only, not for one read after an action.
-            initial={round === 0 ? chosenAgain(state.data.items, query[RETRY_PARAM]) : 0}
+            initial={round === 0 ? initialCount(state.data.items, query) : 0}
+            rule={state.data.pago_parcial}
+            coupons={state.data.coupons}
+            credit={state.data.credit}
           />
         ))}
     </Page>
   );
 }
+
+/**
+ * The home page's "Pagar lo vencido" and "Pagar todo" arrive as PAY_PARAM; the result page's
+ * "Intentar de nuevo" as the debts it named (RETRY_PARAM).
+ */
+function initialCount(debts: Debt[], query: Record<string, string>): number {
+  if (query[PAY_PARAM] === 'vencido') return overdueCount(debts);
+  if (query[PAY_PARAM] === 'todo') return payableCount(debts);
+  return chosenAgain(debts, query[RETRY_PARAM]);
+}
+
+/** The pending coupons by the debts they name: a debt with one says so beside it. */
+function couponsByDebt(coupons: readonly Coupon[]): Map<string, Coupon> {
+  const byDebt = new Map<string, Coupon>();
+  for (const coupon of coupons) {
+    if (coupon.estado !== 'pending') continue;
+    for (const factura of coupon.facturas) {
+      if (!byDebt.has(factura.id.toLowerCase())) byDebt.set(factura.id.toLowerCase(), coupon);
+    }
+  }
+  return byDebt;
+}
+
+/** Long lists show this many debts at a time; the choice is a count, so it survives paging. */
+const SHOWN_STEP = 50;
 
 function Chooser(props: {
   link: PortalLink;
@@ -77,19 +124,48 @@ function Chooser(props: {
   reload: () => void;
   /** The list is to be read again, with what happened (a cancel, a payment found in flight). */
   onChanged: (outcome: Outcome) => void;
-  /** How many are chosen at first (the choice of a payment tried again). */
+  /** How many are chosen at first (the choice of a payment tried again, or lo vencido/todo). */
   initial: number;
+  /** The tenant's partial payments (docs/decisions.md #48). */
+  rule: PartialRule;
+  coupons: ReadonlyMap<string, Coupon>;
+  /** The customer's saldo a favor: applied by the business, never by an online payment. */
+  credit: number;
 }) {
-  const { debts } = props;
+  const { debts, rule } = props;
   const payable = payableCount(debts);
   const flights = paymentsInFlight(debts);
-  const [count, setCount] = useState(Math.min(props.initial, payable));
+  const overdue = overdueCount(debts);
+  const [count, setCountState] = useState(Math.min(props.initial, payable));
+  // The text of the part of the last chosen debt; null: it is paid whole.
+  const [partText, setPartText] = useState<string | null>(null);
+  const [shown, setShown] = useState(Math.max(SHOWN_STEP, count));
+  const payButton = useRef<HTMLButtonElement>(null);
+  const empresa = useEmpresa();
+  const setCount = (next: number) => {
+    setCountState(next);
+    setPartText(null);
+  };
+  /** Lo vencido / todo: that FIFO prefix chosen, every one of them shown, the pay bar focused. */
+  const choose = (next: number) => {
+    setCount(next);
+    setShown((current) => Math.max(current, next));
+    requestAnimationFrame(() => payButton.current?.focus());
+  };
+  const lastChosen = count > 0 ? debts[count - 1] : undefined;
+  const part =
+    rule.habilitado && partText !== null && lastChosen
+      ? readPart(lastChosen, partText, rule)
+      : null;
+  const partCents = part && 'cents' in part ? part.cents : null;
+  const partError = part && 'error' in part && partText !== '' ? part.error : null;
+  const choice: Choice = { count, lastCents: partCents };
   const intent = useRef(createIntent());
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<{ message: string; stale: boolean } | null>(null);
   // Set synchronously on the first click: a double click starts one payment, not two.
   const starting = useRef(false);
-  const total = totalCents(debts, count);
+  const total = choiceCents(debts, choice);
 
   // Back from the gateway, the browser may show this page from its cache: still "busy" then.
   useEffect(() => {
@@ -102,12 +178,13 @@ function Chooser(props: {
     return () => window.removeEventListener('pageshow', reset);
   }, []);
 
-  async function pay() {
-    if (starting.current || count === 0) return;
+  async function pay(chosen: Choice = choice) {
+    if (starting.current || chosen.count === 0) return;
+    if (partText !== null && chosen === choice && partCents === null) return;
     starting.current = true;
     setBusy(true);
     setFailure(null);
-    const body = paymentRequest(debts, count);
+    const body = choiceRequest(debts, chosen);
     try {
       const data = await authCall<PaymentStartData>('/portal/pagos/iniciar', {
         method: 'POST',
@@ -143,24 +220,67 @@ function Chooser(props: {
   return (
     <>
       {flights.length > 0 && <HeldNotice payable={payable} blocked={blocked > 0} />}
+      {props.credit > 0 && (
+        <Notice>
+          <p>
+            Tenés un saldo a favor de <span class="nowrap">{formatMoney(props.credit)}</span>. Lo
+            aplica {empresa?.nombre ?? 'la empresa'} en tu cuenta: no se descuenta de un pago en
+            línea.
+          </p>
+        </Notice>
+      )}
+      {payable > 0 && (
+        <div class="actions quick-pay">
+          {overdue > 0 && (
+            <button
+              type="button"
+              class="button secondary"
+              aria-pressed={count === overdue && partCents === null}
+              onClick={() => choose(overdue)}
+            >
+              <span>
+                Pagar lo vencido (
+                <span class="nowrap">{formatCents(totalCents(debts, overdue))}</span>)
+              </span>
+            </button>
+          )}
+          <button
+            type="button"
+            class="button secondary"
+            aria-pressed={count === payable && partCents === null}
+            onClick={() => choose(payable)}
+          >
+            <span>
+              Pagar todo (<span class="nowrap">{formatCents(totalCents(debts, payable))}</span>)
+            </span>
+          </button>
+        </div>
+      )}
       <p id="fifo-rule" class="hint">
         Las facturas se pagan de la más antigua a la más nueva: al elegir una se eligen también las
-        anteriores, y al quitar una se quitan las posteriores. Se paga el importe completo.
+        anteriores, y al quitar una se quitan las posteriores.{' '}
+        {rule.habilitado
+          ? 'La última que elijas podés pagarla en parte.'
+          : 'Se paga el importe completo.'}
       </p>
       <fieldset class="debt-fieldset">
         <legend class="visually-hidden">Facturas a pagar</legend>
         <ul class="debt-list">
-          {debts.map((debt, index) => {
+          {debts.slice(0, shown).map((debt, index) => {
             const standing = standingOf(debt, index, payable);
+            const coupon = props.coupons.get(debt.id.toLowerCase());
+            const couponNote = coupon && <CouponNote debt={debt} coupon={coupon} />;
             if (standing === 'payable')
               return (
                 <DebtChoice
                   key={debt.id}
                   debt={debt}
                   chosen={isChosen(count, index)}
-                  onToggle={() => setCount((current) => toggleFifo(current, index, payable))}
-                  describedBy="fifo-rule"
-                />
+                  onToggle={() => setCount(toggleFifo(count, index, payable))}
+                  describedBy={coupon ? `fifo-rule cupon-${debt.id}` : 'fifo-rule'}
+                >
+                  {couponNote}
+                </DebtChoice>
               );
             return (
               <HeldDebt
@@ -175,6 +295,27 @@ function Chooser(props: {
           })}
         </ul>
       </fieldset>
+      {shown < debts.length && (
+        <p class="actions">
+          <button
+            type="button"
+            class="button secondary"
+            onClick={() => setShown((current) => current + SHOWN_STEP)}
+          >
+            Ver más facturas (quedan {debts.length - shown})
+          </button>
+        </p>
+      )}
+      {/* Outside the sticky pay bar: on a phone it must stay one line and a button. */}
+      {rule.habilitado && lastChosen && (
+        <LastDebtPart
+          debt={lastChosen}
+          rule={rule}
+          text={partText}
+          onText={setPartText}
+          error={partError}
+        />
+      )}
       {payable > 0 && (
         <div class="pay-bar">
           <p aria-live="polite" aria-atomic="true" class="pay-total">
@@ -182,7 +323,8 @@ function Chooser(props: {
               'Elegí las facturas que querés pagar.'
             ) : (
               <>
-                {plural(count, 'factura elegida', 'facturas elegidas')}: total{' '}
+                {plural(count, 'factura elegida', 'facturas elegidas')}
+                {partCents !== null && ', la última en parte'}: total{' '}
                 <span class="nowrap">{formatCents(total)}</span>
               </>
             )}
@@ -197,14 +339,44 @@ function Chooser(props: {
           <button
             type="button"
             class="button"
+            ref={payButton}
             onClick={() => void pay()}
-            aria-disabled={busy || count === 0}
+            aria-disabled={busy || count === 0 || (partText !== null && partCents === null)}
           >
             {busy ? 'Iniciando el pago…' : count === 0 ? 'Pagar' : `Pagar ${formatCents(total)}`}
           </button>
         </div>
       )}
+      {rule.habilitado && payable > 0 && (
+        <PayAmount
+          debts={debts}
+          payable={payable}
+          rule={rule}
+          busy={busy}
+          onPay={(planned) => {
+            // The pay bar says the same as the plan while the checkout opens.
+            setCountState(planned.count);
+            setPartText(
+              planned.lastCents === null
+                ? null
+                : formatCents(planned.lastCents).replace(/^\$ /, ''),
+            );
+            void pay(planned);
+          }}
+        />
+      )}
     </>
+  );
+}
+
+/** A debt named by a pending coupon: paying it online too would pay it twice. */
+function CouponNote(props: { debt: Debt; coupon: Coupon }) {
+  const { coupon } = props;
+  return (
+    <p class="debt-note" id={`cupon-${props.debt.id}`}>
+      Tiene un cupón de pago pendiente de <span class="nowrap">{formatMoney(coupon.monto)}</span>,
+      que vence el {formatDate(coupon.fecha_vencimiento)}. Si ya lo pagaste, no la pagues de nuevo.
+    </p>
   );
 }
 

@@ -161,8 +161,18 @@ function PaymentList(props: {
 
 const QUESTIONS: Record<PaymentAction, (p: Payment) => string> = {
   cancel: (p) => `¿Cancelar el pago n.º ${p.id} de ${formatMoney(p.monto)}?`,
-  refund: (p) => `¿Pedir la devolución del pago n.º ${p.id} de ${formatMoney(p.monto)}?`,
+  refund: (p) =>
+    `¿Pedir la devolución de ${formatMoney(p.monto)} del pago n.º ${p.id}?` +
+    (p.recibo_numero ? ` Se anula el recibo ${p.recibo_numero}.` : ''),
 };
+
+/** What a refund undoes: the money back, the receipt voided, the debts it paid pending again. */
+function refundDetail(payment: Payment): string {
+  const receipt = payment.recibo_numero
+    ? `el recibo ${payment.recibo_numero} queda anulado`
+    : 'el pago queda anulado';
+  return `La plataforma de pago te devuelve ${formatMoney(payment.monto)}, ${receipt} y lo que pagó de cada factura vuelve a estar pendiente.`;
+}
 
 function PaymentCard(props: {
   link: PortalLink;
@@ -263,17 +273,10 @@ function PaymentCard(props: {
           onConfirm={() => void run(confirming)}
           onCancel={() => close(confirming)}
         >
-          <p>
-            {confirming === 'cancel'
-              ? CANCEL_DETAIL
-              : 'La plataforma de pago te devuelve el importe, el recibo queda anulado y sus facturas vuelven a estar pendientes.'}
-          </p>
+          <p>{confirming === 'cancel' ? CANCEL_DETAIL : refundDetail(payment)}</p>
         </ConfirmStep>
       ) : (
-        (hasReceipt(payment) ||
-          resume ||
-          canCancel(payment.estado) ||
-          canRefund(payment.estado)) && (
+        (hasReceipt(payment) || resume || canCancel(payment.estado)) && (
           <div class="actions">
             {hasReceipt(payment) && (
               <PdfButton
@@ -302,19 +305,23 @@ function PaymentCard(props: {
                 Cancelar pago
               </button>
             )}
-            {canRefund(payment.estado) && (
-              <button
-                type="button"
-                class="button secondary"
-                ref={triggers.refund}
-                aria-describedby={headingId}
-                onClick={() => setConfirming('refund')}
-              >
-                Pedir devolución
-              </button>
-            )}
           </div>
         )
+      )}
+      {!confirming && canRefund(payment.estado) && (
+        // A secondary action, apart from the payment's own (docs/decisions.md #48): a refund
+        // voids a receipt, so it asks first, naming the amount and the receipt.
+        <p class="secondary-action">
+          <button
+            type="button"
+            class="link-button"
+            ref={triggers.refund}
+            aria-describedby={headingId}
+            onClick={() => setConfirming('refund')}
+          >
+            Pedir devolución
+          </button>
+        </p>
       )}
     </li>
   );

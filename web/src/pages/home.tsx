@@ -1,7 +1,8 @@
 import type { PrivatePageProps } from '../page-props.js';
 import type { Debt, AccountSummary } from '../api/types.js';
-import { overdueFirst } from '../lib/fifo.js';
-import { formatDate, formatMoney, plural } from '../lib/format.js';
+import { overdueCount, overdueFirst, PAY_PARAM, payableCount, totalCents } from '../lib/fifo.js';
+import { formatCents, formatDate, formatMoney, plural } from '../lib/format.js';
+import { CreditLine } from '../ui/credit-line.js';
 import { pathFor, type PortalLink } from '../routes.js';
 import { authCall } from '../session/session.js';
 import { DebtSummary } from '../ui/debt-row.js';
@@ -36,12 +37,20 @@ export function HomePage(props: PrivatePageProps) {
 function Account(props: { link: PortalLink; cuenta: AccountSummary; debts: Debt[] }) {
   const { cuenta, link } = props;
   const debts = overdueFirst(props.debts);
+  // The API's list is in FIFO order: lo vencido is its overdue head (lib/fifo.ts).
+  const overdue = overdueCount(props.debts);
+  const payable = payableCount(props.debts);
   return (
     <>
       <dl class="summary">
         <div class="summary-item">
           <dt>Saldo pendiente</dt>
           <dd class="amount-large">{formatMoney(cuenta.saldo_total)}</dd>
+          {cuenta.saldo_a_favor > 0 && (
+            <dd>
+              <CreditLine cuenta={cuenta} />
+            </dd>
+          )}
           <dd>
             <Link href={pathFor(link, 'statement')} class="summary-link">
               Ver tu estado de cuenta
@@ -94,8 +103,27 @@ function Account(props: { link: PortalLink; cuenta: AccountSummary; debts: Debt[
           {debts.length > SHOWN && (
             <p>y {plural(debts.length - SHOWN, 'factura más', 'facturas más')}.</p>
           )}
-          <p>
-            <Link href={pathFor(link, 'debts')} class="button">
+          <p class="actions">
+            {overdue > 0 && (
+              <Link href={pathFor(link, 'debts', { [PAY_PARAM]: 'vencido' })} class="button">
+                <span>
+                  Pagar lo vencido (
+                  <span class="nowrap">{formatCents(totalCents(props.debts, overdue))}</span>)
+                </span>
+              </Link>
+            )}
+            {payable > 0 && (
+              <Link
+                href={pathFor(link, 'debts', { [PAY_PARAM]: 'todo' })}
+                class={`button${overdue > 0 ? ' secondary' : ''}`}
+              >
+                <span>
+                  Pagar todo (
+                  <span class="nowrap">{formatCents(totalCents(props.debts, payable))}</span>)
+                </span>
+              </Link>
+            )}
+            <Link href={pathFor(link, 'debts')} class="button secondary">
               Ver y pagar facturas
             </Link>
           </p>

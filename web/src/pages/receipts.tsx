@@ -81,6 +81,7 @@ function ReceiptCard(props: { receipt: Receipt }) {
             tipo: f.comprobante,
             numero: f.nrocomp,
             monto: f.monto,
+            ...(f.resta !== undefined && { resta: f.resta }),
           }))}
         />
       </dl>

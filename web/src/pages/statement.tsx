@@ -2,7 +2,7 @@ import type { Ref } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PrivatePageProps } from '../page-props.js';
 import { ApiError } from '../api/http.js';
-import type { Movement, Statement, StatementAging } from '../api/types.js';
+import type { AccountSummary, Movement, Statement, StatementAging } from '../api/types.js';
 import { formatCents, formatDate, formatMoney } from '../lib/format.js';
 import {
   agingRows,
@@ -25,6 +25,8 @@ import {
 } from '../lib/statement.js';
 import { authCall } from '../session/session.js';
 import { useEmpresa } from '../ui/brand.js';
+import { CreditLine } from '../ui/credit-line.js';
+import { useLoad } from '../ui/use-load.js';
 import { Field } from '../ui/field.js';
 import { Form, useForm } from '../ui/form.js';
 import { Page } from '../ui/page.js';
@@ -89,6 +91,13 @@ export function StatementPage(props: PrivatePageProps) {
   const today = todayIn(zone);
   const [period, setPeriod] = useState<Period>(() => presetPeriod('last3', today));
   const [state, retry] = useStatement(period, props.me.portal_user_id);
+  // The saldo a favor explains why the whole history closes below today's debt (#48); without
+  // it the statement still shows.
+  const [account] = useLoad(
+    () => authCall<AccountSummary>('/portal/mi-cuenta').catch(() => null),
+    `statement-account-${props.me.portal_user_id}`,
+  );
+  const cuenta = account.status === 'ready' ? account.data : null;
   return (
     <Page title="Estado de cuenta">
       <p>
@@ -101,7 +110,11 @@ export function StatementPage(props: PrivatePageProps) {
         <ErrorBox message={state.message} onRetry={state.canRetry ? retry : undefined} />
       )}
       {state.status === 'ready' && (
-        <StatementView key={`${state.data.desde}/${state.data.hasta}`} statement={state.data} />
+        <StatementView
+          key={`${state.data.desde}/${state.data.hasta}`}
+          statement={state.data}
+          cuenta={cuenta}
+        />
       )}
     </Page>
   );
@@ -179,7 +192,7 @@ function PeriodChooser(props: { period: Period; today: string; onPeriod: (p: Per
   );
 }
 
-function StatementView(props: { statement: Statement }) {
+function StatementView(props: { statement: Statement; cuenta: AccountSummary | null }) {
   const { statement } = props;
   const period: Period = { desde: statement.desde, hasta: statement.hasta };
   return (
@@ -202,7 +215,7 @@ function StatementView(props: { statement: Statement }) {
           />
         </p>
       </section>
-      <AgingSummary aging={statement.antiguedad} />
+      <AgingSummary aging={statement.antiguedad} cuenta={props.cuenta} />
       <section aria-labelledby="movimientos-title">
         <h2 id="movimientos-title">Movimientos</h2>
         {statement.movimientos.length === 0 ? (
@@ -234,7 +247,8 @@ function SummaryAmount(props: { label: string; amount: number }) {
 }
 
 /** Today's pending debts by age: the same whatever the period (docs/api.md `antiguedad`). */
-function AgingSummary(props: { aging: StatementAging }) {
+function AgingSummary(props: { aging: StatementAging; cuenta: AccountSummary | null }) {
+  const { cuenta } = props;
   const { rows, totalCents } = agingRows(props.aging);
   return (
     <section aria-labelledby="antiguedad-title">
@@ -255,6 +269,13 @@ function AgingSummary(props: { aging: StatementAging }) {
           <dd>{formatCents(totalCents)}</dd>
         </div>
       </dl>
+      {cuenta && cuenta.saldo_a_favor > 0 && (
+        <p class="credit-note">
+          <CreditLine cuenta={cuenta} />. El saldo a favor (notas de crédito y pagos que todavía no
+          se aplicaron a ninguna factura) lo descuenta el saldo de toda tu historia; lo aplica la
+          empresa en tu cuenta.
+        </p>
+      )}
     </section>
   );
 }

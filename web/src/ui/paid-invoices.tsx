@@ -19,6 +19,14 @@ export function PaidInvoices({
             <li key={`${f.tipo}-${f.numero}`}>
               {f.tipo} <span class="nowrap">{f.numero}</span>:{' '}
               <span class="nowrap">{formatMoney(f.monto)}</span>
+              {f.resta !== undefined && (
+                // docs/decisions.md #48: a debt paid in part says what is left of it.
+                <>
+                  {' '}
+                  (pago parcial; quedan pendientes{' '}
+                  <span class="nowrap">{formatMoney(f.resta)}</span>)
+                </>
+              )}
             </li>
           ))}
         </ul>

@@ -9,7 +9,7 @@ import { centsToNumber, centsToNumeric } from '../../../platform/money.js';
 import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
 import {
   decideSelection,
-  PAYMENT_SELECTION,
+  paymentSelection,
   type SelectionRequest,
 } from '../../../ledger/debt-selection.js';
 import { findPayableDebts } from '../../../ledger/pending-debts.js';
@@ -20,6 +20,7 @@ import { markExpiryDue } from '../queries/expiry-due.js';
 import { firstLookAt } from './janitor-plan.js';
 import { webhookUrl } from './webhook-url.js';
 import { RESULT_TOKEN_MARGIN_SECONDS, signResultToken } from './result-token.js';
+import type { PartialPaymentSettingsReader } from '../partial-settings.js';
 
 export interface StartRequest extends SelectionRequest {
   origin: string | undefined;
@@ -33,20 +34,24 @@ export function createPaymentStart(deps: {
   systemDb: Kysely<SystemDatabase>;
   /** The result token's key (checkout/result-token.ts). */
   resultKey: Buffer;
+  partialSettings: Pick<PartialPaymentSettingsReader, 'fresh'>;
 }) {
-  const { config, gateways, clock, metrics, systemDb, resultKey } = deps;
+  const { config, gateways, clock, metrics, systemDb, resultKey, partialSettings } = deps;
 
   return async function startPayment(
     tenant: TenantContext,
     portalUserId: string,
     request: StartRequest,
   ) {
-    const customer = await findPayableDebts(tenant, portalUserId);
+    const [customer, partial] = await Promise.all([
+      findPayableDebts(tenant, portalUserId),
+      partialSettings.fresh(tenant),
+    ]);
     if (!customer) throw new AppError('USER_NOT_FOUND', 'Usuario no encontrado');
     const { cnro } = customer;
-    // What is paid is each debt's pending amount to the cent, whatever float noise came with it.
-    const selection = decideSelection(request, customer.debts, PAYMENT_SELECTION);
-    const selected = selection.debts.map(({ debt }) => debt);
+    // What is paid is each debt's pending amount to the cent, whatever float noise came with it;
+    // with the tenant's partial payments, the last debt in FIFO order may take less (#48).
+    const selection = decideSelection(request, customer.debts, paymentSelection(partial));
 
     // 6. Origin, BACKEND_URL, gateway, receipt configuration.
     const origin = request.origin;
@@ -60,13 +65,15 @@ export function createPaymentStart(deps: {
 
     const { totalCents } = selection;
     const reference = randomUUID();
-    const facturas = selected.map((debt) => ({
+    // `monto` is what the debt owed, `pago` what this payment applies to it (TX2 writes it in
+    // recfac), `saldo` what is left of it after: a part is `pago` < `monto` (docs/payments.md).
+    const facturas = selection.debts.map(({ debt, cents }) => ({
       id: debt.id,
       tipo: debt.comprobante,
       numero: debt.nrocomp,
       monto: centsToNumber(debt.debeCents),
-      pago: centsToNumber(debt.debeCents),
-      saldo: centsToNumber(debt.saldoCents - debt.debeCents),
+      pago: centsToNumber(cents),
+      saldo: centsToNumber(debt.saldoCents - cents),
     }));
 
     // The expiry job visits only tenants marked here: first to ask the gateway if no
@@ -115,10 +122,13 @@ export function createPaymentStart(deps: {
         amount: centsToNumeric(totalCents),
         currency: 'ARS',
         description: `${tenant.tenantName}: pago de ${facturas.length} comprobante(s)`,
-        items: selected.map((debt) => ({
+        items: selection.debts.map(({ debt, cents }) => ({
           id: debt.id,
-          title: `${debt.comprobante} ${debt.nrocomp}`,
-          amount: centsToNumeric(debt.debeCents),
+          title:
+            cents < debt.debeCents
+              ? `${debt.comprobante} ${debt.nrocomp} (pago parcial)`
+              : `${debt.comprobante} ${debt.nrocomp}`,
+          amount: centsToNumeric(cents),
         })),
         notificationUrl: webhookUrl(config.backendUrl, tenant, gateway.webhookToken),
         backUrls: {

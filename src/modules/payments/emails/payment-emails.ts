@@ -16,7 +16,7 @@ import {
   lockEmail,
   markEmailSent,
 } from '../queries/emails.js';
-import { receiptReport } from '../../receipts/index.js';
+import { receiptReport, restsOfPartialPayment } from '../../receipts/index.js';
 import { receiptPaymentOf } from '../receipts/payments-of-receipts.js';
 
 export const PAYMENT_EMAIL_JOB = 'payments.email';
@@ -103,10 +103,16 @@ function smtpCodes(error: unknown): string {
   return parts.join(' ') || 'unknown';
 }
 
-function invoiceLines(facturas: readonly { tipo: string; numero: string; monto: string }[]) {
-  return facturas.map(
-    (factura) => `  ${factura.tipo} ${factura.numero}: ${formatMoney(factura.monto)}`,
-  );
+function invoiceLines(
+  facturas: readonly { id: string; tipo: string; numero: string; monto: string }[],
+  rests: ReadonlyMap<string, string> = new Map(),
+) {
+  return facturas.map((factura) => {
+    const line = `  ${factura.tipo} ${factura.numero}: ${formatMoney(factura.monto)}`;
+    // docs/decisions.md #48: a debt paid in part says what is left of it.
+    const resta = rests.get(factura.id.toLowerCase());
+    return resta === undefined ? line : `${line} (pagada en parte, resta ${formatMoney(resta)})`;
+  });
 }
 
 function greeting(nombre: string): string {
@@ -119,6 +125,7 @@ function receiptMessage(
   nombre: string,
   receipt: ReceiptView,
   pdf: Buffer,
+  rests: ReadonlyMap<string, string>,
 ): MailMessage {
   return {
     to,
@@ -129,7 +136,7 @@ function receiptMessage(
       `Recibimos tu pago de ${formatMoney(receipt.total)} en el portal de clientes de ${tenant.tenantName}.`,
       '',
       'Comprobantes pagados:',
-      ...invoiceLines(receipt.facturas),
+      ...invoiceLines(receipt.facturas, rests),
       '',
       `Recibo ${receipt.numero} del ${formatDate(receipt.fecha)} (adjunto en PDF).`,
       '',
@@ -278,7 +285,14 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
         tenant,
         payment.id,
         job.kind,
-        receiptMessage(tenant, contact.email, contact.nombre, receipt, pdf),
+        receiptMessage(
+          tenant,
+          contact.email,
+          contact.nombre,
+          receipt,
+          pdf,
+          restsOfPartialPayment(payment),
+        ),
       );
     }
 

@@ -70,6 +70,7 @@ export interface ReceiptPaymentRow {
   ordcon_id: number;
   gateway: string | null;
   gateway_payment_id: string | null;
+  facturas_json: PaymentInvoice[];
 }
 
 /**
@@ -83,7 +84,8 @@ export async function findPaymentOfCustomer(
   paymentId: number,
 ): Promise<ReceiptPaymentRow | undefined> {
   const { rows } = await sql<ReceiptPaymentRow>`
-    SELECT p.id, p.status, p.recibo_id, p.ordcon_id, p.gateway, p.gateway_payment_id
+    SELECT p.id, p.status, p.recibo_id, p.ordcon_id, p.gateway, p.gateway_payment_id,
+           p.facturas_json
       FROM public.portal_payments p
      WHERE p.id = ${paymentId}
        AND p.tenant_id = ${tenant.tenantId}
@@ -100,6 +102,7 @@ export interface PaymentOfReceiptRow {
   recibo_id: string;
   gateway: string | null;
   gateway_payment_id: string | null;
+  facturas_json: PaymentInvoice[];
 }
 
 /**
@@ -114,7 +117,7 @@ export async function findPaymentsOfReceipts(
 ): Promise<PaymentOfReceiptRow[]> {
   if (reciboIds.length === 0) return [];
   const { rows } = await sql<PaymentOfReceiptRow>`
-    SELECT p.id, lower(p.recibo_id) AS recibo_id, p.gateway, p.gateway_payment_id
+    SELECT p.id, lower(p.recibo_id) AS recibo_id, p.gateway, p.gateway_payment_id, p.facturas_json
       FROM public.portal_payments p
      WHERE p.ordcon_id = ${cnro}
        AND p.tenant_id = ${tenant.tenantId}

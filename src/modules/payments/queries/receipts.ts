@@ -3,7 +3,10 @@ import {
   type TenantExecutor,
   type TenantTransaction,
 } from '../../../platform/db/executor.js';
+import type { PaymentInvoice } from '../../../platform/db/types.js';
+import { numericToNumber } from '../../../platform/money.js';
 import { paymentsWithApprovals } from './approvals.js';
+import { facturasJson } from './json-columns.js';
 import { MAX_RECIBO_ERROR_CHARS } from './payments.js';
 
 // A payment's receipt (TX2): its lock, its result or why it failed, and who still lacks one.
@@ -68,6 +71,32 @@ export async function markReceiptCreated(
   await inPublic(trx)
     .updateTable('portal_payments')
     .set({ recibo_id: reciboId, recibo_at: now, recibo_error: null, updated_at: now })
+    .where('id', '=', paymentId)
+    .execute();
+}
+
+/**
+ * TX2, for a payment that paid a debt in part (`pago` < `monto`): each such debt's `saldo` in
+ * facturas_json becomes what the ledger left of it. A payment of whole debts is not written.
+ */
+export async function recordRestsOfParts(
+  trx: TenantExecutor,
+  paymentId: number,
+  facturas: readonly PaymentInvoice[],
+  saldos: ReadonlyMap<string, string>,
+): Promise<void> {
+  const isPart = (factura: PaymentInvoice) =>
+    Math.round(factura.pago * 100) < Math.round(factura.monto * 100);
+  if (!facturas.some(isPart)) return;
+  const updated = facturas.map((factura) => {
+    const saldo = saldos.get(factura.id.toLowerCase());
+    return isPart(factura) && saldo !== undefined
+      ? { ...factura, saldo: numericToNumber(saldo) }
+      : factura;
+  });
+  await inPublic(trx)
+    .updateTable('portal_payments')
+    .set({ facturas_json: facturasJson(updated) })
     .where('id', '=', paymentId)
     .execute();
 }

@@ -24,15 +24,17 @@ export async function paymentsOfReceipts(
   return new Map(rows.map((row) => [row.recibo_id, receiptPaymentOf(row)]));
 }
 
-/** A payment as its receipt shows it: the method by its gateway's label. */
+/** A payment as its receipt shows it: the method by its gateway's label, and what it paid. */
 export function receiptPaymentOf(payment: {
   id: number;
   gateway: string | null;
   gateway_payment_id: string | null;
+  facturas_json?: ReceiptPayment['facturas_json'];
 }): ReceiptPayment {
   return {
     id: payment.id,
     metodo: payment.gateway === null ? null : gatewayLabel(payment.gateway),
     gateway_payment_id: payment.gateway_payment_id,
+    ...(payment.facturas_json !== undefined && { facturas_json: payment.facturas_json }),
   };
 }

@@ -11,6 +11,7 @@ import {
   findPaymentForReceipt,
   markReceiptCreated,
   recordReceiptError,
+  recordRestsOfParts,
 } from '../queries/receipts.js';
 
 export type ReceiptOutcome =
@@ -101,8 +102,11 @@ export function createReceipt(
         now,
         today,
         // Before the receipt's number: the numerador's lock waits for none of these writes.
-        beforeNumbering: async function markPaymentsReceipt(id) {
+        beforeNumbering: async function markPaymentsReceipt(id, saldos) {
           await markReceiptCreated(trx, payment.id, id, now);
+          // docs/decisions.md #48: what is left of a debt paid in part is the ledger's word at
+          // TX2 (the ERP may have changed the debt since iniciar); whole payments stay as stored.
+          await recordRestsOfParts(trx, payment.id, payment.facturas_json, saldos);
         },
       },
     );
