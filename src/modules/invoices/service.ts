@@ -5,7 +5,7 @@ import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { ReportsError, type ReportsClient } from '../../reports/client.js';
 import { voucherNumber } from '../../reports/invoice-codes.js';
-import { resolvePeriod, type PeriodQuery } from '../statement/period.js';
+import { resolvePeriod, type PeriodQuery } from '../statement/index.js';
 import type { IssuerLookup } from './issuer.js';
 import { findInvoiceDocument, findInvoicePage } from './queries.js';
 import { invoiceReport, isAuthorized } from './report.js';

@@ -3,6 +3,9 @@ import type { Shared } from '../shared.js';
 import { statementRoutes } from './routes.js';
 import { createStatementService } from './service.js';
 
+/** The statement's period rules, which the invoices list takes as they are. */
+export { resolvePeriod, type PeriodQuery } from './period.js';
+
 /*
  * The statement of account (docs/account.md "Statement of account"): the ledger's movements of a
  * period with their running balance, and the aging of today's pending debts, as JSON and as the

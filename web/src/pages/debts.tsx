@@ -22,7 +22,8 @@ import { inProgressMessage } from '../lib/payment-actions.js';
 import { pathFor, type PortalLink } from '../routes.js';
 import { authCall } from '../session/session.js';
 import { rememberPortal } from '../portal-memory.js';
-import { DebtChoice } from '../ui/debt-row.js';
+import { DebtChoice, debtNameId } from '../ui/debt-row.js';
+import { InvoicePdfButton } from '../ui/invoice-pdf.js';
 import { InFlightActions } from '../ui/in-flight.js';
 import { OutcomeBox, type Outcome } from '../ui/outcome.js';
 import { Page } from '../ui/page.js';
@@ -160,7 +161,9 @@ function Chooser(props: {
                   chosen={isChosen(count, index)}
                   onToggle={() => setCount((current) => toggleFifo(current, index, payable))}
                   describedBy="fifo-rule"
-                />
+                >
+                  <DebtPdf debt={debt} />
+                </DebtChoice>
               );
             return (
               <HeldDebt
@@ -268,6 +271,23 @@ function HeldDebt(props: {
           onDone={props.onChanged}
         />
       )}
+      <DebtPdf debt={debt} />
     </DebtChoice>
+  );
+}
+
+/** The debt's own document (GET /portal/facturas/{id}/pdf), beside its checkbox. */
+function DebtPdf(props: { debt: Debt }) {
+  const { debt } = props;
+  return (
+    <div class="debt-pdf">
+      <InvoicePdfButton
+        id={debt.id}
+        nrocomp={debt.nrocomp}
+        label="Ver comprobante (PDF)"
+        describedBy={debtNameId(debt)}
+        compact
+      />
+    </div>
   );
 }
