@@ -30,6 +30,7 @@ const UNIT = [
   'test/payments/gateway-http.test.ts',
   'test/reports/config.test.ts',
   'test/reports/format.test.ts',
+  'test/reports/invoice-qr.test.ts',
 ];
 
 const withDatabase = {
