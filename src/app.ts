@@ -146,6 +146,7 @@ async function assemble(
     }),
     lifetime,
     servesWebClient: webClient !== undefined,
+    invoicePdfFairUse: options.invoicePdfFairUse ?? true,
   });
   await registerProtectedScope(
     app,

@@ -10,6 +10,10 @@ import { createInvoiceService } from './service.js';
  * ARCA QR), drawn by the reports service. It reads the ledger and the ERP's fiscal tables
  * (docs/erp.md "The ERP's electronic invoices") and writes nothing.
  */
+/** What a benchmark needs to build the very body the API sends the reports service. */
+export { findInvoiceDocument, findIssuer } from './queries.js';
+export { invoiceReport, isAuthorized } from './report.js';
+
 export function registerInvoices(_app: FastifyInstance, shared: Shared): void {
   const issuers = createIssuerLookup({ clock: shared.clock, log: shared.log });
   shared.protectedRoutes((authed) =>
@@ -22,6 +26,7 @@ export function registerInvoices(_app: FastifyInstance, shared: Shared): void {
       locks: shared.locks,
       // Longer than a render can last (the reports call's deadline, plus the reads before it).
       renderTtlMs: shared.config.reportsTimeoutMs + 30_000,
+      fairUse: shared.invoicePdfFairUse,
     }),
   );
 }

@@ -18,10 +18,13 @@ const security = [{ bearerAuth: [] }];
 /** The customer's fiscal documents; `authed` is app.ts's protected scope, whose hooks check the token. */
 export function invoiceRoutes(
   authed: FastifyInstance,
-  deps: { invoices: InvoiceService; locks: KeyLocks; renderTtlMs: number },
+  deps: { invoices: InvoiceService; locks: KeyLocks; renderTtlMs: number; fairUse: boolean },
 ): void {
   const routes = authed.withTypeProvider<TypeBoxTypeProvider>();
-  const admitPdf = createInvoicePdfLimits(authed, deps);
+  // Off only in a benchmark of the render path (BuildOptions.invoicePdfFairUse).
+  const admitPdf = deps.fairUse
+    ? createInvoicePdfLimits(authed, deps)
+    : () => Promise.resolve(() => Promise.resolve());
 
   routes.get(
     '/portal/facturas',
