@@ -14,7 +14,11 @@ import { Form, useForm } from './form.js';
  * The presets (each a toggle button, pressed while it is the period shown) and the free dates.
  * A preset fills the dates too, so "Desde" and "Hasta" always say which period is shown.
  */
-export function PeriodChooser(props: { period: Period; today: string; onPeriod: (p: Period) => void }) {
+export function PeriodChooser(props: {
+  period: Period;
+  today: string;
+  onPeriod: (p: Period) => void;
+}) {
   const [desde, setDesde] = useState(props.period.desde);
   const [hasta, setHasta] = useState(props.period.hasta);
   const form = useForm();
@@ -81,4 +85,3 @@ export function PeriodChooser(props: { period: Period; today: string; onPeriod: 
     </section>
   );
 }
-
