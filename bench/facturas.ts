@@ -128,6 +128,23 @@ export async function invoiceDownloads(
       tenant_id: 1,
       sucursal_id: 1,
     });
+    // One first, so a refusal says why rather than only counting failed requests.
+    const alone = await fetch(`${portal.reportsUrl}/reports/portal-factura`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${serviceToken}` },
+      body,
+    });
+    if (alone.status !== 200) {
+      throw new Error(`reports service answered ${alone.status}: ${await alone.text()}`);
+    }
+    await alone.arrayBuffer();
+    const first = await fetch(`${portal.url}/portal/facturas/${id}/pdf`, {
+      headers: { authorization: `Bearer ${portal.token}` },
+    });
+    if (first.status !== 200) {
+      throw new Error(`invoice PDF answered ${first.status}: ${await first.text()}`);
+    }
+    await first.arrayBuffer();
     const through = await measure('portal GET /portal/facturas/{id}/pdf', {
       url: `${portal.url}/portal/facturas/${id}/pdf`,
       headers: { authorization: `Bearer ${portal.token}` },
