@@ -679,6 +679,8 @@ describe('GET /portal/facturas/{id}/pdf', () => {
         codAut: 75000000000001,
       });
     },
+    // Three pages rasterised at 300 dpi and decoded: seconds each on a busy machine.
+    120_000,
   );
 
   it('answers 422 FACTURA_NO_DISPONIBLE for a document without a CAE or without a fiscal row', async () => {
