@@ -47,7 +47,8 @@ const InvoiceItem = Type.Object({
   numero: NullableInteger('ARCA number; null without a fiscal row'),
   cae: NullableString({ description: 'The CAE; null while not authorized' }),
   pdf: Type.Boolean({
-    description: 'Whether GET /portal/facturas/{id}/pdf gives its document (authorized, issuer known)',
+    description:
+      'Whether GET /portal/facturas/{id}/pdf gives its document (authorized, issuer known)',
   }),
 });
 
