@@ -36,6 +36,7 @@ const UNIT = [
   'test/payments/partial-settings.test.ts',
   'test/reports/config.test.ts',
   'test/reports/format.test.ts',
+  'test/reports/invoice-qr.test.ts',
 ];
 
 const withDatabase = {

@@ -22,6 +22,7 @@ import {
   requestLogCost,
 } from './deudas.js';
 import { statementRenders } from './estado-cuenta.js';
+import { invoiceDownloads } from './facturas.js';
 import { statementJsonUnderLoad } from './estado-cuenta-json.js';
 import { receiptFairness } from './fairness.js';
 import { qzSigning } from './qz.js';
@@ -124,6 +125,10 @@ async function main(): Promise<void> {
     if (!only || only === 'recibo') {
       const token = await loginToken(url);
       await receiptDownloads(environment, { url, token, reportsUrl, reportsSecret }, app.log);
+    }
+    if (!only || only === 'facturas') {
+      const token = await loginToken(url);
+      await invoiceDownloads(environment, { url, token, reportsUrl, reportsSecret }, app.log);
     }
     if (!only || only === 'tenants') await tenantScale(environment);
     if (!only || only === 'estado-cuenta-json') await statementJsonUnderLoad(environment);

@@ -33,6 +33,11 @@ export interface BuildOptions {
   passwords?: PasswordHasher;
   /** Requests a minute per user on protected routes; docs/api.md's 100 unless a benchmark says otherwise. */
   protectedRoutesMax?: number;
+  /**
+   * false: no fair-use limit on the invoice PDF (docs/api.md "Limits"), so a benchmark measures
+   * the render path itself; on unless a benchmark says otherwise.
+   */
+  invoicePdfFairUse?: boolean;
   jobPollingSeconds?: number;
   /** First retry delay of a failed job (doubling after); 15 s unless a test wants it shorter. */
   jobRetryDelaySeconds?: number;

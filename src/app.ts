@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { registerAccount } from './modules/account/index.js';
 import { registerAuth } from './modules/auth/index.js';
 import { registerCoupons } from './modules/coupons/index.js';
+import { registerInvoices } from './modules/invoices/index.js';
 import { paymentsOfReceipts, registerPayments } from './modules/payments/index.js';
 import { registerPrint } from './modules/print/index.js';
 import { registerProfile } from './modules/profile/index.js';
@@ -65,6 +66,7 @@ async function registerModules(app: FastifyInstance, shared: Shared): Promise<vo
   registerAccount(app, shared, { pendingDebts, partialPayments });
   registerReceipts(app, shared, { paymentsOfReceipts });
   registerStatement(app, shared);
+  registerInvoices(app, shared);
   registerCoupons(app, shared);
   await registerPrint(app, shared);
   await registerReminders(app, shared);
@@ -144,6 +146,7 @@ async function assemble(
     }),
     lifetime,
     servesWebClient: webClient !== undefined,
+    invoicePdfFairUse: options.invoicePdfFairUse ?? true,
   });
   await registerProtectedScope(
     app,

@@ -35,3 +35,48 @@ CREATE TABLE IF NOT EXISTS {{schema}}.numeradores (
   ultimo bigint NOT NULL,
   PRIMARY KEY (tipo, punto_venta)
 );
+
+-- The ERP's electronic invoices, as authorized with ARCA (docs/erp.md "The ERP's electronic
+-- invoices"): the fiscal header of an ordcta FAC/ND/NC row, its lines and its IVA by rate.
+CREATE TABLE IF NOT EXISTS {{schema}}.cbtefis (
+  ordcta_id uuid PRIMARY KEY,
+  tipo_cbte smallint NOT NULL,
+  letra char(1) NOT NULL,
+  punto_venta integer NOT NULL,
+  numero integer NOT NULL,
+  fecha date NOT NULL,
+  cae varchar(14),
+  cae_vto date,
+  doc_tipo smallint NOT NULL,
+  doc_nro varchar(20) NOT NULL,
+  receptor_nombre text NOT NULL,
+  receptor_domicilio text,
+  receptor_cond_iva text NOT NULL,
+  moneda char(3) NOT NULL DEFAULT 'PES',
+  cotizacion numeric(13, 6) NOT NULL DEFAULT 1,
+  neto numeric(15, 2) NOT NULL,
+  iva numeric(15, 2) NOT NULL,
+  exento numeric(15, 2) NOT NULL DEFAULT 0,
+  tributos numeric(15, 2) NOT NULL DEFAULT 0,
+  total numeric(15, 2) NOT NULL,
+  asociado_ordcta_id uuid
+);
+
+CREATE TABLE IF NOT EXISTS {{schema}}.cbtefisdet (
+  ordcta_id uuid NOT NULL,
+  renglon integer NOT NULL,
+  descripcion text NOT NULL,
+  cantidad numeric(15, 4) NOT NULL,
+  precio_unitario numeric(15, 4) NOT NULL,
+  alicuota_iva numeric(5, 2) NOT NULL,
+  importe numeric(15, 2) NOT NULL,
+  PRIMARY KEY (ordcta_id, renglon)
+);
+
+CREATE TABLE IF NOT EXISTS {{schema}}.cbtefisiva (
+  ordcta_id uuid NOT NULL,
+  alicuota numeric(5, 2) NOT NULL,
+  base numeric(15, 2) NOT NULL,
+  importe numeric(15, 2) NOT NULL,
+  PRIMARY KEY (ordcta_id, alicuota)
+);

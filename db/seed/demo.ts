@@ -9,6 +9,7 @@ import {
 } from '../../src/dev/erp-fixture.js';
 import { hashPassword } from '../../src/platform/security/passwords.js';
 import { registerTenant } from '../../src/platform/tenancy/registration.js';
+import { insertDemoFiscalData } from './demo-fiscal.js';
 
 /**
  * The demo tenant of `npm start` on the embedded database: tenant 1 with sucursal 1 (customer
@@ -387,6 +388,31 @@ async function ensureDemoUser(tenantUrl: string, passwordHash?: string): Promise
   }
 }
 
+/**
+ * The demo's electronic invoices (db/seed/demo-fiscal.ts), once: also into a demo database
+ * seeded before the fiscal tables existed (their CREATE ... IF NOT EXISTS leave the rest alone).
+ */
+async function ensureFiscalData(tenantUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: tenantUrl });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await createErpPublicTables(client);
+    await createErpCustomerTables(client, 'suc0001');
+    await createErpCustomerTables(client, 'public');
+    const issuers = await client.query('SELECT 1 FROM public.empfiscal');
+    if (issuers.rowCount === 0) {
+      await insertDemoFiscalData(client);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    await client.end();
+  }
+}
+
 async function hasErpData(tenantUrl: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: tenantUrl });
   await client.connect();
@@ -417,6 +443,7 @@ export async function seedDemo(
   // The ERP data goes in one transaction, so "tables exist" means "seeded".
   const created = !(await hasErpData(tenantUrl));
   if (created) await createErpData(tenantUrl);
+  await ensureFiscalData(tenantUrl);
   await registerTenant(systemUrl, { ...DEMO_TENANT, databaseUrl: tenantUrl });
   await ensureDemoUser(tenantUrl, options.passwordHash);
   return { systemUrl, tenantUrl, created };

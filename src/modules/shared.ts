@@ -54,4 +54,6 @@ export interface Shared {
   lifetime: Lifetime;
   /** Whether the API serves the web client (which then owns /pagos/resultado). */
   servesWebClient: boolean;
+  /** Whether the invoice PDF has its fair-use limit: always, but in a benchmark of its render. */
+  invoicePdfFairUse: boolean;
 }

@@ -30,9 +30,10 @@ export type ReceiptMetricOutcome = 'created' | 'exists' | 'not_approved' | 'refu
 export type PaymentStartOutcome = 'issued' | 'gateway_error';
 /**
  * `receipt-email`: the receipt PDF a payment's e-mail attaches (a job, not a route); `statement`:
- * the statement of account (report `portal-estado-cuenta`).
+ * the statement of account (report `portal-estado-cuenta`); `invoice`: an invoice, debit or
+ * credit note (report `portal-factura`).
  */
-export type ReportKind = 'receipt' | 'coupon' | 'receipt-email' | 'statement';
+export type ReportKind = 'receipt' | 'coupon' | 'receipt-email' | 'statement' | 'invoice';
 
 /** Background jobs counted in `portal_job_runs_total`. */
 export type JobName =

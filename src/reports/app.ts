@@ -10,6 +10,7 @@ import { loggerOptions } from '../platform/http/logger.js';
 import { installValidation } from '../platform/http/validation.js';
 import type { LogLevel } from '../config.js';
 import type { RenderingLimits } from './config.js';
+import { InvoiceReportBody, renderInvoice, type InvoiceReport } from './invoice-report.js';
 import { ReceiptReportBody, renderReceipt, type ReceiptReport } from './receipt-report.js';
 import { createRenderQueue, type RenderQueue, type Ticket } from './render-queue.js';
 import { createStatementPool } from './statement-pool.js';
@@ -73,6 +74,13 @@ export async function buildReportsApp(options: ReportsAppOptions): Promise<Fasti
       maxWaitMs: limits.maxWaitMs,
       retryAfterSeconds: 1,
     }),
+    invoices: createRenderQueue({
+      label: 'facturas',
+      concurrency: limits.renderConcurrency,
+      maxWaiting: limits.renderQueue,
+      maxWaitMs: limits.maxWaitMs,
+      retryAfterSeconds: 1,
+    }),
     coupons: createRenderQueue({
       label: 'cupones',
       concurrency: limits.renderConcurrency,
@@ -113,6 +121,22 @@ export async function buildReportsApp(options: ReportsAppOptions): Promise<Fasti
     },
     async (request, reply) => {
       const pdf = await inTurn(queues.receipts, reply, () => renderReceipt(request.body));
+      return reply.headers(PDF_HEADERS).send(pdf);
+    },
+  );
+
+  // An invoice, debit or credit note: one page, drawn here in turn like a receipt, in a line of
+  // its own so that a run on invoices never delays a payer's receipt.
+  app.post<{ Body: InvoiceReport }>(
+    '/reports/portal-factura',
+    {
+      onRequest: async (request) => {
+        await authenticate(request);
+      },
+      schema: { body: InvoiceReportBody },
+    },
+    async (request, reply) => {
+      const pdf = await inTurn(queues.invoices, reply, () => renderInvoice(request.body));
       return reply.headers(PDF_HEADERS).send(pdf);
     },
   );

@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import type { Metrics, ReportKind } from '../platform/metrics.js';
+import type { InvoiceReport } from './invoice-body.js';
 import type { ReceiptReport } from './receipt-report.js';
 import type { StatementReport } from './statement-report.js';
 import { createServiceTokens, type ServiceClaims } from './token.js';
@@ -31,6 +32,8 @@ export interface ReportsClient {
   /** Report code `portal-recibo`. */
   receipt(claims: ServiceClaims, data: ReceiptReport): Promise<Buffer>;
   coupon(claims: ServiceClaims, couponId: string): Promise<Buffer>;
+  /** Report code `portal-factura`: an invoice, debit or credit note as ARCA authorized it. */
+  invoice(claims: ServiceClaims, data: InvoiceReport): Promise<Buffer>;
   /**
    * Report code `portal-estado-cuenta`: the statement of account, read whole like the others
    * although the service streams it, so that a failure half-way is still a 502, not a cut 200.
@@ -136,6 +139,10 @@ export function createReportsClient(options: {
     coupon: (claims, couponId) =>
       timed('coupon', () =>
         fetchPdf(claims, `/reports/cupones/${encodeURIComponent(couponId)}`, { method: 'GET' }),
+      ),
+    invoice: (claims, data) =>
+      timed('invoice', () =>
+        fetchPdf(claims, '/reports/portal-factura', { method: 'POST', body: data }),
       ),
     statement: (claims, data) =>
       timed('statement', () =>

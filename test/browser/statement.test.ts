@@ -175,6 +175,7 @@ describe('estado de cuenta', () => {
       'Debe $ 45.000,00',
       '',
       'Saldo $ 45.000,00',
+      'PDF',
     ]);
     const receipt = movementRows(page).filter({ hasText: 'RC0001-00000041' });
     await expect(receipt.getByRole('cell').nth(3).textContent()).resolves.toBe('Haber $ 63.500,00');

@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { inject } from 'vitest';
@@ -22,6 +25,11 @@ export interface RunRequirements {
   openssl: Finding;
   /** TEST_DATABASE_URL; outside CI an embedded PostgreSQL stands in for it. */
   database: Finding;
+  /**
+   * pdftoppm (poppler-utils) and zbarimg (zbar-tools), which read an invoice's ARCA QR back from
+   * its PDF at 300 dpi, as a phone would: their versions, when both are on the PATH.
+   */
+  qrTools: Finding;
 }
 
 declare module 'vitest' {
@@ -72,15 +80,40 @@ async function findOpenssl(): Promise<Finding> {
   }
 }
 
+async function findQrTools(): Promise<Finding> {
+  const missing: string[] = [];
+  const found: string[] = [];
+  for (const [tool, args, pkg] of [
+    ['pdftoppm', ['-v'], 'poppler-utils'],
+    ['zbarimg', ['--version'], 'zbar-tools'],
+  ] as const) {
+    try {
+      // pdftoppm prints its version on stderr, zbarimg on stdout.
+      const { stdout, stderr } = await run(tool, [...args]);
+      found.push(`${tool} ${(stdout || stderr).trim().split('\n')[0] ?? ''}`);
+    } catch {
+      missing.push(`${tool} (${pkg})`);
+    }
+  }
+  return missing.length === 0
+    ? { value: found.join('; ') }
+    : { missing: `${missing.join(' and ')} not on the PATH` };
+}
+
 /** Looks at this machine once (global set-up): REDIS_URL answering PING, openssl, the database. */
 export async function findRequirements(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<RunRequirements> {
   const databaseUrl = env.TEST_DATABASE_URL?.trim();
-  const [redis, openssl] = await Promise.all([findRedis(env.REDIS_URL?.trim()), findOpenssl()]);
+  const [redis, openssl, qrTools] = await Promise.all([
+    findRedis(env.REDIS_URL?.trim()),
+    findOpenssl(),
+    findQrTools(),
+  ]);
   return {
     redis,
     openssl,
+    qrTools,
     database: databaseUrl ? { value: databaseUrl } : { missing: 'TEST_DATABASE_URL is not set' },
   };
 }
@@ -98,13 +131,15 @@ export function judgeRequirements(found: RunRequirements, ci: boolean): string |
       [
         'This CI run (CI is set) lacks what its tests need, and CI skips none of them:',
         ...missing.map((reason) => `  - ${reason}`),
-        'Set TEST_DATABASE_URL and REDIS_URL to running services (.ci/run does) and install openssl.',
+        'Set TEST_DATABASE_URL and REDIS_URL to running services (.ci/run does) and install openssl,',
+        'poppler-utils and zbar-tools (.ci/run installs them when missing).',
       ].join('\n'),
     );
   }
   const skipped = [
     ...('missing' in found.redis ? [`the Redis-backed tests (${found.redis.missing})`] : []),
     ...('missing' in found.openssl ? [`the openssl checks (${found.openssl.missing})`] : []),
+    ...('missing' in found.qrTools ? [`the invoice QR reads (${found.qrTools.missing})`] : []),
   ];
   if (skipped.length === 0) return undefined;
   return `Not a CI run: skipping ${skipped.join(' and ')}. CI runs them and fails without them.`;
@@ -162,6 +197,50 @@ export function requireOpenssl(): OpensslRequirement {
         return Promise.reject(new Error(`openssl is not available here: ${found.missing}`));
       }
       return run('openssl', args);
+    },
+  };
+}
+
+export interface QrToolsRequirement extends Requirement {
+  /**
+   * The texts of the QR codes on page `page` (1-based) of `pdf`, read as a phone would: the page
+   * rasterised at 300 dpi by pdftoppm, then decoded by zbarimg. Rejects where the tools are missing.
+   */
+  readQrCodes(pdf: Buffer, page?: number): Promise<string[]>;
+}
+
+/** pdftoppm and zbarimg: `it.skipIf(qr.skip)(qr.title('...'), ...)`; CI fails without them. */
+export function requireQrTools(): QrToolsRequirement {
+  const found = inject('requirements').qrTools;
+  const skip = skipOf(found);
+  return {
+    skip,
+    title: titleFor(skip),
+    async readQrCodes(pdf, page = 1) {
+      if ('missing' in found) throw new Error(`QR tools are not available here: ${found.missing}`);
+      const dir = await mkdtemp(path.join(tmpdir(), 'portal-qr-'));
+      try {
+        await writeFile(path.join(dir, 'doc.pdf'), pdf);
+        const image = path.join(dir, 'page');
+        const pageText = String(page);
+        await run('pdftoppm', [
+          '-r',
+          '300',
+          '-png',
+          '-singlefile',
+          '-f',
+          pageText,
+          '-l',
+          pageText,
+          path.join(dir, 'doc.pdf'),
+          image,
+        ]);
+        // --raw: each symbol's text alone, one a line; exit 4 means no symbol found.
+        const { stdout } = await run('zbarimg', ['--quiet', '--raw', `${image}.png`]);
+        return stdout.split('\n').filter((line) => line !== '');
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     },
   };
 }

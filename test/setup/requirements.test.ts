@@ -13,11 +13,13 @@ const ALL_THERE: RunRequirements = {
   redis: { value: 'redis://127.0.0.1:6379' },
   openssl: { value: 'OpenSSL 3.0.0' },
   database: { value: 'postgres://postgres@127.0.0.1:5432/postgres' },
+  qrTools: { value: 'pdftoppm version 22.12.0; zbarimg 0.23.92' },
 };
 const NOTHING_THERE: RunRequirements = {
   redis: { missing: 'REDIS_URL is not set' },
   openssl: { missing: 'openssl is not on the PATH' },
   database: { missing: 'TEST_DATABASE_URL is not set' },
+  qrTools: { missing: 'pdftoppm (poppler-utils) and zbarimg (zbar-tools) not on the PATH' },
 };
 
 describe('what a test run requires', () => {
@@ -30,7 +32,7 @@ describe('what a test run requires', () => {
 
   it('in CI, anything missing fails set-up, naming each missing thing', () => {
     expect(() => judgeRequirements(NOTHING_THERE, true)).toThrow(
-      /REDIS_URL is not set[\s\S]*openssl is not on the PATH[\s\S]*TEST_DATABASE_URL is not set/,
+      /REDIS_URL is not set[\s\S]*openssl is not on the PATH[\s\S]*TEST_DATABASE_URL is not set[\s\S]*zbarimg \(zbar-tools\)/,
     );
     expect(() =>
       judgeRequirements({ ...ALL_THERE, redis: { missing: 'Redis does not answer' } }, true),
@@ -42,6 +44,7 @@ describe('what a test run requires', () => {
     const note = judgeRequirements(NOTHING_THERE, false);
     expect(note).toContain('the Redis-backed tests (REDIS_URL is not set)');
     expect(note).toContain('the openssl checks (openssl is not on the PATH)');
+    expect(note).toContain('the invoice QR reads (pdftoppm (poppler-utils)');
     expect(note).not.toContain('TEST_DATABASE_URL');
     expect(judgeRequirements({ ...ALL_THERE, database: NOTHING_THERE.database }, false)).toBe(
       undefined,

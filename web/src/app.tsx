@@ -69,6 +69,7 @@ const PRIVATE: Partial<Record<PageName, Lazy<PrivatePageProps>>> = {
   receipts: onDemand(() => import('./pages/receipts.js').then((m) => m.ReceiptsPage)),
   coupons: onDemand(() => import('./pages/coupons/page.js').then((m) => m.CouponsPage)),
   statement: onDemand(() => import('./pages/statement.js').then((m) => m.StatementPage)),
+  invoices: onDemand(() => import('./pages/invoices.js').then((m) => m.InvoicesPage)),
   profile: onDemand(() => import('./pages/profile.js').then((m) => m.ProfilePage)),
 };
 

@@ -23,6 +23,7 @@ export const PAGES = {
   receipts: 'recibos',
   coupons: 'cupones',
   statement: 'estado-cuenta',
+  invoices: 'facturas',
   profile: 'perfil',
 } as const;
 

@@ -6,6 +6,8 @@ import { createStatementService } from './service.js';
 /** For the statement bench: the report's body as the service builds it, and the default period. */
 export { statementReport, type Statement } from './service.js';
 export { sameDayYearBefore } from './period.js';
+/** The statement's period rules, which the invoices list takes as they are. */
+export { resolvePeriod, type PeriodQuery } from './period.js';
 
 /*
  * The statement of account (docs/account.md "Statement of account"): the ledger's movements of a

@@ -30,6 +30,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /portal/estado-cuenta': 'getStatement',
   'GET /portal/estado-cuenta/pdf': 'getStatementPdf',
   'GET /portal/recibos': 'listReceipts',
+  'GET /portal/facturas': 'listInvoices',
+  'GET /portal/facturas/{id}/pdf': 'getInvoicePdf',
   'GET /portal/recibos/{id}/pdf': 'getReceiptPdf',
   'POST /portal/pagos/iniciar': 'startPayment',
   'GET /portal/pagos/historial': 'listPayments',

@@ -13,6 +13,7 @@ import type {
   RegisterResponse,
 } from '../../../contract/auth.js';
 import type { GenerateResponse, ListResponse } from '../../../contract/coupons.js';
+import type { InvoiceListResponse } from '../../../contract/invoices.js';
 import type { PaymentResponse, ResultResponse, StartResponse } from '../../../contract/payments.js';
 import type { ProfileResponse } from '../../../contract/profile.js';
 import type { ReceiptListResponse } from '../../../contract/receipts.js';
@@ -61,3 +62,7 @@ export type Receipt = ReceiptPage['recibos'][number];
 export type Statement = DataOf<typeof StatementResponse>;
 export type Movement = Statement['movimientos'][number];
 export type StatementAging = Statement['antiguedad'];
+
+/** GET /portal/facturas: a period's invoices, debit and credit notes, paid or not. */
+export type InvoicePage = DataOf<typeof InvoiceListResponse>;
+export type Invoice = InvoicePage['items'][number];

@@ -27,7 +27,8 @@ import { inProgressMessage } from '../lib/payment-actions.js';
 import { pathFor, type PortalLink } from '../routes.js';
 import { authCall } from '../session/session.js';
 import { rememberPortal } from '../portal-memory.js';
-import { DebtChoice } from '../ui/debt-row.js';
+import { DebtChoice, debtNameId } from '../ui/debt-row.js';
+import { InvoicePdfButton } from '../ui/invoice-pdf.js';
 import { InFlightActions } from '../ui/in-flight.js';
 import { useEmpresa } from '../ui/brand.js';
 import { LastDebtPart, PayAmount, readPart } from '../ui/partial-pay.js';
@@ -280,6 +281,7 @@ function Chooser(props: {
                   describedBy={coupon ? `fifo-rule cupon-${debt.id}` : 'fifo-rule'}
                 >
                   {couponNote}
+                  <DebtPdf debt={debt} />
                 </DebtChoice>
               );
             return (
@@ -440,6 +442,23 @@ function HeldDebt(props: {
           onDone={props.onChanged}
         />
       )}
+      <DebtPdf debt={debt} />
     </DebtChoice>
+  );
+}
+
+/** The debt's own document (GET /portal/facturas/{id}/pdf), beside its checkbox. */
+function DebtPdf(props: { debt: Debt }) {
+  const { debt } = props;
+  return (
+    <div class="debt-pdf">
+      <InvoicePdfButton
+        id={debt.id}
+        nrocomp={debt.nrocomp}
+        label="Ver comprobante (PDF)"
+        describedBy={debtNameId(debt)}
+        compact
+      />
+    </div>
   );
 }

@@ -4,7 +4,7 @@ import { formatDate, formatMoney } from '../lib/format.js';
 import { pagedPath } from '../lib/paging.js';
 import { authCall } from '../session/session.js';
 import { Page } from '../ui/page.js';
-import { PaidInvoices } from '../ui/paid-invoices.js';
+import { InvoicePdfButton } from '../ui/invoice-pdf.js';
 import { PagedCards, usePaging } from '../ui/pager.js';
 import { PdfButton } from '../ui/pdf-button.js';
 import { Empty } from '../ui/status.js';
@@ -76,14 +76,38 @@ function ReceiptCard(props: { receipt: Receipt }) {
             <dd>n.º {receipt.pago_id}</dd>
           </div>
         )}
-        <PaidInvoices
-          facturas={receipt.facturas.map((f) => ({
-            tipo: f.comprobante,
-            numero: f.nrocomp,
-            monto: f.monto,
-            ...(f.resta !== undefined && { resta: f.resta }),
-          }))}
-        />
+        {receipt.facturas.length > 0 && (
+          <div>
+            <dt>Facturas</dt>
+            <dd>
+              <ul class="plain paid-documents">
+                {receipt.facturas.map((f) => (
+                  <li key={f.id}>
+                    <span id={`pagada-${receipt.id}-${f.id}`}>
+                      {f.comprobante} <span class="nowrap">{f.nrocomp}</span>:{' '}
+                      <span class="nowrap">{formatMoney(f.monto)}</span>
+                      {f.resta !== undefined && (
+                        // docs/decisions.md #48: a debt paid in part says what is left of it.
+                        <>
+                          {' '}
+                          (pago parcial; quedan pendientes{' '}
+                          <span class="nowrap">{formatMoney(f.resta)}</span>)
+                        </>
+                      )}
+                    </span>{' '}
+                    <InvoicePdfButton
+                      id={f.id}
+                      nrocomp={f.nrocomp}
+                      label="PDF"
+                      describedBy={`pagada-${receipt.id}-${f.id}`}
+                      compact
+                    />
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </div>
+        )}
       </dl>
       <div class="actions">
         <PdfButton

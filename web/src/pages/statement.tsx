@@ -4,16 +4,14 @@ import type { PrivatePageProps } from '../page-props.js';
 import { ApiError } from '../api/http.js';
 import type { AccountSummary, Movement, Statement, StatementAging } from '../api/types.js';
 import { formatCents, formatDate, formatMoney } from '../lib/format.js';
+import { isFiscalDocument } from '../lib/invoices.js';
 import {
   agingRows,
   balanceNote,
   DEFAULT_ZONE,
   moreLabel,
   movementWindow,
-  periodErrors,
   periodText,
-  PRESETS,
-  presetOf,
   presetPeriod,
   STATEMENT_STEP,
   statementPath,
@@ -21,15 +19,14 @@ import {
   statementPdfPath,
   todayIn,
   type Period,
-  type Preset,
 } from '../lib/statement.js';
 import { authCall } from '../session/session.js';
 import { useEmpresa } from '../ui/brand.js';
 import { CreditLine } from '../ui/credit-line.js';
 import { useLoad } from '../ui/use-load.js';
-import { Field } from '../ui/field.js';
-import { Form, useForm } from '../ui/form.js';
+import { InvoicePdfButton } from '../ui/invoice-pdf.js';
 import { Page } from '../ui/page.js';
+import { PeriodChooser } from '../ui/period-chooser.js';
 import { PdfButton } from '../ui/pdf-button.js';
 import { Empty, ErrorBox, Loading } from '../ui/status.js';
 
@@ -117,78 +114,6 @@ export function StatementPage(props: PrivatePageProps) {
         />
       )}
     </Page>
-  );
-}
-
-/**
- * The presets (each a toggle button, pressed while it is the period shown) and the free dates.
- * A preset fills the dates too, so "Desde" and "Hasta" always say which period is shown.
- */
-function PeriodChooser(props: { period: Period; today: string; onPeriod: (p: Period) => void }) {
-  const [desde, setDesde] = useState(props.period.desde);
-  const [hasta, setHasta] = useState(props.period.hasta);
-  const form = useForm();
-  const pressed = presetOf(props.period, props.today);
-
-  function choose(preset: Preset) {
-    const next = presetPeriod(preset, props.today);
-    setDesde(next.desde);
-    setHasta(next.hasta);
-    form.invalid({});
-    props.onPeriod(next);
-  }
-
-  const submit = form.onSubmit(
-    () => periodErrors({ desde, hasta }),
-    () => {
-      props.onPeriod({ desde, hasta });
-      return Promise.resolve();
-    },
-    'No pudimos cambiar el período.',
-  );
-
-  return (
-    <section aria-labelledby="periodo-title">
-      <h2 id="periodo-title">Período</h2>
-      <div class="actions presets" role="group" aria-label="Períodos frecuentes">
-        {PRESETS.map(([preset, label]) => (
-          <button
-            key={preset}
-            type="button"
-            class="button secondary"
-            aria-pressed={pressed === preset}
-            onClick={() => choose(preset)}
-          >
-            {label}
-          </button>
-        ))}
-      </div>
-      <Form
-        state={form}
-        onSubmit={submit}
-        submit={['Ver este período', 'Cargando…']}
-        class="form period-form"
-      >
-        <Field
-          id="desde"
-          label="Desde"
-          type="date"
-          value={desde}
-          onInput={setDesde}
-          error={form.errors.desde}
-          min="1900-01-01"
-        />
-        <Field
-          id="hasta"
-          label="Hasta"
-          type="date"
-          value={hasta}
-          onInput={setHasta}
-          error={form.errors.hasta}
-          min="1900-01-01"
-        />
-      </Form>
-    </section>
   );
 }
 
@@ -323,6 +248,9 @@ function Movements(props: { movimientos: Movement[]; period: Period }) {
             <th role="columnheader" scope="col" class="num">
               Saldo
             </th>
+            <th role="columnheader" scope="col">
+              Comprobante en PDF
+            </th>
           </tr>
         </thead>
         <tbody role="rowgroup">
@@ -371,7 +299,9 @@ function MovementRow(props: { movement: Movement; rowRef: Ref<HTMLTableRowElemen
         {formatDate(movement.fecha)}
       </td>
       <th role="rowheader" scope="row" class="col-comp">
-        {movement.comprobante} <span class="nowrap">{movement.nrocomp}</span>
+        <span id={`mov-${movement.id}`}>
+          {movement.comprobante} <span class="nowrap">{movement.nrocomp}</span>
+        </span>
       </th>
       <td role="cell" class={movement.vencimiento ? 'col-venc' : 'col-venc cell-empty'}>
         {movement.vencimiento && (
@@ -386,6 +316,18 @@ function MovementRow(props: { movement: Movement; rowRef: Ref<HTMLTableRowElemen
       <td role="cell" class="num col-saldo">
         <CellLabel>Saldo</CellLabel>
         <span class="nowrap">{formatMoney(movement.saldo)}</span>
+      </td>
+      {/* The document itself (an invoice or a note); a receipt's is on the receipts page. */}
+      <td role="cell" class={isFiscalDocument(movement.tipo) ? 'col-pdf' : 'col-pdf cell-empty'}>
+        {isFiscalDocument(movement.tipo) && (
+          <InvoicePdfButton
+            id={movement.id}
+            nrocomp={movement.nrocomp}
+            label="PDF"
+            describedBy={`mov-${movement.id}`}
+            compact
+          />
+        )}
       </td>
     </tr>
   );

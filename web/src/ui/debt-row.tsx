@@ -2,6 +2,9 @@ import type { ComponentChildren } from 'preact';
 import type { Debt } from '../api/types.js';
 import { formatDate, formatMoney } from '../lib/format.js';
 
+/** The id of the element naming a debt's voucher (for aria-describedby). */
+export const debtNameId = (debt: Debt) => `deuda-${debt.id}`;
+
 /**
  * A debt's voucher, dates and amount; overdue ones say so in words, not only colour, and so do
  * the ones a payment in flight holds.
@@ -10,7 +13,7 @@ export function DebtSummary(props: { debt: Debt }) {
   const { debt } = props;
   return (
     <>
-      <span class="debt-name">
+      <span class="debt-name" id={debtNameId(debt)}>
         {debt.comprobante} <span class="nowrap">{debt.nrocomp}</span>
       </span>
       <span class="debt-dates">

@@ -14,6 +14,8 @@ export function PdfButton(props: {
   /** Id of what says which document it is, when several buttons share a label. */
   describedBy?: string;
   secondary?: boolean;
+  /** Smaller, for a button beside each row of a list or table. */
+  compact?: boolean | undefined;
   /** Where the browser can share a PDF, share it (with this label) instead of downloading. */
   share?: { label: string; title: string };
 }) {
@@ -44,7 +46,9 @@ export function PdfButton(props: {
     <>
       <button
         type="button"
-        class={props.secondary ? 'button secondary' : 'button'}
+        class={['button', props.secondary && 'secondary', props.compact && 'compact']
+          .filter(Boolean)
+          .join(' ')}
         aria-disabled={state.busy}
         aria-describedby={props.describedBy}
         onClick={() => void download()}

@@ -23,6 +23,7 @@ const NAV: readonly (readonly [PageName, string])[] = [
   ['receipts', 'Recibos'],
   ['coupons', 'Cupones'],
   ['statement', 'Estado de cuenta'],
+  ['invoices', 'Comprobantes'],
   ['profile', 'Perfil'],
 ];
 

@@ -1,0 +1,169 @@
+import type { FastifyBaseLogger } from 'fastify';
+import pg from 'pg';
+import { insertFiscalDocument, insertIssuer, type RunSql } from '../src/dev/fiscal-fixture.js';
+import {
+  findInvoiceDocument,
+  findIssuer,
+  invoiceReport,
+  isAuthorized,
+} from '../src/modules/invoices/index.js';
+import { createKysely, createPool } from '../src/platform/db/connect.js';
+import type { TenantDatabase } from '../src/platform/db/types.js';
+import type { InvoiceReport } from '../src/reports/invoice-body.js';
+import { startReportsProcess } from '../src/reports/supervisor.js';
+import { createServiceTokens } from '../src/reports/token.js';
+import { benchTenant, type BenchEnvironment } from './environment.js';
+import { measure, printComparison } from './measure.js';
+
+/**
+ * Invoice PDFs end to end (GET /portal/facturas/{id}/pdf): the API's read of the document (one
+ * statement) and the issuer (cached), the service token, the HTTP hop to the reports process and
+ * pdfkit plus the QR there, against the same document rendered by calling the reports process
+ * directly. The fair-use limit is off in the bench's portal (bench/portal.ts).
+ */
+
+/** A Factura A of the bench customer with two IVA rates, as the ERP writes it; its id. */
+async function prepareInvoice(tenantUrl: string): Promise<string> {
+  const client = new pg.Client({ connectionString: tenantUrl });
+  await client.connect();
+  try {
+    const run: RunSql = (text, values) => client.query(text, values);
+    await insertIssuer(run, {
+      cuit: '30714589632',
+      razon_social: 'Bench S.A.',
+      domicilio: 'Av. Corrientes 1234, CABA',
+      cond_iva: 'IVA Responsable Inscripto',
+      iibb: '901-714589-6',
+      inicio_actividades: '2012-04-02',
+    });
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO suc0001.ordcta (cnro, tipo, comprobante, nrocomp, fecha, debe, saldo)
+       VALUES (1, 'FAC', 'Factura A', '00001-99999999', current_date, 1320.50, 1320.50)
+       RETURNING id::text AS id`,
+    );
+    const id = rows[0]?.id ?? '';
+    await insertFiscalDocument(run, 'suc0001', {
+      ordcta_id: id,
+      tipo_cbte: 1,
+      letra: 'A',
+      punto_venta: 1,
+      numero: 99_999_999,
+      fecha: new Date().toISOString().slice(0, 10),
+      cae: '76123456789012',
+      cae_vto: '2099-12-31',
+      doc_tipo: 80,
+      doc_nro: '20301112223',
+      receptor_nombre: 'Cliente Bench',
+      receptor_domicilio: 'Mitre 55, Rosario',
+      receptor_cond_iva: 'IVA Responsable Inscripto',
+      neto: '1100.00',
+      iva: '220.50',
+      total: '1320.50',
+      lineas: [
+        {
+          descripcion: 'Tornillos autoperforantes x 100',
+          cantidad: '10',
+          precio_unitario: '100',
+          alicuota_iva: '21',
+          importe: '1000.00',
+        },
+        {
+          descripcion: 'Manual técnico de fijaciones',
+          cantidad: '1',
+          precio_unitario: '100',
+          alicuota_iva: '10.5',
+          importe: '100.00',
+        },
+      ],
+      alicuotas: [
+        { alicuota: '21', base: '1000.00', importe: '210.00' },
+        { alicuota: '10.5', base: '100.00', importe: '10.50' },
+      ],
+    });
+    return id;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The body the API sends for that document, built by the API's own reads and mapping. */
+async function invoiceBody(tenantUrl: string, portalUserId: string, id: string) {
+  const db = createKysely<TenantDatabase>(createPool(tenantUrl, { max: 1 }));
+  try {
+    const tenant = benchTenant(db);
+    const document = await findInvoiceDocument(tenant, portalUserId, id);
+    const issuer = await findIssuer(tenant);
+    if (!document || !isAuthorized(document.fiscal) || !issuer) {
+      throw new Error('bench invoice not found or not authorized');
+    }
+    const body: InvoiceReport = invoiceReport(document, document.fiscal, issuer);
+    return body;
+  } finally {
+    await db.destroy();
+  }
+}
+
+export async function invoiceDownloads(
+  environment: BenchEnvironment,
+  portal: { url: string; token: string; reportsUrl: string; reportsSecret: string },
+  log: FastifyBaseLogger,
+): Promise<void> {
+  const reports = await startReportsProcess({
+    url: portal.reportsUrl,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      REPORTS_URL: portal.reportsUrl,
+      REPORTS_SERVICE_SECRET: portal.reportsSecret,
+      LOG_LEVEL: 'silent',
+    },
+    log,
+  });
+  try {
+    const id = await prepareInvoice(environment.tenantUrl);
+    const body = JSON.stringify(
+      await invoiceBody(environment.tenantUrl, environment.portalUserId, id),
+    );
+    const serviceToken = await createServiceTokens(portal.reportsSecret).issue({
+      tenant_id: 1,
+      sucursal_id: 1,
+    });
+    // One first, so a refusal says why rather than only counting failed requests.
+    const alone = await fetch(`${portal.reportsUrl}/reports/portal-factura`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${serviceToken}` },
+      body,
+    });
+    if (alone.status !== 200) {
+      throw new Error(`reports service answered ${alone.status}: ${await alone.text()}`);
+    }
+    await alone.arrayBuffer();
+    const first = await fetch(`${portal.url}/portal/facturas/${id}/pdf`, {
+      headers: { authorization: `Bearer ${portal.token}` },
+    });
+    if (first.status !== 200) {
+      throw new Error(`invoice PDF answered ${first.status}: ${await first.text()}`);
+    }
+    await first.arrayBuffer();
+    const through = await measure('portal GET /portal/facturas/{id}/pdf', {
+      url: `${portal.url}/portal/facturas/${id}/pdf`,
+      headers: { authorization: `Bearer ${portal.token}` },
+      connections: 10,
+      durationSeconds: 8,
+    });
+    const direct = await measure('reports service alone, same document', {
+      url: `${portal.reportsUrl}/reports/portal-factura`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${serviceToken}` },
+      body,
+      connections: 10,
+      durationSeconds: 8,
+    });
+    for (const run of [through, direct]) {
+      if (run.non2xx + run.errors > 0) throw new Error(`${run.name}: failed requests`);
+    }
+    printComparison('Invoice PDFs (Factura A, two IVA rates, QR; 10 connections)', through, direct);
+  } finally {
+    await reports.stop();
+  }
+}

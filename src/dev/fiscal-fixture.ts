@@ -1,0 +1,133 @@
+import { quoteIdentifier } from '../platform/db/identifiers.js';
+
+/*
+ * Writes the ERP's electronic-invoice rows (docs/erp.md "The ERP's electronic invoices") for the
+ * demo seed, the tests and the benchmark: in production the ERP writes them when ARCA authorizes
+ * a document, and the portal only reads them.
+ */
+
+/** Runs one parameterized statement (a pg client's `query`, or a test tenant's). */
+export type RunSql = (text: string, values: unknown[]) => Promise<unknown>;
+
+export interface IssuerSpec {
+  cuit: string;
+  razon_social: string;
+  domicilio: string;
+  cond_iva: string;
+  iibb: string | null;
+  inicio_actividades: string;
+}
+
+export interface FiscalLineSpec {
+  descripcion: string;
+  cantidad: string;
+  precio_unitario: string;
+  alicuota_iva: string;
+  importe: string;
+}
+
+export interface FiscalDocumentSpec {
+  ordcta_id: string;
+  tipo_cbte: number;
+  letra: string;
+  punto_venta: number;
+  numero: number;
+  fecha: string;
+  /** null: not authorized yet. */
+  cae: string | null;
+  cae_vto: string | null;
+  doc_tipo: number;
+  doc_nro: string;
+  receptor_nombre: string;
+  receptor_domicilio: string | null;
+  receptor_cond_iva: string;
+  moneda?: string;
+  cotizacion?: string;
+  neto: string;
+  iva: string;
+  exento?: string;
+  tributos?: string;
+  total: string;
+  asociado_ordcta_id?: string | null;
+  lineas: FiscalLineSpec[];
+  /** IVA by rate; letter A documents list each rate their lines use. */
+  alicuotas: { alicuota: string; base: string; importe: string }[];
+}
+
+export async function insertIssuer(run: RunSql, issuer: IssuerSpec): Promise<void> {
+  await run(
+    `INSERT INTO public.empfiscal (cuit, razon_social, domicilio, cond_iva, iibb, inicio_actividades)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [
+      issuer.cuit,
+      issuer.razon_social,
+      issuer.domicilio,
+      issuer.cond_iva,
+      issuer.iibb,
+      issuer.inicio_actividades,
+    ],
+  );
+}
+
+/** A document's cbtefis row, its lines and its IVA by rate, in the customer-data `schema`. */
+export async function insertFiscalDocument(
+  run: RunSql,
+  schema: string,
+  spec: FiscalDocumentSpec,
+): Promise<void> {
+  const table = (name: string) => `${quoteIdentifier(schema)}.${name}`;
+  await run(
+    `INSERT INTO ${table('cbtefis')}
+       (ordcta_id, tipo_cbte, letra, punto_venta, numero, fecha, cae, cae_vto, doc_tipo, doc_nro,
+        receptor_nombre, receptor_domicilio, receptor_cond_iva, moneda, cotizacion, neto, iva,
+        exento, tributos, total, asociado_ordcta_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
+             $20, $21)`,
+    [
+      spec.ordcta_id,
+      spec.tipo_cbte,
+      spec.letra,
+      spec.punto_venta,
+      spec.numero,
+      spec.fecha,
+      spec.cae,
+      spec.cae_vto,
+      spec.doc_tipo,
+      spec.doc_nro,
+      spec.receptor_nombre,
+      spec.receptor_domicilio,
+      spec.receptor_cond_iva,
+      spec.moneda ?? 'PES',
+      spec.cotizacion ?? '1',
+      spec.neto,
+      spec.iva,
+      spec.exento ?? '0',
+      spec.tributos ?? '0',
+      spec.total,
+      spec.asociado_ordcta_id ?? null,
+    ],
+  );
+  for (const [index, line] of spec.lineas.entries()) {
+    await run(
+      `INSERT INTO ${table('cbtefisdet')}
+         (ordcta_id, renglon, descripcion, cantidad, precio_unitario, alicuota_iva, importe)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        spec.ordcta_id,
+        index + 1,
+        line.descripcion,
+        line.cantidad,
+        line.precio_unitario,
+        line.alicuota_iva,
+        line.importe,
+      ],
+    );
+  }
+  for (const rate of spec.alicuotas) {
+    await run(
+      `INSERT INTO ${table('cbtefisiva')} (ordcta_id, alicuota, base, importe)
+       VALUES ($1, $2, $3, $4)`,
+      [spec.ordcta_id, rate.alicuota, rate.base, rate.importe],
+    );
+  }
+}

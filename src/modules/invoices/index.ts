@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { Shared } from '../shared.js';
+import { createIssuerLookup } from './issuer.js';
+import { invoiceRoutes } from './routes.js';
+import { createInvoiceService } from './service.js';
+
+/*
+ * The invoice itself (docs/api.md "Invoices"): the customer's invoices, debit and credit notes of
+ * a period, and each authorized one as its legal printed representation (CAE, Vto. CAE, the
+ * ARCA QR), drawn by the reports service. It reads the ledger and the ERP's fiscal tables
+ * (docs/erp.md "The ERP's electronic invoices") and writes nothing.
+ */
+/** What a benchmark needs to build the very body the API sends the reports service. */
+export { findInvoiceDocument, findIssuer } from './queries.js';
+export { invoiceReport, isAuthorized } from './report.js';
+
+export function registerInvoices(_app: FastifyInstance, shared: Shared): void {
+  const issuers = createIssuerLookup({ clock: shared.clock, log: shared.log });
+  shared.protectedRoutes((authed) =>
+    invoiceRoutes(authed, {
+      invoices: createInvoiceService({
+        calendar: shared.calendar,
+        reports: shared.reports,
+        issuers,
+      }),
+      locks: shared.locks,
+      // Longer than a render can last (the reports call's deadline, plus the reads before it).
+      renderTtlMs: shared.config.reportsTimeoutMs + 30_000,
+      fairUse: shared.invoicePdfFairUse,
+    }),
+  );
+}

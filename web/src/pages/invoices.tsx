@@ -1,0 +1,139 @@
+import { useState } from 'preact/hooks';
+import type { PrivatePageProps } from '../page-props.js';
+import type { Invoice, InvoicePage } from '../api/types.js';
+import { formatDate, formatMoney } from '../lib/format.js';
+import {
+  documentState,
+  documentTitle,
+  fiscalNumber,
+  INVOICES_PAGE,
+  invoicesPath,
+} from '../lib/invoices.js';
+import { DEFAULT_ZONE, periodText, presetPeriod, todayIn, type Period } from '../lib/statement.js';
+import { authCall } from '../session/session.js';
+import { useEmpresa } from '../ui/brand.js';
+import { InvoicePdfButton } from '../ui/invoice-pdf.js';
+import { Page } from '../ui/page.js';
+import { PagedCards, usePaging } from '../ui/pager.js';
+import { PeriodChooser } from '../ui/period-chooser.js';
+import { Empty } from '../ui/status.js';
+import { useLoad } from '../ui/use-load.js';
+
+/**
+ * Every invoice, debit and credit note of a period, paid or not (docs/api.md GET
+ * /portal/facturas), newest first, a page at a time, each with its PDF once ARCA authorized it.
+ */
+export function InvoicesPage(props: PrivatePageProps) {
+  const zone = useEmpresa()?.zona_horaria ?? DEFAULT_ZONE;
+  const today = todayIn(zone);
+  const [period, setPeriod] = useState<Period>(() => presetPeriod('last12', today));
+  const pager = usePaging();
+  const [state, retry] = useLoad(
+    () =>
+      authCall<InvoicePage>(invoicesPath(period, pager.offset)).then((data) => ({
+        ...data,
+        has_more: data.offset + data.items.length < data.total,
+      })),
+    `invoices-${props.me.portal_user_id}-${period.desde}-${period.hasta}-${pager.offset}`,
+  );
+  return (
+    <Page title="Tus comprobantes">
+      <p>
+        Tus facturas, notas de débito y notas de crédito, pagadas o no. Descargá cada una en PDF,
+        con su CAE y el código QR de ARCA.
+      </p>
+      <PeriodChooser
+        period={period}
+        today={today}
+        onPeriod={(next) => {
+          pager.reset();
+          setPeriod(next);
+        }}
+      />
+      <h2 id="comprobantes-lista" ref={pager.heading} tabIndex={-1}>
+        Comprobantes {periodText(period)}
+      </h2>
+      <PagedCards
+        state={state}
+        items={state.status === 'ready' ? state.data.items : []}
+        retry={retry}
+        pager={pager}
+        pageSize={INVOICES_PAGE}
+        noun="Comprobantes"
+        loading="Cargando tus comprobantes…"
+        empty={
+          <Empty title="No hay comprobantes en este período" tone="neutral">
+            <p>Probá con un período más largo.</p>
+          </Empty>
+        }
+        card={(invoice) => <InvoiceCard key={invoice.id} invoice={invoice} />}
+      />
+    </Page>
+  );
+}
+
+function InvoiceCard(props: { invoice: Invoice }) {
+  const { invoice } = props;
+  const headingId = `comprobante-${invoice.id}`;
+  const state = documentState(invoice);
+  const number =
+    invoice.punto_venta !== null && invoice.numero !== null
+      ? fiscalNumber(invoice.punto_venta, invoice.numero)
+      : invoice.nrocomp;
+  return (
+    <li class="card">
+      <div class="card-head">
+        <h3 id={headingId} class="card-title">
+          {documentTitle(invoice)} <span class="nowrap">{number}</span>
+        </h3>
+        <span class={`badge badge-${state.tone}`}>{state.label}</span>
+      </div>
+      <dl class="facts">
+        <div>
+          <dt>Fecha</dt>
+          <dd>{formatDate(invoice.fecha)}</dd>
+        </div>
+        {invoice.vencimiento && invoice.tipo !== 'NC' && (
+          <div>
+            <dt>Vencimiento</dt>
+            <dd>{formatDate(invoice.vencimiento)}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Importe</dt>
+          <dd class="nowrap">{formatMoney(invoice.importe)}</dd>
+        </div>
+        {invoice.saldo > 0 && (
+          <div>
+            <dt>Saldo pendiente</dt>
+            <dd class="nowrap">{formatMoney(invoice.saldo)}</dd>
+          </div>
+        )}
+        {invoice.cae !== null && (
+          <div>
+            <dt>CAE</dt>
+            <dd>{invoice.cae}</dd>
+          </div>
+        )}
+      </dl>
+      <div class="actions">
+        {invoice.pdf ? (
+          <InvoicePdfButton
+            id={invoice.id}
+            nrocomp={invoice.nrocomp}
+            punto_venta={invoice.punto_venta}
+            numero={invoice.numero}
+            label="Descargar comprobante (PDF)"
+            describedBy={headingId}
+          />
+        ) : (
+          <p class="hint">
+            {invoice.cae === null && invoice.letra !== null
+              ? 'Todavía en autorización en ARCA: el PDF va a estar disponible cuando tenga CAE.'
+              : 'Este comprobante no tiene PDF en el portal. Pedíselo a la empresa si lo necesitás.'}
+          </p>
+        )}
+      </div>
+    </li>
+  );
+}
