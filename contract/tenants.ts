@@ -32,5 +32,24 @@ export const TenantResponse = Envelope(
       description:
         "The tenant's IANA time zone (sistema.zona_horaria, else America/Argentina/Buenos_Aires), for times of day (an addition)",
     }),
+    avisos_habilitados: Type.Boolean({
+      description:
+        'Whether the business sends due-date reminders (ini portal.avisos.habilitado): the profile offers their switch only then (an addition)',
+    }),
+    avisos_etapas: Type.Object(
+      {
+        dias_antes: Type.Integer({
+          minimum: 0,
+          description: 'Days before the due date of the first reminder; 0: none before',
+        }),
+        dias_vencido: Type.Array(Type.Integer({ minimum: 1 }), {
+          description: 'Days after the due date of each overdue reminder, ascending',
+        }),
+      },
+      {
+        description:
+          'When the reminders go (portal.avisos.dias_antes, portal.avisos.dias_vencido, with their defaults), named beside the switch (an addition)',
+      },
+    ),
   }),
 );

@@ -55,12 +55,17 @@ beforeAll(async () => {
     'portal.marca.logo': dataUri('image/png', PNG),
     'portal.cupones.redes': 'Pago Fácil, Rapipago',
     'sistema.zona_horaria': 'America/Argentina/Cordoba',
+    'portal.avisos.habilitado': 'sí',
+    'portal.avisos.dias_antes': '5',
+    'portal.avisos.dias_vencido': '10, 2',
   });
   app = await env.app();
 });
 
 interface Listing {
   zona_horaria: string;
+  avisos_habilitados: boolean;
+  avisos_etapas: { dias_antes: number; dias_vencido: number[] };
   marca: Record<string, string | null>;
   logo_url: string | null;
   redes_cobranza: string | null;
@@ -86,6 +91,16 @@ describe('GET /portal/empresas/{tenant_id}: the brand', () => {
     expect(data.redes_cobranza).toBe('Pago Fácil, Rapipago');
     expect(data.zona_horaria).toBe('America/Argentina/Cordoba');
     expect(data.logo_url).toMatch(/^\/portal\/empresas\/11\/logo\?v=[\w-]{22}$/);
+  });
+
+  it('says whether the business sends due-date reminders, and when, as the daily run reads ini', async () => {
+    const on = await listingOf(11);
+    expect(on.avisos_habilitados).toBe(true);
+    expect(on.avisos_etapas).toEqual({ dias_antes: 5, dias_vencido: [2, 10] });
+    // Off unless the tenant turns them on: the profile then offers no switch.
+    const off = await listingOf(12);
+    expect(off.avisos_habilitados).toBe(false);
+    expect(off.avisos_etapas).toEqual({ dias_antes: 3, dias_vencido: [1, 7] });
   });
 
   it('nothing configured: every field null', async () => {

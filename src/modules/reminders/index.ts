@@ -33,6 +33,7 @@ import { UNSUBSCRIBE_KEY_PURPOSE } from './unsubscribe-token.js';
 
 /** `cli avisos activar` and `cli avisos enviar`. */
 export { activateReminders, sendRemindersNow } from './command.js';
+export { parseReminderSettings, REMINDER_INI } from './settings.js';
 
 export async function registerReminders(app: FastifyInstance, shared: Shared): Promise<void> {
   const { config, clock, log, metrics, systemDb, tenancy, jobs, mailer } = shared;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DEFAULT_TIME_ZONE, isTimeZone } from '../../platform/dates.js';
+import { parseReminderSettings, REMINDER_INI } from '../reminders/index.js';
 
 /*
  * The business's own portal (docs/api.md "GET /portal/empresas/{tenant_id}"): what `ini`
@@ -17,6 +18,9 @@ export const BRAND_KEYS = [
   'portal.marca.logo',
   'portal.cupones.redes',
   'sistema.zona_horaria',
+  REMINDER_INI.enabled,
+  REMINDER_INI.daysBefore,
+  REMINDER_INI.daysOverdue,
 ] as const;
 
 export interface Brand {
@@ -42,6 +46,19 @@ export interface TenantBrand {
   redes: string | null;
   /** The tenant's time zone (`sistema.zona_horaria`, else Buenos Aires): the client's clock. */
   zona: string;
+  /**
+   * Whether the business sends due-date reminders (`portal.avisos.*`, read as the daily run
+   * reads them), and their stages: the profile offers its switch only then (issue 38).
+   */
+  avisos: Reminders;
+}
+
+export interface Reminders {
+  habilitados: boolean;
+  /** Days before the due date of the first reminder; 0: none before. */
+  diasAntes: number;
+  /** Days after the due date of each overdue reminder, ascending. */
+  diasVencido: readonly number[];
 }
 
 /** A logo larger than this (decoded) is refused: it would slow every login page. */
@@ -130,6 +147,16 @@ function timeZone(value: string | undefined): string {
   return value !== undefined && isTimeZone(value) ? value : DEFAULT_TIME_ZONE;
 }
 
+function reminders(values: ReadonlyMap<string, string>): Reminders {
+  // The run logs a bad value; here it only falls back to the same default.
+  const { settings } = parseReminderSettings(values);
+  return {
+    habilitados: settings.enabled,
+    diasAntes: settings.daysBefore,
+    diasVencido: settings.daysOverdue,
+  };
+}
+
 export function parseBrand(
   values: ReadonlyMap<string, string>,
 ): TenantBrand & { problem?: string } {
@@ -146,6 +173,7 @@ export function parseBrand(
     logo,
     redes: text(values.get('portal.cupones.redes'), 200),
     zona: timeZone(values.get('sistema.zona_horaria')),
+    avisos: reminders(values),
     ...(problem !== undefined && { problem }),
   };
 }

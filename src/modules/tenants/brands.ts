@@ -23,6 +23,7 @@ const NO_BRAND: TenantBrand = {
   logo: undefined,
   redes: null,
   zona: DEFAULT_TIME_ZONE,
+  avisos: { habilitados: false, diasAntes: 0, diasVencido: [] },
 };
 
 /**

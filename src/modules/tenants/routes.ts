@@ -65,6 +65,11 @@ export function tenantRoutes(
               : `${deps.publicPrefix}/portal/empresas/${listing.tenantId}/logo?v=${version}`,
           redes_cobranza: brand.redes,
           zona_horaria: brand.zona,
+          avisos_habilitados: brand.avisos.habilitados,
+          avisos_etapas: {
+            dias_antes: brand.avisos.diasAntes,
+            dias_vencido: [...brand.avisos.diasVencido],
+          },
         },
       };
     },
