@@ -16,6 +16,7 @@ import {
   totalCents,
   type PaymentInFlight,
 } from '../lib/fifo.js';
+import { carriedAlong } from '../lib/fifo-note.js';
 import { createIntent } from '../lib/intent.js';
 import { formatCents, plural } from '../lib/format.js';
 import { inProgressMessage } from '../lib/payment-actions.js';
@@ -84,6 +85,8 @@ function Chooser(props: {
   const payable = payableCount(debts);
   const flights = paymentsInFlight(debts);
   const [count, setCount] = useState(Math.min(props.initial, payable));
+  // What a tick did beyond the box ticked (FIFO takes the older ones along), said once.
+  const [carried, setCarried] = useState<string | null>(null);
   const intent = useRef(createIntent());
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<{ message: string; stale: boolean } | null>(null);
@@ -158,7 +161,12 @@ function Chooser(props: {
                   key={debt.id}
                   debt={debt}
                   chosen={isChosen(count, index)}
-                  onToggle={() => setCount((current) => toggleFifo(current, index, payable))}
+                  onToggle={() => {
+                    const next = toggleFifo(count, index, payable);
+                    setCarried(carriedAlong(count, next));
+                    setCount(next);
+                  }}
+                  disabled={busy}
                   describedBy="fifo-rule"
                 />
               );
@@ -177,6 +185,9 @@ function Chooser(props: {
       </fieldset>
       {payable > 0 && (
         <div class="pay-bar">
+          <p aria-live="polite" class="hint pay-carried">
+            {carried}
+          </p>
           <p aria-live="polite" aria-atomic="true" class="pay-total">
             {count === 0 ? (
               'Elegí las facturas que querés pagar.'
@@ -221,10 +232,10 @@ function HeldNotice(props: { payable: number; blocked: boolean }) {
       </p>
       {props.blocked && (
         <p>
-          Como las facturas se pagan de la más antigua a la más nueva,{' '}
+          {/* Why (oldest first) is the rule under this notice: said once on the page. */}
           {props.payable === 0
-            ? 'las demás tampoco se pueden pagar hasta que ese pago termine o lo canceles.'
-            : 'las posteriores a ese pago tampoco se pueden elegir hasta que termine o lo canceles.'}
+            ? 'Las demás tampoco se pueden pagar hasta que ese pago termine o lo canceles.'
+            : 'Las posteriores a ese pago tampoco se pueden elegir hasta que termine o lo canceles.'}
         </p>
       )}
     </Notice>

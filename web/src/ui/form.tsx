@@ -15,37 +15,65 @@ export function failureOf(error: unknown, fallback: string): string {
   return error instanceof ApiError || error instanceof FormFailure ? error.message : fallback;
 }
 
+/** The summary of a submit that found field errors. */
+const CHECK_SUMMARY = 'Revisá los campos marcados.';
+
 /**
  * A form as docs/web.md "Forms" describes it: each error under its field, a summary above
  * (`failure`, announced), focus on the first invalid field, and a submit that runs once at a time
  * (a second submit while busy is ignored). `form` goes on the `<form>` (or use `<Form>`).
+ *
+ * A field's error found by the submit's check follows the field afterwards (issue 38): the check
+ * runs again on each render, so the error goes as soon as the field is corrected (or says what is
+ * still wrong), and the summary goes with the last of them. The check must therefore be pure.
  */
 export function useForm() {
   const form = useRef<HTMLFormElement>(null);
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [found, setFound] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const sending = useRef(false);
+  /** The check that found `found`; none for errors given by hand (the API's, say). */
+  const lastCheck = useRef<(() => FieldErrors) | null>(null);
 
-  /** Shows `found` and clears the summary; answers true (and says so, focused) if any is set. */
-  function invalid(found: FieldErrors): boolean {
-    setErrors(found);
+  /** Shows `errors` and clears the summary; answers true (and says so, focused) if any is set. */
+  function invalid(errors: FieldErrors, check: (() => FieldErrors) | null = null): boolean {
+    lastCheck.current = check;
+    setFound(errors);
     setFailure(null);
-    if (!Object.values(found).some(Boolean)) return false;
-    setFailure('Revisá los campos marcados.');
+    if (!Object.values(errors).some(Boolean)) return false;
+    setFailure(CHECK_SUMMARY);
     requestAnimationFrame(() => focusFirstInvalid(form.current));
     return true;
   }
 
+  // Only the fields marked by the last submit are followed: the others show nothing until then.
+  const now = lastCheck.current && Object.values(found).some(Boolean) ? lastCheck.current() : null;
+  const errors: FieldErrors = now
+    ? Object.fromEntries(
+        Object.entries(found).map(([field, error]) => [field, error ? (now[field] ?? null) : null]),
+      )
+    : found;
+  const shownFailure =
+    failure === CHECK_SUMMARY && !Object.values(errors).some(Boolean) ? null : failure;
+
   /**
-   * The submit handler: `check()` finds the fields' errors; when there are none, `send()` runs
-   * while the form is busy. What it throws becomes the summary (`fallback` unless the API said
-   * why); a `send` that wants to handle an error itself catches it.
+   * The submit handler: `check()` (pure) finds the fields' errors; when there are none, `send()`
+   * runs while the form is busy. What it throws becomes the summary (`fallback` unless the API
+   * said why); a `send` that wants to handle an error itself catches it. `attempt` runs first on
+   * every submit, checked or not (to clear what a previous submit left on the page).
    */
-  function onSubmit(check: () => FieldErrors, send: () => Promise<void>, fallback: string) {
+  function onSubmit(
+    check: () => FieldErrors,
+    send: () => Promise<void>,
+    fallback: string,
+    attempt?: () => void,
+  ) {
     return async (event: Event) => {
       event.preventDefault();
-      if (sending.current || invalid(check())) return;
+      if (sending.current) return;
+      attempt?.();
+      if (invalid(check(), check)) return;
       sending.current = true;
       setBusy(true);
       try {
@@ -59,7 +87,7 @@ export function useForm() {
     };
   }
 
-  return { form, errors, failure, setFailure, invalid, busy, onSubmit };
+  return { form, errors, failure: shownFailure, setFailure, invalid, busy, onSubmit };
 }
 
 export type FormState = ReturnType<typeof useForm>;
