@@ -28,6 +28,10 @@ export const TenantResponse = Envelope(
     redes_cobranza: NullableString({
       description: 'Where a coupon can be paid, from ini portal.cupones.redes (an addition)',
     }),
+    cuit: NullableString({
+      description:
+        "The business's CUIT, 11 digits, from the ERP's fiscal data (public.empfiscal) when it has it; printed on coupons (an addition)",
+    }),
     zona_horaria: Type.String({
       description:
         "The tenant's IANA time zone (sistema.zona_horaria, else America/Argentina/Buenos_Aires), for times of day (an addition)",

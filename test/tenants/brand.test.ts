@@ -59,11 +59,21 @@ beforeAll(async () => {
     'portal.avisos.dias_antes': '5',
     'portal.avisos.dias_vencido': '10, 2',
   });
+  // The ERP's fiscal data (docs/erp.md), as a tenant that issues electronic invoices has it.
+  await branded.query(
+    `CREATE TABLE IF NOT EXISTS public.empfiscal (cuit varchar(11) NOT NULL, razon_social text NOT NULL,
+       domicilio text NOT NULL, cond_iva text NOT NULL, iibb text, inicio_actividades date NOT NULL)`,
+  );
+  await branded.query(
+    `INSERT INTO public.empfiscal VALUES ('30712345678', 'Ferretería Sur S.A.', 'San Martín 1234',
+       'IVA Responsable Inscripto', NULL, '2010-03-01')`,
+  );
   app = await env.app();
 });
 
 interface Listing {
   zona_horaria: string;
+  cuit: string | null;
   avisos_habilitados: boolean;
   avisos_etapas: { dias_antes: number; dias_vencido: number[] };
   marca: Record<string, string | null>;
@@ -101,6 +111,11 @@ describe('GET /portal/empresas/{tenant_id}: the brand', () => {
     const off = await listingOf(12);
     expect(off.avisos_habilitados).toBe(false);
     expect(off.avisos_etapas).toEqual({ dias_antes: 3, dias_vencido: [1, 7] });
+  });
+
+  it('names the business’s CUIT from the ERP’s fiscal data, and null for a tenant without that table', async () => {
+    expect((await listingOf(11)).cuit).toBe('30712345678');
+    expect((await listingOf(12)).cuit).toBeNull();
   });
 
   it('nothing configured: every field null', async () => {
