@@ -12,7 +12,7 @@ import type {
   RefreshResponse,
   RegisterResponse,
 } from '../../../contract/auth.js';
-import type { GenerateResponse, ListResponse } from '../../../contract/coupons.js';
+import type { CouponResponse, GenerateResponse, ListResponse } from '../../../contract/coupons.js';
 import type { PaymentResponse, ResultResponse, StartResponse } from '../../../contract/payments.js';
 import type { ProfileResponse } from '../../../contract/profile.js';
 import type { ReceiptListResponse } from '../../../contract/receipts.js';
@@ -47,6 +47,8 @@ export type PaymentStatus =
 /** GET /portal/cupones/mis-cupones. */
 export type CouponPage = DataOf<typeof ListResponse>;
 export type Coupon = CouponPage['cupones'][number];
+/** GET /portal/cupones/{codigo_barras}: one coupon with the invoices it pays. */
+export type CouponDetail = DataOf<typeof CouponResponse>;
 /** POST /portal/cupones/generar. */
 export type GeneratedCoupon = DataOf<typeof GenerateResponse>;
 

@@ -36,11 +36,7 @@ export function useIdentity(link: PortalLink, empresa: Tenant) {
     const id = rememberedSucursal(link.tenantId);
     return id !== null && empresa.sucursales.some((s) => s.id === id) ? id : null;
   });
-  const [sucursalId, setSucursalId] = useSucursal(
-    link,
-    empresa,
-    known?.sucursalId ?? lastSucursal,
-  );
+  const [sucursalId, setSucursalId] = useSucursal(link, empresa, known?.sucursalId ?? lastSucursal);
   return {
     fields: {
       link,
