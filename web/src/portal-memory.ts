@@ -134,6 +134,7 @@ const SUCURSAL_KEY = 'portal-sucursal:';
 
 export function rememberSucursal(tenantId: number, sucursalId: number): void {
   try {
+    // eslint-disable-next-line no-restricted-properties -- the sucursal's id only, never the session (docs/decisions.md #49)
     window.localStorage.setItem(`${SUCURSAL_KEY}${tenantId}`, String(sucursalId));
   } catch {
     // Storage refused: the form asks again.
@@ -142,6 +143,7 @@ export function rememberSucursal(tenantId: number, sucursalId: number): void {
 
 export function rememberedSucursal(tenantId: number): number | null {
   try {
+    // eslint-disable-next-line no-restricted-properties -- as above (docs/decisions.md #49)
     const value = window.localStorage.getItem(`${SUCURSAL_KEY}${tenantId}`);
     return value !== null && /^[1-9]\d{0,9}$/.test(value) ? Number(value) : null;
   } catch {
