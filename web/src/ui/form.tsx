@@ -33,12 +33,22 @@ export function useForm() {
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const sending = useRef(false);
-  /** The check that found `found`; none for errors given by hand (the API's, say). */
-  const lastCheck = useRef<(() => FieldErrors) | null>(null);
+  /**
+   * Which submit's check found `found` (its place among this form's `onSubmit` calls, a form
+   * may have two steps), or null when they were given by hand (the API's).
+   */
+  const checkedBy = useRef<number | null>(null);
+  /**
+   * This render's checks, in `onSubmit` order: `onSubmit` is called in each render (after this
+   * hook), and each check closes over that render's values, so the errors are read (lazily,
+   * below) against the current one.
+   */
+  const checks = useRef<(() => FieldErrors)[]>([]);
+  checks.current = [];
 
   /** Shows `errors` and clears the summary; answers true (and says so, focused) if any is set. */
-  function invalid(errors: FieldErrors, check: (() => FieldErrors) | null = null): boolean {
-    lastCheck.current = check;
+  function invalid(errors: FieldErrors, byCheck: number | null = null): boolean {
+    checkedBy.current = byCheck;
     setFound(errors);
     setFailure(null);
     if (!Object.values(errors).some(Boolean)) return false;
@@ -47,15 +57,15 @@ export function useForm() {
     return true;
   }
 
-  // Only the fields marked by the last submit are followed: the others show nothing until then.
-  const now = lastCheck.current && Object.values(found).some(Boolean) ? lastCheck.current() : null;
-  const errors: FieldErrors = now
-    ? Object.fromEntries(
-        Object.entries(found).map(([field, error]) => [field, error ? (now[field] ?? null) : null]),
-      )
-    : found;
-  const shownFailure =
-    failure === CHECK_SUMMARY && !Object.values(errors).some(Boolean) ? null : failure;
+  /** Only the fields the last submit marked are followed: the others show nothing until then. */
+  function shownErrors(): FieldErrors {
+    const check = checkedBy.current === null ? undefined : checks.current[checkedBy.current];
+    if (!check || !Object.values(found).some(Boolean)) return found;
+    const now = check();
+    return Object.fromEntries(
+      Object.entries(found).map(([field, error]) => [field, error ? (now[field] ?? null) : null]),
+    );
+  }
 
   /**
    * The submit handler: `check()` (pure) finds the fields' errors; when there are none, `send()`
@@ -69,11 +79,12 @@ export function useForm() {
     fallback: string,
     attempt?: () => void,
   ) {
+    const place = checks.current.push(check) - 1;
     return async (event: Event) => {
       event.preventDefault();
       if (sending.current) return;
       attempt?.();
-      if (invalid(check(), check)) return;
+      if (invalid(check(), place)) return;
       sending.current = true;
       setBusy(true);
       try {
@@ -87,7 +98,22 @@ export function useForm() {
     };
   }
 
-  return { form, errors, failure: shownFailure, setFailure, invalid, busy, onSubmit };
+  return {
+    form,
+    // Read when the page renders its fields, after `onSubmit` took this render's check.
+    get errors(): FieldErrors {
+      return shownErrors();
+    },
+    get failure(): string | null {
+      return failure === CHECK_SUMMARY && !Object.values(shownErrors()).some(Boolean)
+        ? null
+        : failure;
+    },
+    setFailure,
+    invalid: (errors: FieldErrors) => invalid(errors),
+    busy,
+    onSubmit,
+  };
 }
 
 export type FormState = ReturnType<typeof useForm>;
