@@ -69,7 +69,11 @@ describe('a slow link (docs/web.md "Size")', () => {
     expect(page.headers['content-encoding']).toBe('br');
     expect(page.headers.vary).toContain('accept-encoding');
     const html = brotliDecompressSync(page.body).toString();
-    expect(html).toContain('<script type="application/json" id="portal-config">{"apiBaseUrl":""}');
+    // The settings, and whose page it is (issue 38: the business's name on the first paint).
+    expect(html).toContain(
+      `<script type="application/json" id="portal-config">{"apiBaseUrl":"","empresa":{"id":${DEMO_TENANT.id},"nombre":"${DEMO_TENANT.nombre}"}}`,
+    );
+    expect(html).toContain(`<title>${DEMO_TENANT.nombre}</title>`);
     expect(html).toContain(
       `<link rel="preload" as="fetch" crossorigin="use-credentials" href="/portal/empresas/${DEMO_TENANT.id}" />`,
     );
