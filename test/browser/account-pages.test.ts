@@ -183,7 +183,9 @@ describe('coupons, history and profile in the web client', () => {
 
     await toggle.click();
     await page
-      .getByText('Listo: te vamos a avisar por e-mail antes de cada vencimiento.')
+      .getByText(
+        'Listo: te vamos a avisar por e-mail 3 días antes, 1 y 7 días después de cada vencimiento.',
+      )
       .waitFor();
     await expect(toggle.isChecked()).resolves.toBe(true);
     await expect(reminders()).resolves.toMatchObject({ on: true });
