@@ -81,5 +81,10 @@ export const MeResponse = Envelope(
     tenant_id: Type.Integer(),
     sucursal_id: Type.Integer(),
     last_login: NullableString({ format: 'date-time' }),
+    ingreso_anterior: NullableString({
+      format: 'date-time',
+      description:
+        'The login before the current one (null before a second login): what "Último ingreso" shows, since last_login is the login just made (an addition)',
+    }),
   }),
 );

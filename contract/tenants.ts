@@ -28,9 +28,32 @@ export const TenantResponse = Envelope(
     redes_cobranza: NullableString({
       description: 'Where a coupon can be paid, from ini portal.cupones.redes (an addition)',
     }),
+    cuit: NullableString({
+      description:
+        "The business's CUIT, 11 digits, from the ERP's fiscal data (public.empfiscal) when it has it; printed on coupons (an addition)",
+    }),
     zona_horaria: Type.String({
       description:
         "The tenant's IANA time zone (sistema.zona_horaria, else America/Argentina/Buenos_Aires), for times of day (an addition)",
     }),
+    avisos_habilitados: Type.Boolean({
+      description:
+        'Whether the business sends due-date reminders (ini portal.avisos.habilitado): the profile offers their switch only then (an addition)',
+    }),
+    avisos_etapas: Type.Object(
+      {
+        dias_antes: Type.Integer({
+          minimum: 0,
+          description: 'Days before the due date of the first reminder; 0: none before',
+        }),
+        dias_vencido: Type.Array(Type.Integer({ minimum: 1 }), {
+          description: 'Days after the due date of each overdue reminder, ascending',
+        }),
+      },
+      {
+        description:
+          'When the reminders go (portal.avisos.dias_antes, portal.avisos.dias_vencido, with their defaults), named beside the switch (an addition)',
+      },
+    ),
   }),
 );

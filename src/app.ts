@@ -106,7 +106,15 @@ async function assemble(
     redis,
     redisOutage,
     clock,
-    fallback: webClient?.serve,
+    // A tenant's page carries its name from the first paint (the directory's cached listing).
+    fallback:
+      webClient &&
+      ((request, reply) =>
+        webClient.serve(
+          request,
+          reply,
+          async (id) => (await standalone.directory.find(id))?.nombre,
+        )),
     protectedRoutesMax: options.protectedRoutesMax,
   });
   const tokens = createAccessTokens(config.jwtSecret, clock);

@@ -2,11 +2,18 @@ import { toBuffer } from 'bwip-js';
 import { itfDigits } from '../ledger/coupons/barcode.js';
 import type { Coupon } from '../ledger/coupons/types.js';
 import { formatDate, formatMoney } from './format.js';
-import { createReport, invoiceTable } from './pdf/layout.js';
+import { formatCuit } from '../platform/tenancy/issuer.js';
+import { createReport, invoiceTable, MARGIN } from './pdf/layout.js';
 
 interface CouponReport {
   empresa: string;
   sucursal: string;
+  /** The business's CUIT (11 digits) when the ERP has it. */
+  cuit: string | null;
+  /** The business's logo, PNG or JPEG (what a PDF can hold), when it has one. */
+  logo: Buffer | null;
+  /** Where a coupon can be paid (`portal.cupones.redes`), when the business says. */
+  redes: string | null;
   cliente: { nombre: string; documento: string; numero: number };
   coupon: Coupon;
 }
@@ -37,14 +44,34 @@ function couponBarcodePng(codigoBarras: string): Promise<Buffer> {
   });
 }
 
-/** A coupon to pay at a counter: who owes, how much, until when, for which invoices, the barcode. */
+/** The logo's box at the header's right: the business's name keeps the left. */
+const LOGO_BOX: [number, number] = [120, 48];
+
+/**
+ * A coupon to pay at a counter, a document on its own (issue 38): whose it is (the business, its
+ * logo and CUIT when known), who owes, how much, until when, for which invoices, where it can be
+ * paid, and the barcode with its 19 digits.
+ */
 export async function renderCoupon(data: CouponReport): Promise<Buffer> {
   const { coupon } = data;
   const report = createReport({
     title: `Cupón de pago ${coupon.codigoBarras}`,
     author: data.empresa,
   });
-  report.header(data.empresa, 'Cupón de pago', `Sucursal ${data.sucursal}`);
+  if (data.logo) {
+    const { doc } = report;
+    doc.image(data.logo, doc.page.width - MARGIN - LOGO_BOX[0], MARGIN, {
+      fit: LOGO_BOX,
+      align: 'right',
+    });
+  }
+  report.header(
+    data.empresa,
+    'Cupón de pago',
+    [data.cuit && `CUIT ${formatCuit(data.cuit)}`, `Sucursal ${data.sucursal}`]
+      .filter(Boolean)
+      .join(' · '),
+  );
   report.fields([
     ['Cliente', `${data.cliente.nombre} (N.º ${data.cliente.numero})`],
     ['DNI/CUIT', data.cliente.documento],
@@ -52,6 +79,7 @@ export async function renderCoupon(data: CouponReport): Promise<Buffer> {
     ['Vencimiento', formatDate(coupon.fechaVencimiento)],
     ['Generado', formatDate(coupon.fechaGeneracion)],
     ['Estado', STATE_LABELS[coupon.estado]],
+    ...(data.redes ? [['Dónde pagarlo', data.redes] as [string, string]] : []),
   ]);
   invoiceTable(report, 'Importe', coupon.facturas);
   report.total('Total a pagar', formatMoney(coupon.monto));

@@ -6,6 +6,13 @@ import { createStandaloneTenancy } from '../platform/tenancy/standalone.js';
 import { createTenantCalendar } from '../platform/tenancy/today.js';
 import type { CouponRenderer } from './app.js';
 import { renderCoupon } from './coupon-report.js';
+import { readIni } from '../platform/tenancy/ini.js';
+import { readIssuerCuit } from '../platform/tenancy/issuer.js';
+import { parseLogo } from '../platform/tenancy/logo.js';
+
+/** The `ini` keys of the coupon's brand: the same the public listing reads (modules/tenants). */
+const LOGO_KEY = 'portal.marca.logo';
+const REDES_KEY = 'portal.cupones.redes';
 
 /**
  * The reports service reads a coupon itself, through the ledger's coupon module, in the tenant
@@ -36,10 +43,19 @@ export function createCouponSource(systemUrl: string) {
       .select(['cnro', 'cnom', 'ccui'])
       .where('cnro', '=', coupon.cnro)
       .executeTakeFirst();
+    const [ini, cuit] = await Promise.all([
+      readIni(tenant, [LOGO_KEY, REDES_KEY]),
+      readIssuerCuit(tenant.db),
+    ]);
+    const { logo } = parseLogo(ini.get(LOGO_KEY));
     log.debug({ tenantId: tenant.tenantId }, 'rendering coupon');
     return renderCoupon({
       empresa: tenant.tenantName,
       sucursal: tenant.sucursalName,
+      cuit,
+      // A PDF holds PNG and JPEG; a WebP logo stays on the web only.
+      logo: logo && logo.type !== 'image/webp' ? logo.bytes : null,
+      redes: ini.get(REDES_KEY)?.replace(/\s+/g, ' ').slice(0, 200) ?? null,
       cliente: {
         nombre: customer?.cnom ?? `Cliente ${coupon.cnro}`,
         documento: customer?.ccui ?? '-',

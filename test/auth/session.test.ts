@@ -88,6 +88,8 @@ describe('access token', () => {
         tenant_id: 1,
         sucursal_id: 1,
         last_login: clock.now().toISOString(),
+        // The file's earlier logins happened at the same (frozen) instant.
+        ingreso_anterior: clock.now().toISOString(),
       },
     });
   });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   checkPage,
   debtBox,
@@ -12,7 +12,7 @@ import {
   tenantPage,
   type Customer,
 } from '../helpers/web-pages.js';
-import { useServedWebClient } from '../helpers/web-suite.js';
+import { setIni, useServedWebClient } from '../helpers/web-suite.js';
 
 /*
  * The signed-in pages beyond paying (docs/web.md "The end-to-end tests of the web client"): coupons
@@ -22,6 +22,11 @@ import { useServedWebClient } from '../helpers/web-suite.js';
  */
 
 const web = useServedWebClient();
+
+beforeAll(async () => {
+  // The profile offers the reminders switch only when the business sends them (issue 38).
+  await setIni(web.portal, { 'portal.avisos.habilitado': 'true' });
+});
 
 /** Lucía Fernández of the demo seed: sucursal 2 (customers centralized in `public`). */
 const LUCIA: Customer = {
@@ -178,7 +183,9 @@ describe('coupons, history and profile in the web client', () => {
 
     await toggle.click();
     await page
-      .getByText('Listo: te vamos a avisar por e-mail antes de cada vencimiento.')
+      .getByText(
+        'Listo: te vamos a avisar por e-mail 3 días antes, 1 y 7 días después de cada vencimiento.',
+      )
       .waitFor();
     await expect(toggle.isChecked()).resolves.toBe(true);
     await expect(reminders()).resolves.toMatchObject({ on: true });

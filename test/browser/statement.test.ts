@@ -345,12 +345,13 @@ describe('estado de cuenta', () => {
     await logIn(page, web.portal.url, JUAN);
     await navLink(page, 'Perfil').click();
     await expectHeading(page, 'Tu perfil');
-    const [row] = await web.portal.tenantQuery<{ last_login: Date }>(
-      `SELECT last_login FROM suc0001.portal_users WHERE cnro = 1001`,
+    // "Último ingreso" is the login before this one (issue 38): Juan logged in earlier in the file.
+    const [row] = await web.portal.tenantQuery<{ ingreso_anterior: Date }>(
+      `SELECT ingreso_anterior FROM suc0001.portal_users WHERE cnro = 1001`,
     );
-    expect(row?.last_login).toBeInstanceOf(Date);
+    expect(row?.ingreso_anterior).toBeInstanceOf(Date);
     // In Kiritimati (UTC+14), 17 hours from Buenos Aires.
-    const expected = wallClock(row?.last_login ?? new Date(0), TENANT_ZONE);
+    const expected = wallClock(row?.ingreso_anterior ?? new Date(0), TENANT_ZONE);
     const lastLogin = page
       .locator('dl.facts > div')
       .filter({ has: page.getByText('Último ingreso', { exact: true }) })

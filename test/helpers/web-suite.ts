@@ -1,5 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import pg from 'pg';
+import type { BrowserContextOptions } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createErpCustomerTables, createErpPublicTables } from '../../src/dev/erp-fixture.js';
 import { databaseUrlFor, ensureDatabase } from '../../src/platform/db/admin.js';
@@ -22,8 +23,10 @@ export interface WebSuite {
  */
 export function useServedWebClient(
   options: Pick<StartPortalOptions, 'alsoAllowedOrigins'> = {},
+  /** The browser contexts' options beyond the defaults (a phone's viewport, say). */
+  contextOptions: BrowserContextOptions = {},
 ): WebSuite {
-  const session = useBrowser();
+  const session = useBrowser(contextOptions);
   let portal: Portal | undefined;
 
   beforeAll(async () => {

@@ -9,6 +9,7 @@ import { addAuthTenant, twoCustomers } from '../helpers/auth.js';
 import { useTestEnvironment } from '../helpers/harness.js';
 import { decodeItf, decodePng } from '../helpers/itf.js';
 import { freePort } from '../helpers/ports.js';
+import { logoDataUri } from '../helpers/web-suite.js';
 import { startReportsService, type ReportsService } from '../helpers/reports.js';
 
 /*
@@ -30,7 +31,19 @@ beforeAll(async () => {
     REPORTS_SERVICE_SECRET: SECRET,
     DATABASE_URL: env.systemUrl,
   });
-  const tenant = await addAuthTenant(env, 1);
+  // The business's logo, networks and fiscal data: the coupon is a document on its own (issue 38).
+  const tenant = await addAuthTenant(env, 1, {
+    'portal.marca.logo': logoDataUri([200, 30, 30]),
+    'portal.cupones.redes': 'Pago Fácil, Rapipago',
+  });
+  await tenant.query(
+    `CREATE TABLE public.empfiscal (cuit varchar(11) NOT NULL, razon_social text NOT NULL,
+       domicilio text NOT NULL, cond_iva text NOT NULL, iibb text, inicio_actividades date NOT NULL)`,
+  );
+  await tenant.query(
+    `INSERT INTO public.empfiscal VALUES ('30712345678', 'Empresa 1 S.A.', 'San Martín 1',
+       'IVA Responsable Inscripto', NULL, '2010-03-01')`,
+  );
   debts = await seedDebts(tenant, 'suc0001', 1, [
     { nrocomp: '0001-00000771', saldo: '1000.50', comprobante: 'Factura A' },
     { nrocomp: '0001-00000772', saldo: '250.25' },
@@ -79,14 +92,17 @@ describe('GET /portal/cupones/{id}/pdf', () => {
         '0001-00000772',
         coupon.codigo_barras,
         coupon.fecha_vencimiento.split('-').reverse().join('/'),
+        'CUIT 30-71234567-8',
+        'Pago Fácil, Rapipago',
       ]) {
         expect(text).toContain(expected);
       }
       const images = (await parser.getImage({ imageThreshold: 0 })).pages.flatMap(
         (page) => page.images,
       );
-      expect(images).toHaveLength(1);
-      const [barcode] = images;
+      // The logo and the barcode (the wide one).
+      expect(images).toHaveLength(2);
+      const barcode = images.find((image) => image.width > 2 * image.height);
       // ITF encodes digit pairs: a leading 0, then the code (docs/decisions.md #38).
       expect(decodeItf(decodePng(barcode?.data ?? new Uint8Array()))).toBe(
         `0${coupon.codigo_barras}`,

@@ -55,12 +55,27 @@ beforeAll(async () => {
     'portal.marca.logo': dataUri('image/png', PNG),
     'portal.cupones.redes': 'Pago Fácil, Rapipago',
     'sistema.zona_horaria': 'America/Argentina/Cordoba',
+    'portal.avisos.habilitado': 'sí',
+    'portal.avisos.dias_antes': '5',
+    'portal.avisos.dias_vencido': '10, 2',
   });
+  // The ERP's fiscal data (docs/erp.md), as a tenant that issues electronic invoices has it.
+  await branded.query(
+    `CREATE TABLE IF NOT EXISTS public.empfiscal (cuit varchar(11) NOT NULL, razon_social text NOT NULL,
+       domicilio text NOT NULL, cond_iva text NOT NULL, iibb text, inicio_actividades date NOT NULL)`,
+  );
+  await branded.query(
+    `INSERT INTO public.empfiscal VALUES ('30712345678', 'Ferretería Sur S.A.', 'San Martín 1234',
+       'IVA Responsable Inscripto', NULL, '2010-03-01')`,
+  );
   app = await env.app();
 });
 
 interface Listing {
   zona_horaria: string;
+  cuit: string | null;
+  avisos_habilitados: boolean;
+  avisos_etapas: { dias_antes: number; dias_vencido: number[] };
   marca: Record<string, string | null>;
   logo_url: string | null;
   redes_cobranza: string | null;
@@ -86,6 +101,21 @@ describe('GET /portal/empresas/{tenant_id}: the brand', () => {
     expect(data.redes_cobranza).toBe('Pago Fácil, Rapipago');
     expect(data.zona_horaria).toBe('America/Argentina/Cordoba');
     expect(data.logo_url).toMatch(/^\/portal\/empresas\/11\/logo\?v=[\w-]{22}$/);
+  });
+
+  it('says whether the business sends due-date reminders, and when, as the daily run reads ini', async () => {
+    const on = await listingOf(11);
+    expect(on.avisos_habilitados).toBe(true);
+    expect(on.avisos_etapas).toEqual({ dias_antes: 5, dias_vencido: [2, 10] });
+    // Off unless the tenant turns them on: the profile then offers no switch.
+    const off = await listingOf(12);
+    expect(off.avisos_habilitados).toBe(false);
+    expect(off.avisos_etapas).toEqual({ dias_antes: 3, dias_vencido: [1, 7] });
+  });
+
+  it('names the business’s CUIT from the ERP’s fiscal data, and null for a tenant without that table', async () => {
+    expect((await listingOf(11)).cuit).toBe('30712345678');
+    expect((await listingOf(12)).cuit).toBeNull();
   });
 
   it('nothing configured: every field null', async () => {

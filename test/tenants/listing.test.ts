@@ -66,7 +66,10 @@ describe('GET /portal/empresas/{tenant_id}', () => {
           },
           logo_url: null,
           redes_cobranza: null,
+          cuit: null,
           zona_horaria: 'America/Argentina/Buenos_Aires',
+          avisos_habilitados: false,
+          avisos_etapas: { dias_antes: 3, dias_vencido: [1, 7] },
         },
       });
       // Read on every login page load: browsers and proxies may keep it a minute.

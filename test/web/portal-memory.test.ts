@@ -11,6 +11,7 @@ const me = (dni_cuit: string): Me => ({
   tenant_id: 3,
   sucursal_id: 2,
   last_login: null,
+  ingreso_anterior: null,
 });
 
 describe('the login form filled again', () => {

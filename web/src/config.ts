@@ -25,6 +25,24 @@ function inPage(): PortalConfig | null {
   }
 }
 
+/**
+ * The name of the tenant whose page the API served, when it wrote it into the page (issue 38:
+ * the first paint names the business): the header keeps it while the tenant's data loads,
+ * instead of falling back to "Portal de clientes" for a moment.
+ */
+export function servedTenantName(tenantId: number | null | undefined): string | null {
+  const block = typeof document === 'undefined' ? null : document.getElementById('portal-config');
+  if (tenantId == null || !block?.textContent) return null;
+  try {
+    const empresa = (JSON.parse(block.textContent) as { empresa?: unknown }).empresa;
+    if (typeof empresa !== 'object' || empresa === null) return null;
+    const { id, nombre } = empresa as { id?: unknown; nombre?: unknown };
+    return id === tenantId && typeof nombre === 'string' && nombre.trim() ? nombre : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function loadConfig(): Promise<PortalConfig> {
   const given = inPage();
   if (given) return given;

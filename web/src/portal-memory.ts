@@ -1,6 +1,6 @@
 /**
  * What this tab remembers across pages and reloads, in sessionStorage (gone with the tab; never
- * localStorage, never a token or a password):
+ * a token or a password; localStorage holds only the sucursal of the last login, see below):
  *
  * - the path of the portal the payer left for the gateway (e.g. `/e/1/s/1/`), so
  *   /pagos/resultado, which has no tenant in its URL, can send a payer whose session ended back
@@ -83,6 +83,69 @@ export function rememberedIdentity(tenantId: number): RememberedIdentity | null 
       type: value.type,
       identifier: value.identifier,
     };
+  } catch {
+    return null;
+  }
+}
+
+/*
+ * Wrong passwords this tab sent for one identity (issue 38): counted here, never read from the
+ * API's answer (which says nothing about the account, docs/decisions.md #8), so the login can warn
+ * before the 5th locks the account. Reset by a login that works, or by the lock itself.
+ */
+const FAILED_KEY = 'portal-failed-logins';
+
+function failures(): Record<string, number> {
+  try {
+    const value = JSON.parse(read(FAILED_KEY) ?? '{}') as unknown;
+    return typeof value === 'object' && value !== null ? (value as Record<string, number>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Wrong passwords sent in this tab for `who` (tenant, sucursal, type and number). */
+export function failedLogins(who: string): number {
+  const count = failures()[who];
+  return typeof count === 'number' && Number.isInteger(count) && count > 0 ? count : 0;
+}
+
+/** Counts one more wrong password for `who`; answers the count. */
+export function countFailedLogin(who: string): number {
+  const all = failures();
+  const count = failedLogins(who) + 1;
+  write(FAILED_KEY, JSON.stringify({ ...all, [who]: count }));
+  return count;
+}
+
+export function clearFailedLogins(who: string): void {
+  const all = failures();
+  if (!(who in all)) return;
+  delete all[who];
+  write(FAILED_KEY, JSON.stringify(all));
+}
+
+/*
+ * The sucursal of the last login that worked, per tenant, in localStorage (issue 38: the login
+ * form comes back with it in a new tab or another day). Only the sucursal's id: which branch of
+ * a business someone is a customer of, never who they are.
+ */
+const SUCURSAL_KEY = 'portal-sucursal:';
+
+export function rememberSucursal(tenantId: number, sucursalId: number): void {
+  try {
+    // eslint-disable-next-line no-restricted-properties -- the sucursal's id only, never the session (docs/decisions.md #49)
+    window.localStorage.setItem(`${SUCURSAL_KEY}${tenantId}`, String(sucursalId));
+  } catch {
+    // Storage refused: the form asks again.
+  }
+}
+
+export function rememberedSucursal(tenantId: number): number | null {
+  try {
+    // eslint-disable-next-line no-restricted-properties -- as above (docs/decisions.md #49)
+    const value = window.localStorage.getItem(`${SUCURSAL_KEY}${tenantId}`);
+    return value !== null && /^[1-9]\d{0,9}$/.test(value) ? Number(value) : null;
   } catch {
     return null;
   }

@@ -3,6 +3,7 @@ import { keepAnswersPrivate } from '../../platform/http/private-answers.js';
 import { createRefusalBudget, LIMITS } from '../../platform/rate-limit.js';
 import { deriveKey } from '../../platform/security/secrets.js';
 import type { Shared } from '../shared.js';
+import { createPasswordNotices } from './password-notice.js';
 import { createPasswordReset, RESET_EMAIL_JOB } from './password-reset.js';
 import { authRoutes, publicAuthRoutes } from './routes.js';
 import { createAuthService, type AuthService } from './service.js';
@@ -29,6 +30,8 @@ export async function registerAuth(
     graceSeconds: config.refreshGraceSeconds,
     successorKey: deriveKey(config.jwtSecret, 'refresh-successor'),
   });
+  const notices = createPasswordNotices({ tenancy, jobs, mailer });
+  await notices.work(config.jobConcurrency);
   const auth = createAuthService({
     tenancy,
     passwords,
@@ -38,6 +41,7 @@ export async function registerAuth(
     clock,
     refreshRefusals: createRefusalBudget(counter, 'refresh-refused', LIMITS.refreshRefusalsPerIp),
     metrics: shared.metrics,
+    notices,
   });
   const reset = createPasswordReset({
     tenancy,
@@ -48,6 +52,7 @@ export async function registerAuth(
     mailer,
     counter,
     clock,
+    notices,
     codeKey: deriveKey(config.jwtSecret, 'reset-code-hmac'),
     sealKey: deriveKey(config.jwtSecret, 'reset-code-seal'),
   });

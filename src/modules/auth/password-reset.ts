@@ -7,6 +7,7 @@ import type { TenantDatabase } from '../../platform/db/types.js';
 import { AppError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
+import type { PasswordNotices } from './password-notice.js';
 import type { Counter } from '../../platform/rate-limit.js';
 import { LIMITS } from '../../platform/rate-limit.js';
 import type { PasswordHasher } from '../../platform/security/passwords.js';
@@ -44,6 +45,8 @@ export interface PasswordResetDeps {
   mailer: Mailer;
   counter: Counter;
   clock: Clock;
+  /** "Cambiaste tu contraseña", queued once the new password is stored. */
+  notices: PasswordNotices;
   /** HMAC key for stored codes (docs/decisions.md #14) and the key that seals codes in job payloads. */
   codeKey: Buffer;
   sealKey: Buffer;
@@ -260,6 +263,7 @@ export function createPasswordReset(deps: PasswordResetDeps) {
         return true;
       });
       if (!accepted) throw new AppError('INVALID_CODE', INVALID_CODE_MESSAGE);
+      await deps.notices.announce(tenant, user.id, now, 'reset');
       await audit.record(tenant, origin, {
         event: 'password_reset_complete',
         portalUserId: user.id,

@@ -69,7 +69,16 @@ export function findUserProfile(tenant: TenantContext, id: string) {
   return inCustomerSchema(tenant.db, tenant)
     .selectFrom('portal_users as u')
     .innerJoin('ordcon as c', 'c.cnro', 'u.cnro')
-    .select(['u.id', 'u.email', 'u.telefono', 'u.last_login', 'u.cnro', 'c.cnom', 'c.ccui'])
+    .select([
+      'u.id',
+      'u.email',
+      'u.telefono',
+      'u.last_login',
+      'u.ingreso_anterior',
+      'u.cnro',
+      'c.cnom',
+      'c.ccui',
+    ])
     .where('u.id', '=', id)
     .executeTakeFirst();
 }
@@ -136,6 +145,8 @@ export function recordSuccessfulLogin(
     .set({
       failed_login_attempts: 0,
       locked_until: null,
+      // The right-hand side reads the row as it was: the previous login moves aside.
+      ingreso_anterior: sql<Date | null>`last_login`,
       last_login: options.now,
       updated_at: options.now,
     })

@@ -21,6 +21,7 @@ import {
   recordSuccessfulLogin,
   updatePasswordHash,
 } from './queries.js';
+import type { PasswordNotices } from './password-notice.js';
 import { invalidRefreshToken, type IssuedSession, type Sessions } from './sessions.js';
 
 /** docs/api.md "Password and lock rules". */
@@ -37,6 +38,8 @@ export interface AuthDeps {
   /** Refused refresh tokens per IP, checked before the token is looked up. */
   refreshRefusals: RefusalBudget;
   metrics: Pick<Metrics, 'login'>;
+  /** "Cambiaste tu contraseña", queued once the new password is stored. */
+  notices: PasswordNotices;
 }
 
 export interface Credentials {
@@ -248,10 +251,12 @@ export function createAuthService(deps: AuthDeps) {
       const passwordHash = await passwords.hash(input.newPassword);
       // A new password ends the session it was changed from, access token included: whoever
       // knew the old one is out, and the client logs in again with the new one.
+      const changedAt = clock.now();
       await tenant.db.transaction().execute(async function storeNewPassword(trx) {
-        await updatePasswordHash(trx, tenant, portalUserId, passwordHash, clock.now());
+        await updatePasswordHash(trx, tenant, portalUserId, passwordHash, changedAt);
         await sessions.revoke(tenant, portalUserId, 'password_change', trx);
       });
+      await deps.notices.announce(tenant, portalUserId, changedAt, 'change');
       await audit.record(tenant, origin, { event: 'password_change', portalUserId });
     },
 
@@ -280,6 +285,7 @@ export function createAuthService(deps: AuthDeps) {
         tenant_id: tenant.tenantId,
         sucursal_id: tenant.sucursalId,
         last_login: profile.last_login?.toISOString() ?? null,
+        ingreso_anterior: profile.ingreso_anterior?.toISOString() ?? null,
       };
     },
   };

@@ -35,7 +35,7 @@ import { UNSUBSCRIBE_KEY_PURPOSE } from './unsubscribe-token.js';
 export { activateReminders, sendRemindersNow } from './command.js';
 /** For the reminders benches: the jobs' names, the settings' keys, the claim and the schedule. */
 export { DISCOVERY_JOB } from './discovery.js';
-export { REMINDER_INI } from './settings.js';
+export { parseReminderSettings, REMINDER_INI } from './settings.js';
 export { claimDueStagesQuery } from './queries.js';
 export { REMINDER_EMAIL_JOB, REMINDERS_JOB } from './run.js';
 export { runWindow, stagesOf } from './schedule.js';

@@ -1,11 +1,14 @@
-import { createHash } from 'node:crypto';
 import { DEFAULT_TIME_ZONE, isTimeZone } from '../../platform/dates.js';
+import { parseLogo, type Logo } from '../../platform/tenancy/logo.js';
+import { parseReminderSettings, REMINDER_INI } from '../reminders/index.js';
 
 /*
  * The business's own portal (docs/api.md "GET /portal/empresas/{tenant_id}"): what `ini`
  * `portal.marca.*` says, checked so that nothing a tenant administrator types can become a link
  * to somewhere else, a script, or a file that is not the image it claims to be.
  */
+
+export { MAX_LOGO_BYTES, parseLogo, type Logo } from '../../platform/tenancy/logo.js';
 
 export const BRAND_KEYS = [
   'portal.marca.color',
@@ -17,6 +20,9 @@ export const BRAND_KEYS = [
   'portal.marca.logo',
   'portal.cupones.redes',
   'sistema.zona_horaria',
+  REMINDER_INI.enabled,
+  REMINDER_INI.daysBefore,
+  REMINDER_INI.daysOverdue,
 ] as const;
 
 export interface Brand {
@@ -28,13 +34,6 @@ export interface Brand {
   direccion: string | null;
 }
 
-export interface Logo {
-  type: 'image/png' | 'image/jpeg' | 'image/webp';
-  bytes: Buffer;
-  /** Strong ETag of the bytes (quoted), also the logo URL's version. */
-  etag: string;
-}
-
 export interface TenantBrand {
   marca: Brand;
   logo: Logo | undefined;
@@ -42,48 +41,21 @@ export interface TenantBrand {
   redes: string | null;
   /** The tenant's time zone (`sistema.zona_horaria`, else Buenos Aires): the client's clock. */
   zona: string;
+  /**
+   * Whether the business sends due-date reminders (`portal.avisos.*`, read as the daily run
+   * reads them), and their stages: the profile offers its switch only then (issue 38).
+   */
+  avisos: Reminders;
+  /** The business's CUIT (11 digits) from the ERP's fiscal data, when it has one. */
+  cuit: string | null;
 }
 
-/** A logo larger than this (decoded) is refused: it would slow every login page. */
-export const MAX_LOGO_BYTES = 200 * 1024;
-
-/** What the first bytes of each accepted type are: a declared type must match its content. */
-const SIGNATURES: Readonly<Record<Logo['type'], (bytes: Buffer) => boolean>> = {
-  'image/png': (b) =>
-    b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
-  'image/jpeg': (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
-  'image/webp': (b) =>
-    b.subarray(0, 4).toString('latin1') === 'RIFF' &&
-    b.subarray(8, 12).toString('latin1') === 'WEBP',
-};
-
-/**
- * `portal.marca.logo`: a data URI of a PNG, JPEG or WebP image up to 200 KB. SVG (which can carry
- * script), any other type, a type its bytes do not match, or a malformed or larger one is no
- * logo at all; `problem` says why, for the operator's log.
- */
-export function parseLogo(value: string | undefined): { logo?: Logo; problem?: string } {
-  if (value === undefined) return {};
-  const match = /^data:(image\/(?:png|jpeg|webp));base64,([A-Za-z0-9+/]+={0,2})$/.exec(
-    value.replace(/\s+/g, ''),
-  );
-  if (!match?.[1] || !match[2]) {
-    return { problem: 'portal.marca.logo must be a base64 data URI of a PNG, JPEG or WebP image' };
-  }
-  const type = match[1] as Logo['type'];
-  // Base64 is 4/3 of the bytes: a value this long cannot hold an acceptable image.
-  if (match[2].length > Math.ceil((MAX_LOGO_BYTES * 4) / 3) + 4) {
-    return { problem: `portal.marca.logo is larger than ${MAX_LOGO_BYTES / 1024} KB` };
-  }
-  const bytes = Buffer.from(match[2], 'base64');
-  if (bytes.length > MAX_LOGO_BYTES) {
-    return { problem: `portal.marca.logo is larger than ${MAX_LOGO_BYTES / 1024} KB` };
-  }
-  if (!SIGNATURES[type](bytes)) {
-    return { problem: `portal.marca.logo says ${type} but its bytes are not one` };
-  }
-  const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"`;
-  return { logo: { type, bytes, etag } };
+export interface Reminders {
+  habilitados: boolean;
+  /** Days before the due date of the first reminder; 0: none before. */
+  diasAntes: number;
+  /** Days after the due date of each overdue reminder, ascending. */
+  diasVencido: readonly number[];
 }
 
 /** `#rgb` or `#rrggbb`, as `#rrggbb` in lower case; anything else is no colour. */
@@ -130,8 +102,19 @@ function timeZone(value: string | undefined): string {
   return value !== undefined && isTimeZone(value) ? value : DEFAULT_TIME_ZONE;
 }
 
+function reminders(values: ReadonlyMap<string, string>): Reminders {
+  // The run logs a bad value; here it only falls back to the same default.
+  const { settings } = parseReminderSettings(values);
+  return {
+    habilitados: settings.enabled,
+    diasAntes: settings.daysBefore,
+    diasVencido: settings.daysOverdue,
+  };
+}
+
 export function parseBrand(
   values: ReadonlyMap<string, string>,
+  cuit: string | null = null,
 ): TenantBrand & { problem?: string } {
   const { logo, problem } = parseLogo(values.get('portal.marca.logo'));
   return {
@@ -146,6 +129,8 @@ export function parseBrand(
     logo,
     redes: text(values.get('portal.cupones.redes'), 200),
     zona: timeZone(values.get('sistema.zona_horaria')),
+    avisos: reminders(values),
+    cuit,
     ...(problem !== undefined && { problem }),
   };
 }

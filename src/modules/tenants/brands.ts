@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { cacheAgesOn, type TimerClock } from '../../platform/clock.js';
 import { DEFAULT_TIME_ZONE } from '../../platform/dates.js';
 import { inPublic } from '../../platform/db/executor.js';
+import { readIssuerCuit } from '../../platform/tenancy/issuer.js';
 import type { Tenancy } from '../../platform/tenancy/tenancy.js';
 import { BRAND_KEYS, parseBrand, type TenantBrand } from './brand.js';
 
@@ -23,6 +24,8 @@ const NO_BRAND: TenantBrand = {
   logo: undefined,
   redes: null,
   zona: DEFAULT_TIME_ZONE,
+  avisos: { habilitados: false, diasAntes: 0, diasVencido: [] },
+  cuit: null,
 };
 
 /**
@@ -45,17 +48,20 @@ export function createTenantBrands(deps: {
   async function load(tenantId: number): Promise<TenantBrand> {
     const db = await deps.tenancy.database(tenantId);
     if (!db) return NO_BRAND;
-    const rows = await inPublic(db)
-      .selectFrom('ini')
-      .select(['clave', 'valor'])
-      .where('clave', 'in', BRAND_KEYS)
-      .execute();
+    const [rows, cuit] = await Promise.all([
+      inPublic(db)
+        .selectFrom('ini')
+        .select(['clave', 'valor'])
+        .where('clave', 'in', BRAND_KEYS)
+        .execute(),
+      readIssuerCuit(db),
+    ]);
     const values = new Map<string, string>();
     for (const row of rows) {
       const value = row.valor?.trim();
       if (value) values.set(row.clave, value);
     }
-    const { problem, ...brand } = parseBrand(values);
+    const { problem, ...brand } = parseBrand(values, cuit);
     if (problem !== undefined) deps.log.warn({ tenantId, problem }, 'tenant logo not served');
     return brand;
   }

@@ -64,7 +64,13 @@ export function tenantRoutes(
               ? null
               : `${deps.publicPrefix}/portal/empresas/${listing.tenantId}/logo?v=${version}`,
           redes_cobranza: brand.redes,
+          cuit: brand.cuit,
           zona_horaria: brand.zona,
+          avisos_habilitados: brand.avisos.habilitados,
+          avisos_etapas: {
+            dias_antes: brand.avisos.diasAntes,
+            dias_vencido: [...brand.avisos.diasVencido],
+          },
         },
       };
     },

@@ -119,6 +119,8 @@ export interface TenantDatabase {
     failed_login_attempts: Generated<number>;
     locked_until: Timestamp | null;
     last_login: Timestamp | null;
+    /** The login before last_login (customer/0011), moved there by each successful login. */
+    ingreso_anterior: Timestamp | null;
     refresh_token: string | null;
     refresh_token_expires: Timestamp | null;
     /** Bumped when a session ends (logout, password change or reset, refresh reuse). */

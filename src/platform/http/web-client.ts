@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -33,6 +34,16 @@ export interface WebClientSettings {
   apiBaseUrl: string;
 }
 
+/** An active tenant's display name, or undefined (unknown, inactive, or not readable now). */
+export type TenantNames = (tenantId: number) => Promise<string | undefined>;
+
+/** Whose page it is, as index.html is served for a tenant's path. */
+export interface PageTenant {
+  id: number;
+  /** Its display name when known: in the first paint's title and header (issue 38). */
+  nombre?: string | undefined;
+}
+
 export interface WebClient {
   readonly dir: string;
   /**
@@ -40,7 +51,12 @@ export interface WebClient {
    * files, of `/config.json`, or of a client route (a page the browser asks for as text/html),
    * which is index.html. Returns false for anything else, which stays the API's 404.
    */
-  readonly serve: (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
+  readonly serve: (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    /** A tenant page's name goes in the page itself when this is given. */
+    names?: TenantNames,
+  ) => Promise<boolean>;
 }
 
 function isApiPath(pathname: string): boolean {
@@ -91,10 +107,12 @@ export function tenantOfPath(pathname: string, search = ''): number | undefined 
   return Number.isSafeInteger(id) && id <= 2_147_483_647 ? id : undefined;
 }
 
-function escapeAttribute(value: string): string {
+/** Safe in an attribute's double quotes and in text: what a tenant's name may hold never is markup. */
+function escapeHtml(value: string): string {
   return value
     .replaceAll('&', '&amp;')
     .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;')
     .replaceAll('<', '&lt;')
     .replaceAll('>', '&gt;');
 }
@@ -113,21 +131,41 @@ export const HEAD_MARKER = '<!-- portal:head -->';
 export function renderIndex(
   template: string,
   settings: WebClientSettings,
-  tenant?: number,
+  tenant?: PageTenant,
 ): string {
   if (!template.includes(HEAD_MARKER)) return template;
+  const nombre = tenant?.nombre;
+  const config =
+    nombre === undefined ? settings : { ...settings, empresa: { id: tenant?.id, nombre } };
   // `<` escaped so the JSON can never close the element.
-  const json = JSON.stringify(settings).replaceAll('<', '\\u003c');
+  const json = JSON.stringify(config).replaceAll('<', '\\u003c');
   const preload =
     tenant === undefined
       ? ''
-      : `<link rel="preload" as="fetch" crossorigin="use-credentials" href="${escapeAttribute(
-          `${settings.apiBaseUrl}/portal/empresas/${tenant}`,
+      : `<link rel="preload" as="fetch" crossorigin="use-credentials" href="${escapeHtml(
+          `${settings.apiBaseUrl}/portal/empresas/${tenant.id}`,
         )}" />`;
-  return template.replace(
+  let html = template.replace(
     HEAD_MARKER,
     `${preload}<script type="application/json" id="portal-config">${json}</script>`,
   );
+  if (nombre !== undefined) {
+    // The first paint names the business, not "Portal de clientes", before any script runs or
+    // the tenant's data arrives (a slow link's first seconds); the client keeps the name.
+    const text = escapeHtml(nombre);
+    html = html
+      .replace(/<title>[^<]*<\/title>/, () => `<title>${text}</title>`)
+      .replace(
+        /(<p class="brand">)[^<]*(<\/p>)/,
+        (_match, open: string, close: string) => `${open}${text}${close}`,
+      );
+  }
+  return html;
+}
+
+/** A short digest of a tenant's name, for the page's cache key and ETag. */
+function nameTag(nombre: string): string {
+  return createHash('sha256').update(nombre).digest('base64url').slice(0, 10);
 }
 
 function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {
@@ -205,7 +243,7 @@ export async function openWebClient(config: {
 
   return {
     dir: root,
-    async serve(request, reply) {
+    async serve(request, reply, names) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return false;
       if (hasBackendPrefix(request.originalUrl)) return false;
       const pathname = request.url.split('?')[0] ?? '/';
@@ -228,20 +266,27 @@ export async function openWebClient(config: {
       // A client route (`/e/1/deudas`, `/pagos/resultado`): the page, whose script routes it.
       if (!isIndex && !acceptsHtml(request)) return false;
       const search = request.url.slice(pathname.length);
-      return sendIndex(request, reply, tenantOfPath(pathname, search), accepted[0]);
+      const tenantId = tenantOfPath(pathname, search);
+      const tenant =
+        tenantId === undefined
+          ? undefined
+          : { id: tenantId, nombre: await names?.(tenantId).catch(() => undefined) };
+      return sendIndex(request, reply, tenant, accepted[0]);
     },
   };
 
   async function sendIndex(
     request: FastifyRequest,
     reply: FastifyReply,
-    tenant: number | undefined,
+    tenant: PageTenant | undefined,
     encoding: Encoding | undefined,
   ): Promise<boolean> {
     const index = await openInside(root, '/index.html');
     if (!index) return false; // the build was removed while running
     const { stats } = index;
-    const key = `${etagOf(stats)}|${tenant ?? ''}|${encoding ?? ''}`;
+    // The name is part of the page: a renamed tenant is another page (and another ETag).
+    const named = tenant?.nombre === undefined ? '' : nameTag(tenant.nombre);
+    const key = `${etagOf(stats)}|${tenant?.id ?? ''}|${named}|${encoding ?? ''}`;
     let body = rendered.get(key);
     try {
       if (!body) {
@@ -254,7 +299,7 @@ export async function openWebClient(config: {
     } finally {
       await index.handle.close();
     }
-    const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}-t${tenant ?? 0}${encoding ? `-${encoding}` : ''}"`;
+    const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}-t${tenant?.id ?? 0}${named ? `-${named}` : ''}${encoding ? `-${encoding}` : ''}"`;
     void reply
       .header('cache-control', REVALIDATE)
       .header('etag', etag)

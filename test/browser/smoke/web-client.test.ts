@@ -69,7 +69,11 @@ describe('a slow link (docs/web.md "Size")', () => {
     expect(page.headers['content-encoding']).toBe('br');
     expect(page.headers.vary).toContain('accept-encoding');
     const html = brotliDecompressSync(page.body).toString();
-    expect(html).toContain('<script type="application/json" id="portal-config">{"apiBaseUrl":""}');
+    // The settings, and whose page it is (issue 38: the business's name on the first paint).
+    expect(html).toContain(
+      `<script type="application/json" id="portal-config">{"apiBaseUrl":"","empresa":{"id":${DEMO_TENANT.id},"nombre":"${DEMO_TENANT.nombre}"}}`,
+    );
+    expect(html).toContain(`<title>${DEMO_TENANT.nombre}</title>`);
     expect(html).toContain(
       `<link rel="preload" as="fetch" crossorigin="use-credentials" href="/portal/empresas/${DEMO_TENANT.id}" />`,
     );
@@ -157,12 +161,42 @@ describe('how the API prepares the pages (pure parts)', () => {
     expect(renderIndex(template, { apiBaseUrl: '' })).toBe(
       '<head><script type="application/json" id="portal-config">{"apiBaseUrl":""}</script></head>',
     );
-    const hostile = renderIndex(template, { apiBaseUrl: 'https://a.example/"></script><x' }, 7);
+    const hostile = renderIndex(
+      template,
+      { apiBaseUrl: 'https://a.example/"></script><x' },
+      {
+        id: 7,
+      },
+    );
     expect(hostile).not.toContain('</script><x');
     expect(hostile).toContain('\\u003c/script>\\u003cx');
     expect(hostile).toContain(
       'href="https://a.example/&quot;&gt;&lt;/script&gt;&lt;x/portal/empresas/7"',
     );
-    expect(renderIndex('<head></head>', { apiBaseUrl: '' }, 7)).toBe('<head></head>');
+    expect(renderIndex('<head></head>', { apiBaseUrl: '' }, { id: 7 })).toBe('<head></head>');
+  });
+
+  it('puts a tenant’s name in the title, the header and the settings, escaped, so the first paint names the business', () => {
+    const template = `<head><title>Portal de clientes</title>${HEAD_MARKER}</head><body><p class="brand">Portal de clientes</p></body>`;
+    const html = renderIndex(
+      template,
+      { apiBaseUrl: '' },
+      { id: 7, nombre: 'Tom & Jerry <b>"S.A."</b>' },
+    );
+    const escaped = 'Tom &amp; Jerry &lt;b&gt;&quot;S.A.&quot;&lt;/b&gt;';
+    expect(html).toContain(`<title>${escaped}</title>`);
+    expect(html).toContain(`<p class="brand">${escaped}</p>`);
+    expect(html).not.toContain('<b>');
+    expect(html).toContain(
+      '"empresa":{"id":7,"nombre":"Tom & Jerry \\u003cb>\\"S.A.\\"\\u003c/b>"}',
+    );
+    // A name that looks like a replacement pattern is text, never a pattern.
+    expect(renderIndex(template, { apiBaseUrl: '' }, { id: 7, nombre: "$& $' $1" })).toContain(
+      `<title>$&amp; $&#39; $1</title>`,
+    );
+    // Unknown name (unknown tenant, registry unreachable): the page as built.
+    expect(renderIndex(template, { apiBaseUrl: '' }, { id: 7 })).toContain(
+      '<title>Portal de clientes</title>',
+    );
   });
 });

@@ -12,7 +12,7 @@ import type {
   RefreshResponse,
   RegisterResponse,
 } from '../../../contract/auth.js';
-import type { GenerateResponse, ListResponse } from '../../../contract/coupons.js';
+import type { CouponResponse, GenerateResponse, ListResponse } from '../../../contract/coupons.js';
 import type { InvoiceListResponse } from '../../../contract/invoices.js';
 import type { PaymentResponse, ResultResponse, StartResponse } from '../../../contract/payments.js';
 import type { ProfileResponse } from '../../../contract/profile.js';
@@ -48,6 +48,8 @@ export type PaymentStatus =
 /** GET /portal/cupones/mis-cupones. */
 export type CouponPage = DataOf<typeof ListResponse>;
 export type Coupon = CouponPage['cupones'][number];
+/** GET /portal/cupones/{codigo_barras}: one coupon with the invoices it pays. */
+export type CouponDetail = DataOf<typeof CouponResponse>;
 /** POST /portal/cupones/generar. */
 export type GeneratedCoupon = DataOf<typeof GenerateResponse>;
 

@@ -21,6 +21,7 @@ import {
   type PartialRule,
   type PaymentInFlight,
 } from '../lib/fifo.js';
+import { carriedAlong } from '../lib/fifo-note.js';
 import { createIntent } from '../lib/intent.js';
 import { formatCents, formatDate, formatMoney, plural } from '../lib/format.js';
 import { inProgressMessage } from '../lib/payment-actions.js';
@@ -161,6 +162,8 @@ function Chooser(props: {
   const partCents = part && 'cents' in part ? part.cents : null;
   const partError = part && 'error' in part && partText !== '' ? part.error : null;
   const choice: Choice = { count, lastCents: partCents };
+  // What a tick did beyond the box ticked (FIFO takes the older ones along), said once.
+  const [carried, setCarried] = useState<string | null>(null);
   const intent = useRef(createIntent());
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<{ message: string; stale: boolean } | null>(null);
@@ -277,7 +280,12 @@ function Chooser(props: {
                   key={debt.id}
                   debt={debt}
                   chosen={isChosen(count, index)}
-                  onToggle={() => setCount(toggleFifo(count, index, payable))}
+                  onToggle={() => {
+                    const next = toggleFifo(count, index, payable);
+                    setCarried(carriedAlong(count, next));
+                    setCount(next);
+                  }}
+                  disabled={busy}
                   describedBy={coupon ? `fifo-rule cupon-${debt.id}` : 'fifo-rule'}
                 >
                   {couponNote}
@@ -320,6 +328,9 @@ function Chooser(props: {
       )}
       {payable > 0 && (
         <div class="pay-bar">
+          <p aria-live="polite" class="hint pay-carried">
+            {carried}
+          </p>
           <p aria-live="polite" aria-atomic="true" class="pay-total">
             {count === 0 ? (
               'Elegí las facturas que querés pagar.'
@@ -395,10 +406,10 @@ function HeldNotice(props: { payable: number; blocked: boolean }) {
       </p>
       {props.blocked && (
         <p>
-          Como las facturas se pagan de la más antigua a la más nueva,{' '}
+          {/* Why (oldest first) is the rule under this notice: said once on the page. */}
           {props.payable === 0
-            ? 'las demás tampoco se pueden pagar hasta que ese pago termine o lo canceles.'
-            : 'las posteriores a ese pago tampoco se pueden elegir hasta que termine o lo canceles.'}
+            ? 'Las demás tampoco se pueden pagar hasta que ese pago termine o lo canceles.'
+            : 'Las posteriores a ese pago tampoco se pueden elegir hasta que termine o lo canceles.'}
         </p>
       )}
     </Notice>

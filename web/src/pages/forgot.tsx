@@ -75,8 +75,8 @@ export function ForgotPage(props: PublicPageProps) {
             Ingresá el código
           </h2>
           <Notice>
-            Si los datos corresponden a una cuenta, te enviamos un código por e-mail. Vence en 15
-            minutos.
+            Si los datos corresponden a una cuenta, te enviamos un código al e-mail registrado.
+            Revisá también el correo no deseado; el código vence en 15 minutos.
           </Notice>
           <Form state={form} onSubmit={reset} submit={['Cambiar contraseña', 'Guardando…']}>
             <Field

@@ -1,11 +1,20 @@
 import type { PrivatePageProps } from '../page-props.js';
 import type { Debt, AccountSummary } from '../api/types.js';
-import { overdueCount, overdueFirst, PAY_PARAM, payableCount, totalCents } from '../lib/fifo.js';
+import {
+  overdueCount,
+  overdueFirst,
+  PAY_PARAM,
+  payableCount,
+  paymentsInFlight,
+  totalCents,
+} from '../lib/fifo.js';
+import { checkoutHref } from '../lib/payment-actions.js';
 import { formatCents, formatDate, formatMoney, plural } from '../lib/format.js';
 import { CreditLine } from '../ui/credit-line.js';
 import { pathFor, type PortalLink } from '../routes.js';
 import { authCall } from '../session/session.js';
 import { DebtSummary } from '../ui/debt-row.js';
+import { ContinuePaymentLink } from '../ui/in-flight.js';
 import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
 import { Empty, ErrorBox, Loading } from '../ui/status.js';
@@ -40,6 +49,10 @@ function Account(props: { link: PortalLink; cuenta: AccountSummary; debts: Debt[
   // The API's list is in FIFO order: lo vencido is its overdue head (lib/fifo.ts).
   const overdue = overdueCount(props.debts);
   const payable = payableCount(props.debts);
+  // Each payment in flight once, on the first of its debts the list shows.
+  const firstDebtOf = new Map(
+    paymentsInFlight(debts).map((flight) => [flight.debtIds[0], flight] as const),
+  );
   return (
     <>
       <dl class="summary">
@@ -60,10 +73,20 @@ function Account(props: { link: PortalLink; cuenta: AccountSummary; debts: Debt[
         <div class="summary-item">
           <dt>Facturas pendientes</dt>
           <dd>{cuenta.facturas_pendientes}</dd>
+          <dd>
+            <Link href={pathFor(link, 'debts')} class="summary-link">
+              Ver tus facturas
+            </Link>
+          </dd>
         </div>
         <div class={`summary-item${cuenta.facturas_vencidas > 0 ? ' overdue' : ''}`}>
           <dt>Vencidas</dt>
           <dd>{cuenta.facturas_vencidas}</dd>
+          <dd>
+            <Link href={pathFor(link, 'debts')} class="summary-link">
+              Ver las vencidas
+            </Link>
+          </dd>
         </div>
         <div class="summary-item">
           <dt>Último pago</dt>
@@ -76,7 +99,12 @@ function Account(props: { link: PortalLink; cuenta: AccountSummary; debts: Debt[
                 </Link>
               </>
             ) : (
-              'Todavía no hay pagos'
+              <>
+                Todavía no hay pagos
+                <Link href={pathFor(link, 'history')} class="summary-link">
+                  Ver tus pagos
+                </Link>
+              </>
             )}
           </dd>
         </div>
@@ -94,11 +122,26 @@ function Account(props: { link: PortalLink; cuenta: AccountSummary; debts: Debt[
             </p>
           )}
           <ul class="debt-list">
-            {debts.slice(0, SHOWN).map((debt) => (
-              <li key={debt.id} class={`debt${debt.vencido ? ' debt-overdue' : ''}`}>
-                <DebtSummary debt={debt} />
-              </li>
-            ))}
+            {debts.slice(0, SHOWN).map((debt) => {
+              const flight = firstDebtOf.get(debt.id);
+              const checkout = checkoutHref(flight?.checkoutUrl);
+              return (
+                <li key={debt.id} class={`debt${debt.vencido ? ' debt-overdue' : ''}`}>
+                  <DebtSummary debt={debt} />
+                  {/* A checkout left half-way is resumed from here too (issue 38). */}
+                  {flight && checkout && (
+                    <div class="actions">
+                      <ContinuePaymentLink
+                        href={checkout}
+                        link={link}
+                        label="Continuar el pago"
+                        secondary
+                      />
+                    </div>
+                  )}
+                </li>
+              );
+            })}
           </ul>
           {debts.length > SHOWN && (
             <p>y {plural(debts.length - SHOWN, 'factura más', 'facturas más')}.</p>

@@ -1,7 +1,14 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import type { PublicPageProps } from '../page-props.js';
+import { ApiError } from '../api/http.js';
 import { takeFlash } from '../flash.js';
+import {
+  clearFailedLogins,
+  countFailedLogin,
+  failedLogins,
+  rememberSucursal,
+} from '../portal-memory.js';
 import { pathFor, safeNext } from '../routes.js';
 import { getSession, login } from '../session/session.js';
 import { Field } from '../ui/field.js';
@@ -25,13 +32,21 @@ function arrivalNotice(): string | null {
   return null;
 }
 
+/** From this many wrong passwords in a row (counted in this tab), the login warns of the lock. */
+const WARN_AFTER = 3;
+
 export function LoginPage(props: PublicPageProps) {
   const { link, empresa } = props;
-  const [notice] = useState(arrivalNotice);
+  // Why the customer arrived: said until they try again, never above a later error.
+  const [notice, setNotice] = useState(arrivalNotice);
   const who = useIdentity(link, empresa);
   const [password, setPassword] = useState('');
   const form = useForm();
   const { route } = useLocation();
+  const key = who.key();
+  // Read on each render: it follows the identity typed (another person's count is not theirs).
+  const failed = key === null ? 0 : failedLogins(key);
+  const [, setCounted] = useState(0);
 
   const submit = form.onSubmit(
     () => ({ ...who.check(), password: password === '' ? 'Ingresá tu contraseña.' : null }),
@@ -43,16 +58,32 @@ export function LoginPage(props: PublicPageProps) {
         await login({ ...identity, password });
       } catch (error) {
         setPassword('');
+        if (key !== null && error instanceof ApiError) {
+          // The lock itself is told by the API; a wrong password is counted here only.
+          if (error.code === 'INVALID_CREDENTIALS') setCounted(countFailedLogin(key));
+          if (error.code === 'ACCOUNT_LOCKED') clearFailedLogins(key);
+        }
         throw error;
       }
+      if (key !== null) clearFailedLogins(key);
+      rememberSucursal(link.tenantId, identity.sucursal_id);
       route(safeNext(props.next) ?? pathFor(link, 'home'), true);
     },
     'No pudimos ingresar. Probá de nuevo.',
+    () => setNotice(null),
   );
 
   return (
     <Page title="Ingresá a tu cuenta">
       {notice && <Notice>{notice}</Notice>}
+      {failed >= WARN_AFTER && (
+        <div class="alert alert-warning" role="status">
+          <p>
+            Con 5 intentos fallidos seguidos, la cuenta se bloquea por 15 minutos. Si no la
+            recordás, <Link href={pathFor(link, 'forgot')}>Recuperá tu contraseña</Link>.
+          </p>
+        </div>
+      )}
       <Form state={form} onSubmit={submit} submit={['Ingresar', 'Ingresando…']}>
         <IdentityFields {...who.fields} errors={form.errors} hints={IDENTIFIER_HINTS} />
         <Field

@@ -3,6 +3,7 @@ import { useLocation } from 'preact-iso';
 import { ApiError } from '../api/http.js';
 import type { Me, Profile } from '../api/types.js';
 import { formatDateTime } from '../lib/format.js';
+import { reminderStages } from '../lib/reminders.js';
 import { pathFor, type PortalLink } from '../routes.js';
 import { authCall, passwordChanged } from '../session/session.js';
 import { ContactFields, useContact } from '../ui/contact-fields.js';
@@ -23,7 +24,8 @@ export function ProfilePage(props: { link: PortalLink; me: Me }) {
     () => authCall<Profile>('/portal/perfil'),
     `profile-${props.me.portal_user_id}`,
   );
-  const zone = useEmpresa()?.zona_horaria;
+  const empresa = useEmpresa();
+  const zone = empresa?.zona_horaria;
   return (
     <Page title="Tu perfil">
       {state.status === 'loading' && <Loading label="Cargando tus datos…" />}
@@ -41,11 +43,22 @@ export function ProfilePage(props: { link: PortalLink; me: Me }) {
             </div>
             <div>
               <dt>Último ingreso</dt>
-              <dd>{formatDateTime(state.data.last_login, zone)}</dd>
+              {/* The login before this one: `last_login` is the one just made (issue 38). */}
+              <dd>
+                {props.me.ingreso_anterior
+                  ? formatDateTime(props.me.ingreso_anterior, zone)
+                  : 'Este es tu primer ingreso.'}
+              </dd>
             </div>
           </dl>
           <ContactForm perfil={state.data} />
-          <RemindersSwitch initial={state.data.avisos_vencimiento} />
+          {/* Only a business that sends reminders gets a switch that promises them. */}
+          {empresa?.avisos_habilitados && (
+            <RemindersSwitch
+              initial={state.data.avisos_vencimiento}
+              stages={reminderStages(empresa.avisos_etapas)}
+            />
+          )}
         </>
       )}
       <PasswordForm link={props.link} />
@@ -59,10 +72,7 @@ function ContactForm(props: { perfil: Profile }) {
   const [saved, setSaved] = useState<string | null>(null);
 
   const submit = form.onSubmit(
-    () => {
-      setSaved(null);
-      return contact.check();
-    },
+    () => contact.check(),
     async () => {
       try {
         const perfil = await authCall<Profile>('/portal/perfil', {
@@ -80,6 +90,7 @@ function ContactForm(props: { perfil: Profile }) {
       }
     },
     'No pudimos guardar tus datos.',
+    () => setSaved(null),
   );
 
   return (
@@ -104,7 +115,8 @@ type SwitchStatus = { kind: 'saved' | 'failed'; text: string } | null;
  * (`{ avisos_vencimiento }`), so the contact form's unsaved edits beside it are neither sent nor
  * lost. A failure puts the switch back where the API still has it.
  */
-function RemindersSwitch(props: { initial: boolean }) {
+function RemindersSwitch(props: { initial: boolean; stages: string }) {
+  const when = props.stages ? ` ${props.stages} de cada vencimiento` : ' cerca de cada vencimiento';
   const [on, setOn] = useState(props.initial);
   const [status, setStatus] = useState<SwitchStatus>(null);
   const [busy, setBusy] = useState(false);
@@ -124,7 +136,7 @@ function RemindersSwitch(props: { initial: boolean }) {
       setStatus({
         kind: 'saved',
         text: perfil.avisos_vencimiento
-          ? 'Listo: te vamos a avisar por e-mail antes de cada vencimiento.'
+          ? `Listo: te vamos a avisar por e-mail${when}.`
           : 'Listo: ya no te vamos a enviar avisos de vencimiento.',
       });
     } catch (error) {
@@ -158,8 +170,7 @@ function RemindersSwitch(props: { initial: boolean }) {
         <label for="avisos">Avisarme por e-mail antes de cada vencimiento</label>
       </div>
       <p class="hint switch-hint" id="avisos-hint">
-        Te escribimos a tu e-mail unos días antes de que venza una factura y, si vence sin pagarse,
-        también después.
+        Te escribimos a tu e-mail{when}, mientras la factura siga sin pagarse.
       </p>
       {busy && <Loading label="Guardando…" />}
       {status?.kind === 'saved' && <Notice kind="success">{status.text}</Notice>}

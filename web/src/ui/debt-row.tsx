@@ -39,6 +39,8 @@ export function DebtChoice(props: {
   describedBy?: string | undefined;
   /** Cannot be chosen: `held` by a payment in flight, or `blocked` behind one. */
   unavailable?: 'held' | 'blocked' | undefined;
+  /** Cannot change for now (a payment is being started with the choice as it is). */
+  disabled?: boolean | undefined;
   children?: ComponentChildren;
 }) {
   const { debt, chosen, unavailable } = props;
@@ -52,7 +54,7 @@ export function DebtChoice(props: {
         <input
           type="checkbox"
           checked={chosen}
-          disabled={unavailable !== undefined}
+          disabled={unavailable !== undefined || props.disabled === true}
           onChange={props.onToggle}
           aria-describedby={props.describedBy}
         />

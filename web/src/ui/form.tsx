@@ -15,37 +15,76 @@ export function failureOf(error: unknown, fallback: string): string {
   return error instanceof ApiError || error instanceof FormFailure ? error.message : fallback;
 }
 
+/** The summary of a submit that found field errors. */
+const CHECK_SUMMARY = 'Revisá los campos marcados.';
+
 /**
  * A form as docs/web.md "Forms" describes it: each error under its field, a summary above
  * (`failure`, announced), focus on the first invalid field, and a submit that runs once at a time
  * (a second submit while busy is ignored). `form` goes on the `<form>` (or use `<Form>`).
+ *
+ * A field's error found by the submit's check follows the field afterwards (issue 38): the check
+ * runs again on each render, so the error goes as soon as the field is corrected (or says what is
+ * still wrong), and the summary goes with the last of them. The check must therefore be pure.
  */
 export function useForm() {
   const form = useRef<HTMLFormElement>(null);
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [found, setFound] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const sending = useRef(false);
+  /**
+   * Which submit's check found `found` (its place among this form's `onSubmit` calls, a form
+   * may have two steps), or null when they were given by hand (the API's).
+   */
+  const checkedBy = useRef<number | null>(null);
+  /**
+   * This render's checks, in `onSubmit` order: `onSubmit` is called in each render (after this
+   * hook), and each check closes over that render's values, so the errors are read (lazily,
+   * below) against the current one.
+   */
+  const checks = useRef<(() => FieldErrors)[]>([]);
+  checks.current = [];
 
-  /** Shows `found` and clears the summary; answers true (and says so, focused) if any is set. */
-  function invalid(found: FieldErrors): boolean {
-    setErrors(found);
+  /** Shows `errors` and clears the summary; answers true (and says so, focused) if any is set. */
+  function invalid(errors: FieldErrors, byCheck: number | null = null): boolean {
+    checkedBy.current = byCheck;
+    setFound(errors);
     setFailure(null);
-    if (!Object.values(found).some(Boolean)) return false;
-    setFailure('Revisá los campos marcados.');
+    if (!Object.values(errors).some(Boolean)) return false;
+    setFailure(CHECK_SUMMARY);
     requestAnimationFrame(() => focusFirstInvalid(form.current));
     return true;
   }
 
+  /** Only the fields the last submit marked are followed: the others show nothing until then. */
+  function shownErrors(): FieldErrors {
+    const check = checkedBy.current === null ? undefined : checks.current[checkedBy.current];
+    if (!check || !Object.values(found).some(Boolean)) return found;
+    const now = check();
+    return Object.fromEntries(
+      Object.entries(found).map(([field, error]) => [field, error ? (now[field] ?? null) : null]),
+    );
+  }
+
   /**
-   * The submit handler: `check()` finds the fields' errors; when there are none, `send()` runs
-   * while the form is busy. What it throws becomes the summary (`fallback` unless the API said
-   * why); a `send` that wants to handle an error itself catches it.
+   * The submit handler: `check()` (pure) finds the fields' errors; when there are none, `send()`
+   * runs while the form is busy. What it throws becomes the summary (`fallback` unless the API
+   * said why); a `send` that wants to handle an error itself catches it. `attempt` runs first on
+   * every submit, checked or not (to clear what a previous submit left on the page).
    */
-  function onSubmit(check: () => FieldErrors, send: () => Promise<void>, fallback: string) {
+  function onSubmit(
+    check: () => FieldErrors,
+    send: () => Promise<void>,
+    fallback: string,
+    attempt?: () => void,
+  ) {
+    const place = checks.current.push(check) - 1;
     return async (event: Event) => {
       event.preventDefault();
-      if (sending.current || invalid(check())) return;
+      if (sending.current) return;
+      attempt?.();
+      if (invalid(check(), place)) return;
       sending.current = true;
       setBusy(true);
       try {
@@ -59,7 +98,22 @@ export function useForm() {
     };
   }
 
-  return { form, errors, failure, setFailure, invalid, busy, onSubmit };
+  return {
+    form,
+    // Read when the page renders its fields, after `onSubmit` took this render's check.
+    get errors(): FieldErrors {
+      return shownErrors();
+    },
+    get failure(): string | null {
+      return failure === CHECK_SUMMARY && !Object.values(shownErrors()).some(Boolean)
+        ? null
+        : failure;
+    },
+    setFailure,
+    invalid: (errors: FieldErrors) => invalid(errors),
+    busy,
+    onSubmit,
+  };
 }
 
 export type FormState = ReturnType<typeof useForm>;

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Tenant } from '../api/types.js';
 import { identifierError, normalizeIdentifier, type IdentifierType } from '../lib/validation.js';
-import { rememberedIdentity, rememberIdentity } from '../portal-memory.js';
+import { rememberedIdentity, rememberedSucursal, rememberIdentity } from '../portal-memory.js';
 import type { PortalLink } from '../routes.js';
 import { Field, IdentifierTypeField } from './field.js';
 import type { FieldErrors } from './form.js';
@@ -31,7 +31,12 @@ export function useIdentity(link: PortalLink, empresa: Tenant) {
   });
   const [type, setType] = useState<IdentifierType>(known?.type ?? 'dni');
   const [identifier, setIdentifier] = useState(known?.identifier ?? '');
-  const [sucursalId, setSucursalId] = useSucursal(link, empresa, known?.sucursalId ?? null);
+  // Else the sucursal of the last login that worked in this browser (issue 38), if still offered.
+  const [lastSucursal] = useState(() => {
+    const id = rememberedSucursal(link.tenantId);
+    return id !== null && empresa.sucursales.some((s) => s.id === id) ? id : null;
+  });
+  const [sucursalId, setSucursalId] = useSucursal(link, empresa, known?.sucursalId ?? lastSucursal);
   return {
     fields: {
       link,
@@ -56,6 +61,11 @@ export function useIdentity(link: PortalLink, empresa: Tenant) {
             tenant_id: link.tenantId,
             sucursal_id: sucursalId,
           },
+    /** Who is trying, as the login's failure count keys it; null while no sucursal is set. */
+    key: (): string | null =>
+      sucursalId === null
+        ? null
+        : `${link.tenantId}:${sucursalId}:${type}:${normalizeIdentifier(type, identifier)}`,
     /** Keeps who this is for the next time the form shows in this tab. */
     remember() {
       if (sucursalId !== null)

@@ -8,6 +8,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import type { Tenant } from '../api/types.js';
+import { servedTenantName } from '../config.js';
 import { PORTAL_NAME } from '../lib/brand.js';
 import { pathFor, type PageName, type PortalLink } from '../routes.js';
 import { logout, type SessionState } from '../session/session.js';
@@ -51,7 +52,7 @@ export function Shell(props: {
       <header class="top">
         <div class="top-inner">
           <Brand
-            name={tenant?.nombre ?? PORTAL_NAME}
+            name={tenant?.nombre ?? servedTenantName(home?.tenantId) ?? PORTAL_NAME}
             logo={logoSource(tenant)}
             href={home ? pathFor(home, signedIn ? 'home' : 'login') : null}
           />

@@ -1,12 +1,27 @@
 import { useState } from 'preact/hooks';
-import type { Coupon } from '../../api/types.js';
+import type { Coupon, CouponDetail } from '../../api/types.js';
 import { couponStateLabel, groupDigits } from '../../lib/coupon.js';
+import { authCall } from '../../session/session.js';
+import { PaidInvoices } from '../../ui/paid-invoices.js';
 import { PdfButton } from '../../ui/pdf-button.js';
+import { useLoad } from '../../ui/use-load.js';
 import { CouponFacts, CouponTicket } from './ticket.js';
 
 /** The badge's tone of a coupon state: waiting, paid, or no longer usable. */
 function tone(estado: string): 'progress' | 'ok' | 'bad' {
   return estado === 'pending' ? 'progress' : estado === 'used' ? 'ok' : 'bad';
+}
+
+/**
+ * The invoices a coupon pays (the list leaves them out), read when its ticket opens: on screen
+ * and on the printed coupon (issue 38). While they load, or if they cannot, the ticket still works.
+ */
+function CouponInvoices(props: { codigo: string }) {
+  const [state] = useLoad(
+    () => authCall<CouponDetail>(`/portal/cupones/${encodeURIComponent(props.codigo)}`),
+    `cupon-${props.codigo}`,
+  );
+  return state.status === 'ready' ? <PaidInvoices facturas={state.data.facturas} /> : null;
 }
 
 /** One coupon of "Tus cupones": its digits, state, amount, dates and PDF. */
@@ -26,7 +41,9 @@ export function CouponCard(props: { coupon: Coupon }) {
         <span class={`badge badge-${tone(coupon.estado)}`}>{couponStateLabel(coupon.estado)}</span>
       </div>
       {usable && open ? (
-        <CouponTicket coupon={coupon} digitsId={`${id}-digitos`} />
+        <CouponTicket coupon={coupon} digitsId={`${id}-digitos`}>
+          <CouponInvoices codigo={coupon.codigo_barras} />
+        </CouponTicket>
       ) : (
         <CouponFacts coupon={coupon} />
       )}

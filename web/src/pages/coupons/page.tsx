@@ -5,6 +5,7 @@ import { useEmpresa } from '../../ui/brand.js';
 import { Page } from '../../ui/page.js';
 import { CouponList } from './list.js';
 import { Generator } from './generator.js';
+import { CouponHolder } from './ticket.js';
 
 /**
  * Coupons (docs/api.md cupones): generate one for any debts and amounts (docs/decisions.md #36: no FIFO,
@@ -16,15 +17,17 @@ export function CouponsPage(props: PrivatePageProps) {
   const [generated, setGenerated] = useState(0);
   const redes = useEmpresa()?.redes_cobranza ?? null;
   return (
-    <Page title="Cupones de pago">
-      <p>{couponIntro(redes)}</p>
-      <section aria-labelledby="generar-title">
-        <h2 id="generar-title">Generar un cupón</h2>
-        <Generator userId={userId} redes={redes} onGenerated={() => setGenerated((n) => n + 1)} />
-      </section>
-      <section aria-labelledby="lista-title">
-        <CouponList userId={userId} refresh={generated} />
-      </section>
-    </Page>
+    <CouponHolder.Provider value={props.me}>
+      <Page title="Cupones de pago">
+        <p>{couponIntro(redes)}</p>
+        <section aria-labelledby="generar-title">
+          <h2 id="generar-title">Generar un cupón</h2>
+          <Generator userId={userId} redes={redes} onGenerated={() => setGenerated((n) => n + 1)} />
+        </section>
+        <section aria-labelledby="lista-title">
+          <CouponList userId={userId} refresh={generated} />
+        </section>
+      </Page>
+    </CouponHolder.Provider>
   );
 }

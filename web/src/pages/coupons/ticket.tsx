@@ -1,9 +1,42 @@
-import type { ComponentChildren } from 'preact';
-import { useRef, useState } from 'preact/hooks';
-import type { Coupon } from '../../api/types.js';
+import { createContext, type ComponentChildren } from 'preact';
+import { useContext, useRef, useState } from 'preact/hooks';
+import type { Coupon, Me } from '../../api/types.js';
 import { formatDate, formatMoney } from '../../lib/format.js';
 import { CouponBarcode } from '../../ui/barcode.js';
+import { logoSource, useEmpresa } from '../../ui/brand.js';
 import { PdfButton } from '../../ui/pdf-button.js';
+
+/** Whose coupons these are (the signed-in customer): printed on each one. */
+export const CouponHolder = createContext<Pick<Me, 'nombre' | 'dni_cuit'> | null>(null);
+
+/** `30712345678` -> `30-71234567-8`. */
+function formatCuit(digits: string): string {
+  return `${digits.slice(0, 2)}-${digits.slice(2, 10)}-${digits.slice(10)}`;
+}
+
+/**
+ * What makes the printed coupon a document on its own (issue 38), shown in print only (the page
+ * around it already says it): the business with its logo and CUIT when known, the title, and the
+ * customer. Where it can be paid goes under the facts.
+ */
+function PrintedHead() {
+  const empresa = useEmpresa();
+  const holder = useContext(CouponHolder);
+  const logo = logoSource(empresa);
+  return (
+    <div class="ticket-head print-only">
+      {logo && <img class="ticket-logo" src={logo} alt="" width={96} height={48} />}
+      {empresa && <p class="ticket-business">{empresa.nombre}</p>}
+      {empresa?.cuit && <p>CUIT {formatCuit(empresa.cuit)}</p>}
+      <p class="ticket-title">Cupón de pago</p>
+      {holder && (
+        <p>
+          Cliente: {holder.nombre} · DNI/CUIT {holder.dni_cuit}
+        </p>
+      )}
+    </div>
+  );
+}
 
 /** A coupon's amount, generation date (when known) and due date, and `children` facts. */
 export function CouponFacts(props: {
@@ -62,6 +95,7 @@ export function CouponTicket(props: {
   children?: ComponentChildren;
 }) {
   const { coupon } = props;
+  const redes = useEmpresa()?.redes_cobranza ?? null;
   const ticket = useRef<HTMLDivElement>(null);
   const [copied, setCopied] = useState<string | null>(null);
 
@@ -79,13 +113,27 @@ export function CouponTicket(props: {
 
   return (
     <div class="ticket" ref={ticket}>
-      <p class="ticket-title print-only">Cupón de pago</p>
+      <PrintedHead />
       <CouponBarcode code={coupon.codigo_barras} digitsId={props.digitsId} />
-      <CouponFacts coupon={coupon}>{props.children}</CouponFacts>
+      <CouponFacts coupon={coupon}>
+        {props.children}
+        {redes && (
+          <div class="print-only">
+            <dt>Dónde pagarlo</dt>
+            <dd>{redes}</dd>
+          </div>
+        )}
+      </CouponFacts>
       <div class="actions no-print">
-        <button type="button" class="button secondary" onClick={() => void copy()}>
-          Copiar código
-        </button>
+        {/* The copy's word goes right under its button, not under the row (issue 38). */}
+        <div class="copy-action">
+          <button type="button" class="button secondary" onClick={() => void copy()}>
+            Copiar código
+          </button>
+          <p role="status" class="hint copy-status">
+            {copied}
+          </p>
+        </div>
         <button type="button" class="button secondary" onClick={() => printAlone(ticket.current)}>
           Imprimir
         </button>
@@ -96,9 +144,6 @@ export function CouponTicket(props: {
           share={{ label: 'Compartir cupón (PDF)', title: 'Cupón de pago' }}
         />
       </div>
-      <p role="status" class="hint no-print">
-        {copied}
-      </p>
     </div>
   );
 }
