@@ -23,14 +23,7 @@ beforeAll(async () => {
     'portal.avisos.habilitado': 'sí',
     'portal.cupones.redes': REDES,
   });
-  await web.portal.tenantQuery(
-    `CREATE TABLE IF NOT EXISTS public.empfiscal (cuit varchar(11) NOT NULL, razon_social text NOT NULL,
-       domicilio text NOT NULL, cond_iva text NOT NULL, iibb text, inicio_actividades date NOT NULL)`,
-  );
-  await web.portal.tenantQuery(
-    `INSERT INTO public.empfiscal VALUES ('30712345678', 'Distribuidora Demo S.A.', 'Av. Siempreviva 742',
-       'IVA Responsable Inscripto', NULL, '2010-03-01')`,
-  );
+  // The demo's fiscal data (db/seed/demo-fiscal.ts) gives the business its CUIT.
 });
 
 async function goTo(page: Page, name: string, heading: string | RegExp) {
@@ -193,7 +186,7 @@ describe('the coupon', () => {
       const printed = (await ticket.innerText()).replace(/\s+/g, ' ');
       for (const expected of [
         DEMO_TENANT.nombre,
-        'CUIT 30-71234567-8',
+        'CUIT 30-71458963-2',
         'Cupón de pago',
         'Juan Pérez',
         JUAN.identifier,

@@ -37,10 +37,6 @@ beforeAll(async () => {
     'portal.cupones.redes': 'Pago Fácil, Rapipago',
   });
   await tenant.query(
-    `CREATE TABLE public.empfiscal (cuit varchar(11) NOT NULL, razon_social text NOT NULL,
-       domicilio text NOT NULL, cond_iva text NOT NULL, iibb text, inicio_actividades date NOT NULL)`,
-  );
-  await tenant.query(
     `INSERT INTO public.empfiscal VALUES ('30712345678', 'Empresa 1 S.A.', 'San Martín 1',
        'IVA Responsable Inscripto', NULL, '2010-03-01')`,
   );
