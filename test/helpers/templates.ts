@@ -20,6 +20,8 @@ const known = new Map<string, Promise<string>>();
 const TEMPLATE_BUSY = '55006';
 const NO_SUCH_DATABASE = '3D000';
 const DUPLICATE_DATABASE = '42P04';
+/** Two renames to the same name at the same instant: the loser meets pg_database's unique index. */
+const UNIQUE_VIOLATION = '23505';
 
 const codeOf = (error: unknown) => (error as { code?: string }).code;
 
@@ -60,7 +62,8 @@ function template(serverUrl: string, shape: string, build: (url: string) => Prom
         );
       } catch (error) {
         await dropDatabase(serverUrl, building);
-        if (codeOf(error) !== DUPLICATE_DATABASE) throw error;
+        const code = codeOf(error);
+        if (code !== DUPLICATE_DATABASE && code !== UNIQUE_VIOLATION) throw error;
       }
       return final;
     })();
