@@ -9,7 +9,8 @@ import { useTestEnvironment } from '../helpers/harness.js';
 import { childEnv, runNode, startNode } from '../helpers/processes.js';
 
 const env = useTestEnvironment();
-let scratch: string;
+// Empty until the set-up made it: a failed set-up is then the one error to read.
+let scratch = '';
 
 beforeAll(async () => {
   await addAuthTenant(env, 1);
@@ -17,7 +18,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await rm(scratch, { recursive: true, force: true });
+  if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
 const noQz = { QZ_PRIVATE_KEY_PATH: undefined, QZ_CERTIFICATE_PATH: undefined };
