@@ -84,7 +84,7 @@ describe('payments in flight in the web client', () => {
         .getByText('Todavía no se puede elegir: antes hay facturas con un pago en curso.')
         .count(),
     ).toBe(4);
-    await page.getByText(/las demás tampoco se pueden pagar hasta que ese pago termine/).waitFor();
+    await page.getByText(/las demás tampoco se pueden pagar hasta que ese pago termine/i).waitFor();
     expect(await page.getByRole('button', { name: /^Pagar/ }).count()).toBe(0);
     const resume = page.getByRole('link', { name: 'Continuar con el pago' });
     expect(await resume.getAttribute('href')).toBe(checkout);
