@@ -94,6 +94,11 @@ describe('choosing and starting a payment', () => {
     if (!count) throw new Error('no card');
     await page.mouse.click(count.x + count.width / 2, count.y + count.height / 2);
     await expectHeading(page, 'Tus facturas');
+    // The list comes after the heading (count() does not wait): the rule, said once.
+    await page
+      .getByText(/de la más antigua a la más nueva/)
+      .first()
+      .waitFor();
     await expect(page.getByText(/de la más antigua a la más nueva/).count()).resolves.toBe(1);
 
     await debtBox(page, '0001-00001345').check();
