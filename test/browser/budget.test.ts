@@ -72,7 +72,10 @@ const MEASURE = `async (start, ready) => {
   return { inDom, painted: performance.now() - start };
 }`;
 
-/** Clicks the nav's "Facturas" (client-side navigation) until 200 debt checkboxes are there. */
+/**
+ * Clicks the nav's "Facturas" (client-side navigation) until the list's first page is there: the
+ * page shows 50 debts at a time (web/src/pages/debts.tsx, SHOWN_STEP).
+ */
 const OPEN_DEBTS = `(async () => {
   const link = [...document.querySelectorAll('nav a')].find(
     (a) => a.textContent.trim() === 'Facturas',
@@ -81,8 +84,26 @@ const OPEN_DEBTS = `(async () => {
   link.click();
   return (${MEASURE})(
     start,
-    () => document.querySelectorAll('.debt-list input[type=checkbox]').length === 200,
+    () => document.querySelectorAll('.debt-list input[type=checkbox]').length === 50,
   );
+})()`;
+
+/** Clicks "Ver más facturas" until every one of the 200 debts is shown. */
+const SHOW_ALL = `(async () => {
+  const count = () => document.querySelectorAll('.debt-list input[type=checkbox]').length;
+  while (count() < 200) {
+    const more = [...document.querySelectorAll('button')].find((button) =>
+      button.textContent.startsWith('Ver más facturas'),
+    );
+    if (!more) throw new Error('no "Ver más facturas" with ' + count() + ' debts shown');
+    const before = count();
+    more.click();
+    await new Promise((resolve) => {
+      const tick = () => (count() > before ? resolve() : setTimeout(tick, 0));
+      tick();
+    });
+  }
+  return count();
 })()`;
 
 /** Clicks the `index`-th debt's checkbox until the running total starts with `expected`. */
@@ -174,6 +195,7 @@ describe('budget (docs/web.md "The budget, measured")', () => {
     await logIn(page, portal.url);
     const render = await page.evaluate<Timing>(OPEN_DEBTS);
     await expectHeading(page, 'Tus facturas');
+    expect(await page.evaluate<number>(SHOW_ALL)).toBe(200);
 
     const choose = (index: number, expected: string) =>
       page.evaluate<Timing>(chooseDebt(index, expected));
