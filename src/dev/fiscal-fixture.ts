@@ -1,4 +1,10 @@
 import { quoteIdentifier } from '../platform/db/identifiers.js';
+import type {
+  CbtefisHeader,
+  CbtefisdetLine,
+  CbtefisivaRate,
+  EmpfiscalRow,
+} from '../platform/db/types.js';
 
 /*
  * Writes the ERP's electronic-invoice rows (docs/erp.md "The ERP's electronic invoices") for the
@@ -9,50 +15,19 @@ import { quoteIdentifier } from '../platform/db/identifiers.js';
 /** Runs one parameterized statement (a pg client's `query`, or a test tenant's). */
 export type RunSql = (text: string, values: unknown[]) => Promise<unknown>;
 
-export interface IssuerSpec {
-  cuit: string;
-  razon_social: string;
-  domicilio: string;
-  cond_iva: string;
-  iibb: string | null;
-  inicio_actividades: string;
-}
+export type IssuerSpec = EmpfiscalRow;
 
-export interface FiscalLineSpec {
-  descripcion: string;
-  cantidad: string;
-  precio_unitario: string;
-  alicuota_iva: string;
-  importe: string;
-}
+/** The columns the fixture fills with the ERP's defaults when a spec leaves them out. */
+type Defaulted = 'moneda' | 'cotizacion' | 'exento' | 'tributos';
 
-export interface FiscalDocumentSpec {
-  ordcta_id: string;
-  tipo_cbte: number;
-  letra: string;
-  punto_venta: number;
-  numero: number;
-  fecha: string;
-  /** null: not authorized yet. */
-  cae: string | null;
-  cae_vto: string | null;
-  doc_tipo: number;
-  doc_nro: string;
-  receptor_nombre: string;
-  receptor_domicilio: string | null;
-  receptor_cond_iva: string;
-  moneda?: string;
-  cotizacion?: string;
-  neto: string;
-  iva: string;
-  exento?: string;
-  tributos?: string;
-  total: string;
-  asociado_ordcta_id?: string | null;
-  lineas: FiscalLineSpec[];
-  /** IVA by rate; letter A documents list each rate their lines use. */
-  alicuotas: { alicuota: string; base: string; importe: string }[];
-}
+export type FiscalDocumentSpec = Omit<CbtefisHeader, Defaulted> &
+  Partial<Pick<CbtefisHeader, Defaulted>> & {
+    ordcta_id: string;
+    asociado_ordcta_id?: string | null;
+    lineas: CbtefisdetLine[];
+    /** IVA by rate; letter A documents list each rate their lines use. */
+    alicuotas: CbtefisivaRate[];
+  };
 
 export async function insertIssuer(run: RunSql, issuer: IssuerSpec): Promise<void> {
   await run(

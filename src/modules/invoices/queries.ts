@@ -1,4 +1,10 @@
 import { sql } from 'kysely';
+import type {
+  CbtefisHeader,
+  CbtefisdetLine,
+  CbtefisivaRate,
+  EmpfiscalRow,
+} from '../../platform/db/types.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 
 /*
@@ -87,27 +93,7 @@ export async function findInvoicePage(
 }
 
 /** A fiscal header (cbtefis) with the decimals as PostgreSQL writes them. */
-export interface FiscalHeader {
-  tipo_cbte: number;
-  letra: string;
-  punto_venta: number;
-  numero: number;
-  fecha: string;
-  cae: string | null;
-  cae_vto: string | null;
-  doc_tipo: number;
-  doc_nro: string;
-  receptor_nombre: string;
-  receptor_domicilio: string | null;
-  receptor_cond_iva: string;
-  moneda: string;
-  cotizacion: string;
-  neto: string;
-  iva: string;
-  exento: string;
-  tributos: string;
-  total: string;
-}
+export type FiscalHeader = CbtefisHeader;
 
 export interface InvoiceDocument {
   id: string;
@@ -116,14 +102,8 @@ export interface InvoiceDocument {
   nrocomp: string;
   /** Null: the ledger row has no cbtefis row. */
   fiscal: FiscalHeader | null;
-  lineas: {
-    descripcion: string;
-    cantidad: string;
-    precio_unitario: string;
-    alicuota_iva: string;
-    importe: string;
-  }[];
-  iva: { alicuota: string; base: string; importe: string }[];
+  lineas: CbtefisdetLine[];
+  iva: CbtefisivaRate[];
   /** The document a note adjusts, when it names one of the same customer's. */
   asociado: {
     comprobante: string;
@@ -184,16 +164,10 @@ export async function findInvoiceDocument(
   return rows[0];
 }
 
-/** The issuer (public.empfiscal, one row), or undefined when the tenant has none. */
-export interface Issuer {
-  cuit: string;
-  razon_social: string;
-  domicilio: string;
-  cond_iva: string;
-  iibb: string | null;
-  inicio_actividades: string;
-}
+/** The issuer (public.empfiscal, one row). */
+export type Issuer = EmpfiscalRow;
 
+/** The issuer, or undefined when the tenant has none. */
 export async function findIssuer(tenant: TenantContext): Promise<Issuer | undefined> {
   const { rows } = await sql<Issuer>`
     SELECT cuit, razon_social, domicilio, cond_iva, iibb,

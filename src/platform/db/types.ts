@@ -282,3 +282,58 @@ export interface PaymentInvoice {
   pago: number;
   saldo: number;
 }
+
+/*
+ * The ERP's electronic-invoice rows (docs/erp.md "The ERP's electronic invoices"), dates and
+ * decimals as PostgreSQL writes them as text. Read by the invoices module, written only by the
+ * ERP (and, for the demo and the tests, by src/dev/fiscal-fixture.ts).
+ */
+
+/** public.empfiscal: the issuer, one row per tenant. */
+export interface EmpfiscalRow {
+  cuit: string;
+  razon_social: string;
+  domicilio: string;
+  cond_iva: string;
+  iibb: string | null;
+  inicio_actividades: DateString;
+}
+
+/** A cbtefis header: the document as ARCA authorized it (cae null: not authorized yet). */
+export interface CbtefisHeader {
+  tipo_cbte: number;
+  letra: string;
+  punto_venta: number;
+  numero: number;
+  fecha: DateString;
+  cae: string | null;
+  cae_vto: DateString | null;
+  doc_tipo: number;
+  doc_nro: string;
+  receptor_nombre: string;
+  receptor_domicilio: string | null;
+  receptor_cond_iva: string;
+  moneda: string;
+  cotizacion: string;
+  neto: string;
+  iva: string;
+  exento: string;
+  tributos: string;
+  total: string;
+}
+
+/** A cbtefisdet line. */
+export interface CbtefisdetLine {
+  descripcion: string;
+  cantidad: string;
+  precio_unitario: string;
+  alicuota_iva: string;
+  importe: string;
+}
+
+/** A cbtefisiva row: IVA at one rate. */
+export interface CbtefisivaRate {
+  alicuota: string;
+  base: string;
+  importe: string;
+}
