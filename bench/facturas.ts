@@ -1,6 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
-import { insertFiscalDocument, insertIssuer, type RunSql } from '../src/dev/fiscal-fixture.js';
+import {
+  insertFiscalDocument,
+  insertIssuer,
+  TWO_RATE_BODY,
+  type RunSql,
+} from '../src/dev/fiscal-fixture.js';
 import {
   findInvoiceDocument,
   findIssuer,
@@ -56,29 +61,7 @@ async function prepareInvoice(tenantUrl: string): Promise<string> {
       receptor_nombre: 'Cliente Bench',
       receptor_domicilio: 'Mitre 55, Rosario',
       receptor_cond_iva: 'IVA Responsable Inscripto',
-      neto: '1100.00',
-      iva: '220.50',
-      total: '1320.50',
-      lineas: [
-        {
-          descripcion: 'Tornillos autoperforantes x 100',
-          cantidad: '10',
-          precio_unitario: '100',
-          alicuota_iva: '21',
-          importe: '1000.00',
-        },
-        {
-          descripcion: 'Manual técnico de fijaciones',
-          cantidad: '1',
-          precio_unitario: '100',
-          alicuota_iva: '10.5',
-          importe: '100.00',
-        },
-      ],
-      alicuotas: [
-        { alicuota: '21', base: '1000.00', importe: '210.00' },
-        { alicuota: '10.5', base: '100.00', importe: '10.50' },
-      ],
+      ...TWO_RATE_BODY,
     });
     return id;
   } finally {

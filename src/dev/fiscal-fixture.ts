@@ -29,6 +29,39 @@ export type FiscalDocumentSpec = Omit<CbtefisHeader, Defaulted> &
     alicuotas: CbtefisivaRate[];
   };
 
+/**
+ * The body of a Factura A of $ 1.320,50 with two IVA rates (21 % and 10,5 %), one line each: the
+ * invoice tests and the invoice bench draw the same document.
+ */
+export const TWO_RATE_BODY: Pick<
+  FiscalDocumentSpec,
+  'neto' | 'iva' | 'total' | 'lineas' | 'alicuotas'
+> = {
+  neto: '1100.00',
+  iva: '220.50',
+  total: '1320.50',
+  lineas: [
+    {
+      descripcion: 'Tornillos autoperforantes x 100',
+      cantidad: '10',
+      precio_unitario: '100',
+      alicuota_iva: '21',
+      importe: '1000.00',
+    },
+    {
+      descripcion: 'Manual técnico de fijaciones',
+      cantidad: '1',
+      precio_unitario: '100',
+      alicuota_iva: '10.5',
+      importe: '100.00',
+    },
+  ],
+  alicuotas: [
+    { alicuota: '21', base: '1000.00', importe: '210.00' },
+    { alicuota: '10.5', base: '100.00', importe: '10.50' },
+  ],
+};
+
 export async function insertIssuer(run: RunSql, issuer: IssuerSpec): Promise<void> {
   await run(
     `INSERT INTO public.empfiscal (cuit, razon_social, domicilio, cond_iva, iibb, inicio_actividades)

@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { insertIssuer } from '../../src/dev/fiscal-fixture.js';
+import { insertIssuer, TWO_RATE_BODY } from '../../src/dev/fiscal-fixture.js';
 import {
   addAuthTenant,
   bearer,
@@ -109,29 +109,7 @@ beforeAll(async () => {
     },
     {
       ...plainFacturaA(123, '2026-10-13'),
-      neto: '1100.00',
-      iva: '220.50',
-      total: '1320.50',
-      lineas: [
-        {
-          descripcion: 'Tornillos autoperforantes x 100',
-          cantidad: '10',
-          precio_unitario: '100',
-          alicuota_iva: '21',
-          importe: '1000.00',
-        },
-        {
-          descripcion: 'Manual técnico de fijaciones',
-          cantidad: '1',
-          precio_unitario: '100',
-          alicuota_iva: '10.5',
-          importe: '100.00',
-        },
-      ],
-      alicuotas: [
-        { alicuota: '21', base: '1000.00', importe: '210.00' },
-        { alicuota: '10.5', base: '100.00', importe: '10.50' },
-      ],
+      ...TWO_RATE_BODY,
     },
   );
   // A Factura B to a consumidor final (no document), paid by the receipt below.
