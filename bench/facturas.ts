@@ -15,10 +15,8 @@ import {
 import { createKysely, createPool } from '../src/platform/db/connect.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';
 import type { InvoiceReport } from '../src/reports/invoice-body.js';
-import { startReportsProcess } from '../src/reports/supervisor.js';
-import { createServiceTokens } from '../src/reports/token.js';
 import { benchTenant, type BenchEnvironment } from './environment.js';
-import { measure, printComparison } from './measure.js';
+import { comparePdfDownloads, type BenchPortal } from './pdf-comparison.js';
 
 /**
  * Invoice PDFs end to end (GET /portal/facturas/{id}/pdf): the API's read of the document (one
@@ -88,65 +86,18 @@ async function invoiceBody(tenantUrl: string, portalUserId: string, id: string) 
 
 export async function invoiceDownloads(
   environment: BenchEnvironment,
-  portal: { url: string; token: string; reportsUrl: string; reportsSecret: string },
+  portal: BenchPortal,
   log: FastifyBaseLogger,
 ): Promise<void> {
-  const reports = await startReportsProcess({
-    url: portal.reportsUrl,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      REPORTS_URL: portal.reportsUrl,
-      REPORTS_SERVICE_SECRET: portal.reportsSecret,
-      LOG_LEVEL: 'silent',
-    },
-    log,
-  });
-  try {
+  await comparePdfDownloads(portal, log, async () => {
     const id = await prepareInvoice(environment.tenantUrl);
-    const body = JSON.stringify(
-      await invoiceBody(environment.tenantUrl, environment.portalUserId, id),
-    );
-    const serviceToken = await createServiceTokens(portal.reportsSecret).issue({
-      tenant_id: 1,
-      sucursal_id: 1,
-    });
-    // One first, so a refusal says why rather than only counting failed requests.
-    const alone = await fetch(`${portal.reportsUrl}/reports/portal-factura`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${serviceToken}` },
-      body,
-    });
-    if (alone.status !== 200) {
-      throw new Error(`reports service answered ${alone.status}: ${await alone.text()}`);
-    }
-    await alone.arrayBuffer();
-    const first = await fetch(`${portal.url}/portal/facturas/${id}/pdf`, {
-      headers: { authorization: `Bearer ${portal.token}` },
-    });
-    if (first.status !== 200) {
-      throw new Error(`invoice PDF answered ${first.status}: ${await first.text()}`);
-    }
-    await first.arrayBuffer();
-    const through = await measure('portal GET /portal/facturas/{id}/pdf', {
-      url: `${portal.url}/portal/facturas/${id}/pdf`,
-      headers: { authorization: `Bearer ${portal.token}` },
-      connections: 10,
-      durationSeconds: 8,
-    });
-    const direct = await measure('reports service alone, same document', {
-      url: `${portal.reportsUrl}/reports/portal-factura`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${serviceToken}` },
-      body,
-      connections: 10,
-      durationSeconds: 8,
-    });
-    for (const run of [through, direct]) {
-      if (run.non2xx + run.errors > 0) throw new Error(`${run.name}: failed requests`);
-    }
-    printComparison('Invoice PDFs (Factura A, two IVA rates, QR; 10 connections)', through, direct);
-  } finally {
-    await reports.stop();
-  }
+    return {
+      title: 'Invoice PDFs (Factura A, two IVA rates, QR; 10 connections)',
+      portalPath: `/portal/facturas/${id}/pdf`,
+      portalName: 'portal GET /portal/facturas/{id}/pdf',
+      reportsPath: '/reports/portal-factura',
+      reportsName: 'reports service alone, same document',
+      body: JSON.stringify(await invoiceBody(environment.tenantUrl, environment.portalUserId, id)),
+    };
+  });
 }

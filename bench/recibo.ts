@@ -6,10 +6,8 @@ import { receiptReport } from '../src/modules/receipts/index.js';
 import { createKysely, createPool } from '../src/platform/db/connect.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';
 import type { ReceiptReport } from '../src/reports/receipt-report.js';
-import { startReportsProcess } from '../src/reports/supervisor.js';
-import { createServiceTokens } from '../src/reports/token.js';
 import { benchTenant, type BenchEnvironment } from './environment.js';
-import { measure, printComparison } from './measure.js';
+import { comparePdfDownloads, type BenchPortal } from './pdf-comparison.js';
 
 /**
  * Receipt downloads end to end: the API's checks and receipt query, the service token, the HTTP
@@ -71,46 +69,18 @@ async function receiptBody(tenantUrl: string, paymentId: number): Promise<Receip
 
 export async function receiptDownloads(
   environment: BenchEnvironment,
-  portal: { url: string; token: string; reportsUrl: string; reportsSecret: string },
+  portal: BenchPortal,
   log: FastifyBaseLogger,
 ): Promise<void> {
-  const reports = await startReportsProcess({
-    url: portal.reportsUrl,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      REPORTS_URL: portal.reportsUrl,
-      REPORTS_SERVICE_SECRET: portal.reportsSecret,
-      LOG_LEVEL: 'silent',
-    },
-    log,
-  });
-  try {
+  await comparePdfDownloads(portal, log, async () => {
     const paymentId = await prepareReceipt(environment.tenantUrl, environment.portalUserId);
-    const body = JSON.stringify(await receiptBody(environment.tenantUrl, paymentId));
-    const serviceToken = await createServiceTokens(portal.reportsSecret).issue({
-      tenant_id: 1,
-      sucursal_id: 1,
-    });
-    const through = await measure('portal GET /portal/pagos/{id}/recibo', {
-      url: `${portal.url}/portal/pagos/${paymentId}/recibo`,
-      headers: { authorization: `Bearer ${portal.token}` },
-      connections: 10,
-      durationSeconds: 8,
-    });
-    const direct = await measure('reports service alone, same receipt', {
-      url: `${portal.reportsUrl}/reports/portal-recibo`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${serviceToken}` },
-      body,
-      connections: 10,
-      durationSeconds: 8,
-    });
-    for (const run of [through, direct]) {
-      if (run.non2xx + run.errors > 0) throw new Error(`${run.name}: failed requests`);
-    }
-    printComparison(`Receipt PDFs (${LINKS} invoices, 10 connections)`, through, direct);
-  } finally {
-    await reports.stop();
-  }
+    return {
+      title: `Receipt PDFs (${LINKS} invoices, 10 connections)`,
+      portalPath: `/portal/pagos/${paymentId}/recibo`,
+      portalName: 'portal GET /portal/pagos/{id}/recibo',
+      reportsPath: '/reports/portal-recibo',
+      reportsName: 'reports service alone, same receipt',
+      body: JSON.stringify(await receiptBody(environment.tenantUrl, paymentId)),
+    };
+  });
 }
