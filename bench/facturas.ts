@@ -8,12 +8,12 @@ import {
 } from '../src/dev/fiscal-fixture.js';
 import {
   findInvoiceDocument,
-  findIssuer,
   invoiceReport,
   isAuthorized,
 } from '../src/modules/invoices/index.js';
 import { createKysely, createPool } from '../src/platform/db/connect.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';
+import { readIssuer } from '../src/platform/tenancy/issuer.js';
 import type { InvoiceReport } from '../src/reports/invoice-body.js';
 import { benchTenant, type BenchEnvironment } from './environment.js';
 import { comparePdfDownloads, type BenchPortal } from './pdf-comparison.js';
@@ -73,11 +73,11 @@ async function invoiceBody(tenantUrl: string, portalUserId: string, id: string) 
   try {
     const tenant = benchTenant(db);
     const document = await findInvoiceDocument(tenant, portalUserId, id);
-    const issuer = await findIssuer(tenant);
-    if (!document || !isAuthorized(document.fiscal) || !issuer) {
+    const { row: issuer, cuit } = await readIssuer(db);
+    if (!document || !isAuthorized(document.fiscal) || !issuer || !cuit) {
       throw new Error('bench invoice not found or not authorized');
     }
-    const body: InvoiceReport = invoiceReport(document, document.fiscal, issuer);
+    const body: InvoiceReport = invoiceReport(document, document.fiscal, { ...issuer, cuit });
     return body;
   } finally {
     await db.destroy();

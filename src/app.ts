@@ -29,6 +29,7 @@ import { createLifetime, type Lifetime } from './platform/lifetime.js';
 import { createMetrics, serveMetrics } from './platform/metrics.js';
 import { bcryptPasswords } from './platform/security/passwords.js';
 import { createAccessTokens } from './platform/security/tokens.js';
+import { createIssuers } from './platform/tenancy/issuer.js';
 import { createTenantCalendar } from './platform/tenancy/today.js';
 import { createReportsClient } from './reports/client.js';
 
@@ -136,6 +137,7 @@ async function assemble(
     metrics,
     systemDb,
     tenancy,
+    issuers: createIssuers(clock),
     directory: standalone.directory,
     jobs,
     mailer,

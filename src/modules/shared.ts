@@ -14,6 +14,7 @@ import type { Counter } from '../platform/rate-limit.js';
 import type { PasswordHasher } from '../platform/security/passwords.js';
 import type { AccessTokens } from '../platform/security/tokens.js';
 import type { TenantDirectory } from '../platform/tenancy/directory.js';
+import type { Issuers } from '../platform/tenancy/issuer.js';
 import type { Tenancy } from '../platform/tenancy/tenancy.js';
 import type { TenantCalendar } from '../platform/tenancy/today.js';
 import type { ReportsClient } from '../reports/client.js';
@@ -36,6 +37,8 @@ export interface Shared {
   metrics: Metrics;
   systemDb: Kysely<SystemDatabase>;
   tenancy: Tenancy;
+  /** Each tenant's issuer (public.empfiscal), read once a minute: its CUIT and its invoices'. */
+  issuers: Issuers;
   /** Active tenants' names and sucursales (the public tenant listing). */
   directory: TenantDirectory;
   jobs: JobQueue;

@@ -7,7 +7,7 @@ import { createTenantCalendar } from '../platform/tenancy/today.js';
 import type { CouponRenderer } from './app.js';
 import { renderCoupon } from './coupon-report.js';
 import { readIni } from '../platform/tenancy/ini.js';
-import { readIssuerCuit } from '../platform/tenancy/issuer.js';
+import { createIssuers } from '../platform/tenancy/issuer.js';
 import { parseLogo } from '../platform/tenancy/logo.js';
 
 /** The `ini` keys of the coupon's brand: the same the public listing reads (modules/tenants). */
@@ -29,6 +29,7 @@ export function createCouponSource(systemUrl: string) {
     ttlMs: 30_000,
   });
   const { tenancy } = standalone;
+  const issuers = createIssuers(systemClock);
   const ledger = createCouponLedger({
     calendar: createTenantCalendar(systemClock),
     clock: systemClock,
@@ -43,9 +44,9 @@ export function createCouponSource(systemUrl: string) {
       .select(['cnro', 'cnom', 'ccui'])
       .where('cnro', '=', coupon.cnro)
       .executeTakeFirst();
-    const [ini, cuit] = await Promise.all([
+    const [ini, { cuit }] = await Promise.all([
       readIni(tenant, [LOGO_KEY, REDES_KEY]),
-      readIssuerCuit(tenant.db),
+      issuers.issuerOf(tenant.tenantId, tenant.db),
     ]);
     const { logo } = parseLogo(ini.get(LOGO_KEY));
     log.debug({ tenantId: tenant.tenantId }, 'rendering coupon');

@@ -41,14 +41,6 @@ export const formatQuantity = (text: string) => formatDecimal(text, 0, 4);
 /** An IVA rate: "21%", "10,5%". */
 export const formatRate = (text: string) => `${formatDecimal(text, 0, 2)}%`;
 
-/** A CUIT or CUIL with its dashes (20-12345678-3); any other text as it is. */
-export function formatCuit(text: string): string {
-  const digits = text.replace(/\D/g, '');
-  return digits.length === 11
-    ? `${digits.slice(0, 2)}-${digits.slice(2, 10)}-${digits.slice(10)}`
-    : text;
-}
-
 /** Whether a receiver's IVA condition is that of a final consumer (as the ERP writes it). */
 export function isConsumidorFinal(condIva: string): boolean {
   return /consumidor\s+final/i.test(condIva);

@@ -1,11 +1,11 @@
 import PDFDocument from 'pdfkit';
+import { formatCuit } from '../platform/tenancy/issuer.js';
 import { formatDate } from './format.js';
 import type { InvoiceReport } from './invoice-body.js';
 import { codeLabel, documentTypeLabel, voucherName, voucherNumber } from './invoice-codes.js';
 import {
   currencySymbol,
   formatAmount,
-  formatCuit,
   formatDecimal,
   formatQuantity,
   formatRate,

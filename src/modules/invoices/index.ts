@@ -11,11 +11,11 @@ import { createInvoiceService } from './service.js';
  * (docs/erp.md "The ERP's electronic invoices") and writes nothing.
  */
 /** What a benchmark needs to build the very body the API sends the reports service. */
-export { findInvoiceDocument, findIssuer } from './queries.js';
+export { findInvoiceDocument } from './queries.js';
 export { invoiceReport, isAuthorized } from './report.js';
 
 export function registerInvoices(_app: FastifyInstance, shared: Shared): void {
-  const issuers = createIssuerLookup({ clock: shared.clock, log: shared.log });
+  const issuers = createIssuerLookup({ issuers: shared.issuers, log: shared.log });
   shared.protectedRoutes((authed) =>
     invoiceRoutes(authed, {
       invoices: createInvoiceService({

@@ -1,11 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { cacheAgesOn, type TimerClock } from '../../platform/clock.js';
 import { growingLru } from '../../platform/lru.js';
+import type { Issuers } from '../../platform/tenancy/issuer.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { findIssuer, type Issuer } from './queries.js';
-
-/** How long a tenant's issuer (or its absence) is kept: it changes once in years. */
-const ISSUER_TTL_MS = 60_000;
+import type { Issuer } from './queries.js';
 
 export interface IssuerLookup {
   /** The tenant's empfiscal row, or null when it has none (its documents cannot be drawn). */
@@ -13,38 +10,30 @@ export interface IssuerLookup {
 }
 
 /**
- * The issuer of a tenant's documents, read at most once a minute per tenant (docs/erp.md
- * "empfiscal"). A tenant without one gets 422 FACTURA_NO_DISPONIBLE for every document; why is
- * logged once per tenant and process, not at every request.
+ * The issuer of a tenant's documents, through the tenant's cached issuer (docs/erp.md
+ * "empfiscal"), with the CUIT as the QR carries it: 11 digits, however the ERP wrote it. A tenant
+ * without one gets 422 FACTURA_NO_DISPONIBLE for every document; why is logged once per tenant
+ * and process, not at every request.
  */
 export function createIssuerLookup(deps: {
-  clock: TimerClock;
+  issuers: Issuers;
   log: FastifyBaseLogger;
 }): IssuerLookup {
-  const cache = growingLru<number, { row: Issuer | null }>(10_000, {
-    ttl: ISSUER_TTL_MS,
-    ...cacheAgesOn(deps.clock),
-  });
   const reported = growingLru<number, true>(10_000);
   return {
     async issuer(tenant) {
-      const cached = cache.get(tenant.tenantId);
-      if (cached) return cached.row;
-      const found = await findIssuer(tenant);
-      // The QR carries the CUIT as a number: 11 digits, however the ERP wrote it.
-      const cuit = found?.cuit.replace(/\D/g, '');
-      const row = found && cuit?.length === 11 ? { ...found, cuit } : null;
-      cache.set(tenant.tenantId, { row });
-      if (row === null && !reported.has(tenant.tenantId)) {
+      const { row, cuit } = await deps.issuers.issuerOf(tenant.tenantId, tenant.db);
+      if (row && cuit) return { ...row, cuit };
+      if (!reported.has(tenant.tenantId)) {
         reported.set(tenant.tenantId, true);
         deps.log.warn(
           { tenantId: tenant.tenantId },
-          found
+          row
             ? 'invoices: the issuer’s CUIT (public.empfiscal.cuit) is not 11 digits; the tenant’s invoices cannot be drawn'
             : 'invoices: the tenant has no issuer (public.empfiscal is empty); its invoices cannot be drawn',
         );
       }
-      return row;
+      return null;
     },
   };
 }

@@ -164,15 +164,5 @@ export async function findInvoiceDocument(
   return rows[0];
 }
 
-/** The issuer (public.empfiscal, one row). */
+/** The issuer (public.empfiscal, one row, read by platform/tenancy/issuer.ts). */
 export type Issuer = EmpfiscalRow;
-
-/** The issuer, or undefined when the tenant has none. */
-export async function findIssuer(tenant: TenantContext): Promise<Issuer | undefined> {
-  const { rows } = await sql<Issuer>`
-    SELECT cuit, razon_social, domicilio, cond_iva, iibb,
-           inicio_actividades::text AS inicio_actividades
-      FROM public.empfiscal LIMIT 1
-  `.execute(tenant.db);
-  return rows[0];
-}

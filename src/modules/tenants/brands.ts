@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { cacheAgesOn, type TimerClock } from '../../platform/clock.js';
 import { DEFAULT_TIME_ZONE } from '../../platform/dates.js';
 import { inPublic } from '../../platform/db/executor.js';
-import { readIssuerCuit } from '../../platform/tenancy/issuer.js';
+import type { Issuers } from '../../platform/tenancy/issuer.js';
 import type { Tenancy } from '../../platform/tenancy/tenancy.js';
 import { BRAND_KEYS, parseBrand, type TenantBrand } from './brand.js';
 
@@ -34,6 +34,7 @@ const NO_BRAND: TenantBrand = {
  */
 export function createTenantBrands(deps: {
   tenancy: Pick<Tenancy, 'database'>;
+  issuers: Issuers;
   clock: TimerClock;
   log: Pick<FastifyBaseLogger, 'warn'>;
 }) {
@@ -48,13 +49,13 @@ export function createTenantBrands(deps: {
   async function load(tenantId: number): Promise<TenantBrand> {
     const db = await deps.tenancy.database(tenantId);
     if (!db) return NO_BRAND;
-    const [rows, cuit] = await Promise.all([
+    const [rows, { cuit }] = await Promise.all([
       inPublic(db)
         .selectFrom('ini')
         .select(['clave', 'valor'])
         .where('clave', 'in', BRAND_KEYS)
         .execute(),
-      readIssuerCuit(db),
+      deps.issuers.issuerOf(tenantId, db),
     ]);
     const values = new Map<string, string>();
     for (const row of rows) {

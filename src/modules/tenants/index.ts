@@ -10,6 +10,7 @@ import { tenantRoutes } from './routes.js';
 export function registerTenants(app: FastifyInstance, shared: Shared): void {
   const brands = createTenantBrands({
     tenancy: shared.tenancy,
+    issuers: shared.issuers,
     clock: shared.clock,
     log: shared.log,
   });
