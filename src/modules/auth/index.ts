@@ -30,7 +30,7 @@ export async function registerAuth(
     graceSeconds: config.refreshGraceSeconds,
     successorKey: deriveKey(config.jwtSecret, 'refresh-successor'),
   });
-  const notices = createPasswordNotices({ tenancy, jobs, mailer });
+  const notices = createPasswordNotices({ tenancy, calendar: shared.calendar, jobs, mailer });
   await notices.work(config.jobConcurrency);
   const auth = createAuthService({
     tenancy,

@@ -1,8 +1,7 @@
-import { DEFAULT_TIME_ZONE, isTimeZone } from '../../platform/dates.js';
 import type { JobQueue } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
-import { readIni } from '../../platform/tenancy/ini.js';
 import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
+import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import { findUserProfile } from './queries.js';
 
 export const PASSWORD_NOTICE_JOB = 'auth.password-changed-email';
@@ -18,8 +17,6 @@ interface PasswordNoticeJob {
   changedAt: string;
   kind: PasswordChangeKind;
 }
-
-const ZONE_KEY = 'sistema.zona_horaria';
 
 /** `29/11/2026 a las 08:15` in `timeZone`: the wall time the customer lives in. */
 export function wallTime(instant: Date, timeZone: string): string {
@@ -66,15 +63,19 @@ export function passwordNoticeText(input: {
  * new password is stored, through the job queue like every other e-mail: a mail outage delays it
  * and loses nothing. The address is read when it is sent, as the reset code's is.
  */
-export function createPasswordNotices(deps: { tenancy: Tenancy; jobs: JobQueue; mailer: Mailer }) {
-  const { tenancy, jobs, mailer } = deps;
+export function createPasswordNotices(deps: {
+  tenancy: Tenancy;
+  calendar: Pick<TenantCalendar, 'zone'>;
+  jobs: JobQueue;
+  mailer: Mailer;
+}) {
+  const { tenancy, calendar, jobs, mailer } = deps;
 
   async function send(job: PasswordNoticeJob): Promise<void> {
     const tenant = await tenancy.tryResolve(job.tenantId, job.sucursalId);
     if (!tenant) return;
     const profile = await findUserProfile(tenant, job.portalUserId);
     if (!profile) return;
-    const zone = (await readIni(tenant, [ZONE_KEY])).get(ZONE_KEY);
     await mailer.send(tenant, {
       to: profile.email,
       subject: 'Cambiaste tu contraseña',
@@ -82,7 +83,8 @@ export function createPasswordNotices(deps: { tenancy: Tenancy; jobs: JobQueue; 
         nombre: profile.cnom,
         empresa: tenant.tenantName,
         changedAt: new Date(job.changedAt),
-        timeZone: zone !== undefined && isTimeZone(zone) ? zone : DEFAULT_TIME_ZONE,
+        // The tenant's zone as every date of the portal uses it (an unknown one: the default).
+        timeZone: await calendar.zone(tenant),
         kind: job.kind,
       }),
     });
