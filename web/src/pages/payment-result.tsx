@@ -11,6 +11,11 @@ import { InFlightActions } from '../ui/in-flight.js';
 import { Link } from '../ui/link.js';
 import { OutcomeBox, type Outcome as ActionOutcome } from '../ui/outcome.js';
 import { Page } from '../ui/page.js';
+import {
+  CancelledBeforePaying,
+  RefundedAfterApproval,
+  WaitingForGateway,
+} from '../ui/payment-endings.js';
 import { PaidInvoices } from '../ui/paid-invoices.js';
 import { PdfButton } from '../ui/pdf-button.js';
 import { ErrorBox, Loading, Notice } from '../ui/status.js';
@@ -138,12 +143,7 @@ function OutcomeView(props: {
   const { outcome, payment } = props;
   switch (outcome) {
     case 'processing':
-      return (
-        <p class="status" role="status">
-          <span class="spinner" aria-hidden="true" />
-          Estamos esperando la confirmación de la plataforma de pago.
-        </p>
-      );
+      return <WaitingForGateway />;
     case 'approved-no-receipt':
       return (
         <Notice kind="success">
@@ -198,17 +198,9 @@ function OutcomeView(props: {
             </p>
           </Notice>
         );
-      return (
-        <div class="alert alert-error" role="alert">
-          <p>El pago se canceló antes de completarse. No se cobró nada.</p>
-        </div>
-      );
+      return <CancelledBeforePaying />;
     case 'refunded':
-      return (
-        <Notice>
-          <p>Este pago fue aprobado y después devuelto.</p>
-        </Notice>
-      );
+      return <RefundedAfterApproval />;
   }
 }
 

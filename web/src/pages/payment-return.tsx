@@ -14,6 +14,11 @@ import { publicCall } from '../session/session.js';
 import { ContactTheBusiness } from '../ui/brand.js';
 import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
+import {
+  CancelledBeforePaying,
+  RefundedAfterApproval,
+  WaitingForGateway,
+} from '../ui/payment-endings.js';
 import { ErrorBox, Notice } from '../ui/status.js';
 import { outcomeTitle, useOutcomePoll } from '../ui/use-outcome-poll.js';
 
@@ -90,12 +95,7 @@ function ReturnOutcome(props: { outcome: Outcome; result: PaymentResult | null }
   const { outcome, result } = props;
   switch (outcome) {
     case 'processing':
-      return (
-        <p class="status" role="status">
-          <span class="spinner" aria-hidden="true" />
-          Estamos esperando la confirmación de la plataforma de pago. No cierres esta página.
-        </p>
-      );
+      return <WaitingForGateway more="No cierres esta página." />;
     case 'approved-no-receipt':
       return (
         <Notice kind="success">
@@ -121,16 +121,8 @@ function ReturnOutcome(props: { outcome: Outcome; result: PaymentResult | null }
         </div>
       );
     case 'cancelled':
-      return (
-        <div class="alert alert-error" role="alert">
-          <p>El pago se canceló antes de completarse. No se cobró nada.</p>
-        </div>
-      );
+      return <CancelledBeforePaying />;
     case 'refunded':
-      return (
-        <Notice>
-          <p>Este pago fue aprobado y después devuelto.</p>
-        </Notice>
-      );
+      return <RefundedAfterApproval />;
   }
 }
