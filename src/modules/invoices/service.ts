@@ -3,7 +3,8 @@ import { isUuid } from '../../platform/ids.js';
 import { numericToNumber } from '../../platform/money.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { ReportsError, type ReportsClient } from '../../reports/client.js';
+import type { ReportsClient } from '../../reports/client.js';
+import { reportsFailure } from '../reports-failure.js';
 import { voucherNumber } from '../../reports/invoice-codes.js';
 import { resolvePeriod, type PeriodQuery } from '../statement/index.js';
 import type { IssuerLookup } from './issuer.js';
@@ -119,23 +120,7 @@ export function createInvoiceService(deps: {
         );
         return { filename: `factura-${voucherNumber(fiscal.punto_venta, fiscal.numero)}.pdf`, pdf };
       } catch (error) {
-        if (error instanceof ReportsError && error.retryAfterSeconds !== undefined) {
-          throw new AppError(
-            'SERVICE_UNAVAILABLE',
-            `El servicio de informes está ocupado; reintente en ${error.retryAfterSeconds} s`,
-            { cause: error, headers: { 'retry-after': String(error.retryAfterSeconds) } },
-          );
-        }
-        if (error instanceof ReportsError) {
-          throw new AppError(
-            'INFORMES_ERROR',
-            'El servicio de informes no pudo generar el comprobante',
-            {
-              cause: error,
-            },
-          );
-        }
-        throw error;
+        throw reportsFailure(error, 'el comprobante');
       }
     },
   };

@@ -10,7 +10,8 @@ import { AppError } from '../../platform/errors.js';
 import { centsToNumber, numericToCents } from '../../platform/money.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { ReportsError, type ReportsClient } from '../../reports/client.js';
+import type { ReportsClient } from '../../reports/client.js';
+import { reportsFailure } from '../reports-failure.js';
 import { MAX_STATEMENT_MOVEMENTS, type StatementReport } from '../../reports/statement-report.js';
 import { resolvePeriod, type PeriodQuery } from './period.js';
 
@@ -212,22 +213,7 @@ export function createStatementService(deps: { calendar: TenantCalendar; reports
         // Both dates are YYYY-MM-DD (the schema's and the defaults'): safe in a quoted parameter.
         return { filename: `estado-de-cuenta-${statement.desde}-${statement.hasta}.pdf`, pdf };
       } catch (error) {
-        if (error instanceof ReportsError && error.retryAfterSeconds !== undefined) {
-          // Busy, not broken: other customers' statements fill its queue for a few seconds.
-          throw new AppError(
-            'SERVICE_UNAVAILABLE',
-            `El servicio de informes está ocupado; reintente en ${error.retryAfterSeconds} s`,
-            { cause: error, headers: { 'retry-after': String(error.retryAfterSeconds) } },
-          );
-        }
-        if (error instanceof ReportsError) {
-          throw new AppError(
-            'INFORMES_ERROR',
-            'El servicio de informes no pudo generar el estado de cuenta',
-            { cause: error },
-          );
-        }
-        throw error;
+        throw reportsFailure(error, 'el estado de cuenta');
       }
     },
   };
