@@ -10,7 +10,7 @@ import { loadConfig } from '../src/config.js';
 import { startEmbeddedPostgres } from '../src/dev/embedded-postgres.js';
 import { createErpCustomerTables, createErpPublicTables } from '../src/dev/erp-fixture.js';
 import { DISCOVERY_JOB } from '../src/modules/reminders/index.js';
-import { REMINDER_INI } from '../src/modules/reminders/index.js';
+import { REMINDER_SETTINGS } from '../src/modules/reminders/index.js';
 import { databaseUrlFor, ensureDatabase } from '../src/platform/db/admin.js';
 import { migrateSystemDatabase, migrateTenantDatabase } from '../src/platform/db/migrator.js';
 import { loggerOptions } from '../src/platform/http/logger.js';
@@ -39,7 +39,11 @@ const POOLS_MAX = 20;
 const CONNECTIONS_MAX = 40;
 const BASELINE_CONCURRENCY = 4;
 const FIRST_ID = 1_000;
-const INI_KEYS = [...Object.values(REMINDER_INI), 'sistema.zona_horaria'];
+const INI_KEYS = Object.values(REMINDER_SETTINGS).map((setting) => setting.key);
+const REMINDER_INI = {
+  enabled: REMINDER_SETTINGS.enabled.key,
+  hour: REMINDER_SETTINGS.hour.key,
+};
 
 interface Tenant {
   id: number;

@@ -87,14 +87,17 @@ async function assemble(
   // The web client to serve (docs/web.md): a PORTAL_WEB_DIR without index.html stops the start.
   const webClient = await openWebClient(config);
   if (webClient) log.info({ dir: webClient.dir }, 'serving the web client');
-  const { standalone, redis, redisOutage, jobs, mailer } = await openInfrastructure(config, {
-    clock,
-    log,
-    lifetime,
-    jobPollingSeconds: options.jobPollingSeconds ?? 2,
-    jobRetryDelaySeconds: options.jobRetryDelaySeconds ?? 15,
-    print: options.print ?? ((text) => process.stdout.write(text)),
-  });
+  const { standalone, redis, redisOutage, jobs, mailer, settings } = await openInfrastructure(
+    config,
+    {
+      clock,
+      log,
+      lifetime,
+      jobPollingSeconds: options.jobPollingSeconds ?? 2,
+      jobRetryDelaySeconds: options.jobRetryDelaySeconds ?? 15,
+      print: options.print ?? ((text) => process.stdout.write(text)),
+    },
+  );
   const { systemDb, tenancy } = standalone;
   app.decorate('config', config);
   app.decorate('systemDb', systemDb);
@@ -137,6 +140,7 @@ async function assemble(
     metrics,
     systemDb,
     tenancy,
+    settings,
     issuers: createIssuers(clock),
     directory: standalone.directory,
     jobs,
@@ -147,7 +151,7 @@ async function assemble(
     tokens,
     passwords: options.passwords ?? bcryptPasswords,
     sessionVersions,
-    calendar: createTenantCalendar(clock),
+    calendar: createTenantCalendar(clock, settings),
     reports: createReportsClient({
       url: config.reportsUrl,
       secret: config.reportsServiceSecret,

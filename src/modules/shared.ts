@@ -9,6 +9,7 @@ import type { JobQueue } from '../platform/jobs.js';
 import type { Lifetime } from '../platform/lifetime.js';
 import type { Mailer } from '../platform/mail/mailer.js';
 import type { Metrics } from '../platform/metrics.js';
+import type { SettingsReader } from '../platform/settings/reader.js';
 import type { KeyLocks } from '../platform/key-locks.js';
 import type { Counter } from '../platform/rate-limit.js';
 import type { PasswordHasher } from '../platform/security/passwords.js';
@@ -37,6 +38,8 @@ export interface Shared {
   metrics: Metrics;
   systemDb: Kysely<SystemDatabase>;
   tenancy: Tenancy;
+  /** The tenants' `ini` settings (platform/settings): the only reader of them. */
+  settings: SettingsReader;
   /** Each tenant's issuer (public.empfiscal), read once a minute: its CUIT and its invoices'. */
   issuers: Issuers;
   /** Active tenants' names and sucursales (the public tenant listing). */

@@ -1,3 +1,4 @@
+import { createSettingsReader, type SettingsReader } from './settings/reader.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { startJobQueue, type JobQueue } from './jobs.js';
@@ -18,6 +19,8 @@ export interface Infrastructure {
   redisOutage: RedisOutage;
   jobs: JobQueue;
   mailer: PooledMailer & Outbox;
+  /** The tenants' `ini` settings, one cache for the process. */
+  settings: SettingsReader;
 }
 
 /** Opens them, each registered in `lifetime` the moment it is open. */
@@ -54,7 +57,9 @@ export async function openInfrastructure(
   lifetime.add('tenant pools', () => standalone.close());
   const { redis, outage: redisOutage } = await openRedis(settings.redisUrl, log);
   if (redis) lifetime.add('redis', () => redis.disconnect());
+  const tenantSettings = createSettingsReader({ clock, log });
   const mailer = createMailer({
+    settings: tenantSettings,
     smtpUrl: settings.smtpUrl,
     devOutbox: !settings.isProduction,
     print: options.print,
@@ -69,5 +74,5 @@ export async function openInfrastructure(
     preparedStatements: settings.tenantPools.preparedStatements,
   });
   lifetime.add('job queue', () => jobs.stop());
-  return { standalone, redis, redisOutage, jobs, mailer };
+  return { standalone, redis, redisOutage, jobs, mailer, settings: tenantSettings };
 }

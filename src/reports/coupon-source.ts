@@ -6,13 +6,12 @@ import { createStandaloneTenancy } from '../platform/tenancy/standalone.js';
 import { createTenantCalendar } from '../platform/tenancy/today.js';
 import type { CouponRenderer } from './app.js';
 import { renderCoupon } from './coupon-report.js';
-import { readIni } from '../platform/tenancy/ini.js';
+import { createSettingsReader } from '../platform/settings/reader.js';
+import { SETTINGS } from '../platform/settings/registry.js';
 import { createIssuers } from '../platform/tenancy/issuer.js';
-import { parseLogo } from '../platform/tenancy/logo.js';
 
-/** The `ini` keys of the coupon's brand: the same the public listing reads (modules/tenants). */
-const LOGO_KEY = 'portal.marca.logo';
-const REDES_KEY = 'portal.cupones.redes';
+/** The coupon's brand: the settings the public listing shows too (modules/tenants). */
+const COUPON_BRAND = { logo: SETTINGS.brandLogo, redes: SETTINGS.couponNetworks };
 
 /**
  * The reports service reads a coupon itself, through the ledger's coupon module, in the tenant
@@ -30,8 +29,9 @@ export function createCouponSource(systemUrl: string) {
   });
   const { tenancy } = standalone;
   const issuers = createIssuers(systemClock);
+  const settings = createSettingsReader({ clock: systemClock });
   const ledger = createCouponLedger({
-    calendar: createTenantCalendar(systemClock),
+    calendar: createTenantCalendar(systemClock, settings),
     clock: systemClock,
   });
 
@@ -44,11 +44,10 @@ export function createCouponSource(systemUrl: string) {
       .select(['cnro', 'cnom', 'ccui'])
       .where('cnro', '=', coupon.cnro)
       .executeTakeFirst();
-    const [ini, { cuit }] = await Promise.all([
-      readIni(tenant, [LOGO_KEY, REDES_KEY]),
+    const [{ logo, redes }, { cuit }] = await Promise.all([
+      settings.read(tenant, COUPON_BRAND, 'cached'),
       issuers.issuerOf(tenant.tenantId, tenant.db),
     ]);
-    const { logo } = parseLogo(ini.get(LOGO_KEY));
     log.debug({ tenantId: tenant.tenantId }, 'rendering coupon');
     return renderCoupon({
       empresa: tenant.tenantName,
@@ -56,7 +55,7 @@ export function createCouponSource(systemUrl: string) {
       cuit,
       // A PDF holds PNG and JPEG; a WebP logo stays on the web only.
       logo: logo && logo.type !== 'image/webp' ? logo.bytes : null,
-      redes: ini.get(REDES_KEY)?.replace(/\s+/g, ' ').slice(0, 200) ?? null,
+      redes,
       cliente: {
         nombre: customer?.cnom ?? `Cliente ${coupon.cnro}`,
         documento: customer?.ccui ?? '-',

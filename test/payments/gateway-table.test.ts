@@ -154,12 +154,17 @@ const CHECK = `import pino from 'pino';
 import { judgingGateway } from './src/modules/payments/gateways/notification-shape.js';
 import { createGatewayRegistry } from './src/modules/payments/gateways/registry.js';
 import { GATEWAY_IDS, gatewayLabel, isGatewayId } from './src/modules/payments/gateways/table.js';
-import { paymentSettingsFrom } from './src/modules/payments/settings.js';
+import { paymentSettingsOf } from './src/modules/payments/settings.js';
 
-const settings = paymentSettingsFrom([
-  { clave: 'sistema.payment_gateway', valor: 'FakePay' },
-  { clave: 'portal.gateway.fakepay.api_key', valor: 'k-1' },
-]);
+const read = {
+  gateway: 'fakepay',
+  webhookToken: undefined,
+  cuentaBancaria: undefined,
+  cajaSchema: undefined,
+  puntoVenta: 1,
+  gatewaySettings: new Map([['fakepay.api_key', 'k-1']]),
+};
+const settings = paymentSettingsOf(read);
 const id = 'fakepay';
 if (!isGatewayId(id)) throw new Error('fakepay is not a gateway id');
 const registry = createGatewayRegistry({
@@ -175,7 +180,7 @@ const built = registry.adapterFor(tenant, settings, id);
 const input = { headers: {}, query: {}, body: { uuid: 'b7c5b0b8-1d1e-4a53-9a3e-3c1f3f0a0e11' } };
 const missing = registry.adapterFor(
   tenant,
-  paymentSettingsFrom([{ clave: 'sistema.payment_gateway', valor: 'fakepay' }]),
+  paymentSettingsOf({ ...read, gatewaySettings: new Map() }),
   id,
 );
 process.stdout.write(

@@ -453,7 +453,7 @@ describe('bad values', () => {
       const response = await start(logged, [{ id: debt.C, monto: 60 }], 60);
       expect(response.json()).toMatchObject({ code: 'PARTIAL_PAYMENT_NOT_ALLOWED' });
     }
-    const warnings = lines.filter((line) => line.includes('bad partial-payment setting'));
+    const warnings = lines.filter((line) => line.includes('bad setting in ini'));
     expect(
       warnings
         .map((line) => JSON.parse(line) as { key: string })

@@ -6,7 +6,11 @@ import {
   paymentSelection,
 } from '../../src/ledger/debt-selection.js';
 import type { PayableDebt } from '../../src/ledger/pending-debts.js';
-import { parsePartialSettings } from '../../src/modules/payments/partial-settings.js';
+import {
+  PARTIAL_SETTINGS,
+  partialPaymentsOf,
+} from '../../src/modules/payments/partial-settings.js';
+import { parseGroup } from '../../src/platform/settings/setting.js';
 import { AppError } from '../../src/platform/errors.js';
 
 /*
@@ -15,6 +19,12 @@ import { AppError } from '../../src/platform/errors.js';
  */
 
 const ini = (entries: Record<string, string>) => new Map(Object.entries(entries));
+
+/** The settings as the portal reads them, and the keys the reader would log. */
+function parsePartialSettings(raw: ReadonlyMap<string, string>) {
+  const { values, bad } = parseGroup(PARTIAL_SETTINGS, raw);
+  return { settings: partialPaymentsOf(values), problems: bad };
+}
 
 describe('portal.pagos.parciales and portal.pagos.monto_minimo', () => {
   it.each(['true', 'TRUE', '1', 'si', 'Si', 'SÍ'])('%s turns partial payments on', (value) => {

@@ -1,3 +1,4 @@
+import { createSettingsReader } from '../../src/platform/settings/reader.js';
 import type { FastifyInstance } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -188,6 +189,7 @@ describe('"Recibimos tu pago"', () => {
     const sent: MailMessage[] = [];
     const emails = createPaymentEmails({
       tenancy: app.tenancy,
+      settings: createSettingsReader({ clock: systemClock }),
       jobs: {} as JobQueue,
       mailer: {
         async send(_tenant, message) {

@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findPendingDebts } from '../../src/ledger/pending-debts.js';
 import { readPaymentSettings } from '../../src/modules/payments/settings.js';
+import { systemClock } from '../../src/platform/clock.js';
+import { createSettingsReader } from '../../src/platform/settings/reader.js';
 import {
   PLACEHOLDER_ID,
   preparedQuery,
@@ -120,9 +122,10 @@ describe('statements written as SQL (preparedSql)', () => {
        ON CONFLICT (clave) DO UPDATE SET valor = excluded.valor`,
     );
     const pools = oneConnectionPools(true);
+    const reader = createSettingsReader({ clock: systemClock });
     try {
       for (let round = 0; round < 3; round += 1) {
-        const settings = await readPaymentSettings(context(pools, 'suc0001'));
+        const settings = await readPaymentSettings(reader, context(pools, 'suc0001'));
         expect(settings.webhookToken).toBe('token');
         expect(settings.gatewaySettings.get('sandbox')?.get('webhook_secret')).toBe('secret');
       }

@@ -2,18 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { lastDiscoveryTick } from '../../src/modules/reminders/discovery.js';
 import { nextRunAt, runWindow, stagesOf } from '../../src/modules/reminders/schedule.js';
 import { dateInTimeZone } from '../../src/platform/dates.js';
-import {
-  createProblemLog,
-  parseReminderSettings,
-  REMINDER_INI,
-} from '../../src/modules/reminders/settings.js';
+import { REMINDER_SETTINGS } from '../../src/modules/reminders/settings.js';
+import { parseGroup } from '../../src/platform/settings/setting.js';
 
 /* docs/erp.md "Tenant settings": the portal.avisos.* keys, their defaults and fallbacks. */
 
 const BA = 'America/Argentina/Buenos_Aires';
 
+const REMINDER_INI = {
+  enabled: REMINDER_SETTINGS.enabled.key,
+  daysBefore: REMINDER_SETTINGS.daysBefore.key,
+  daysOverdue: REMINDER_SETTINGS.daysOverdue.key,
+  hour: REMINDER_SETTINGS.hour.key,
+};
+
+/** The settings as the reminders read them, and the keys the reader would log. */
 function parse(values: Record<string, string>) {
-  return parseReminderSettings(new Map(Object.entries(values)));
+  const { values: settings, bad } = parseGroup(REMINDER_SETTINGS, new Map(Object.entries(values)));
+  return { settings, problems: bad };
 }
 
 describe('portal.avisos.* settings', () => {
@@ -85,21 +91,6 @@ describe('portal.avisos.* settings', () => {
     expect(parse({ [REMINDER_INI.daysOverdue]: '1,2,3,4,5,6,7,8,9,10,11' }).problems).toHaveLength(
       1,
     );
-  });
-
-  it('each bad value is logged once per tenant, however many runs read it', () => {
-    const logged: object[] = [];
-    const log = createProblemLog((fields) => logged.push(fields));
-    const problems = [{ key: REMINDER_INI.hour, value: '25' }];
-    log(1, problems);
-    log(1, problems);
-    log(2, problems);
-    log(1, [{ key: REMINDER_INI.hour, value: '26' }]);
-    expect(logged).toEqual([
-      { tenantId: 1, key: REMINDER_INI.hour, value: '25' },
-      { tenantId: 2, key: REMINDER_INI.hour, value: '25' },
-      { tenantId: 1, key: REMINDER_INI.hour, value: '26' },
-    ]);
   });
 });
 

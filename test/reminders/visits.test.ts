@@ -153,7 +153,7 @@ describe('which tenants a run visits', () => {
   it('a bad setting falls back to its default and is logged once; logs carry tenants and counts, never an address or a user', () => {
     const warnings = lines
       .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((line) => line.msg === 'bad reminder setting in ini; using its default');
+      .filter((line) => line.msg === 'bad setting in ini; using its default');
     expect(
       warnings
         .map(({ tenantId, key, value }) => ({ tenantId, key, value }))

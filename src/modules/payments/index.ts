@@ -63,6 +63,7 @@ export async function registerPayments(
   partialPayments: PartialPaymentSettingsReader;
 }> {
   const { config, clock, log, metrics, systemDb, tenancy, jobs, calendar, audit, reports } = shared;
+  const { settings } = shared;
   const gateways = createGatewayRegistry({
     timeoutMs: config.gatewayTimeoutMs,
     publicUrl: config.backendUrl ?? '',
@@ -73,6 +74,7 @@ export async function registerPayments(
   // docs/payments.md "Payment e-mails": sent by the receipt job, queued by the refund's transaction.
   const emails = createPaymentEmails({
     tenancy,
+    settings,
     jobs,
     mailer: shared.mailer,
     // Its PDF calls are counted apart from the routes' (docs/metrics.md `report="receipt-email"`).
@@ -91,7 +93,7 @@ export async function registerPayments(
     metrics,
   });
   await emails.work(config.jobConcurrency);
-  const receipts = createReceiptIssuer({ jobs, calendar, clock, log, metrics });
+  const receipts = createReceiptIssuer({ jobs, settings, calendar, clock, log, metrics });
   await workReceiptJobs(jobs, {
     tenancy,
     attempts: receipts,
@@ -103,13 +105,22 @@ export async function registerPayments(
   // A claim outlives the gateway calls it guards only when its process died.
   const claims = createPaymentClaims({ clock, staleAfterMs: 4 * config.gatewayTimeoutMs });
   // Asking the gateway when no notification came: the customer looking, and the janitor.
-  const resolution = createPaymentResolution({ tenancy, gateways, reconcile, clock, log, metrics });
+  const resolution = createPaymentResolution({
+    tenancy,
+    settings,
+    gateways,
+    reconcile,
+    clock,
+    log,
+    metrics,
+  });
   const checkoutTtlMs = config.checkoutTtlMinutes * 60_000;
   await scheduleCheckoutExpiry(
     jobs,
     createCheckoutExpiry({
       systemDb,
       tenancy,
+      settings,
       gateways,
       reconcile,
       claims,
@@ -124,6 +135,7 @@ export async function registerPayments(
   paymentWebhookRoutes(app, {
     webhook: createWebhookHandler({
       tenancy,
+      settings,
       gateways,
       reconcile,
       refusals: createRefusalBudget(shared.counter, 'webhook-refused', LIMITS.webhookRefusalsPerIp),
@@ -133,12 +145,12 @@ export async function registerPayments(
   });
   // The return address's token (checkout/result-token.ts): signed by iniciar, read by the route.
   const resultKey = deriveKey(config.jwtSecret, RESULT_KEY_PURPOSE);
-  const partialPayments = createPartialPaymentSettings({ clock, log });
+  const partialPayments = createPartialPaymentSettings({ settings });
   paymentResultRoutes(app, {
     result: createPaymentResult({ tenancy, clock, resultKey, resolution }),
   });
   await sandboxRoutes(app, {
-    sandbox: createSandboxCheckout({ tenancy, enabled: config.sandboxEnabled }),
+    sandbox: createSandboxCheckout({ tenancy, settings, enabled: config.sandboxEnabled }),
     resultPage: !shared.servesWebClient,
   });
   shared.protectedRoutes((authed) =>
@@ -146,13 +158,14 @@ export async function registerPayments(
       start: createPaymentStart({
         config,
         gateways,
+        settings,
         clock,
         metrics,
         systemDb,
         resultKey,
         partialSettings: partialPayments,
       }),
-      lifecycle: createPaymentLifecycle({ gateways, claims, clock, emails }),
+      lifecycle: createPaymentLifecycle({ settings, gateways, claims, clock, emails }),
       history: createPaymentHistory({ calendar, clock, checkoutTtlMs }),
       detail: createPaymentDetail({ calendar, clock, checkoutTtlMs, resolution }),
       receiptPdf: createReceiptDownload({ reports }),

@@ -1,9 +1,21 @@
-import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { preparedSql } from '../../platform/db/prepared.js';
-import { isSchemaName } from '../../platform/db/identifiers.js';
+import type { Kysely } from 'kysely';
+import type { TenantDatabase } from '../../platform/db/types.js';
+import type { SettingsReader } from '../../platform/settings/reader.js';
+import { GATEWAY_SETTINGS, SETTINGS } from '../../platform/settings/registry.js';
+import type { SettingsOf } from '../../platform/settings/setting.js';
 import { isGatewayId, type GatewayId } from './gateways/table.js';
 
-/** The tenant's payment configuration (`public.ini`), read in one query. */
+/** The tenant's payment settings (docs/erp.md "Tenant settings"), as the registry reads them. */
+export const PAYMENT_SETTINGS = {
+  gateway: SETTINGS.gateway,
+  webhookToken: SETTINGS.webhookToken,
+  cuentaBancaria: SETTINGS.receiptAccount,
+  cajaSchema: SETTINGS.cashSchema,
+  puntoVenta: SETTINGS.receiptPointOfSale,
+  gatewaySettings: GATEWAY_SETTINGS,
+};
+
+/** The tenant's payment configuration. */
 export interface PaymentSettings {
   gateway: GatewayId | undefined;
   webhookToken: string | undefined;
@@ -15,59 +27,35 @@ export interface PaymentSettings {
   gatewaySettings: ReadonlyMap<GatewayId, ReadonlyMap<string, string>>;
 }
 
-const KEYS = [
-  'sistema.payment_gateway',
-  'portal.webhook_token',
-  'portal.recibo.cuenta_bancaria',
-  'portal.recibo.caja_schema',
-  'portal.recibo.punto_venta',
-];
-
-// Read on every notification (the webhook's token is never cached): a prepared statement,
-// planned once per connection (src/platform/db/prepared.ts).
-const settingsRead = preparedSql(
-  `SELECT clave, valor FROM public.ini
-    WHERE clave = ANY ($1::text[]) OR clave LIKE 'portal.gateway.%'`,
-  ['keys'],
-);
-
-/** Only the tenant database is needed: `ini` is the tenant's, whatever the sucursal. */
+/**
+ * Read fresh (never cached: a payment, a notification and a receipt decide by the tenant's word
+ * of now), in the reader's one prepared statement: the webhook reads them on every notification.
+ * Only the tenant database is needed: `ini` is the tenant's, whatever the sucursal.
+ */
 export async function readPaymentSettings(
-  tenant: Pick<TenantContext, 'db'>,
+  settings: SettingsReader,
+  tenant: { tenantId: number; db: Kysely<TenantDatabase> },
 ): Promise<PaymentSettings> {
-  const { rows } = await tenant.db.executeQuery<{ clave: string; valor: string | null }>(
-    settingsRead.bind({ keys: KEYS }),
-  );
-  return paymentSettingsFrom(rows);
+  return paymentSettingsOf(await settings.read(tenant, PAYMENT_SETTINGS, 'fresh'));
 }
 
-/** The settings from their `ini` rows (any others are ignored). */
-export function paymentSettingsFrom(
-  rows: readonly { clave: string; valor: string | null }[],
-): PaymentSettings {
-  const values = new Map<string, string>();
-  for (const row of rows) {
-    const value = row.valor?.trim();
-    if (value) values.set(row.clave, value);
-  }
+/** The settings from what the registry read: the gateway's id checked, its keys grouped by id. */
+export function paymentSettingsOf(values: SettingsOf<typeof PAYMENT_SETTINGS>): PaymentSettings {
   const gatewaySettings = new Map<GatewayId, Map<string, string>>();
-  for (const [key, value] of values) {
-    const match = /^portal\.gateway\.([a-z]+)\.(.+)$/.exec(key);
+  for (const [key, value] of values.gatewaySettings) {
+    const match = /^([a-z]+)\.(.+)$/.exec(key);
     if (!match?.[1] || !match[2] || !isGatewayId(match[1])) continue;
     const entries = gatewaySettings.get(match[1]) ?? new Map<string, string>();
     entries.set(match[2], value);
     gatewaySettings.set(match[1], entries);
   }
-  const configured = values.get('sistema.payment_gateway')?.toLowerCase();
-  const caja = values.get('portal.recibo.caja_schema');
-  const puntoVenta = Number(values.get('portal.recibo.punto_venta') ?? '1');
+  const { gateway } = values;
   return {
-    gateway: configured && isGatewayId(configured) ? configured : undefined,
-    webhookToken: values.get('portal.webhook_token'),
-    cuentaBancaria: values.get('portal.recibo.cuenta_bancaria'),
-    cajaSchema: caja && isSchemaName(caja) ? caja : undefined,
-    puntoVenta:
-      Number.isSafeInteger(puntoVenta) && puntoVenta > 0 && puntoVenta <= 9999 ? puntoVenta : 1,
+    gateway: gateway && isGatewayId(gateway) ? gateway : undefined,
+    webhookToken: values.webhookToken,
+    cuentaBancaria: values.cuentaBancaria,
+    cajaSchema: values.cajaSchema,
+    puntoVenta: values.puntoVenta,
     gatewaySettings,
   };
 }

@@ -10,7 +10,7 @@ import { findActiveTenantIds } from './marks.js';
 import { createReminderRun } from './run.js';
 import { nextRunAt } from './schedule.js';
 import { createReminderSender, type ReminderEmailJob } from './send.js';
-import { createProblemLog } from './settings.js';
+import { createSettingsReader } from '../../platform/settings/reader.js';
 import { UNSUBSCRIBE_KEY_PURPOSE } from './unsubscribe-token.js';
 
 /** What the commands need of the deployment's configuration. */
@@ -70,24 +70,28 @@ function openCommand(systemUrl: string, options: { clock?: Clock }) {
     ...TENANT_POOLS,
   });
   const marks = dueMarks(standalone.systemDb, 'portal_reminders_due');
-  // The operator's terminal: the settings a tenant got wrong, never an address.
-  const logProblems = createProblemLog((fields, message) =>
-    process.stderr.write(`${message}: ${JSON.stringify(fields)}\n`),
-  );
   const clock = options.clock ?? systemClock;
+  const settings = createSettingsReader({
+    // Its reads are fresh: the clock only ages a cache the command does not use.
+    clock: systemClock,
+    // The operator's terminal: the settings a tenant got wrong, never an address.
+    log: {
+      warn: (fields, message) => process.stderr.write(`${message}: ${JSON.stringify(fields)}\n`),
+    },
+  });
   return {
     clock,
     standalone,
     systemDb: standalone.systemDb,
     tenancy: standalone.tenancy,
     marks,
-    logProblems,
+    settings,
     discover: createReminderDiscovery({
       systemDb: standalone.systemDb,
       marks,
       tenancy: standalone.tenancy,
       clock,
-      logProblems,
+      settings,
     }),
   };
 }
@@ -147,7 +151,7 @@ export async function sendRemindersNow(
   filter: { tenantId?: number | undefined },
   options: { clock?: Clock } = {},
 ): Promise<SendResult[]> {
-  const { clock, standalone, systemDb, tenancy, marks, logProblems, discover } = openCommand(
+  const { clock, standalone, systemDb, tenancy, marks, settings, discover } = openCommand(
     systemUrl,
     options,
   );
@@ -159,18 +163,23 @@ export async function sendRemindersNow(
   const chooseRecipients = createReminderRun({
     clock,
     heldDebts: debtsHeldByPayments,
-    logProblems,
+    settings,
   });
   const send = createReminderSender({
     tenancy,
     // No development outbox here: it would print addresses, and a stage recorded as sent must
     // have gone to a mail server.
-    mailer: createMailer({ smtpUrl: config.smtpUrl, devOutbox: false, print: () => undefined }),
+    mailer: createMailer({
+      smtpUrl: config.smtpUrl,
+      devOutbox: false,
+      print: () => undefined,
+      settings,
+    }),
     clock,
     links,
     tokenKey: deriveKey(config.jwtSecret, UNSUBSCRIBE_KEY_PURPOSE),
     heldDebts: debtsHeldByPayments,
-    logProblems,
+    settings,
   });
 
   async function runTenant(tenantId: number): Promise<SendResult> {

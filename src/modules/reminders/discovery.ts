@@ -14,7 +14,8 @@ import {
   type ReminderMark,
 } from './marks.js';
 import { nextRunAt } from './schedule.js';
-import { readReminderSettings, type ReminderSettings, type SettingProblem } from './settings.js';
+import type { SettingsReader } from '../../platform/settings/reader.js';
+import { readReminderSettings, type ReminderSettings } from './settings.js';
 
 export const DISCOVERY_JOB = 'reminders.discover';
 /** Hourly: queues a catch-up discovery while the day's has not finished (it failed, or nobody ran it). */
@@ -74,7 +75,8 @@ export interface DiscoveryDeps {
   marks: DueMarks;
   tenancy: Pick<Tenancy, 'borrowDatabase'>;
   clock: Clock;
-  logProblems: (tenantId: number, problems: readonly SettingProblem[]) => void;
+  /** The tenant's reminder settings, read fresh. */
+  settings: SettingsReader;
 }
 
 /**
@@ -86,7 +88,7 @@ export interface DiscoveryDeps {
  * keeps whatever mark it had; the others go on.
  */
 export function createReminderDiscovery(deps: DiscoveryDeps) {
-  const { systemDb, marks, tenancy, clock, logProblems } = deps;
+  const { systemDb, marks, tenancy, clock } = deps;
 
   async function discoverTenant(
     tenantId: number,
@@ -95,8 +97,7 @@ export function createReminderDiscovery(deps: DiscoveryDeps) {
     try {
       const db = await tenancy.borrowDatabase(tenantId);
       if (!db) return { tenantId, outcome: 'unknown' };
-      const { settings, problems } = await readReminderSettings({ db });
-      logProblems(tenantId, problems);
+      const settings = await readReminderSettings(deps.settings, { tenantId, db });
       if (!settings.enabled) {
         // Only the mark as read: one written since (a command, a run) is left to its run.
         if (mark) await marks.settle({ tenantId, version: mark.version }, undefined);

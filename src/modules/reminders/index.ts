@@ -13,7 +13,6 @@ import {
 } from './run.js';
 import { stageKindOf } from './schedule.js';
 import { createReminderSender, type ReminderEmailJob } from './send.js';
-import { createProblemLog } from './settings.js';
 import { createUnsubscribe } from './unsubscribe.js';
 import {
   createDailyDiscovery,
@@ -35,7 +34,7 @@ import { UNSUBSCRIBE_KEY_PURPOSE } from './unsubscribe-token.js';
 export { activateReminders, sendRemindersNow } from './command.js';
 /** For the reminders benches: the jobs' names, the settings' keys, the claim and the schedule. */
 export { DISCOVERY_JOB } from './discovery.js';
-export { parseReminderSettings, REMINDER_INI } from './settings.js';
+export { REMINDER_SETTINGS } from './settings.js';
 export { claimDueStagesQuery } from './queries.js';
 export { REMINDER_EMAIL_JOB, REMINDERS_JOB } from './run.js';
 export { runWindow, stagesOf } from './schedule.js';
@@ -44,7 +43,7 @@ export async function registerReminders(app: FastifyInstance, shared: Shared): P
   const { config, clock, log, metrics, systemDb, tenancy, jobs, mailer } = shared;
   const links = reminderLinks(config);
   const tokenKey = deriveKey(config.jwtSecret, UNSUBSCRIBE_KEY_PURPOSE);
-  const logProblems = createProblemLog((fields, message) => log.warn(fields, message));
+  const { settings } = shared;
   const send = createReminderSender({
     tenancy,
     mailer,
@@ -52,7 +51,7 @@ export async function registerReminders(app: FastifyInstance, shared: Shared): P
     links,
     tokenKey,
     heldDebts: debtsHeldByPayments,
-    logProblems,
+    settings,
   });
   if (!links) {
     // Production without BACKEND_URL: a reminder without its unsubscribe link is not sent, and
@@ -80,7 +79,7 @@ export async function registerReminders(app: FastifyInstance, shared: Shared): P
       { concurrency: config.jobConcurrency },
     );
     const marks = dueMarks(systemDb, 'portal_reminders_due');
-    const discover = createReminderDiscovery({ systemDb, marks, tenancy, clock, logProblems });
+    const discover = createReminderDiscovery({ systemDb, marks, tenancy, clock, settings });
     await scheduleReminderDiscovery(
       jobs,
       createDailyDiscovery({ systemDb, discover, clock, log, metrics }),
@@ -91,7 +90,7 @@ export async function registerReminders(app: FastifyInstance, shared: Shared): P
         marks,
         tenancy,
         jobs,
-        chooseRecipients: createReminderRun({ clock, heldDebts: debtsHeldByPayments, logProblems }),
+        chooseRecipients: createReminderRun({ clock, heldDebts: debtsHeldByPayments, settings }),
         clock,
         log,
         metrics,

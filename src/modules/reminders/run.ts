@@ -10,7 +10,8 @@ import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
 import { claimDueStages, findCustomerSchemas } from './queries.js';
 import { nextRunAt, runWindow, stagesOf, tenantToday } from './schedule.js';
 import type { ReminderEmailJob } from './send.js';
-import { readReminderSettings, type ReminderSettings, type SettingProblem } from './settings.js';
+import type { SettingsReader } from '../../platform/settings/reader.js';
+import { readReminderSettings, type ReminderSettings } from './settings.js';
 
 export const REMINDERS_JOB = 'reminders.run';
 export const REMINDER_EMAIL_JOB = 'reminders.email';
@@ -43,7 +44,8 @@ export type TenantRun =
 export interface ReminderRunDeps {
   clock: Clock;
   heldDebts(db: TenantExecutor, tenant: Pick<TenantContext, 'tenantId'>): Promise<Set<string>>;
-  logProblems(tenantId: number, problems: readonly SettingProblem[]): void;
+  /** The tenant's reminder settings, read fresh. */
+  settings: SettingsReader;
 }
 
 /**
@@ -56,8 +58,7 @@ export function createReminderRun(deps: ReminderRunDeps) {
     tenantId: number,
     db: Kysely<TenantDatabase>,
   ): Promise<TenantRun> {
-    const { settings, problems } = await readReminderSettings({ db });
-    deps.logProblems(tenantId, problems);
+    const settings = await readReminderSettings(deps.settings, { tenantId, db });
     if (!settings.enabled) return { enabled: false };
     const now = deps.clock.now();
     const today = tenantToday(now, settings);

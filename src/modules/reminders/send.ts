@@ -12,7 +12,8 @@ import {
   type ClaimedStage,
 } from './queries.js';
 import { tenantToday } from './schedule.js';
-import { readReminderSettings, type SettingProblem } from './settings.js';
+import type { SettingsReader } from '../../platform/settings/reader.js';
+import { readReminderSettings } from './settings.js';
 import { signUnsubscribeToken } from './unsubscribe-token.js';
 
 /** One recipient's e-mail: the job's data (ids only: the address is read when it is sent). */
@@ -51,7 +52,8 @@ export interface ReminderSenderDeps {
   tokenKey: Buffer;
   /** The debts payments in flight hold (the payments module's face). */
   heldDebts(db: TenantExecutor, tenant: Pick<TenantContext, 'tenantId'>): Promise<Set<string>>;
-  logProblems(tenantId: number, problems: readonly SettingProblem[]): void;
+  /** The tenant's reminder settings, read fresh. */
+  settings: SettingsReader;
 }
 
 /** nodemailer's error code and SMTP reply code, without its message (which may quote the address). */
@@ -101,8 +103,7 @@ export function createReminderSender(deps: ReminderSenderDeps) {
     const tenant = await tenancy.tryResolve(job.tenantId, job.sucursalId);
     if (!tenant) return { result: 'not_applicable', stages: {} };
     if (!links) return { result: 'misconfigured', stages: {} };
-    const { settings, problems } = await readReminderSettings(tenant);
-    deps.logProblems(tenant.tenantId, problems);
+    const settings = await readReminderSettings(deps.settings, tenant);
     if (!settings.enabled) return { result: 'off', stages: {} };
     const { customerSchema } = tenant;
     const recipient = await findRecipient(tenant.db, customerSchema, job.portalUserId);

@@ -10,9 +10,8 @@ import { tenantRoutes } from './routes.js';
 export function registerTenants(app: FastifyInstance, shared: Shared): void {
   const brands = createTenantBrands({
     tenancy: shared.tenancy,
+    settings: shared.settings,
     issuers: shared.issuers,
-    clock: shared.clock,
-    log: shared.log,
   });
   tenantRoutes(app, {
     directory: shared.directory,

@@ -1,7 +1,8 @@
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
-import { readIni } from '../tenancy/ini.js';
+import type { SettingsReader } from '../settings/reader.js';
+import { SETTINGS } from '../settings/registry.js';
 import type { TenantContext } from '../tenancy/tenancy.js';
 
 export interface MailAttachment {
@@ -35,16 +36,14 @@ export interface Outbox {
   readonly messages: readonly (MailMessage & { from: string; tenantId: number })[];
 }
 
-const MAIL_KEYS = [
-  'mail.smtp.host',
-  'mail.smtp.port',
-  'mail.smtp.user',
-  'mail.smtp.password',
-  'mail.smtp.secure',
-  'mail.from',
-] as const;
-
-const DEFAULT_FROM = 'Portal de clientes <no-reply@localhost>';
+const MAIL_SETTINGS = {
+  host: SETTINGS.smtpHost,
+  port: SETTINGS.smtpPort,
+  user: SETTINGS.smtpUser,
+  password: SETTINGS.smtpPassword,
+  secure: SETTINGS.smtpSecure,
+  from: SETTINGS.mailFrom,
+};
 /** A mail server's connections unused this long are closed: a burst keeps them, a quiet hour does not. */
 const IDLE_TRANSPORT_MS = 5_000;
 
@@ -141,6 +140,8 @@ export function createMailer(options: {
   devOutbox: boolean;
   print: (text: string) => void;
   connectionsPerServer?: number;
+  /** Read fresh at each message: a tenant's new mail server applies to the next one. */
+  settings: SettingsReader;
 }): PooledMailer & Outbox {
   const messages: (MailMessage & { from: string; tenantId: number })[] = [];
   const pool =
@@ -149,20 +150,21 @@ export function createMailer(options: {
       : createTransportPool(options.connectionsPerServer);
 
   async function settingsFor(
-    tenant: Pick<TenantContext, 'db'>,
+    tenant: Pick<TenantContext, 'db' | 'tenantId'>,
   ): Promise<{ settings?: SmtpSettings; from: string }> {
-    const ini = await readIni(tenant, MAIL_KEYS);
-    const from = ini.get('mail.from') ?? DEFAULT_FROM;
-    const host = ini.get('mail.smtp.host');
+    const { host, port, user, password, secure, from } = await options.settings.read(
+      tenant,
+      MAIL_SETTINGS,
+      'fresh',
+    );
     if (host) {
-      const user = ini.get('mail.smtp.user');
       return {
         from,
         settings: {
           host,
-          port: Number(ini.get('mail.smtp.port') ?? 587),
-          secure: ini.get('mail.smtp.secure') === 'true',
-          ...(user && { auth: { user, pass: ini.get('mail.smtp.password') ?? '' } }),
+          port,
+          secure,
+          ...(user && { auth: { user, pass: password ?? '' } }),
           connectionTimeout: 10_000,
           greetingTimeout: 10_000,
           socketTimeout: 20_000,

@@ -1,7 +1,7 @@
-import { growingLru } from '../lru.js';
-import { cacheAgesOn, type TimerClock } from '../clock.js';
-import { dateInTimeZone, DEFAULT_TIME_ZONE, isTimeZone } from '../dates.js';
-import { readIni } from './ini.js';
+import type { TimerClock } from '../clock.js';
+import { dateInTimeZone } from '../dates.js';
+import { createSettingsReader, type SettingsReader } from '../settings/reader.js';
+import { SETTINGS } from '../settings/registry.js';
 import type { TenantContext } from './tenancy.js';
 
 export interface TenantCalendar {
@@ -11,21 +11,19 @@ export interface TenantCalendar {
   zone(tenant: TenantContext): Promise<string>;
 }
 
+const ZONE = { zone: SETTINGS.timeZone };
+
 /**
- * The tenant's `sistema.zona_horaria`, else Buenos Aires. The key is read at most once a minute
- * per tenant; an unknown zone name falls back to the default rather than failing requests.
+ * The tenant's `sistema.zona_horaria`, else Buenos Aires: a cached setting (at most a minute
+ * old); an unknown zone name falls back to the default rather than failing requests. Without a
+ * reader of the process's, one of its own.
  */
-export function createTenantCalendar(clock: TimerClock): TenantCalendar {
-  const zones = growingLru<number, string>(10_000, { ttl: 60_000, ...cacheAgesOn(clock) });
+export function createTenantCalendar(
+  clock: TimerClock,
+  settings: SettingsReader = createSettingsReader({ clock }),
+): TenantCalendar {
   async function zone(tenant: TenantContext): Promise<string> {
-    let cached = zones.get(tenant.tenantId);
-    if (cached === undefined) {
-      const ini = await readIni(tenant, ['sistema.zona_horaria']);
-      const configured = ini.get('sistema.zona_horaria');
-      cached = configured && isTimeZone(configured) ? configured : DEFAULT_TIME_ZONE;
-      zones.set(tenant.tenantId, cached);
-    }
-    return cached;
+    return (await settings.read(tenant, ZONE, 'cached')).zone;
   }
   // Formatting a date in a zone costs microseconds on every request; the answer only changes at
   // a midnight, and every zone in use today is offset from UTC by whole minutes, so the date of

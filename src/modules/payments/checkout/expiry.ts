@@ -1,3 +1,4 @@
+import type { SettingsReader } from '../../../platform/settings/reader.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../../platform/clock.js';
@@ -60,6 +61,7 @@ interface InFlight {
 export function createCheckoutExpiry(deps: {
   systemDb: Kysely<SystemDatabase>;
   tenancy: Tenancy;
+  settings: SettingsReader;
   gateways: GatewayRegistry;
   reconcile: Reconciler;
   claims: PaymentClaims;
@@ -162,7 +164,7 @@ export function createCheckoutExpiry(deps: {
       try {
         const tenant = await tenancy.tryResolve(tenantId, payment.sucursal_id);
         if (!tenant) continue;
-        settings ??= await readPaymentSettings(tenant);
+        settings ??= await readPaymentSettings(deps.settings, tenant);
         const outcome = await resolution.ask(tenant, payment.id, 'janitor', settings);
         janitor[outcome === 'pending' || outcome === 'not_asked' ? 'pending' : 'resolved'] += 1;
       } catch (error) {
@@ -181,7 +183,7 @@ export function createCheckoutExpiry(deps: {
     summary: ExpirySummary,
   ): Promise<void> {
     // The tenant's ini serves all its sucursales: read once for the whole batch.
-    const settings = await readPaymentSettings({ db });
+    const settings = await readPaymentSettings(deps.settings, { tenantId, db });
     for (const payment of expired) {
       let result: ExpiryResult;
       try {

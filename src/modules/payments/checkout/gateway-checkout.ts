@@ -1,3 +1,4 @@
+import type { SettingsReader } from '../../../platform/settings/reader.js';
 import { AppError } from '../../../platform/errors.js';
 import type { Metrics } from '../../../platform/metrics.js';
 import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
@@ -23,8 +24,9 @@ export interface ResolvedGateway {
 export async function resolvePaymentGateway(
   tenant: TenantContext,
   gateways: GatewayRegistry,
+  tenantSettings: SettingsReader,
 ): Promise<ResolvedGateway> {
-  const settings = await readPaymentSettings(tenant);
+  const settings = await readPaymentSettings(tenantSettings, tenant);
   const { gateway: gatewayId, webhookToken } = settings;
   if (!gatewayId || !webhookToken) {
     throw new AppError(

@@ -1,3 +1,4 @@
+import type { SettingsReader } from '../../../platform/settings/reader.js';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../../config.js';
@@ -29,6 +30,7 @@ export interface StartRequest extends SelectionRequest {
 export function createPaymentStart(deps: {
   config: Pick<Config, 'backendUrl' | 'allowedOrigins' | 'checkoutTtlMinutes'>;
   gateways: GatewayRegistry;
+  settings: SettingsReader;
   clock: Clock;
   metrics: Pick<Metrics, 'paymentStart'>;
   systemDb: Kysely<SystemDatabase>;
@@ -61,7 +63,7 @@ export function createPaymentStart(deps: {
       throw new AppError('MISSING_ORIGIN', `El origen ${origin} no está permitido`);
     }
     if (!config.backendUrl) throw new AppError('MISCONFIGURED', 'BACKEND_URL no está configurado');
-    const gateway = await resolvePaymentGateway(tenant, gateways);
+    const gateway = await resolvePaymentGateway(tenant, gateways, deps.settings);
 
     const { totalCents } = selection;
     const reference = randomUUID();

@@ -4,7 +4,8 @@ import type { PaymentEmailKind } from '../../../platform/db/types.js';
 import type { JobQueue } from '../../../platform/jobs.js';
 import type { MailMessage, Mailer } from '../../../platform/mail/mailer.js';
 import type { Metrics } from '../../../platform/metrics.js';
-import { readIni } from '../../../platform/tenancy/ini.js';
+import type { SettingsReader } from '../../../platform/settings/reader.js';
+import { SETTINGS } from '../../../platform/settings/registry.js';
 import type { Tenancy, TenantContext } from '../../../platform/tenancy/tenancy.js';
 import { findReceipt, type ReceiptView } from '../../../ledger/receipt-view.js';
 import type { ReportsClient } from '../../../reports/client.js';
@@ -28,12 +29,11 @@ interface EmailJob {
   kind: PaymentEmailKind;
 }
 
-/** The `ini` key that turns each e-mail off (docs/erp.md "ini"); absent means on. */
-export const PAYMENT_EMAIL_INI: Record<PaymentEmailKind, string> = {
-  pago_recibido: 'portal.mail.pago_recibido',
-  devolucion: 'portal.mail.devolucion',
-};
-const OFF_VALUES = new Set(['false', '0', 'no']);
+/** The setting that turns each e-mail off (docs/erp.md "Tenant settings"); absent means on. */
+const PAYMENT_EMAIL_SETTINGS = {
+  pago_recibido: { on: SETTINGS.paymentReceivedEmail },
+  devolucion: { on: SETTINGS.refundEmail },
+} as const;
 
 /** What a job run did (the `result` of `portal_job_runs_total{job="payment-email"}`). */
 export type PaymentEmailResult =
@@ -67,6 +67,8 @@ const SINGLETON_SECONDS = 60;
 
 export interface PaymentEmailDeps {
   tenancy: Tenancy;
+  /** Read fresh when the e-mail's job runs: turning one off applies to the next. */
+  settings: SettingsReader;
   jobs: JobQueue;
   mailer: Mailer;
   reports: ReportsClient;
@@ -254,10 +256,8 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
   async function run(job: EmailJob): Promise<PaymentEmailResult> {
     const tenant = await tenancy.tryResolve(job.tenantId, job.sucursalId);
     if (!tenant) return 'not_applicable';
-    const setting = (await readIni(tenant, [PAYMENT_EMAIL_INI[job.kind]])).get(
-      PAYMENT_EMAIL_INI[job.kind],
-    );
-    if (setting !== undefined && OFF_VALUES.has(setting.toLowerCase())) return 'off';
+    const { on } = await deps.settings.read(tenant, PAYMENT_EMAIL_SETTINGS[job.kind], 'fresh');
+    if (!on) return 'off';
     if (await emailSent(tenant.db, job.paymentId, job.kind)) return 'already_sent';
     const payment = await tenant.db
       .transaction()

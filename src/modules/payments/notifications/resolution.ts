@@ -1,3 +1,4 @@
+import type { SettingsReader } from '../../../platform/settings/reader.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../platform/clock.js';
 import type { Metrics } from '../../../platform/metrics.js';
@@ -60,6 +61,7 @@ export async function askGatewayAbout(
  */
 export function createPaymentResolution(deps: {
   tenancy: Tenancy;
+  settings: SettingsReader;
   gateways: GatewayRegistry;
   reconcile: Reconciler;
   clock: Clock;
@@ -82,7 +84,7 @@ export function createPaymentResolution(deps: {
         ? tenant
         : await tenancy.tryResolve(tenant.tenantId, payment.sucursal_id);
     if (!own) return 'not_asked';
-    const settings = known ?? (await readPaymentSettings(own));
+    const settings = known ?? (await readPaymentSettings(deps.settings, own));
     const built = gateways.adapterFor(own, settings, payment.gateway);
     if (!built.ok) return 'not_asked';
     const truth = await askGatewayAbout(built.adapter, payment);

@@ -1,3 +1,4 @@
+import type { SettingsReader } from '../../../platform/settings/reader.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { growingLru } from '../../../platform/lru.js';
 import type { RequestOrigin } from '../../../platform/audit.js';
@@ -26,6 +27,7 @@ export type WebhookOutcome = 'ignored' | ReconcileOutcome;
 
 export interface WebhookDeps {
   tenancy: Tenancy;
+  settings: SettingsReader;
   gateways: GatewayRegistry;
   reconcile: Reconciler;
   /** Refused notifications per IP; a spent budget is refused before any database query. */
@@ -79,7 +81,7 @@ export function createWebhookHandler(deps: WebhookDeps) {
 
   async function authenticate(input: NotificationInput, tenantId: number, sucursalId: number) {
     const tenant = await tenancy.tryResolve(tenantId, sucursalId);
-    const settings = tenant && (await readPaymentSettings(tenant));
+    const settings = tenant && (await readPaymentSettings(deps.settings, tenant));
     const token = input.query.token ?? '';
     if (!tenant || !settings?.webhookToken || !safeEqual(token, settings.webhookToken)) {
       throw new AppError('UNAUTHORIZED', 'Token de notificación inválido');

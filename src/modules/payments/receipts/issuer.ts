@@ -1,3 +1,4 @@
+import type { SettingsReader } from '../../../platform/settings/reader.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../platform/clock.js';
 import type { JobQueue } from '../../../platform/jobs.js';
@@ -57,6 +58,7 @@ export interface ReceiptIssuer extends ReceiptAttempts {
 }
 
 interface ReceiptDeps {
+  settings: SettingsReader;
   calendar: TenantCalendar;
   clock: Clock;
   log: FastifyBaseLogger;
@@ -84,7 +86,7 @@ export function createReceiptAttempts(deps: ReceiptDeps): ReceiptAttempts {
     known?: PaymentSettings,
   ): Promise<ReceiptOutcome> {
     try {
-      const settings = known ?? (await readPaymentSettings(tenant));
+      const settings = known ?? (await readPaymentSettings(deps.settings, tenant));
       if (!settings.cuentaBancaria || !settings.cajaSchema) {
         throw new Error('Falta portal.recibo.cuenta_bancaria o portal.recibo.caja_schema');
       }

@@ -1,3 +1,4 @@
+import { createSettingsReader } from '../../../platform/settings/reader.js';
 import pino from 'pino';
 import { systemClock } from '../../../platform/clock.js';
 import { startJobQueue } from '../../../platform/jobs.js';
@@ -36,8 +37,11 @@ export async function retryReceipts(
     pollingIntervalSeconds: 2,
     retryDelaySeconds: 15,
   });
+  // Fresh reads only: the command decides by the tenant's settings of now.
+  const settings = createSettingsReader({ clock: systemClock, log });
   const attempts = createReceiptAttempts({
-    calendar: createTenantCalendar(systemClock),
+    settings,
+    calendar: createTenantCalendar(systemClock, settings),
     clock: systemClock,
     log,
   });

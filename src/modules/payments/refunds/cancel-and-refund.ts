@@ -1,3 +1,4 @@
+import type { SettingsReader } from '../../../platform/settings/reader.js';
 import type { Clock } from '../../../platform/clock.js';
 import { AppError } from '../../../platform/errors.js';
 import { isPositiveInt4 } from '../../../platform/ids.js';
@@ -35,6 +36,7 @@ function gatewayError(error: unknown): AppError {
 }
 
 export function createPaymentLifecycle(deps: {
+  settings: SettingsReader;
   gateways: GatewayRegistry;
   claims: PaymentClaims;
   clock: Clock;
@@ -87,7 +89,7 @@ export function createPaymentLifecycle(deps: {
           `No se puede cancelar un pago en estado ${payment.status}`,
         );
       }
-      const settings = await readPaymentSettings(tenant);
+      const settings = await readPaymentSettings(deps.settings, tenant);
       const adapter = adapterOf(tenant, settings, payment.gateway);
       await underClaim(tenant, payment, 'cancel', ['pending', 'issued'], () =>
         adapter.cancel({
@@ -116,7 +118,7 @@ export function createPaymentLifecycle(deps: {
       }
       const gatewayPaymentId = payment.gateway_payment_id;
       if (!gatewayPaymentId) throw gatewayError(new Error('payment has no gateway id'));
-      const settings = await readPaymentSettings(tenant);
+      const settings = await readPaymentSettings(deps.settings, tenant);
       const adapter = adapterOf(tenant, settings, payment.gateway);
       const refund = await underClaim(tenant, payment, 'refund', ['approved'], () =>
         adapter.refund(gatewayPaymentId, `refund-${payment.reference ?? payment.id}`),

@@ -1,3 +1,4 @@
+import type { SettingsReader } from '../../../platform/settings/reader.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../../platform/errors.js';
 import type { Tenancy } from '../../../platform/tenancy/tenancy.js';
@@ -19,7 +20,11 @@ export interface SandboxCheckout {
  * Approve / Reject, which sends a real signed webhook. Refused in production unless
  * PORTAL_ENABLE_SANDBOX is set.
  */
-export function createSandboxCheckout(deps: { tenancy: Tenancy; enabled: boolean }) {
+export function createSandboxCheckout(deps: {
+  tenancy: Tenancy;
+  settings: SettingsReader;
+  enabled: boolean;
+}) {
   function assertEnabled(): void {
     if (!deps.enabled) throw new AppError('NOT_FOUND', 'El sandbox de pagos está deshabilitado');
   }
@@ -58,7 +63,7 @@ export function createSandboxCheckout(deps: { tenancy: Tenancy; enabled: boolean
       const { tenant, payment } = await load(tenantId, sucursalId, id);
       const status = action === 'approve' ? 'approved' : 'rejected';
       if (await decideSandboxPayment(tenant.db, id, status, new Date())) {
-        const settings = await readPaymentSettings(tenant);
+        const settings = await readPaymentSettings(deps.settings, tenant);
         const secret = settings.gatewaySettings.get(sandboxGateway.id)?.get('webhook_secret') ?? '';
         await deliverSandboxWebhook(
           { notificationUrl: payment.notification_url, paymentId: id, secret },
