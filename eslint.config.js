@@ -41,6 +41,16 @@ function moduleOf(file) {
   return rest.length > 0 && modules.includes(first) ? first : undefined;
 }
 
+/** Whether an import or re-export carries types only (`import type`, or every name `type`). */
+function typeOnly(node) {
+  if (node.importKind === 'type' || node.exportKind === 'type') return true;
+  const specifiers = node.specifiers ?? [];
+  return (
+    specifiers.length > 0 &&
+    specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type')
+  );
+}
+
 /**
  * A module reaches another only through its face, `../<m>/index.js` (docs/architecture.md "A
  * module's face"). Paths are resolved, so a sub-folder named like a module (payments/receipts/)
@@ -51,6 +61,8 @@ const moduleFaces = {
     type: 'problem',
     messages: {
       face: 'A module is reached through its face only: src/modules/{{module}}/index.ts (docs/architecture.md "A module\'s face").',
+      given:
+        'A module uses another only through what app.ts gives it: import its types, and take the functions as a parameter of the register function (docs/architecture.md "How modules meet").',
     },
     schema: [],
   },
@@ -62,8 +74,14 @@ const moduleFaces = {
       const target = path.resolve(path.dirname(context.filename), source);
       const other = moduleOf(target);
       if (other === undefined || other === own) return;
-      if (path.relative(path.join(modulesDir, other), target) === 'index.js') return;
-      context.report({ node, messageId: 'face', data: { module: other } });
+      if (path.relative(path.join(modulesDir, other), target) !== 'index.js') {
+        context.report({ node, messageId: 'face', data: { module: other } });
+        return;
+      }
+      // Inside a module, another's face gives types only: its functions come as parameters.
+      if (own !== undefined && !typeOnly(node)) {
+        context.report({ node, messageId: 'given', data: { module: other } });
+      }
     };
     return {
       ImportDeclaration: (node) => check(node, node.source.value),

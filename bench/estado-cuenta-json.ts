@@ -7,7 +7,7 @@ import { request } from 'undici';
 import { pendingDebtsQuery } from '../src/ledger/pending-debts.js';
 import { statementQuery } from '../src/ledger/statement.js';
 import { statementReport, type Statement } from '../src/modules/statement/index.js';
-import { sameDayYearBefore } from '../src/modules/statement/index.js';
+import { sameDayYearBefore } from '../src/ledger/period.js';
 import { createKysely, createPool } from '../src/platform/db/connect.js';
 import { PLACEHOLDER_ID } from '../src/platform/db/prepared.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { findReceipt } from '../src/ledger/receipt-view.js';
 import { receiptPaymentOf } from '../src/modules/payments/index.js';
-import { receiptReport } from '../src/modules/receipts/index.js';
+import { receiptReport } from '../src/ledger/receipt-document.js';
 import { createKysely, createPool } from '../src/platform/db/connect.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';
 import type { ReceiptReport } from '../src/reports/receipt-report.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bootConfig } from './boot.js';
-import { retryReceipts } from './modules/payments/index.js';
+import { debtsHeldByPayments, retryReceipts } from './modules/payments/index.js';
 import { qzKeygen } from './modules/print/index.js';
 import { activateReminders, sendRemindersNow } from './modules/reminders/index.js';
 import type { Config } from './config.js';
@@ -143,7 +143,7 @@ async function run(argv: string[]): Promise<void> {
       return;
     }
     const results = await withSystemDatabase((systemUrl, config) =>
-      sendRemindersNow(systemUrl, config, filter),
+      sendRemindersNow(systemUrl, config, filter, { heldDebts: debtsHeldByPayments }),
     );
     if (results.length === 0) {
       say('no active tenant has reminders on (portal.avisos.habilitado)');

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { debtsHeldByPayments as heldDebts } from '../../src/modules/payments/index.js';
 import { sendRemindersNow } from '../../src/modules/reminders/index.js';
 import { REMINDER_EMAIL_JOB } from '../../src/modules/reminders/run.js';
 import { fakeClock } from '../helpers/auth.js';
@@ -283,8 +284,8 @@ describe('once per stage', () => {
       smtpUrl: undefined,
     };
     const [first, second] = await Promise.all([
-      sendRemindersNow(env.systemUrl, config, { tenantId: 1 }, { clock }),
-      sendRemindersNow(env.systemUrl, config, { tenantId: 1 }, { clock }),
+      sendRemindersNow(env.systemUrl, config, { tenantId: 1 }, { clock, heldDebts }),
+      sendRemindersNow(env.systemUrl, config, { tenantId: 1 }, { clock, heldDebts }),
       run(),
     ]);
     for (const customer of customers) expect(mailsTo(smtp, customer.email)).toHaveLength(1);

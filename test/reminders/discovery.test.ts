@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { debtsHeldByPayments as heldDebts } from '../../src/modules/payments/index.js';
 import { sendRemindersNow } from '../../src/modules/reminders/index.js';
 import { DISCOVERY_CHECK_JOB, DISCOVERY_JOB } from '../../src/modules/reminders/discovery.js';
 import { fakeClock } from '../helpers/auth.js';
@@ -231,7 +232,7 @@ describe('avisos enviar without --tenant', () => {
         smtpUrl: undefined,
       },
       {},
-      { clock },
+      { clock, heldDebts },
     );
     expect(results.map((result) => [result.tenantId, result.outcome])).toEqual([
       [60, 'failed'],

@@ -7,7 +7,7 @@ import { createAccountService } from './service.js';
 /** The account summary and the pending debts (docs/account.md). */
 export function registerAccount(
   _app: FastifyInstance,
-  shared: Shared,
+  shared: Pick<Shared, 'calendar' | 'protectedRoutes'>,
   deps: {
     pendingDebts: PendingDebtsWithPayments;
     partialPayments: Pick<PartialPaymentSettingsReader, 'cached'>;

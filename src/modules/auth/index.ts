@@ -18,7 +18,23 @@ export type PortalUsers = Pick<AuthService, 'contactOf' | 'me'>;
  */
 export async function registerAuth(
   app: FastifyInstance,
-  shared: Shared,
+  shared: Pick<
+    Shared,
+    | 'audit'
+    | 'calendar'
+    | 'clock'
+    | 'config'
+    | 'counter'
+    | 'jobs'
+    | 'mailer'
+    | 'metrics'
+    | 'passwords'
+    | 'protectedRoutes'
+    | 'sessionVersions'
+    | 'systemDb'
+    | 'tenancy'
+    | 'tokens'
+  >,
 ): Promise<{ users: PortalUsers }> {
   const { config, clock, tenancy, systemDb, passwords, audit, jobs, mailer, counter } = shared;
   const sessions = createSessions({

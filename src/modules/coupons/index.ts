@@ -1,12 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import { createCouponLedger } from '../../ledger/coupons/service.js';
+import type { PaymentHoldingDebts } from '../payments/index.js';
 import type { Shared } from '../shared.js';
 import { couponRoutes } from './routes.js';
 import { createCouponService } from './service.js';
 
 /** Payment coupons with their ITF barcode, delegated to the ledger's coupon services (docs/decisions.md #36). */
-export function registerCoupons(_app: FastifyInstance, shared: Shared): void {
+export function registerCoupons(
+  _app: FastifyInstance,
+  shared: Pick<Shared, 'calendar' | 'clock' | 'metrics' | 'protectedRoutes' | 'reports'>,
+  deps: { paymentHoldingDebts: PaymentHoldingDebts },
+): void {
   const ledger = createCouponLedger({ calendar: shared.calendar, clock: shared.clock });
-  const coupons = createCouponService({ ledger, metrics: shared.metrics });
+  const coupons = createCouponService({
+    ledger,
+    metrics: shared.metrics,
+    paymentHoldingDebts: deps.paymentHoldingDebts,
+  });
   shared.protectedRoutes((authed) => couponRoutes(authed, { coupons, reports: shared.reports }));
 }

@@ -4,7 +4,7 @@ import { AppError } from '../../platform/errors.js';
 import type { Metrics } from '../../platform/metrics.js';
 import { numericToNumber } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import { paymentHoldingDebts } from '../payments/index.js';
+import type { PaymentHoldingDebts } from '../payments/index.js';
 import { findCustomerNumber } from './queries.js';
 
 /** docs/api.md "Limits": the coupon listing's page. */
@@ -44,6 +44,8 @@ function summaryBody(coupon: CouponSummary) {
 export function createCouponService(deps: {
   ledger: CouponLedger;
   metrics: Pick<Metrics, 'couponGenerated'>;
+  /** The payments module's: which payment in flight holds some of the debts (decision 26). */
+  paymentHoldingDebts: PaymentHoldingDebts;
 }) {
   const { ledger, metrics } = deps;
 
@@ -65,7 +67,7 @@ export function createCouponService(deps: {
     async generate(tenant: TenantContext, portalUserId: string, input: GenerateInput) {
       const cnro = await customerOf(tenant, portalUserId);
       // A debt an online payment is settling cannot go on a coupon too: it would be paid twice.
-      const holder = await paymentHoldingDebts(
+      const holder = await deps.paymentHoldingDebts(
         tenant.db,
         tenant,
         cnro,

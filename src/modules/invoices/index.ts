@@ -14,7 +14,20 @@ import { createInvoiceService } from './service.js';
 export { findInvoiceDocument } from './queries.js';
 export { invoiceReport, isAuthorized } from './report.js';
 
-export function registerInvoices(_app: FastifyInstance, shared: Shared): void {
+export function registerInvoices(
+  _app: FastifyInstance,
+  shared: Pick<
+    Shared,
+    | 'calendar'
+    | 'config'
+    | 'invoicePdfFairUse'
+    | 'issuers'
+    | 'locks'
+    | 'log'
+    | 'protectedRoutes'
+    | 'reports'
+  >,
+): void {
   const issuers = createIssuerLookup({ issuers: shared.issuers, log: shared.log });
   shared.protectedRoutes((authed) =>
     invoiceRoutes(authed, {

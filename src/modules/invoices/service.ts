@@ -6,7 +6,7 @@ import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { ReportsClient } from '../../reports/client.js';
 import { reportsFailure } from '../reports-failure.js';
 import { voucherNumber } from '../../reports/invoice-codes.js';
-import { resolvePeriod, type PeriodQuery } from '../statement/index.js';
+import { resolvePeriod, type PeriodQuery } from '../../ledger/period.js';
 import type { IssuerLookup } from './issuer.js';
 import { findInvoiceDocument, findInvoicePage } from './queries.js';
 import { invoiceReport, isAuthorized } from './report.js';

@@ -2,6 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { createRefusalBudget, LIMITS } from '../../platform/rate-limit.js';
 import { deriveKey } from '../../platform/security/secrets.js';
 import { createReportsClient } from '../../reports/client.js';
+import {
+  debtsHeldByPayments,
+  paymentHoldingDebts,
+  type DebtsHeldByPayments,
+  type PaymentHoldingDebts,
+} from './checkout/debts-in-flight.js';
+import { paymentsOfReceipts } from './receipts/payments-of-receipts.js';
+import type { PaymentsOfReceipts } from '../receipts/index.js';
 import type { PortalUsers } from '../auth/index.js';
 import type { Shared } from '../shared.js';
 import { createCheckoutExpiry, scheduleCheckoutExpiry } from './checkout/expiry.js';
@@ -40,8 +48,9 @@ import { sandboxRoutes } from './sandbox/routes.js';
  * table, which no other module reads.
  */
 
-/** The debts a payment in flight holds (coupons refuse them too, docs/decisions.md #26). */
-export { debtsHeldByPayments, paymentHoldingDebts } from './checkout/debts-in-flight.js';
+/** The debts a payment in flight holds (coupons refuse them too, docs/decisions.md #26): `cli avisos enviar` passes it to the reminders. */
+export { debtsHeldByPayments } from './checkout/debts-in-flight.js';
+export type { DebtsHeldByPayments, PaymentHoldingDebts } from './checkout/debts-in-flight.js';
 /** Which receipts came from a portal payment (the receipts module's list and PDFs). */
 export { paymentsOfReceipts, receiptPaymentOf } from './receipts/payments-of-receipts.js';
 /** `cli payments retry-receipts`. */
@@ -55,12 +64,35 @@ export type { PartialPaymentSettingsReader } from './partial-settings.js';
 
 export async function registerPayments(
   app: FastifyInstance,
-  shared: Shared,
+  shared: Pick<
+    Shared,
+    | 'audit'
+    | 'calendar'
+    | 'clock'
+    | 'config'
+    | 'counter'
+    | 'jobs'
+    | 'log'
+    | 'mailer'
+    | 'metrics'
+    | 'protectedRoutes'
+    | 'reports'
+    | 'servesWebClient'
+    | 'settings'
+    | 'systemDb'
+    | 'tenancy'
+  >,
   deps: { users: PortalUsers },
 ): Promise<{
   pendingDebts: PendingDebtsWithPayments;
   /** docs/decisions.md #48: the debts list tells the client whether a part may be paid. */
   partialPayments: PartialPaymentSettingsReader;
+  /** Which receipts came from a portal payment (the receipts module's list and PDFs). */
+  paymentsOfReceipts: PaymentsOfReceipts;
+  /** The debts payments in flight hold: the reminders leave them out. */
+  debtsHeldByPayments: DebtsHeldByPayments;
+  /** Which payment in flight holds some of these debts: coupons refuse them. */
+  paymentHoldingDebts: PaymentHoldingDebts;
 }> {
   const { config, clock, log, metrics, systemDb, tenancy, jobs, calendar, audit, reports } = shared;
   const { settings } = shared;
@@ -174,5 +206,8 @@ export async function registerPayments(
   return {
     pendingDebts: createPendingDebtsWithPayments({ clock, checkoutTtlMs }),
     partialPayments,
+    paymentsOfReceipts,
+    debtsHeldByPayments,
+    paymentHoldingDebts,
   };
 }

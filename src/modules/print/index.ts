@@ -13,7 +13,10 @@ export { findKeyFiles, writePrintAgentKeyPair } from './keys.js';
  * signing of print requests and the per-user print configurations. A bad key stops the start,
  * naming it.
  */
-export async function registerPrint(app: FastifyInstance, shared: Shared): Promise<void> {
+export async function registerPrint(
+  app: FastifyInstance,
+  shared: Pick<Shared, 'clock' | 'config' | 'log' | 'protectedRoutes'>,
+): Promise<void> {
   const signer = await printSignerFor(shared.config, (message) => shared.log.warn(message));
   printCertificateRoutes(app, { signer });
   shared.protectedRoutes((authed) =>

@@ -8,7 +8,10 @@ import { createProfileService } from './service.js';
  * The customer's contact data and their choice about due-date reminders (docs/account.md): read,
  * change, and the notice of a new e-mail.
  */
-export async function registerProfile(_app: FastifyInstance, shared: Shared): Promise<void> {
+export async function registerProfile(
+  _app: FastifyInstance,
+  shared: Pick<Shared, 'clock' | 'config' | 'jobs' | 'mailer' | 'protectedRoutes' | 'tenancy'>,
+): Promise<void> {
   const { config, tenancy, jobs, mailer, clock } = shared;
   const notices = createEmailChangeNotices({ tenancy, jobs, mailer });
   await notices.work(config.jobConcurrency);

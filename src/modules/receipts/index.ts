@@ -9,20 +9,15 @@ import { createReceiptService, type PaymentsOfReceipts } from './service.js';
  * TX2 through the ledger's writeReceipt, its retries, `cli payments retry-receipts`); the ERP
  * writes the rest. From there on every receipt is the ledger's (`ordcta` REC + `recfac`), and
  * this module shows it: the customer's list, and the PDF of any receipt, which payments also
- * uses for GET /portal/pagos/{id}/recibo and the "Recibimos tu pago" e-mail.
+ * uses for GET /portal/pagos/{id}/recibo and the "Recibimos tu pago" e-mail (the receipt as a
+ * document is the ledger's: src/ledger/receipt-document.ts).
  */
 
-export {
-  receiptReport,
-  renderReceiptPdf,
-  restsOfPartialPayment,
-  type ReceiptPayment,
-} from './pdf.js';
 export type { PaymentsOfReceipts } from './service.js';
 
 export function registerReceipts(
   _app: FastifyInstance,
-  shared: Shared,
+  shared: Pick<Shared, 'protectedRoutes' | 'reports'>,
   deps: { paymentsOfReceipts: PaymentsOfReceipts },
 ): void {
   shared.protectedRoutes((authed) =>

@@ -4,7 +4,11 @@ import { isUuid } from '../../platform/ids.js';
 import { numericToNumber } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { ReportsClient } from '../../reports/client.js';
-import { renderReceiptPdf, restsOfPartialPayment, type ReceiptPayment } from './pdf.js';
+import {
+  renderReceiptPdf,
+  restsOfPartialPayment,
+  type ReceiptPayment,
+} from '../../ledger/receipt-document.js';
 
 const NOT_FOUND = 'Recibo no encontrado';
 

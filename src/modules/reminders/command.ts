@@ -3,7 +3,7 @@ import { dueMarks, type DueMarks } from '../../platform/db/due-marks.js';
 import { createMailer } from '../../platform/mail/mailer.js';
 import { deriveKey } from '../../platform/security/secrets.js';
 import { createStandaloneTenancy } from '../../platform/tenancy/standalone.js';
-import { debtsHeldByPayments } from '../payments/index.js';
+import type { DebtsHeldByPayments } from '../payments/index.js';
 import { createReminderDiscovery, forEachAtOnce, type DiscoveryResult } from './discovery.js';
 import { reminderLinks } from './links.js';
 import { findActiveTenantIds } from './marks.js';
@@ -149,8 +149,9 @@ export async function sendRemindersNow(
   systemUrl: string,
   config: RemindersCommandConfig,
   filter: { tenantId?: number | undefined },
-  options: { clock?: Clock } = {},
+  options: { clock?: Clock; heldDebts: DebtsHeldByPayments },
 ): Promise<SendResult[]> {
+  const { heldDebts } = options;
   const { clock, standalone, systemDb, tenancy, marks, settings, discover } = openCommand(
     systemUrl,
     options,
@@ -162,7 +163,7 @@ export async function sendRemindersNow(
   }
   const chooseRecipients = createReminderRun({
     clock,
-    heldDebts: debtsHeldByPayments,
+    heldDebts,
     settings,
   });
   const send = createReminderSender({
@@ -178,7 +179,7 @@ export async function sendRemindersNow(
     clock,
     links,
     tokenKey: deriveKey(config.jwtSecret, UNSUBSCRIBE_KEY_PURPOSE),
-    heldDebts: debtsHeldByPayments,
+    heldDebts,
     settings,
   });
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { dueMarks } from '../../platform/db/due-marks.js';
 import { deriveKey } from '../../platform/security/secrets.js';
-import { debtsHeldByPayments } from '../payments/index.js';
+import type { DebtsHeldByPayments } from '../payments/index.js';
 import type { Shared } from '../shared.js';
 import { reminderLinks } from './links.js';
 import { unsubscribeRoutes } from './routes.js';
@@ -39,7 +39,15 @@ export { claimDueStagesQuery } from './queries.js';
 export { REMINDER_EMAIL_JOB, REMINDERS_JOB } from './run.js';
 export { runWindow, stagesOf } from './schedule.js';
 
-export async function registerReminders(app: FastifyInstance, shared: Shared): Promise<void> {
+export async function registerReminders(
+  app: FastifyInstance,
+  shared: Pick<
+    Shared,
+    'clock' | 'config' | 'jobs' | 'log' | 'mailer' | 'metrics' | 'settings' | 'systemDb' | 'tenancy'
+  >,
+  deps: { heldDebts: DebtsHeldByPayments },
+): Promise<void> {
+  const { heldDebts } = deps;
   const { config, clock, log, metrics, systemDb, tenancy, jobs, mailer } = shared;
   const links = reminderLinks(config);
   const tokenKey = deriveKey(config.jwtSecret, UNSUBSCRIBE_KEY_PURPOSE);
@@ -50,7 +58,7 @@ export async function registerReminders(app: FastifyInstance, shared: Shared): P
     clock,
     links,
     tokenKey,
-    heldDebts: debtsHeldByPayments,
+    heldDebts,
     settings,
   });
   if (!links) {
@@ -90,7 +98,7 @@ export async function registerReminders(app: FastifyInstance, shared: Shared): P
         marks,
         tenancy,
         jobs,
-        chooseRecipients: createReminderRun({ clock, heldDebts: debtsHeldByPayments, settings }),
+        chooseRecipients: createReminderRun({ clock, heldDebts, settings }),
         clock,
         log,
         metrics,

@@ -3,11 +3,8 @@ import type { Shared } from '../shared.js';
 import { statementRoutes } from './routes.js';
 import { createStatementService } from './service.js';
 
-/** For the statement bench: the report's body as the service builds it, and the default period. */
+/** For the statement bench: the report's body as the service builds it. */
 export { statementReport, type Statement } from './service.js';
-export { sameDayYearBefore } from './period.js';
-/** The statement's period rules, which the invoices list takes as they are. */
-export { resolvePeriod, type PeriodQuery } from './period.js';
 
 /*
  * The statement of account (docs/account.md "Statement of account"): the ledger's movements of a
@@ -15,7 +12,10 @@ export { resolvePeriod, type PeriodQuery } from './period.js';
  * reports service's PDF. It reads the ledger (src/ledger/statement.ts, pending-debts.ts) and
  * writes nothing.
  */
-export function registerStatement(_app: FastifyInstance, shared: Shared): void {
+export function registerStatement(
+  _app: FastifyInstance,
+  shared: Pick<Shared, 'calendar' | 'config' | 'locks' | 'protectedRoutes' | 'reports'>,
+): void {
   shared.protectedRoutes((authed) =>
     statementRoutes(authed, {
       statements: createStatementService({ calendar: shared.calendar, reports: shared.reports }),

@@ -13,7 +13,7 @@ import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { ReportsClient } from '../../reports/client.js';
 import { reportsFailure } from '../reports-failure.js';
 import { MAX_STATEMENT_MOVEMENTS, type StatementReport } from '../../reports/statement-report.js';
-import { resolvePeriod, type PeriodQuery } from './period.js';
+import { resolvePeriod, type PeriodQuery } from '../../ledger/period.js';
 
 const USER_GONE = 'Usuario no encontrado';
 

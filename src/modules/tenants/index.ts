@@ -7,7 +7,10 @@ import { tenantRoutes } from './routes.js';
  * Whose portal it is: the public listing the login page reads before anyone logs in, with the
  * business's brand (colour, contact, logo) from its `ini`.
  */
-export function registerTenants(app: FastifyInstance, shared: Shared): void {
+export function registerTenants(
+  app: FastifyInstance,
+  shared: Pick<Shared, 'config' | 'directory' | 'issuers' | 'settings' | 'tenancy'>,
+): void {
   const brands = createTenantBrands({
     tenancy: shared.tenancy,
     settings: shared.settings,

@@ -57,3 +57,6 @@ export async function debtsHeldByPayments(
   }
   return held;
 }
+
+export type PaymentHoldingDebts = typeof paymentHoldingDebts;
+export type DebtsHeldByPayments = typeof debtsHeldByPayments;

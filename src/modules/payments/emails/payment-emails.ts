@@ -17,7 +17,7 @@ import {
   lockEmail,
   markEmailSent,
 } from '../queries/emails.js';
-import { receiptReport, restsOfPartialPayment } from '../../receipts/index.js';
+import { receiptReport, restsOfPartialPayment } from '../../../ledger/receipt-document.js';
 import { receiptPaymentOf } from '../receipts/payments-of-receipts.js';
 
 export const PAYMENT_EMAIL_JOB = 'payments.email';

@@ -2,7 +2,7 @@ import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
 import { gatewayLabel } from '../gateways/table.js';
 import { findPaymentsOfReceipts } from '../queries/customer-payments.js';
 
-import type { ReceiptPayment } from '../../receipts/index.js';
+import type { ReceiptPayment } from '../../../ledger/receipt-document.js';
 
 /**
  * The payments service's answer to "which of these receipts did a portal payment produce?"

@@ -1,5 +1,5 @@
-import { AppError } from '../../platform/errors.js';
-import type { StatementPeriod } from '../../ledger/statement.js';
+import { AppError } from '../platform/errors.js';
+import type { StatementPeriod } from './statement.js';
 
 /**
  * The same day a year earlier, `YYYY-MM-DD`; 29 February gives 28 February (the year before a

@@ -1,0 +1,203 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { createAudit, type Audit } from './audit.js';
+import { registerProtectedScope } from './auth/protected-scope.js';
+import { createSessionVersions, type SessionVersions } from './auth/session-versions.js';
+import { systemClock, type TimerClock } from './clock.js';
+import type { SystemDatabase } from './db/types.js';
+import { healthRoutes } from './http/health.js';
+import { installHttp } from './http/install.js';
+import { installRequestMetrics } from './http/request-metrics.js';
+import { openWebClient } from './http/web-client.js';
+import { createIdempotencyPrune, scheduleIdempotencyPrune } from './idempotency/prune.js';
+import { openInfrastructure } from './infrastructure.js';
+import type { JobQueue } from './jobs.js';
+import { createKeyLocks, type KeyLocks } from './key-locks.js';
+import type { Lifetime } from './lifetime.js';
+import type { Mailer } from './mail/mailer.js';
+import { createMetrics, serveMetrics, type Metrics } from './metrics.js';
+import type { Counter } from './rate-limit.js';
+import { bcryptPasswords, type PasswordHasher } from './security/passwords.js';
+import { createAccessTokens, type AccessTokens } from './security/tokens.js';
+import type { SettingsReader } from './settings/reader.js';
+import type { TenantDirectory } from './tenancy/directory.js';
+import { createIssuers, type Issuers } from './tenancy/issuer.js';
+import type { Tenancy } from './tenancy/tenancy.js';
+import { createTenantCalendar, type TenantCalendar } from './tenancy/today.js';
+
+/*
+ * The platform's wiring: what the modules share, opened once per app, each piece put into the
+ * app's lifetime the moment it is open. app.ts only adds the modules between `openPlatform` and
+ * `finish`.
+ */
+
+/** What the wiring reads of the configuration (config.ts fills it; the platform never reads it). */
+export type PlatformSettings = Parameters<typeof openInfrastructure>[0] &
+  Parameters<typeof installHttp>[1] &
+  Parameters<typeof openWebClient>[0] & {
+    jwtSecret: string;
+    metricsPort: number | undefined;
+    metricsHost: string;
+    gatewayTimeoutMs: number;
+  };
+
+export interface PlatformOptions {
+  clock?: TimerClock | undefined;
+  passwords?: PasswordHasher | undefined;
+  protectedRoutesMax?: number | undefined;
+  jobPollingSeconds?: number | undefined;
+  jobRetryDelaySeconds?: number | undefined;
+  sessionVersionCacheMs?: number | undefined;
+  print?: ((text: string) => void) | undefined;
+}
+
+/** The pieces every module may use (each module's face says which it takes). */
+export interface Platform {
+  /**
+   * Declares protected routes: `declare` runs inside the protected scope, whose hooks keep
+   * answers private, check the access token and the per-user limit before any route declared
+   * there (public routes go on the app itself).
+   */
+  protectedRoutes(declare: (authed: FastifyInstance) => void): void;
+  clock: TimerClock;
+  log: FastifyBaseLogger;
+  metrics: Metrics;
+  systemDb: Kysely<SystemDatabase>;
+  tenancy: Tenancy;
+  /** The tenants' `ini` settings (platform/settings): the only reader of them. */
+  settings: SettingsReader;
+  /** Each tenant's issuer (public.empfiscal), read once a minute: its CUIT and its invoices'. */
+  issuers: Issuers;
+  /** Active tenants' names and sucursales (the public tenant listing). */
+  directory: TenantDirectory;
+  jobs: JobQueue;
+  mailer: Mailer;
+  /** Rate-limit counters (Redis when configured), for budgets of a module's own. */
+  counter: Counter;
+  /** Keys one holder at a time (Redis when configured), e.g. one statement PDF per customer. */
+  locks: KeyLocks;
+  audit: Audit;
+  tokens: AccessTokens;
+  passwords: PasswordHasher;
+  sessionVersions: SessionVersions;
+  calendar: TenantCalendar;
+  /** What a module opens beyond these goes here, to be closed with the app. */
+  lifetime: Lifetime;
+  /** Whether the API serves the web client (which then owns /pagos/resultado). */
+  servesWebClient: boolean;
+}
+
+export async function openPlatform(
+  app: FastifyInstance,
+  settings: PlatformSettings,
+  options: PlatformOptions,
+  lifetime: Lifetime,
+): Promise<{ platform: Platform; finish: () => Promise<void> }> {
+  const clock = options.clock ?? systemClock;
+  const log = app.log;
+  const metrics = createMetrics();
+  installRequestMetrics(app, metrics);
+  // The web client to serve (docs/web.md): a PORTAL_WEB_DIR without index.html stops the start.
+  const webClient = await openWebClient(settings);
+  if (webClient) log.info({ dir: webClient.dir }, 'serving the web client');
+  const infrastructure = await openInfrastructure(settings, {
+    clock,
+    log,
+    lifetime,
+    jobPollingSeconds: options.jobPollingSeconds ?? 2,
+    jobRetryDelaySeconds: options.jobRetryDelaySeconds ?? 15,
+    print: options.print ?? ((text) => process.stdout.write(text)),
+  });
+  const { standalone, redis, redisOutage, jobs, mailer } = infrastructure;
+  const { systemDb, tenancy } = standalone;
+  app.decorate('systemDb', systemDb);
+  app.decorate('tenancy', tenancy);
+  app.decorate('outbox', mailer);
+  app.decorate('webClientDir', webClient?.dir);
+  app.decorate('metricsUrl', undefined);
+
+  const limits = await installHttp(app, settings, {
+    redis,
+    redisOutage,
+    clock,
+    // A tenant's page carries its name from the first paint (the directory's cached listing).
+    fallback:
+      webClient &&
+      ((request, reply) =>
+        webClient.serve(
+          request,
+          reply,
+          async (id) => (await standalone.directory.find(id))?.nombre,
+        )),
+    protectedRoutesMax: options.protectedRoutesMax,
+  });
+  const tokens = createAccessTokens(settings.jwtSecret, clock);
+  const sessionVersions = await createSessionVersions({
+    redis,
+    namespace: settings.redisKeyPrefix,
+    log,
+    ...(options.sessionVersionCacheMs !== undefined && { cacheMs: options.sessionVersionCacheMs }),
+  });
+  lifetime.add('session versions', () => sessionVersions.close());
+  healthRoutes(app, systemDb);
+  await scheduleIdempotencyPrune(jobs, createIdempotencyPrune({ systemDb, tenancy, clock, log }));
+  const protectedRoutes: ((authed: FastifyInstance) => void)[] = [];
+  const platform: Platform = {
+    protectedRoutes: (declare) => protectedRoutes.push(declare),
+    clock,
+    log,
+    metrics,
+    systemDb,
+    tenancy,
+    settings: infrastructure.settings,
+    issuers: createIssuers(clock),
+    directory: standalone.directory,
+    jobs,
+    mailer,
+    counter: limits.counter,
+    locks: createKeyLocks({
+      redis,
+      namespace: settings.redisKeyPrefix,
+      clock,
+      outage: redisOutage,
+    }),
+    audit: createAudit(log),
+    tokens,
+    passwords: options.passwords ?? bcryptPasswords,
+    sessionVersions,
+    calendar: createTenantCalendar(clock, infrastructure.settings),
+    lifetime,
+    servesWebClient: webClient !== undefined,
+  };
+
+  /** After the modules: the protected scope with the routes they declared, then the metrics. */
+  async function finish(): Promise<void> {
+    await registerProtectedScope(
+      app,
+      {
+        tokens,
+        tenancy,
+        versions: sessionVersions,
+        perUserLimit: limits.protectedRoutes,
+        systemDb,
+        clock,
+        log,
+        idempotencyLockMs: Math.max(30_000, 4 * settings.gatewayTimeoutMs),
+      },
+      protectedRoutes,
+    );
+    // Its own listener, never the public port (docs/metrics.md); read at scrape time, so idle costs nothing.
+    if (settings.metricsPort !== undefined) {
+      const listener = await serveMetrics(metrics, {
+        host: settings.metricsHost,
+        port: settings.metricsPort,
+        tenantPools: () => standalone.pools.stats(),
+        jobQueues: () => jobs.backlog(),
+      });
+      app.metricsUrl = listener.url;
+      lifetime.add('metrics listener', () => listener.close());
+    }
+  }
+
+  return { platform, finish };
+}
