@@ -29,6 +29,8 @@ export interface Config {
   readonly refreshTtlDays: number;
   /** How long the token a refresh replaced still gets its successor (0: never). */
   readonly refreshGraceSeconds: number;
+  /** bcrypt cost of new hashes: 12 but in development and the tests' portals. */
+  readonly devBcryptCost: number;
   readonly checkoutTtlMinutes: number;
   /** Public base URL for webhook URLs; undefined in production when unset (pagos/iniciar answers MISCONFIGURED). */
   readonly backendUrl: string | undefined;
@@ -259,6 +261,12 @@ const SCALARS = {
     [0, 300],
     'how long the token a refresh replaced still answers with its successor (0: off)',
   ),
+  devBcryptCost: integer(
+    'PORTAL_DEV_BCRYPT_COST',
+    12,
+    [4, 12],
+    'bcrypt cost of new password hashes in development and tests (refused in production, always 12)',
+  ),
   checkoutTtlMinutes: integer(
     'PORTAL_CHECKOUT_TTL_MINUTES',
     30,
@@ -457,6 +465,7 @@ export function loadConfig(env: Env): Config {
     tls: certPath !== undefined && keyPath !== undefined ? { certPath, keyPath } : undefined,
     refreshTtlDays: scalars.refreshTtlDays,
     refreshGraceSeconds: scalars.refreshGraceSeconds,
+    devBcryptCost: scalars.devBcryptCost,
     checkoutTtlMinutes: scalars.checkoutTtlMinutes,
     backendUrl:
       reader.url('BACKEND_URL', ['http:', 'https:']) ?? (isProduction ? undefined : ownOrigin),
@@ -509,6 +518,11 @@ function crossFieldProblems(config: Config, env: Env): string[] {
   }
   if (config.isProduction && !set('PORTAL_ALLOWED_ORIGIN')) {
     problems.push('PORTAL_ALLOWED_ORIGIN is required in production');
+  }
+  if (config.isProduction && set('PORTAL_DEV_BCRYPT_COST')) {
+    problems.push(
+      'PORTAL_DEV_BCRYPT_COST is for development and tests: production hashes passwords at cost 12',
+    );
   }
   if (set('TLS_CERT_PATH') !== set('TLS_KEY_PATH')) {
     problems.push('TLS_CERT_PATH and TLS_KEY_PATH must be set together');

@@ -1,3 +1,4 @@
+import { bcryptAtCost } from './platform/security/passwords.js';
 import { readFile } from 'node:fs/promises';
 import { buildApp } from './app.js';
 import { bootConfig } from './boot.js';
@@ -163,7 +164,10 @@ async function main(): Promise<void> {
     cert: await readFile(config.tls.certPath),
     key: await readFile(config.tls.keyPath),
   };
-  const app = await buildApp({ ...config, databaseUrl }, { tls });
+  const app = await buildApp(
+    { ...config, databaseUrl },
+    { tls, passwords: await bcryptAtCost(config.devBcryptCost) },
+  );
   running.app = app;
   running.reports = await reportsStarting;
   const { reports } = running;

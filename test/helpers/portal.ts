@@ -21,11 +21,13 @@ import { startSmtpSink, type SmtpSink } from './smtp.js';
 export { DEMO_LOGIN, DEMO_TENANT };
 
 /**
- * The demo user's password (`Portal2026`) hashed once with bcrypt at the portal's cost, 12: the
- * seed then stores it instead of spending a quarter of a second of CPU per portal on hashing it.
- * The demo seed's own hashing is tested by `npm start` (test/process/server.test.ts).
+ * The demo user's password (`Portal2026`) hashed once, with bcrypt at the cost the tests' portals
+ * hash at (PORTAL_DEV_BCRYPT_COST=4, below): the seed stores it instead of hashing, and each login
+ * compares at that cost. The portal's own cost, 12, is tested where it is the subject:
+ * `npm start`'s demo seed (test/process/server.test.ts), registration, the lockout burst and the
+ * password tests (test/auth, test/platform/passwords.test.ts).
  */
-export const DEMO_PASSWORD_HASH = '$2b$12$PQaiQCoVCba16ydormmaMOlRvVMZ0gEe3P/5a5N.d9kNsmEB7rXKS';
+export const DEMO_PASSWORD_HASH = '$2b$04$vpYTXznej0oode458249h.sICx4NeW4iajMDA.s5Zjgq1/U5O5NaG';
 
 /**
  * A print-agent key pair made once and committed (test/fixtures/qz, for tests only), which the

@@ -84,6 +84,20 @@ describe('config', () => {
     expect(problemsOf({ ...PROD, PORTAL_JWT_SECRET: 'short' })[0]).toMatch(/32\+ bytes/);
   });
 
+  it('PORTAL_DEV_BCRYPT_COST lowers the cost outside production only, 4 to 12; production refuses it, even at 12', () => {
+    expect(loadConfig(DEV).devBcryptCost).toBe(12);
+    expect(loadConfig({ ...DEV, PORTAL_DEV_BCRYPT_COST: '4' }).devBcryptCost).toBe(4);
+    expect(problemsOf({ ...DEV, PORTAL_DEV_BCRYPT_COST: '3' })[0]).toMatch(
+      /^PORTAL_DEV_BCRYPT_COST/,
+    );
+    expect(problemsOf(PROD)).toEqual([]);
+    for (const cost of ['4', '12']) {
+      expect(problemsOf({ ...PROD, PORTAL_DEV_BCRYPT_COST: cost })).toEqual([
+        'PORTAL_DEV_BCRYPT_COST is for development and tests: production hashes passwords at cost 12',
+      ]);
+    }
+  });
+
   it('production refuses a REPORTS_SERVICE_SECRET shorter than 32 bytes, as the reports service does', () => {
     expect(problemsOf({ ...PROD, REPORTS_SERVICE_SECRET: 'r'.repeat(31) })).toEqual([
       'REPORTS_SERVICE_SECRET is required in production and must be 32+ bytes',

@@ -1,6 +1,10 @@
 import bcrypt from 'bcrypt';
 import { describe, expect, it } from 'vitest';
-import { BCRYPT_COST, bcryptPasswords } from '../../src/platform/security/passwords.js';
+import {
+  BCRYPT_COST,
+  bcryptAtCost,
+  bcryptPasswords,
+} from '../../src/platform/security/passwords.js';
 import { quickPasswords } from '../helpers/passwords.js';
 
 // docs/decisions.md #8: an unknown user costs the same single comparison as a wrong password, so
@@ -17,6 +21,13 @@ describe('password hashers', () => {
     expect(bcrypt.getRounds(hash)).toBe(bcrypt.getRounds(quickPasswords.unknownUserHash));
     expect(await quickPasswords.verify('Secreta123', hash)).toBe(true);
     expect(await quickPasswords.verify('Secreta124', hash)).toBe(false);
+  });
+
+  it('a development cost pairs its unknown-user hash with it; 12 is the portal’s own hasher', async () => {
+    const quick = await bcryptAtCost(4);
+    expect(bcrypt.getRounds(await quick.hash('Secreta123'))).toBe(4);
+    expect(bcrypt.getRounds(quick.unknownUserHash)).toBe(4);
+    expect(await bcryptAtCost(12)).toBe(bcryptPasswords);
   });
 
   it('no password verifies against an unknown-user hash', async () => {

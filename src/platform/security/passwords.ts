@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import bcrypt from 'bcrypt';
 
 /** docs/api.md: bcrypt with cost factor 12. bcrypt's async API runs on libuv's pool, off the event loop. */
@@ -28,6 +29,15 @@ export const bcryptPasswords = bcryptHasher(
   BCRYPT_COST,
   '$2b$12$eUO/m51ivDsvnCcW3157zemdC/jdeOK5OnzYnh8zWFweosjrQFWJi',
 );
+
+/**
+ * bcrypt at a lower cost, for development and the tests' portals only (PORTAL_DEV_BCRYPT_COST;
+ * config.ts refuses it in production): its unknown-user hash is made at that cost on the spot.
+ */
+export async function bcryptAtCost(cost: number): Promise<PasswordHasher> {
+  if (cost === BCRYPT_COST) return bcryptPasswords;
+  return bcryptHasher(cost, await bcrypt.hash(randomBytes(16).toString('hex'), cost));
+}
 
 export function hashPassword(plain: string): Promise<string> {
   return bcryptPasswords.hash(plain);
