@@ -6,11 +6,7 @@ import {
   TWO_RATE_BODY,
   type RunSql,
 } from '../src/dev/fiscal-fixture.js';
-import {
-  findInvoiceDocument,
-  invoiceReport,
-  isAuthorized,
-} from '../src/modules/invoices/index.js';
+import { findInvoiceDocument, invoiceReport, isAuthorized } from '../src/modules/invoices/index.js';
 import { createKysely, createPool } from '../src/platform/db/connect.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';
 import { readIssuer } from '../src/platform/tenancy/issuer.js';
