@@ -14,15 +14,15 @@
  *   `portal-session`), which then use it instead of refreshing themselves.
  * - Logout, or a session found ended, in one tab ends it in every tab.
  */
-import {
-  routes,
-  type DataOf,
-  type Route,
-  type RouteKey,
-  type RouteKeyWhere,
-} from '../../../contract/routes.js';
+import { routes, type DataOf, type Route, type RouteKeyWhere } from '../../../contract/routes.js';
 import { ApiError, isTransient } from '../api/http.js';
-import { callRoute, sendRoute, sendRouteBlob, type RouteArgs } from '../api/route-call.js';
+import {
+  callRoute,
+  sendRoute,
+  sendRouteBlob,
+  type CallExtras,
+  type RouteArgs,
+} from '../api/route-call.js';
 import type { Credentials, Me } from '../api/types.js';
 import { retryDelay } from '../lib/backoff.js';
 import { forgetSignedIn, rememberSignedIn, wasSignedIn } from '../portal-memory.js';
@@ -191,8 +191,8 @@ async function withRefreshLock<T>(task: () => Promise<T>): Promise<T> {
 /** The routes that take no access token, and those that take it (contract/routes.ts). */
 type PublicKey = RouteKeyWhere<{ auth: 'public' }>;
 type BearerKey = RouteKeyWhere<{ auth: 'bearer' }>;
-/** What a call adds to the route's input besides the token, which the session adds. */
-type Extras = Omit<NonNullable<RouteArgs<RouteKey>[0]>, 'token' | 'params' | 'query' | 'body'>;
+/** What a call adds to the route's input: all but the token, which the session adds. */
+type Extras = Omit<CallExtras, 'token'>;
 
 /** A public route's call: no token. */
 export function publicCall<K extends PublicKey>(
