@@ -175,6 +175,25 @@ export default tseslint.config(
     },
   },
   {
+    // The route table reaches the browser: its schemas are types only, or TypeBox would follow.
+    files: ['contract/routes.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '.',
+              allowTypeImports: true,
+              message:
+                'contract/routes.ts is plain data at run time (the web client bundles it): import types only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Vitest's asymmetric matchers (expect.stringContaining, ...) are typed `any`.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-unsafe-assignment': 'off' },
@@ -193,7 +212,9 @@ export default tseslint.config(
               message: 'web/ talks to the API over HTTP only; it imports nothing from src/.',
             },
             {
-              regex: '^(\\.\\./)+contract/',
+              // The route table (contract/routes.ts) is plain data: the one contract file whose
+              // values the web client takes.
+              regex: '^(\\.\\./)+contract/(?!routes\\.js$)',
               allowTypeImports: true,
               message:
                 "web/ reads the API's schemas as types only (import type): no server code in the bundle.",

@@ -3,7 +3,7 @@ import {
   amountError,
   amountText,
   couponIntro,
-  couponListPath,
+  couponListQuery,
   couponRequest,
   couponStateLabel,
   couponUse,
@@ -14,6 +14,8 @@ import {
   parseAmount,
   staleAfterGenerate,
 } from '../../web/src/lib/coupon.js';
+import { routes } from '../../contract/routes.js';
+import { routeUrl } from '../../web/src/api/route-call.js';
 
 const debt = (id: string, debe: number) => ({
   id,
@@ -113,8 +115,10 @@ describe('coupon display and list', () => {
   });
 
   it('asks the list with docs/api.md query parameters', () => {
-    expect(couponListPath(null, 0)).toBe('/portal/cupones/mis-cupones?limit=20&offset=0');
-    expect(couponListPath('expired', 40)).toBe(
+    const path = (query: ReturnType<typeof couponListQuery>) =>
+      routeUrl(routes.listCoupons.path, { query });
+    expect(path(couponListQuery(null, 0))).toBe('/portal/cupones/mis-cupones?limit=20&offset=0');
+    expect(path(couponListQuery('expired', 40))).toBe(
       '/portal/cupones/mis-cupones?estado=expired&limit=20&offset=40',
     );
   });

@@ -3,19 +3,23 @@ import {
   documentState,
   documentTitle,
   invoicePdfName,
-  invoicePdfPath,
-  invoicesPath,
+  invoicesQuery,
   isFiscalDocument,
 } from '../../web/src/lib/invoices.js';
+import { routes } from '../../contract/routes.js';
+import { routeUrl } from '../../web/src/api/route-call.js';
 
 /* The web client's invoice helpers (web/src/lib/invoices.ts). */
 
 describe('invoices in the web client', () => {
   it('asks for a period’s page and a document’s PDF', () => {
-    expect(invoicesPath({ desde: '2026-01-01', hasta: '2026-11-30' }, 40)).toBe(
+    const query = invoicesQuery({ desde: '2026-01-01', hasta: '2026-11-30' }, 40);
+    expect(routeUrl(routes.listInvoices.path, { query })).toBe(
       '/portal/facturas?desde=2026-01-01&hasta=2026-11-30&limit=20&offset=40',
     );
-    expect(invoicePdfPath('a/b')).toBe('/portal/facturas/a%2Fb/pdf');
+    expect(routeUrl(routes.getInvoicePdf.path, { params: { id: 'a/b' } })).toBe(
+      '/portal/facturas/a%2Fb/pdf',
+    );
   });
 
   it('names the file as the API does when ARCA’s number is known, else from the ledger’s', () => {

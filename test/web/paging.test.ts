@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pagedPath, paging } from '../../web/src/lib/paging.js';
+import { pagedQuery, paging } from '../../web/src/lib/paging.js';
+import { routeUrl } from '../../web/src/api/route-call.js';
 
 describe('paging', () => {
   it('says which items are shown and where the page buttons go', () => {
@@ -21,8 +22,10 @@ describe('paging', () => {
   });
 
   it('asks a page with limit and offset after the filters', () => {
-    expect(pagedPath('/portal/recibos', 20, 40)).toBe('/portal/recibos?limit=20&offset=40');
-    expect(pagedPath('/portal/x', 10, -3.5, { estado: 'used' })).toBe(
+    expect(routeUrl('/portal/recibos', { query: pagedQuery(20, 40) })).toBe(
+      '/portal/recibos?limit=20&offset=40',
+    );
+    expect(routeUrl('/portal/x', { query: { estado: 'used', ...pagedQuery(10, -3.5) } })).toBe(
       '/portal/x?estado=used&limit=10&offset=0',
     );
   });

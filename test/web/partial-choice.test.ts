@@ -77,10 +77,10 @@ describe('Pagar un importe', () => {
         const plan = planAmount(debts, 4, cents, { habilitado: true, monto_minimo: null });
         if ('error' in plan) return false;
         const body = choiceRequest(debts, plan.choice);
-        const sum = body.facturas.reduce((acc, f) => acc + Math.round(f.monto * 100), 0);
+        const sum = body.facturas.reduce((acc, f) => acc + Math.round(Number(f.monto) * 100), 0);
         return (
           sum === cents &&
-          Math.round(body.total * 100) === cents &&
+          Math.round(Number(body.total) * 100) === cents &&
           body.facturas.slice(0, -1).every((f, i) => f.monto === debts[i]?.debe)
         );
       }),

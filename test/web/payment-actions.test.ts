@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   actionErrorMessage,
-  actionPath,
+  actionRoute,
   canCancel,
   canRefund,
   checkoutHref,
@@ -12,6 +12,7 @@ import {
   receiptPending,
   reloadAfter,
 } from '../../web/src/lib/payment-actions.js';
+import { routes } from '../../contract/routes.js';
 
 const STATES = ['pending', 'issued', 'approved', 'rejected', 'refunded', 'cancelled'];
 
@@ -46,8 +47,14 @@ describe('payment actions', () => {
   });
 
   it('posts to the routes of docs/api.md', () => {
-    expect(actionPath('cancel')).toBe('/portal/pagos/cancelar');
-    expect(actionPath('refund')).toBe('/portal/pagos/devolver');
+    expect(actionRoute('cancel')).toEqual({
+      ...routes.cancelPayment,
+      path: '/portal/pagos/cancelar',
+    });
+    expect(actionRoute('refund')).toEqual({
+      ...routes.refundPayment,
+      path: '/portal/pagos/devolver',
+    });
   });
 
   it('has a message for each error cancelar and devolver answer, said for the action', () => {

@@ -11,11 +11,12 @@ import {
   periodText,
   presetOf,
   presetPeriod,
-  statementPath,
+  statementQuery,
   statementPdfName,
-  statementPdfPath,
   todayIn,
 } from '../../web/src/lib/statement.js';
+import { routes } from '../../contract/routes.js';
+import { routeUrl } from '../../web/src/api/route-call.js';
 
 describe('today on the tenant’s clock', () => {
   it('is the date of the tenant’s zone, not of UTC nor of the browser', () => {
@@ -140,8 +141,11 @@ describe('the statement’s addresses', () => {
   const period = { desde: '2026-01-01', hasta: '2026-03-31' };
 
   it('asks the period of the page and of its PDF, and names the file as the API does', () => {
-    expect(statementPath(period)).toBe('/portal/estado-cuenta?desde=2026-01-01&hasta=2026-03-31');
-    expect(statementPdfPath(period)).toBe(
+    const query = statementQuery(period);
+    expect(routeUrl(routes.getStatement.path, { query })).toBe(
+      '/portal/estado-cuenta?desde=2026-01-01&hasta=2026-03-31',
+    );
+    expect(routeUrl(routes.getStatementPdf.path, { query })).toBe(
       '/portal/estado-cuenta/pdf?desde=2026-01-01&hasta=2026-03-31',
     );
     expect(statementPdfName(period)).toBe('estado-de-cuenta-2026-01-01-2026-03-31.pdf');

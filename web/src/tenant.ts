@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ApiError } from './api/http.js';
 import type { Tenant } from './api/types.js';
+import { routes } from '../../contract/routes.js';
 import { publicCall } from './session/session.js';
 
 export type TenantState =
@@ -17,7 +18,7 @@ const cache = new Map<number, Promise<Tenant>>();
 export function fetchTenant(tenantId: number): Promise<Tenant> {
   let pending = cache.get(tenantId);
   if (!pending) {
-    pending = publicCall<Tenant>(`/portal/empresas/${tenantId}`);
+    pending = publicCall(routes.getTenant, { params: { tenant_id: tenantId } });
     pending.catch(() => cache.delete(tenantId));
     cache.set(tenantId, pending);
   }

@@ -1,25 +1,17 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { declareRoute } from '../../platform/http/declare-route.js';
 import { principalOf } from '../../platform/auth/guard.js';
-import { errorResponses } from '../../../contract/envelope.js';
-import { AccountSummaryResponse, DebtsResponse } from '../../../contract/account.js';
 import type { AccountService } from './service.js';
 
 const tags = ['cuenta'];
-const security = [{ bearerAuth: [] }];
 
 export function accountRoutes(authed: FastifyInstance, deps: { account: AccountService }): void {
-  const routes = authed.withTypeProvider<TypeBoxTypeProvider>();
-
-  routes.get(
-    '/portal/mi-cuenta',
+  declareRoute(
+    authed,
+    'getAccountSummary',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'Account summary: balance, pending and overdue debts, last payment',
-        response: { 200: AccountSummaryResponse, ...errorResponses(401, 404, 429) },
-      },
+      tags,
+      summary: 'Account summary: balance, pending and overdue debts, last payment',
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
@@ -27,15 +19,12 @@ export function accountRoutes(authed: FastifyInstance, deps: { account: AccountS
     },
   );
 
-  routes.get(
-    '/portal/deudas',
+  declareRoute(
+    authed,
+    'listDebts',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'Pending debts, in the order they must be paid',
-        response: { 200: DebtsResponse, ...errorResponses(401, 404, 429) },
-      },
+      tags,
+      summary: 'Pending debts, in the order they must be paid',
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);

@@ -1,28 +1,14 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { declareRoute } from '../../platform/http/declare-route.js';
 import type { RequestOrigin } from '../../platform/audit.js';
 import { principalOf } from '../../platform/auth/guard.js';
 import type { Config } from '../../config.js';
 import { AppError } from '../../platform/errors.js';
-import { errorResponses } from '../../../contract/envelope.js';
 import { isAllowedOrigin } from '../../platform/http/security.js';
 import { LIMITS } from '../../platform/rate-limit.js';
 import { requestedTenant } from '../../platform/tenancy/requested-tenant.js';
 import { FORGOT_PASSWORD_MESSAGE, type PasswordReset } from './password-reset.js';
 import { clearRefreshCookie, REFRESH_COOKIE, setRefreshCookie } from './refresh-cookie.js';
-import {
-  ChangePasswordBody,
-  ForgotPasswordBody,
-  LoginBody,
-  LoginResponse,
-  MeResponse,
-  MessageResponse,
-  RefreshBody,
-  RefreshResponse,
-  RegisterBody,
-  RegisterResponse,
-  ResetPasswordBody,
-} from '../../../contract/auth.js';
 import type { AuthService } from './service.js';
 
 export interface AuthRouteDeps {
@@ -42,26 +28,21 @@ function expecting(...fields: string[]) {
 
 const PUBLIC_FIELDS = ['identifier', 'identifier_type', 'tenant_id', 'sucursal_id'];
 const tags = ['auth'];
-const bearer = [{ bearerAuth: [] }];
 
 /** Register, login, password reset and token refresh: the routes that take no access token. */
 export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   const { auth, reset, config } = deps;
-  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const prefix = config.publicPrefix;
 
-  routes.post(
-    '/portal/auth/register',
+  declareRoute(
+    app,
+    'register',
     {
+      tags,
+      summary: 'Self-registration against the customer record (ordcon)',
       config: {
         rateLimit: LIMITS.register,
         ...expecting(...PUBLIC_FIELDS, 'email', 'password', 'password_confirmation'),
-      },
-      schema: {
-        tags,
-        summary: 'Self-registration against the customer record (ordcon)',
-        body: RegisterBody,
-        response: { 201: RegisterResponse, ...errorResponses(404, 409, 422, 429) },
       },
     },
     async (request, reply) => {
@@ -81,16 +62,13 @@ export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): voi
     },
   );
 
-  routes.post(
-    '/portal/auth/login',
+  declareRoute(
+    app,
+    'login',
     {
+      tags,
+      summary: 'Login; also sets the refresh cookie',
       config: { rateLimit: LIMITS.login, ...expecting(...PUBLIC_FIELDS, 'password') },
-      schema: {
-        tags,
-        summary: 'Login; also sets the refresh cookie',
-        body: LoginBody,
-        response: { 200: LoginResponse, ...errorResponses(401, 403, 422, 429) },
-      },
     },
     async (request, reply) => {
       const { body } = request;
@@ -108,16 +86,13 @@ export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): voi
     },
   );
 
-  routes.post(
-    '/portal/auth/forgot-password',
+  declareRoute(
+    app,
+    'forgotPassword',
     {
+      tags,
+      summary: 'Request a reset code by e-mail (same answer whether or not the user exists)',
       config: { rateLimit: LIMITS.forgotPasswordPerIp, ...expecting(...PUBLIC_FIELDS) },
-      schema: {
-        tags,
-        summary: 'Request a reset code by e-mail (same answer whether or not the user exists)',
-        body: ForgotPasswordBody,
-        response: { 200: MessageResponse, ...errorResponses(422, 429) },
-      },
     },
     async (request) => {
       const { body } = request;
@@ -130,18 +105,15 @@ export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): voi
     },
   );
 
-  routes.post(
-    '/portal/auth/reset-password',
+  declareRoute(
+    app,
+    'resetPassword',
     {
+      tags,
+      summary: 'Set a new password with the e-mailed code',
       config: {
         rateLimit: LIMITS.resetPasswordPerIp,
         ...expecting(...PUBLIC_FIELDS, 'code', 'password', 'password_confirmation'),
-      },
-      schema: {
-        tags,
-        summary: 'Set a new password with the e-mailed code',
-        body: ResetPasswordBody,
-        response: { 200: MessageResponse, ...errorResponses(400, 422, 429) },
       },
     },
     async (request) => {
@@ -161,20 +133,17 @@ export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): voi
     },
   );
 
-  routes.post(
-    '/portal/auth/refresh-token',
+  declareRoute(
+    app,
+    'refreshToken',
     {
+      tags,
+      summary: 'Rotate tokens (body token, or the refresh cookie when the body is empty)',
       config: expecting('refresh_token'),
       // A browser may post no body at all: that is the empty object of the cookie flow.
       preValidation: (request, _reply, done) => {
         request.body ??= {};
         done();
-      },
-      schema: {
-        tags,
-        summary: 'Rotate tokens (body token, or the refresh cookie when the body is empty)',
-        body: RefreshBody,
-        response: { 200: RefreshResponse, ...errorResponses(401, 403) },
       },
     },
     async (request, reply) => {
@@ -200,20 +169,15 @@ export function authRoutes(
   deps: Pick<AuthRouteDeps, 'auth' | 'config'>,
 ): void {
   const { auth, config } = deps;
-  const routes = authed.withTypeProvider<TypeBoxTypeProvider>();
   const prefix = config.publicPrefix;
 
-  routes.put(
-    '/portal/auth/cambiar-password',
+  declareRoute(
+    authed,
+    'changePassword',
     {
+      tags,
+      summary: 'Change the password; the session ends (log in again with the new one)',
       config: expecting('current_password', 'new_password'),
-      schema: {
-        tags,
-        security: bearer,
-        summary: 'Change the password; the session ends (log in again with the new one)',
-        body: ChangePasswordBody,
-        response: { 200: MessageResponse, ...errorResponses(401, 404, 422, 429) },
-      },
     },
     async (request, reply) => {
       const { tenant, portalUserId } = principalOf(request);
@@ -231,15 +195,12 @@ export function authRoutes(
     },
   );
 
-  routes.get(
-    '/portal/auth/me',
+  declareRoute(
+    authed,
+    'getSessionUser',
     {
-      schema: {
-        tags,
-        security: bearer,
-        summary: 'The authenticated user',
-        response: { 200: MeResponse, ...errorResponses(401, 404, 429) },
-      },
+      tags,
+      summary: 'The authenticated user',
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
@@ -247,16 +208,13 @@ export function authRoutes(
     },
   );
 
-  routes.post(
-    '/portal/auth/logout',
+  declareRoute(
+    authed,
+    'logout',
     {
+      tags,
+      summary: 'Revoke the session and clear the refresh cookie',
       config: { acceptsEndedSession: true },
-      schema: {
-        tags,
-        security: bearer,
-        summary: 'Revoke the session and clear the refresh cookie',
-        response: { 200: MessageResponse, ...errorResponses(401, 403, 429) },
-      },
     },
     async (request, reply) => {
       // docs/decisions.md #10, as on refresh: a request carrying the cookie must come from an allowed

@@ -1,23 +1,12 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { declareRoute } from '../../platform/http/declare-route.js';
 import { principalOf } from '../../platform/auth/guard.js';
 import { AppError } from '../../platform/errors.js';
-import { errorResponses, PdfResponse } from '../../../contract/envelope.js';
 import { IdempotencyKeyHeaders } from '../../platform/idempotency/http.js';
 import { ReportsError, type ReportsClient } from '../../reports/client.js';
-import {
-  BarcodeParams,
-  CouponIdParams,
-  CouponResponse,
-  GenerateBody,
-  GenerateResponse,
-  ListQuery,
-  ListResponse,
-} from '../../../contract/coupons.js';
 import type { CouponService } from './service.js';
 
 const tags = ['cupones'];
-const security = [{ bearerAuth: [] }];
 
 /**
  * The coupon routes. The router tells `GET /portal/cupones/{id}/pdf` apart from
@@ -28,25 +17,20 @@ export function couponRoutes(
   authed: FastifyInstance,
   deps: { coupons: CouponService; reports: ReportsClient },
 ): void {
-  const routes = authed.withTypeProvider<TypeBoxTypeProvider>();
   // docs/api.md: invalid coupon parameters are 400 INVALID_REQUEST, not the default 422.
   const config = { validationCode: 'INVALID_REQUEST' as const };
 
-  routes.post(
-    '/portal/cupones/generar',
+  declareRoute(
+    authed,
+    'generateCoupon',
     {
+      tags,
+      summary: 'Generate a payment coupon (19-digit ITF barcode) for some pending debts',
+      headers: IdempotencyKeyHeaders,
       config: {
         ...config,
         expectedFields: ['facturas', 'total', 'dias_vencimiento'],
         idempotency: { route: 'cupones.generar' },
-      },
-      schema: {
-        tags,
-        security,
-        summary: 'Generate a payment coupon (19-digit ITF barcode) for some pending debts',
-        headers: IdempotencyKeyHeaders,
-        body: GenerateBody,
-        response: { 200: GenerateResponse, ...errorResponses(400, 401, 404, 409, 422, 429, 500) },
       },
     },
     async (request) => {
@@ -56,17 +40,13 @@ export function couponRoutes(
     },
   );
 
-  routes.get(
-    '/portal/cupones/mis-cupones',
+  declareRoute(
+    authed,
+    'listCoupons',
     {
+      tags,
+      summary: 'The customer’s coupons, newest first',
       config,
-      schema: {
-        tags,
-        security,
-        summary: 'The customer’s coupons, newest first',
-        querystring: ListQuery,
-        response: { 200: ListResponse, ...errorResponses(400, 401, 404, 429, 500) },
-      },
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
@@ -75,17 +55,13 @@ export function couponRoutes(
     },
   );
 
-  routes.get(
-    '/portal/cupones/:codigo_barras',
+  declareRoute(
+    authed,
+    'getCouponByBarcode',
     {
+      tags,
+      summary: 'One of the customer’s coupons, by its barcode',
       config,
-      schema: {
-        tags,
-        security,
-        summary: 'One of the customer’s coupons, by its barcode',
-        params: BarcodeParams,
-        response: { 200: CouponResponse, ...errorResponses(400, 401, 403, 404, 429, 500) },
-      },
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
@@ -94,17 +70,13 @@ export function couponRoutes(
     },
   );
 
-  routes.get(
-    '/portal/cupones/:id/pdf',
+  declareRoute(
+    authed,
+    'getCouponPdf',
     {
+      tags,
+      summary: 'One of the customer’s coupons as a PDF with its ITF barcode, rendered fresh',
       config,
-      schema: {
-        tags,
-        security,
-        summary: 'One of the customer’s coupons as a PDF with its ITF barcode, rendered fresh',
-        params: CouponIdParams,
-        response: { 200: PdfResponse, ...errorResponses(400, 401, 403, 404, 429, 502) },
-      },
     },
     async (request, reply) => {
       const { tenant, portalUserId } = principalOf(request);

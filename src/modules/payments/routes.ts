@@ -1,32 +1,17 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/auth/guard.js';
-import { errorResponses, PdfResponse } from '../../../contract/envelope.js';
+import { declareRoute } from '../../platform/http/declare-route.js';
 import { keepAnswersPrivate } from '../../platform/http/private-answers.js';
 import { IdempotencyKeyHeaders } from '../../platform/idempotency/http.js';
 import { LIMITS } from '../../platform/rate-limit.js';
 import type { PaymentDetail, PaymentHistory } from './history.js';
 import type { PaymentLifecycle } from './refunds/cancel-and-refund.js';
 import type { ReceiptDownload } from './receipts/download.js';
-import {
-  HistoryQuery,
-  HistoryResponse,
-  PaymentIdBody,
-  PaymentResponse,
-  ReceiptParams,
-  ResultQuery,
-  ResultResponse,
-  StartBody,
-  StartResponse,
-  StatusResponse,
-  WebhookResponse,
-} from '../../../contract/payments.js';
 import type { PaymentStart } from './checkout/start.js';
 import type { WebhookHandler } from './notifications/webhook.js';
 import type { PaymentResultReader } from './result.js';
 
 const tags = ['pagos'];
-const security = [{ bearerAuth: [] }];
 
 export interface PaymentRouteDeps {
   start: PaymentStart;
@@ -68,15 +53,13 @@ export function paymentWebhookRoutes(
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, parsed) => {
       parsed(null, parseLenientJson(String(body)));
     });
-    scope.withTypeProvider<TypeBoxTypeProvider>().post(
-      '/portal/pagos/webhook',
+    declareRoute(
+      scope,
+      'receivePaymentNotification',
       {
-        schema: {
-          tags,
-          summary:
-            'Gateway notifications (all gateways); authenticated by the URL token and the signature',
-          response: { 200: WebhookResponse, ...errorResponses(400, 401, 503) },
-        },
+        tags,
+        summary:
+          'Gateway notifications (all gateways); authenticated by the URL token and the signature',
       },
       async (request) => {
         const outcome = await deps.webhook(
@@ -106,21 +89,17 @@ export function paymentResultRoutes(
 ): void {
   void app.register((scope, _options, done) => {
     keepAnswersPrivate(scope);
-    scope.withTypeProvider<TypeBoxTypeProvider>().get(
-      '/portal/pagos/:id/resultado',
+    declareRoute(
+      scope,
+      'getPaymentResult',
       {
+        tags,
+        summary:
+          'A payment’s status for the result page without a session; the return address’s token is the credential (public, an addition)',
         // A token refused is a 401 (INVALID_RESULT_TOKEN), which a HEAD without a body could not
         // tell from the guard's; the page only ever GETs it.
         exposeHeadRoute: false,
         config: { rateLimit: LIMITS.paymentResultPerIp },
-        schema: {
-          tags,
-          summary:
-            'A payment’s status for the result page without a session; the return address’s token is the credential (public, an addition)',
-          params: ReceiptParams,
-          querystring: ResultQuery,
-          response: { 200: ResultResponse, ...errorResponses(401, 404, 422, 429) },
-        },
       },
       async (request) => {
         const data = await deps.result(request.params.id, request.query.token);
@@ -133,11 +112,13 @@ export function paymentResultRoutes(
 
 /** The signed-in user's payments; `authed` is app.ts's scope, whose hooks check the token. */
 export function paymentRoutes(authed: FastifyInstance, deps: PaymentRouteDeps): void {
-  const routes = authed.withTypeProvider<TypeBoxTypeProvider>();
-
-  routes.post(
-    '/portal/pagos/iniciar',
+  declareRoute(
+    authed,
+    'startPayment',
     {
+      tags,
+      summary: 'Start an online payment of the oldest pending debts (FIFO, full amounts)',
+      headers: IdempotencyKeyHeaders,
       // docs/api.md's codes for iniciar are 400s: a malformed selection is an invalid one.
       // docs/api.md "Idempotency-Key": the Origin shapes the answer (its return URLs), so it is
       // part of what a key must repeat. GATEWAY_ERROR is the one refusal that changed something
@@ -151,14 +132,6 @@ export function paymentRoutes(authed: FastifyInstance, deps: PaymentRouteDeps): 
           keptRefusals: ['GATEWAY_ERROR'],
         },
       },
-      schema: {
-        tags,
-        security,
-        summary: 'Start an online payment of the oldest pending debts (FIFO, full amounts)',
-        headers: IdempotencyKeyHeaders,
-        body: StartBody,
-        response: { 200: StartResponse, ...errorResponses(400, 401, 409, 422, 429, 500) },
-      },
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
@@ -171,16 +144,12 @@ export function paymentRoutes(authed: FastifyInstance, deps: PaymentRouteDeps): 
     },
   );
 
-  routes.get(
-    '/portal/pagos/historial',
+  declareRoute(
+    authed,
+    'listPayments',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'Payment history, newest first',
-        querystring: HistoryQuery,
-        response: { 200: HistoryResponse, ...errorResponses(401, 422, 429) },
-      },
+      tags,
+      summary: 'Payment history, newest first',
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
@@ -192,16 +161,12 @@ export function paymentRoutes(authed: FastifyInstance, deps: PaymentRouteDeps): 
     },
   );
 
-  routes.get(
-    '/portal/pagos/:id',
+  declareRoute(
+    authed,
+    'getPayment',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'One of the user’s payments, as historial lists it (the result page polls it)',
-        params: ReceiptParams,
-        response: { 200: PaymentResponse, ...errorResponses(401, 404, 422, 429) },
-      },
+      tags,
+      summary: 'One of the user’s payments, as historial lists it (the result page polls it)',
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
@@ -210,17 +175,13 @@ export function paymentRoutes(authed: FastifyInstance, deps: PaymentRouteDeps): 
     },
   );
 
-  routes.post(
-    '/portal/pagos/cancelar',
+  declareRoute(
+    authed,
+    'cancelPayment',
     {
+      tags,
+      summary: 'Cancel a pending or issued payment',
       config: { expectedFields: ['payment_id'] },
-      schema: {
-        tags,
-        security,
-        summary: 'Cancel a pending or issued payment',
-        body: PaymentIdBody,
-        response: { 200: StatusResponse, ...errorResponses(401, 404, 409, 422, 429) },
-      },
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
@@ -233,17 +194,13 @@ export function paymentRoutes(authed: FastifyInstance, deps: PaymentRouteDeps): 
     },
   );
 
-  routes.post(
-    '/portal/pagos/devolver',
+  declareRoute(
+    authed,
+    'refundPayment',
     {
+      tags,
+      summary: 'Refund an approved payment (the receipt is voided and the debts reopened)',
       config: { expectedFields: ['payment_id'] },
-      schema: {
-        tags,
-        security,
-        summary: 'Refund an approved payment (the receipt is voided and the debts reopened)',
-        body: PaymentIdBody,
-        response: { 200: StatusResponse, ...errorResponses(401, 404, 409, 422, 429) },
-      },
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
@@ -256,16 +213,12 @@ export function paymentRoutes(authed: FastifyInstance, deps: PaymentRouteDeps): 
     },
   );
 
-  routes.get(
-    '/portal/pagos/:id/recibo',
+  declareRoute(
+    authed,
+    'getPaymentReceipt',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'The receipt of an approved payment, as a PDF',
-        params: ReceiptParams,
-        response: { 200: PdfResponse, ...errorResponses(401, 404, 409, 422, 429, 502) },
-      },
+      tags,
+      summary: 'The receipt of an approved payment, as a PDF',
     },
     async (request, reply) => {
       const { tenant, portalUserId } = principalOf(request);

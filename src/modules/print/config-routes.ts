@@ -1,19 +1,9 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { declareRoute } from '../../platform/http/declare-route.js';
 import { principalOf } from '../../platform/auth/guard.js';
-import { errorResponses } from '../../../contract/envelope.js';
 import type { PrintConfigService } from './config-service.js';
-import {
-  PrintConfigCreateBody,
-  PrintConfigListResponse,
-  PrintConfigParams,
-  PrintConfigQuery,
-  PrintConfigResponse,
-  PrintConfigUpdateBody,
-} from '../../../contract/print.js';
 
 const tags = ['impresion'];
-const security = [{ bearerAuth: [] }];
 const FIELDS = ['documento', 'impresora', 'papel', 'copias', 'predeterminada'] as const;
 
 /** docs/decisions.md #40: the portal user's print configurations, at /qz/print-config (and /backend/qz/...). */
@@ -21,19 +11,14 @@ export function printConfigRoutes(
   authed: FastifyInstance,
   deps: { printConfigs: PrintConfigService },
 ): void {
-  const routes = authed.withTypeProvider<TypeBoxTypeProvider>();
   const { printConfigs } = deps;
 
-  routes.get(
-    '/qz/print-config',
+  declareRoute(
+    authed,
+    'listPrintConfigs',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'The user’s print configurations, by documento, the default first',
-        querystring: PrintConfigQuery,
-        response: { 200: PrintConfigListResponse, ...errorResponses(401, 422, 429) },
-      },
+      tags,
+      summary: 'The user’s print configurations, by documento, the default first',
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
@@ -42,17 +27,13 @@ export function printConfigRoutes(
     },
   );
 
-  routes.post(
-    '/qz/print-config',
+  declareRoute(
+    authed,
+    'createPrintConfig',
     {
+      tags,
+      summary: 'Create a print configuration (predeterminada: true replaces the default)',
       config: { expectedFields: FIELDS },
-      schema: {
-        tags,
-        security,
-        summary: 'Create a print configuration (predeterminada: true replaces the default)',
-        body: PrintConfigCreateBody,
-        response: { 201: PrintConfigResponse, ...errorResponses(401, 404, 409, 422, 429) },
-      },
     },
     async (request, reply) => {
       const { tenant, portalUserId } = principalOf(request);
@@ -61,16 +42,12 @@ export function printConfigRoutes(
     },
   );
 
-  routes.get(
-    '/qz/print-config/:id',
+  declareRoute(
+    authed,
+    'getPrintConfig',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'One print configuration of the user',
-        params: PrintConfigParams,
-        response: { 200: PrintConfigResponse, ...errorResponses(401, 404, 422, 429) },
-      },
+      tags,
+      summary: 'One print configuration of the user',
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
@@ -79,18 +56,13 @@ export function printConfigRoutes(
     },
   );
 
-  routes.put(
-    '/qz/print-config/:id',
+  declareRoute(
+    authed,
+    'updatePrintConfig',
     {
+      tags,
+      summary: 'Change some fields of a print configuration (at least one)',
       config: { expectedFields: FIELDS },
-      schema: {
-        tags,
-        security,
-        summary: 'Change some fields of a print configuration (at least one)',
-        params: PrintConfigParams,
-        body: PrintConfigUpdateBody,
-        response: { 200: PrintConfigResponse, ...errorResponses(401, 404, 422, 429) },
-      },
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
@@ -99,16 +71,12 @@ export function printConfigRoutes(
     },
   );
 
-  routes.delete(
-    '/qz/print-config/:id',
+  declareRoute(
+    authed,
+    'deletePrintConfig',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'Delete a print configuration; answers it as it was',
-        params: PrintConfigParams,
-        response: { 200: PrintConfigResponse, ...errorResponses(401, 404, 422, 429) },
-      },
+      tags,
+      summary: 'Delete a print configuration; answers it as it was',
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);

@@ -1,9 +1,7 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { errorResponses } from '../../../contract/envelope.js';
+import { declareRoute } from '../../platform/http/declare-route.js';
 import { printConfigRoutes } from './config-routes.js';
 import type { PrintConfigService } from './config-service.js';
-import { PlainText, SignBody } from '../../../contract/print.js';
 import type { PrintSigner } from './signer.js';
 
 const tags = ['impresion'];
@@ -23,20 +21,12 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
  * trusts holds no secret and is cached by the agent, so it is public.
  */
 export function printCertificateRoutes(app: FastifyInstance, deps: { signer: PrintSigner }): void {
-  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
-
-  routes.get(
-    '/qz/certificate',
+  declareRoute(
+    app,
+    'getPrintCertificate',
     {
-      schema: {
-        tags,
-        summary: 'The PEM certificate for qz.security.setCertificatePromise (public, cacheable)',
-        response: {
-          200: PlainText('PEM X.509 certificate (RSA 2048, self-signed unless QZ issued it)'),
-          304: { description: 'Not modified (If-None-Match)', type: 'null' },
-          ...errorResponses(503),
-        },
-      },
+      tags,
+      summary: 'The PEM certificate for qz.security.setCertificatePromise (public, cacheable)',
     },
     async (request, reply) => {
       const { pem, etag } = deps.signer.certificate();
@@ -52,22 +42,13 @@ export function printRoutes(
   authed: FastifyInstance,
   deps: { signer: PrintSigner; printConfigs: PrintConfigService },
 ): void {
-  const routes = authed.withTypeProvider<TypeBoxTypeProvider>();
-
-  routes.post(
-    '/qz/sign',
+  declareRoute(
+    authed,
+    'signPrintRequest',
     {
+      tags,
+      summary: 'Sign a QZ Tray request: base64 SHA512withRSA, for setSignaturePromise',
       config: { expectedFields: ['data'] },
-      schema: {
-        tags,
-        security: [{ bearerAuth: [] }],
-        summary: 'Sign a QZ Tray request: base64 SHA512withRSA, for setSignaturePromise',
-        body: SignBody,
-        response: {
-          200: PlainText('Base64 signature of the UTF-8 bytes of data (SHA512withRSA)'),
-          ...errorResponses(400, 401, 413, 415, 422, 429, 503),
-        },
-      },
     },
     async (request, reply) => {
       const signature = await deps.signer.sign(request.body.data);

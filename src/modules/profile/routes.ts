@@ -1,25 +1,17 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { declareRoute } from '../../platform/http/declare-route.js';
 import { principalOf } from '../../platform/auth/guard.js';
-import { errorResponses } from '../../../contract/envelope.js';
-import { ProfileResponse, ProfileUpdateBody } from '../../../contract/profile.js';
 import type { ProfileService } from './service.js';
 
 const tags = ['perfil'];
-const security = [{ bearerAuth: [] }];
 
 export function profileRoutes(authed: FastifyInstance, deps: { profile: ProfileService }): void {
-  const routes = authed.withTypeProvider<TypeBoxTypeProvider>();
-
-  routes.get(
-    '/portal/perfil',
+  declareRoute(
+    authed,
+    'getProfile',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'Profile: customer name and identifier (ordcon), contact data, reminders switch',
-        response: { 200: ProfileResponse, ...errorResponses(401, 404, 429) },
-      },
+      tags,
+      summary: 'Profile: customer name and identifier (ordcon), contact data, reminders switch',
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
@@ -27,17 +19,13 @@ export function profileRoutes(authed: FastifyInstance, deps: { profile: ProfileS
     },
   );
 
-  routes.put(
-    '/portal/perfil',
+  declareRoute(
+    authed,
+    'updateProfile',
     {
+      tags,
+      summary: 'Update e-mail, phone and/or the reminders switch (at least one)',
       config: { expectedFields: ['email', 'telefono', 'avisos_vencimiento'] },
-      schema: {
-        tags,
-        security,
-        summary: 'Update e-mail, phone and/or the reminders switch (at least one)',
-        body: ProfileUpdateBody,
-        response: { 200: ProfileResponse, ...errorResponses(401, 404, 422, 429) },
-      },
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);

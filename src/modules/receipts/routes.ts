@@ -1,32 +1,19 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { declareRoute } from '../../platform/http/declare-route.js';
 import { principalOf } from '../../platform/auth/guard.js';
-import { errorResponses, PdfResponse } from '../../../contract/envelope.js';
-import {
-  DEFAULT_LIMIT,
-  ReceiptIdParams,
-  ReceiptListQuery,
-  ReceiptListResponse,
-} from '../../../contract/receipts.js';
+import { DEFAULT_LIMIT } from '../../../contract/receipts.js';
 import type { ReceiptService } from './service.js';
 
 const tags = ['recibos'];
-const security = [{ bearerAuth: [] }];
 
 /** The customer's receipts, portal and ERP alike; `authed` is app.ts's scope, whose hooks check the token. */
 export function receiptRoutes(authed: FastifyInstance, deps: { receipts: ReceiptService }): void {
-  const routes = authed.withTypeProvider<TypeBoxTypeProvider>();
-
-  routes.get(
-    '/portal/recibos',
+  declareRoute(
+    authed,
+    'listReceipts',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'Every receipt of the customer (portal payments and the ERP’s), newest first',
-        querystring: ReceiptListQuery,
-        response: { 200: ReceiptListResponse, ...errorResponses(401, 404, 422, 429) },
-      },
+      tags,
+      summary: 'Every receipt of the customer (portal payments and the ERP’s), newest first',
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
@@ -38,16 +25,12 @@ export function receiptRoutes(authed: FastifyInstance, deps: { receipts: Receipt
     },
   );
 
-  routes.get(
-    '/portal/recibos/:id/pdf',
+  declareRoute(
+    authed,
+    'getReceiptPdf',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'One of the customer’s receipts as a PDF, rendered as the portal receipt is',
-        params: ReceiptIdParams,
-        response: { 200: PdfResponse, ...errorResponses(401, 404, 429, 502) },
-      },
+      tags,
+      summary: 'One of the customer’s receipts as a PDF, rendered as the portal receipt is',
     },
     async (request, reply) => {
       const { tenant, portalUserId } = principalOf(request);

@@ -1,3 +1,8 @@
+import { routes } from '../../../contract/routes.js';
+
+/** The unsubscribe route's path, as the table declares it. */
+const UNSUBSCRIBE_PATH = routes.unsubscribeFromReminders.path;
+
 /**
  * Where a reminder sends its reader: the web client's debts page (the first origin of
  * PORTAL_ALLOWED_ORIGIN, where the customers' pages are served) and the unsubscribe URL on the
@@ -19,9 +24,6 @@ export function reminderLinks(config: {
   return {
     debtsUrl: (tenantId) => `${webOrigin}/e/${tenantId}/deudas`,
     unsubscribeUrl: (token) =>
-      `${backendUrl}/backend/portal/avisos/baja?token=${encodeURIComponent(token)}`,
+      `${backendUrl}/backend${UNSUBSCRIBE_PATH}?token=${encodeURIComponent(token)}`,
   };
 }
-
-/** The unsubscribe route's path, as the links write it and the routes declare it. */
-export const UNSUBSCRIBE_PATH = '/portal/avisos/baja';

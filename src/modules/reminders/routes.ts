@@ -1,15 +1,7 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { declareRoute } from '../../platform/http/declare-route.js';
 import { keepAnswersPrivate } from '../../platform/http/private-answers.js';
 import { LIMITS } from '../../platform/rate-limit.js';
-import { errorResponses } from '../../../contract/envelope.js';
-import {
-  UnsubscribeBody,
-  UnsubscribeDoneResponse,
-  UnsubscribePageResponse,
-  UnsubscribeQuery,
-} from '../../../contract/reminders.js';
-import { UNSUBSCRIBE_PATH } from './links.js';
 import { confirmPage, donePage, type UnsubscribePage } from './page.js';
 import type { Unsubscribe } from './unsubscribe.js';
 
@@ -49,18 +41,14 @@ export async function unsubscribeRoutes(
       },
     );
     keepAnswersPrivate(scope);
-    const routes = scope.withTypeProvider<TypeBoxTypeProvider>();
 
-    routes.get(
-      UNSUBSCRIBE_PATH,
+    declareRoute(
+      scope,
+      'getUnsubscribePage',
       {
+        tags,
+        summary: 'The unsubscribe link’s page: a button that posts; changes nothing (public)',
         config: { rateLimit: LIMITS.unsubscribePerIp },
-        schema: {
-          tags,
-          summary: 'The unsubscribe link’s page: a button that posts; changes nothing (public)',
-          querystring: UnsubscribeQuery,
-          response: { 200: UnsubscribePageResponse, ...errorResponses(400, 404, 422, 429) },
-        },
       },
       async (request, reply) => {
         const { token } = request.query;
@@ -70,18 +58,13 @@ export async function unsubscribeRoutes(
       },
     );
 
-    routes.post(
-      UNSUBSCRIBE_PATH,
+    declareRoute(
+      scope,
+      'unsubscribeFromReminders',
       {
+        tags,
+        summary: 'One-click unsubscribe (RFC 8058): reminders off for the token’s account (public)',
         config: { rateLimit: LIMITS.unsubscribePerIp },
-        schema: {
-          tags,
-          summary:
-            'One-click unsubscribe (RFC 8058): reminders off for the token’s account (public)',
-          querystring: UnsubscribeQuery,
-          body: UnsubscribeBody,
-          response: { 200: UnsubscribeDoneResponse, ...errorResponses(400, 404, 415, 422, 429) },
-        },
       },
       async (request, reply) => {
         const { tenantName } = await deps.unsubscribe.unsubscribe(request.query.token);

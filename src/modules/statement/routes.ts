@@ -1,34 +1,26 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { declareRoute } from '../../platform/http/declare-route.js';
 import { principalOf } from '../../platform/auth/guard.js';
-import { errorResponses, PdfResponse } from '../../../contract/envelope.js';
-import { StatementQuery, StatementResponse } from '../../../contract/statement.js';
 import type { KeyLocks } from '../../platform/key-locks.js';
 import { createStatementPdfLimits } from './pdf-limits.js';
 import type { StatementService } from './service.js';
 
 const tags = ['cuenta'];
-const security = [{ bearerAuth: [] }];
 
 /** The statement of account; `authed` is app.ts's protected scope, whose hooks check the token. */
 export function statementRoutes(
   authed: FastifyInstance,
   deps: { statements: StatementService; locks: KeyLocks; renderTtlMs: number },
 ): void {
-  const routes = authed.withTypeProvider<TypeBoxTypeProvider>();
   const admitPdf = createStatementPdfLimits(authed, deps);
 
-  routes.get(
-    '/portal/estado-cuenta',
+  declareRoute(
+    authed,
+    'getStatement',
     {
-      schema: {
-        tags,
-        security,
-        summary:
-          'Statement of account: opening balance, the period’s movements with their running balance, aging of the debt',
-        querystring: StatementQuery,
-        response: { 200: StatementResponse, ...errorResponses(401, 404, 422, 429) },
-      },
+      tags,
+      summary:
+        'Statement of account: opening balance, the period’s movements with their running balance, aging of the debt',
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
@@ -37,16 +29,12 @@ export function statementRoutes(
     },
   );
 
-  routes.get(
-    '/portal/estado-cuenta/pdf',
+  declareRoute(
+    authed,
+    'getStatementPdf',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'The same statement of account as a PDF',
-        querystring: StatementQuery,
-        response: { 200: PdfResponse, ...errorResponses(401, 404, 422, 429, 502, 503) },
-      },
+      tags,
+      summary: 'The same statement of account as a PDF',
     },
     async (request, reply) => {
       const { tenant, portalUserId } = principalOf(request);

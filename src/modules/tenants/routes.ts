@@ -1,10 +1,8 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { declareRoute } from '../../platform/http/declare-route.js';
 import { AppError } from '../../platform/errors.js';
-import { errorResponses } from '../../../contract/envelope.js';
 import { LIMITS } from '../../platform/rate-limit.js';
 import type { TenantDirectory } from '../../platform/tenancy/directory.js';
-import { TenantParams, TenantResponse } from '../../../contract/tenants.js';
 import type { TenantBrands } from './brands.js';
 
 /**
@@ -31,18 +29,13 @@ export function tenantRoutes(
   app: FastifyInstance,
   deps: { directory: TenantDirectory; brands: TenantBrands; publicPrefix: string },
 ): void {
-  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
-
-  routes.get(
-    '/portal/empresas/:tenant_id',
+  declareRoute(
+    app,
+    'getTenant',
     {
+      tags: ['empresas'],
+      summary: 'An active tenant’s name, sucursales and brand, for the login page (public)',
       config: { rateLimit: LIMITS.tenantListingPerIp },
-      schema: {
-        tags: ['empresas'],
-        summary: 'An active tenant’s name, sucursales and brand, for the login page (public)',
-        params: TenantParams,
-        response: { 200: TenantResponse, ...errorResponses(404, 422, 429, 503) },
-      },
     },
     async (request, reply) => {
       const [listing, brand] = await Promise.all([
@@ -76,28 +69,14 @@ export function tenantRoutes(
     },
   );
 
-  // Not through the type provider: its answer is bytes, and 304 carries none.
-  app.get<{ Params: { tenant_id: number } }>(
-    '/portal/empresas/:tenant_id/logo',
+  // Its answer is bytes, and 304 carries none.
+  declareRoute(
+    app,
+    'getTenantLogo',
     {
+      tags: ['empresas'],
+      summary: 'The tenant’s logo: PNG, JPEG or WebP, at most 200 KB (public)',
       config: { rateLimit: LIMITS.tenantListingPerIp },
-      schema: {
-        tags: ['empresas'],
-        summary: 'The tenant’s logo: PNG, JPEG or WebP, at most 200 KB (public)',
-        params: TenantParams,
-        response: {
-          200: {
-            description: 'The logo',
-            content: {
-              'image/png': { schema: { type: 'string', format: 'binary' } },
-              'image/jpeg': { schema: { type: 'string', format: 'binary' } },
-              'image/webp': { schema: { type: 'string', format: 'binary' } },
-            },
-          },
-          304: { description: 'The logo the client holds (If-None-Match) is current' },
-          ...errorResponses(404, 422, 429, 503),
-        },
-      },
     },
     async (request, reply) => {
       const [listing, brand] = await Promise.all([

@@ -4,57 +4,18 @@
  * test/platform/openapi-lint.test.ts). The document only: nothing here changes how a request is
  * validated or what a route answers.
  */
+import { routes } from '../../../contract/routes.js';
 
 /**
- * Each operation's `operationId` (what a generated client names its functions), by method and
- * path as the document spells them. A route missing here has none, and the lint test fails
- * naming it: add a line when you add a route.
+ * Each operation's `operationId` (what a generated client names its functions) is its key in
+ * the route table, found by method and path as the document spells them.
  */
-export const OPERATION_IDS: Readonly<Record<string, string>> = {
-  'GET /healthz': 'checkLiveness',
-  'GET /readyz': 'checkReadiness',
-  'GET /portal/empresas/{tenant_id}': 'getTenant',
-  'GET /portal/empresas/{tenant_id}/logo': 'getTenantLogo',
-  'POST /portal/auth/register': 'register',
-  'POST /portal/auth/login': 'login',
-  'POST /portal/auth/forgot-password': 'forgotPassword',
-  'POST /portal/auth/reset-password': 'resetPassword',
-  'POST /portal/auth/refresh-token': 'refreshToken',
-  'PUT /portal/auth/cambiar-password': 'changePassword',
-  'GET /portal/auth/me': 'getSessionUser',
-  'POST /portal/auth/logout': 'logout',
-  'GET /portal/perfil': 'getProfile',
-  'PUT /portal/perfil': 'updateProfile',
-  'GET /portal/mi-cuenta': 'getAccountSummary',
-  'GET /portal/deudas': 'listDebts',
-  'GET /portal/estado-cuenta': 'getStatement',
-  'GET /portal/estado-cuenta/pdf': 'getStatementPdf',
-  'GET /portal/recibos': 'listReceipts',
-  'GET /portal/facturas': 'listInvoices',
-  'GET /portal/facturas/{id}/pdf': 'getInvoicePdf',
-  'GET /portal/recibos/{id}/pdf': 'getReceiptPdf',
-  'POST /portal/pagos/iniciar': 'startPayment',
-  'GET /portal/pagos/historial': 'listPayments',
-  'GET /portal/pagos/{id}': 'getPayment',
-  'GET /portal/pagos/{id}/resultado': 'getPaymentResult',
-  'GET /portal/pagos/{id}/recibo': 'getPaymentReceipt',
-  'POST /portal/pagos/cancelar': 'cancelPayment',
-  'POST /portal/pagos/devolver': 'refundPayment',
-  'POST /portal/pagos/webhook': 'receivePaymentNotification',
-  'POST /portal/cupones/generar': 'generateCoupon',
-  'GET /portal/cupones/mis-cupones': 'listCoupons',
-  'GET /portal/cupones/{codigo_barras}': 'getCouponByBarcode',
-  'GET /portal/cupones/{id}/pdf': 'getCouponPdf',
-  'GET /portal/avisos/baja': 'getUnsubscribePage',
-  'POST /portal/avisos/baja': 'unsubscribeFromReminders',
-  'GET /qz/certificate': 'getPrintCertificate',
-  'POST /qz/sign': 'signPrintRequest',
-  'GET /qz/print-config': 'listPrintConfigs',
-  'POST /qz/print-config': 'createPrintConfig',
-  'GET /qz/print-config/{id}': 'getPrintConfig',
-  'PUT /qz/print-config/{id}': 'updatePrintConfig',
-  'DELETE /qz/print-config/{id}': 'deletePrintConfig',
-};
+const OPERATION_IDS: ReadonlyMap<string, string> = new Map(
+  Object.entries(routes).map(([operationId, route]) => [
+    `${route.method} ${route.path}`,
+    operationId,
+  ]),
+);
 
 /**
  * The servers a client may address: the document's own host, and the same routes under the
@@ -102,7 +63,7 @@ function withoutAjvKeywords(value: unknown): unknown {
 }
 
 /**
- * The generated document, finished: servers, an operationId from OPERATION_IDS, `security: []`
+ * The generated document, finished: servers, an operationId from the route table, `security: []`
  * on an operation that declares none (public: no token), and no Ajv-only keyword.
  */
 export function finishOpenApiDocument<T extends object>(generated: T): T {
@@ -114,7 +75,7 @@ export function finishOpenApiDocument<T extends object>(generated: T): T {
     for (const method of METHODS) {
       const operation = item[method];
       if (!isObject(operation)) continue;
-      const operationId = OPERATION_IDS[`${method.toUpperCase()} ${path}`];
+      const operationId = OPERATION_IDS.get(`${method.toUpperCase()} ${path}`);
       if (operationId !== undefined) operation.operationId = operationId;
       operation.security ??= [];
     }

@@ -6,7 +6,8 @@
  * test/web/coupon.test.ts.
  */
 import { formatCents, fromCents, toCents, withFullStop } from './format.js';
-import { pagedPath } from './paging.js';
+import type { BodyOf, QueryOf } from '../../../contract/routes.js';
+import { pagedQuery } from './paging.js';
 
 export const DEFAULT_EXPIRY_DAYS = 30;
 export const MIN_EXPIRY_DAYS = 1;
@@ -94,11 +95,8 @@ export function linesTotalCents(lines: readonly CouponLine[]): number {
   return cents;
 }
 
-export interface CouponRequest {
-  facturas: { id: string; tipo: string; numero: string; monto: number }[];
-  total: number;
-  dias_vencimiento: number;
-}
+/** The body of POST /portal/cupones/generar, as the route table types it. */
+export type CouponRequest = BodyOf<'generateCoupon'>;
 
 /** The body of POST /portal/cupones/generar, or null when a line or the days are not valid. */
 export function couponRequest(
@@ -142,8 +140,11 @@ export function couponStateLabel(estado: string): string {
 }
 
 /** GET /portal/cupones/mis-cupones's query: `estado` only when filtering. */
-export function couponListPath(estado: CouponState | null, offset: number): string {
-  return pagedPath('/portal/cupones/mis-cupones', PAGE_SIZE, offset, estado ? { estado } : {});
+export function couponListQuery(
+  estado: CouponState | null,
+  offset: number,
+): QueryOf<'listCoupons'> {
+  return { ...(estado && { estado }), ...pagedQuery(PAGE_SIZE, offset) };
 }
 
 /**

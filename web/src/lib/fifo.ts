@@ -9,6 +9,7 @@
  * only the debts before the first held one can be chosen, and every debt after it waits
  * ("blocked") until that payment ends or is cancelled.
  */
+import type { BodyOf, DataOf } from '../../../contract/routes.js';
 import type { Debt } from '../api/types.js';
 import { formatCents, fromCents, toCents } from './format.js';
 
@@ -60,11 +61,11 @@ export function totalCents(debts: readonly PayableDebt[], count: number): number
   return cents;
 }
 
+/** The body of POST /portal/pagos/iniciar, as the route table types it. */
+export type PaymentRequest = BodyOf<'startPayment'>;
+
 /** The body of POST /portal/pagos/iniciar: full amounts (`debe`), total = their exact sum. */
-export function paymentRequest(
-  debts: readonly PayableDebt[],
-  count: number,
-): { facturas: { id: string; monto: number }[]; total: number } {
+export function paymentRequest(debts: readonly PayableDebt[], count: number): PaymentRequest {
   const chosen = debts.slice(0, Math.max(0, Math.min(count, debts.length)));
   return {
     facturas: chosen.map((d) => ({ id: d.id, monto: fromCents(toCents(d.debe)) })),
@@ -146,10 +147,7 @@ export function overdueCount(
 }
 
 /** The tenant's partial payments as GET /portal/deudas says (docs/decisions.md #48). */
-export interface PartialRule {
-  habilitado: boolean;
-  monto_minimo: number | null;
-}
+export type PartialRule = DataOf<'listDebts'>['pago_parcial'];
 
 /** A choice of the first `count` debts, the last of them paid in part when `lastCents` is set. */
 export interface Choice {
@@ -167,10 +165,7 @@ export function choiceCents(debts: readonly PayableDebt[], choice: Choice): numb
 }
 
 /** The body of POST /portal/pagos/iniciar for a choice: full amounts but, maybe, the last one. */
-export function choiceRequest(
-  debts: readonly PayableDebt[],
-  choice: Choice,
-): { facturas: { id: string; monto: number }[]; total: number } {
+export function choiceRequest(debts: readonly PayableDebt[], choice: Choice): PaymentRequest {
   const body = paymentRequest(debts, choice.count);
   const last = body.facturas[body.facturas.length - 1];
   if (choice.lastCents !== null && last) last.monto = fromCents(choice.lastCents);

@@ -2,25 +2,20 @@
  * The customer's fiscal documents (docs/api.md GET /portal/facturas): paths, names and labels
  * the pages share. Pure, tested in test/web/invoices.test.ts.
  */
+import type { QueryOf } from '../../../contract/routes.js';
+import { pagedQuery } from './paging.js';
 import type { Period } from './statement.js';
 
 /** Documents a page (GET /portal/facturas: 1-100, default 50). */
 export const INVOICES_PAGE = 20;
 
-/** GET /portal/facturas of a period, one page. */
-export function invoicesPath(period: Period, offset: number, limit = INVOICES_PAGE): string {
-  const query = new URLSearchParams({
-    desde: period.desde,
-    hasta: period.hasta,
-    limit: String(limit),
-    offset: String(Math.max(0, Math.trunc(offset))),
-  });
-  return `/portal/facturas?${query.toString()}`;
-}
-
-/** GET /portal/facturas/{id}/pdf. */
-export function invoicePdfPath(id: string): string {
-  return `/portal/facturas/${encodeURIComponent(id)}/pdf`;
+/** GET /portal/facturas's query: a period, one page. */
+export function invoicesQuery(
+  period: Period,
+  offset: number,
+  limit = INVOICES_PAGE,
+): QueryOf<'listInvoices'> {
+  return { desde: period.desde, hasta: period.hasta, ...pagedQuery(limit, offset) };
 }
 
 /** `00003-00000123`: ARCA's punto de venta (5 digits) and number (8). */

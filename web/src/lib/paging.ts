@@ -29,15 +29,7 @@ export function paging(
   };
 }
 
-/** `?limit=&offset=` (and any filter given first) for a paged list route. */
-export function pagedPath(
-  path: string,
-  pageSize: number,
-  offset: number,
-  filters: Record<string, string> = {},
-): string {
-  const query = new URLSearchParams(filters);
-  query.set('limit', String(pageSize));
-  query.set('offset', String(Math.max(0, Math.trunc(offset))));
-  return `${path}?${query.toString()}`;
+/** `limit` and `offset` of a paged list route's query (its filters go before them). */
+export function pagedQuery(pageSize: number, offset: number): { limit: number; offset: number } {
+  return { limit: pageSize, offset: Math.max(0, Math.trunc(offset)) };
 }

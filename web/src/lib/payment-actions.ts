@@ -10,6 +10,7 @@
  *   `recibo_numero` is null until then). A refunded payment keeps its number but the API answers
  *   its receipt 422, so it is not offered.
  */
+import { routes } from '../../../contract/routes.js';
 
 export type PaymentAction = 'cancel' | 'refund';
 
@@ -52,8 +53,9 @@ export function receiptPending(payment: { estado: string; recibo_numero: string 
   return payment.estado === 'approved' && payment.recibo_numero === null;
 }
 
-export function actionPath(action: PaymentAction): string {
-  return action === 'cancel' ? '/portal/pagos/cancelar' : '/portal/pagos/devolver';
+/** The route of an action: both take `{ payment_id }`. */
+export function actionRoute(action: PaymentAction) {
+  return action === 'cancel' ? routes.cancelPayment : routes.refundPayment;
 }
 
 /**

@@ -2,6 +2,7 @@
  * The statement of account's period, pages and aging (docs/web.md "Estado de cuenta"). Pure (no
  * DOM), tested in test/web/statement.test.ts.
  */
+import type { QueryOf } from '../../../contract/routes.js';
 import type { StatementAging } from '../api/types.js';
 import { formatDate, formatInteger, toCents } from './format.js';
 
@@ -129,17 +130,9 @@ export function periodErrors(period: Period): { desde: string | null; hasta: str
   return { desde, hasta };
 }
 
-/** `?desde=&hasta=` of GET /portal/estado-cuenta and its PDF. */
-function periodQuery(period: Period): string {
-  return new URLSearchParams({ desde: period.desde, hasta: period.hasta }).toString();
-}
-
-export function statementPath(period: Period): string {
-  return `/portal/estado-cuenta?${periodQuery(period)}`;
-}
-
-export function statementPdfPath(period: Period): string {
-  return `/portal/estado-cuenta/pdf?${periodQuery(period)}`;
+/** The query of GET /portal/estado-cuenta and of its PDF. */
+export function statementQuery(period: Period): QueryOf<'getStatementPdf'> {
+  return { desde: period.desde, hasta: period.hasta };
 }
 
 /** The name the API gives the PDF (its Content-Disposition), for the saved file. */

@@ -3,7 +3,7 @@ import { useLocation } from 'preact-iso';
 import { paymentIdInMessage } from '../api/errors.js';
 import { ApiError } from '../api/http.js';
 import type { PrivatePageProps } from '../page-props.js';
-import type { AccountSummary, Coupon, CouponPage, Debt, PaymentStartData } from '../api/types.js';
+import type { Coupon, Debt } from '../api/types.js';
 import {
   choiceCents,
   choiceRequest,
@@ -37,6 +37,7 @@ import { OutcomeBox, type Outcome } from '../ui/outcome.js';
 import { Page } from '../ui/page.js';
 import { Empty, ErrorBox, Loading, Notice } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
+import { routes } from '../../../contract/routes.js';
 
 /**
  * Debts: choose them in FIFO order (docs/api.md iniciar rule 5), see the total, pay. Debts held
@@ -49,10 +50,10 @@ export function DebtsPage(props: PrivatePageProps) {
   const [state, retry] = useLoad(
     () =>
       Promise.all([
-        authCall<{ items: Debt[]; pago_parcial: PartialRule }>('/portal/deudas'),
+        authCall(routes.listDebts),
         // Beside the debts, not in their way: without them the page still lets the customer pay.
-        authCall<AccountSummary>('/portal/mi-cuenta').catch(() => null),
-        authCall<CouponPage>('/portal/cupones/mis-cupones?estado=pending&limit=100').catch(
+        authCall(routes.getAccountSummary).catch(() => null),
+        authCall(routes.listCoupons, { query: { estado: 'pending', limit: 100 } }).catch(
           () => null,
         ),
       ]).then(([debts, cuenta, coupons]) => ({
@@ -190,8 +191,7 @@ function Chooser(props: {
     setFailure(null);
     const body = choiceRequest(debts, chosen);
     try {
-      const data = await authCall<PaymentStartData>('/portal/pagos/iniciar', {
-        method: 'POST',
+      const data = await authCall(routes.startPayment, {
         body,
         idempotencyKey: intent.current.keyFor(body),
       });

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import type { PublicPageProps } from '../page-props.js';
-import type { MessageData } from '../api/types.js';
+import { routes } from '../../../contract/routes.js';
 import { setFlash } from '../flash.js';
 import { codeError } from '../lib/validation.js';
 import { pathFor } from '../routes.js';
@@ -29,18 +29,18 @@ export function ForgotPage(props: PublicPageProps) {
     if (step === 'reset') codeHeading.current?.focus();
   }, [step]);
 
-  /** POSTs the identity and `body` to `path`. */
-  async function send(path: string, body: Record<string, unknown> = {}): Promise<void> {
-    const identity = who.identity();
-    if (!identity) throw new Error('no sucursal');
-    await publicCall<MessageData>(path, { method: 'POST', body: { ...identity, ...body } });
+  /** The identity of the form, for both requests. */
+  function identity() {
+    const given = who.identity();
+    if (!given) throw new Error('no sucursal');
+    return given;
   }
 
   const requestCode = form.onSubmit(
     who.check,
     async () => {
       who.remember();
-      await send('/portal/auth/forgot-password');
+      await publicCall(routes.forgotPassword, { body: identity() });
       setStep('reset');
     },
     'No pudimos completar el pedido.',
@@ -49,10 +49,13 @@ export function ForgotPage(props: PublicPageProps) {
   const reset = form.onSubmit(
     () => ({ code: codeError(code), ...secret.check() }),
     async () => {
-      await send('/portal/auth/reset-password', {
-        code: code.trim(),
-        password: secret.password,
-        password_confirmation: secret.confirmation,
+      await publicCall(routes.resetPassword, {
+        body: {
+          ...identity(),
+          code: code.trim(),
+          password: secret.password,
+          password_confirmation: secret.confirmation,
+        },
       });
       setFlash('Cambiaste tu contraseña. Ingresá con la nueva.');
       route(pathFor(link, 'login'), true);

@@ -1,11 +1,11 @@
 import { useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/http.js';
-import type { AccountSummary, Me, Payment } from '../api/types.js';
+import type { Me, Payment } from '../api/types.js';
 import { formatMoney, formatWhen } from '../lib/format.js';
 import {
   actionDoneMessage,
   actionErrorMessage,
-  actionPath,
+  actionRoute,
   canCancel,
   canRefund,
   continueHref,
@@ -17,7 +17,7 @@ import {
   type PaymentAction,
 } from '../lib/payment-actions.js';
 import { pathFor, type PortalLink } from '../routes.js';
-import { authCall } from '../session/session.js';
+import { authBlob, authCall } from '../session/session.js';
 import { useEmpresa } from '../ui/brand.js';
 import { ConfirmStep } from '../ui/confirm.js';
 import { CANCEL_DETAIL, ContinuePaymentLink } from '../ui/in-flight.js';
@@ -28,18 +28,18 @@ import { PaidInvoices } from '../ui/paid-invoices.js';
 import { PdfButton } from '../ui/pdf-button.js';
 import { Empty, ErrorBox, Loading } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
+import { routes } from '../../../contract/routes.js';
 
 /** The API's page size for historial (docs/decisions.md #34: default 50, max 100). */
 const HISTORY_PAGE = 50;
 
-const historyPath = (offset: number) =>
-  `/portal/pagos/historial?limit=${HISTORY_PAGE}&offset=${offset}`;
+const historyQuery = (offset: number) => ({ limit: HISTORY_PAGE, offset });
 
 /** History: every payment with its state and receipt; cancel or refund where docs/api.md allows. */
 export function HistoryPage(props: { link: PortalLink; me: Me }) {
   const [round, setRound] = useState(0);
   const [state, retry] = useLoad(
-    () => authCall<Payment[]>(historyPath(0)),
+    () => authCall(routes.listPayments, { query: historyQuery(0) }),
     `history-${props.me.portal_user_id}-${round}`,
   );
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -72,7 +72,7 @@ export function HistoryPage(props: { link: PortalLink; me: Me }) {
  */
 function NoPaymentsYet(props: { link: PortalLink; userId: string }) {
   const [state] = useLoad(
-    () => authCall<AccountSummary>('/portal/mi-cuenta'),
+    () => authCall(routes.getAccountSummary),
     `history-balance-${props.userId}`,
   );
   if (state.status === 'loading') return <Loading />;
@@ -119,7 +119,7 @@ function PaymentList(props: {
     setLoading(true);
     setError(null);
     try {
-      const next = await authCall<Payment[]>(historyPath(payments.length));
+      const next = await authCall(routes.listPayments, { query: historyQuery(payments.length) });
       setMore((current) => [...current, ...next]);
       setHasMore(next.length === HISTORY_PAGE);
     } catch (e) {
@@ -199,7 +199,7 @@ function PaymentCard(props: {
     setBusy(true);
     setError(null);
     try {
-      await authCall(actionPath(action), { method: 'POST', body: { payment_id: payment.id } });
+      await authCall(actionRoute(action), { body: { payment_id: payment.id } });
       props.onChanged({ kind: 'success', message: actionDoneMessage(action, payment.id) });
     } catch (e) {
       const code = e instanceof ApiError ? e.code : '';
@@ -280,7 +280,7 @@ function PaymentCard(props: {
           <div class="actions">
             {hasReceipt(payment) && (
               <PdfButton
-                path={`/portal/pagos/${payment.id}/recibo`}
+                load={() => authBlob(routes.getPaymentReceipt, { params: { id: payment.id } })}
                 filename={`recibo-${payment.recibo_numero ?? payment.id}.pdf`}
                 label="Descargar recibo (PDF)"
                 describedBy={headingId}

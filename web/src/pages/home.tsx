@@ -19,17 +19,14 @@ import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
 import { Empty, ErrorBox, Loading } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
+import { routes } from '../../../contract/routes.js';
 
 const SHOWN = 5;
 
 /** Home: mi-cuenta (balance, counts, last payment) and the debts, overdue first. */
 export function HomePage(props: PrivatePageProps) {
   const [state, retry] = useLoad(
-    () =>
-      Promise.all([
-        authCall<AccountSummary>('/portal/mi-cuenta'),
-        authCall<{ items: Debt[] }>('/portal/deudas'),
-      ]),
+    () => Promise.all([authCall(routes.getAccountSummary), authCall(routes.listDebts)]),
     `home-${props.me.portal_user_id}`,
   );
   return (

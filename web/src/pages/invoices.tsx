@@ -1,13 +1,13 @@
 import { useState } from 'preact/hooks';
 import type { PrivatePageProps } from '../page-props.js';
-import type { Invoice, InvoicePage } from '../api/types.js';
+import type { Invoice } from '../api/types.js';
 import { formatDate, formatMoney } from '../lib/format.js';
 import {
   documentState,
   documentTitle,
   fiscalNumber,
   INVOICES_PAGE,
-  invoicesPath,
+  invoicesQuery,
 } from '../lib/invoices.js';
 import { DEFAULT_ZONE, periodText, presetPeriod, todayIn, type Period } from '../lib/statement.js';
 import { authCall } from '../session/session.js';
@@ -18,6 +18,7 @@ import { PagedCards, usePaging } from '../ui/pager.js';
 import { PeriodChooser } from '../ui/period-chooser.js';
 import { Empty } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
+import { routes } from '../../../contract/routes.js';
 
 /**
  * Every invoice, debit and credit note of a period, paid or not (docs/api.md GET
@@ -30,10 +31,12 @@ export function InvoicesPage(props: PrivatePageProps) {
   const pager = usePaging();
   const [state, retry] = useLoad(
     () =>
-      authCall<InvoicePage>(invoicesPath(period, pager.offset)).then((data) => ({
-        ...data,
-        has_more: data.offset + data.items.length < data.total,
-      })),
+      authCall(routes.listInvoices, { query: invoicesQuery(period, pager.offset) }).then(
+        (data) => ({
+          ...data,
+          has_more: data.offset + data.items.length < data.total,
+        }),
+      ),
     `invoices-${props.me.portal_user_id}-${period.desde}-${period.hasta}-${pager.offset}`,
   );
   return (

@@ -5,7 +5,7 @@ import { continueHref } from '../lib/payment-actions.js';
 import { showAdvice, type Outcome } from '../lib/payment-status.js';
 import { pathFor, type PortalLink } from '../routes.js';
 import { RETRY_PARAM, retryValue } from '../lib/fifo.js';
-import { authCall } from '../session/session.js';
+import { authBlob, authCall } from '../session/session.js';
 import { ContactTheBusiness, useEmpresa } from '../ui/brand.js';
 import { InFlightActions } from '../ui/in-flight.js';
 import { Link } from '../ui/link.js';
@@ -20,6 +20,7 @@ import { PaidInvoices } from '../ui/paid-invoices.js';
 import { PdfButton } from '../ui/pdf-button.js';
 import { ErrorBox, Loading, Notice } from '../ui/status.js';
 import { outcomeTitle, useOutcomePoll } from '../ui/use-outcome-poll.js';
+import { routes } from '../../../contract/routes.js';
 
 export function PaymentResultPage(props: { paymentId: number | null; me: Me }) {
   const link: PortalLink = { tenantId: props.me.tenant_id, sucursalId: props.me.sucursal_id };
@@ -41,7 +42,7 @@ function Result(props: { paymentId: number; link: PortalLink; email: string }) {
   const { link } = props;
   const { paymentId } = props;
   const [poll, again] = useOutcomePoll(
-    () => authCall<Payment>(`/portal/pagos/${paymentId}`),
+    () => authCall(routes.getPayment, { params: { id: paymentId } }),
     String(paymentId),
   );
   // A cancel from here: done, the outcome read again says so; refused, why (above it all).
@@ -163,7 +164,7 @@ function OutcomeView(props: {
             Te enviamos el recibo por e-mail a <strong class="email">{props.email}</strong>.
           </p>
           <PdfButton
-            path={`/portal/pagos/${payment.id}/recibo`}
+            load={() => authBlob(routes.getPaymentReceipt, { params: { id: payment.id } })}
             filename={`recibo-${payment.recibo_numero ?? payment.id}.pdf`}
             label="Descargar recibo (PDF)"
           />

@@ -21,6 +21,7 @@ import {
 } from '../ui/payment-endings.js';
 import { ErrorBox, Notice } from '../ui/status.js';
 import { outcomeTitle, useOutcomePoll } from '../ui/use-outcome-poll.js';
+import { routes } from '../../../contract/routes.js';
 
 export function PaymentReturnPage(props: {
   paymentId: number;
@@ -31,10 +32,7 @@ export function PaymentReturnPage(props: {
 }) {
   const { link, paymentId, token } = props;
   const [poll, again] = useOutcomePoll(
-    () =>
-      publicCall<PaymentResult>(
-        `/portal/pagos/${paymentId}/resultado?token=${encodeURIComponent(token)}`,
-      ),
+    () => publicCall(routes.getPaymentResult, { params: { id: paymentId }, query: { token } }),
     `${paymentId}:${token}`,
   );
   const { value: result, outcome } = poll;

@@ -14,6 +14,7 @@ import { Page } from '../ui/page.js';
 import { NewPasswordFields, useNewPassword } from '../ui/password-policy.js';
 import { ErrorBox, Loading, Notice } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
+import { routes } from '../../../contract/routes.js';
 
 /**
  * Profile (docs/api.md perfil): contact data, the due-date reminders switch, and the password
@@ -21,7 +22,7 @@ import { useLoad } from '../ui/use-load.js';
  */
 export function ProfilePage(props: { link: PortalLink; me: Me }) {
   const [state, retry] = useLoad(
-    () => authCall<Profile>('/portal/perfil'),
+    () => authCall(routes.getProfile),
     `profile-${props.me.portal_user_id}`,
   );
   const empresa = useEmpresa();
@@ -75,10 +76,7 @@ function ContactForm(props: { perfil: Profile }) {
     () => contact.check(),
     async () => {
       try {
-        const perfil = await authCall<Profile>('/portal/perfil', {
-          method: 'PUT',
-          body: contact.body(),
-        });
+        const perfil = await authCall(routes.updateProfile, { body: contact.body() });
         contact.reset(perfil);
         setSaved('Guardamos tus datos de contacto.');
       } catch (error) {
@@ -128,10 +126,7 @@ function RemindersSwitch(props: { initial: boolean; stages: string }) {
     setOn(next);
     setStatus(null);
     try {
-      const perfil = await authCall<Profile>('/portal/perfil', {
-        method: 'PUT',
-        body: { avisos_vencimiento: next },
-      });
+      const perfil = await authCall(routes.updateProfile, { body: { avisos_vencimiento: next } });
       setOn(perfil.avisos_vencimiento);
       setStatus({
         kind: 'saved',
@@ -192,8 +187,7 @@ function PasswordForm(props: { link: PortalLink }) {
     }),
     async () => {
       try {
-        await authCall('/portal/auth/cambiar-password', {
-          method: 'PUT',
+        await authCall(routes.changePassword, {
           body: { current_password: current, new_password: secret.password },
         });
       } catch (error) {

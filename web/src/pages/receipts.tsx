@@ -1,14 +1,15 @@
 import type { PrivatePageProps } from '../page-props.js';
-import type { Receipt, ReceiptPage } from '../api/types.js';
+import type { Receipt } from '../api/types.js';
 import { formatDate, formatMoney } from '../lib/format.js';
-import { pagedPath } from '../lib/paging.js';
-import { authCall } from '../session/session.js';
+import { pagedQuery } from '../lib/paging.js';
+import { authBlob, authCall } from '../session/session.js';
 import { Page } from '../ui/page.js';
 import { InvoicePdfButton } from '../ui/invoice-pdf.js';
 import { PagedCards, usePaging } from '../ui/pager.js';
 import { PdfButton } from '../ui/pdf-button.js';
 import { Empty } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
+import { routes } from '../../../contract/routes.js';
 
 /** Receipts a page (GET /portal/recibos: 1-100, default 20). */
 export const RECEIPTS_PAGE = 20;
@@ -20,7 +21,7 @@ export const RECEIPTS_PAGE = 20;
 export function ReceiptsPage(props: PrivatePageProps) {
   const pager = usePaging();
   const [state, retry] = useLoad(
-    () => authCall<ReceiptPage>(pagedPath('/portal/recibos', RECEIPTS_PAGE, pager.offset)),
+    () => authCall(routes.listReceipts, { query: pagedQuery(RECEIPTS_PAGE, pager.offset) }),
     `receipts-${props.me.portal_user_id}-${pager.offset}`,
   );
   return (
@@ -111,7 +112,7 @@ function ReceiptCard(props: { receipt: Receipt }) {
       </dl>
       <div class="actions">
         <PdfButton
-          path={`/portal/recibos/${encodeURIComponent(receipt.id)}/pdf`}
+          load={() => authBlob(routes.getReceiptPdf, { params: { id: receipt.id } })}
           filename={`recibo-${receipt.nrocomp}.pdf`}
           label="Descargar recibo (PDF)"
           describedBy={headingId}

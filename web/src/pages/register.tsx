@@ -1,6 +1,6 @@
 import { useLocation } from 'preact-iso';
 import type { PublicPageProps } from '../page-props.js';
-import type { PortalUser } from '../api/types.js';
+import { routes } from '../../../contract/routes.js';
 import { setFlash } from '../flash.js';
 import { withFullStop } from '../lib/format.js';
 import { pathFor } from '../routes.js';
@@ -31,8 +31,7 @@ export function RegisterPage(props: PublicPageProps) {
       if (!identity) return;
       const { email, telefono } = contact.body();
       const password = secret.password;
-      await publicCall<PortalUser>('/portal/auth/register', {
-        method: 'POST',
+      await publicCall(routes.register, {
         body: { ...identity, email, password, password_confirmation: secret.confirmation },
       });
       try {
@@ -43,7 +42,7 @@ export function RegisterPage(props: PublicPageProps) {
         return;
       }
       if (telefono !== '') {
-        await authCall('/portal/perfil', { method: 'PUT', body: { telefono } }).catch(() =>
+        await authCall(routes.updateProfile, { body: { telefono } }).catch(() =>
           setFlash('Creamos tu cuenta, pero no pudimos guardar el teléfono. Probá más tarde.'),
         );
       }

@@ -14,13 +14,12 @@ import {
   periodText,
   presetPeriod,
   STATEMENT_STEP,
-  statementPath,
+  statementQuery,
   statementPdfName,
-  statementPdfPath,
   todayIn,
   type Period,
 } from '../lib/statement.js';
-import { authCall } from '../session/session.js';
+import { authBlob, authCall } from '../session/session.js';
 import { useEmpresa } from '../ui/brand.js';
 import { CreditLine } from '../ui/credit-line.js';
 import { useLoad } from '../ui/use-load.js';
@@ -29,6 +28,7 @@ import { Page } from '../ui/page.js';
 import { PeriodChooser } from '../ui/period-chooser.js';
 import { PdfButton } from '../ui/pdf-button.js';
 import { Empty, ErrorBox, Loading } from '../ui/status.js';
+import { routes } from '../../../contract/routes.js';
 
 type StatementLoad =
   | { status: 'loading' }
@@ -66,7 +66,7 @@ function useStatement(period: Period, userId: string): [StatementLoad, () => voi
   useEffect(() => {
     let live = true;
     setState({ status: 'loading' });
-    authCall<Statement>(statementPath(period)).then(
+    authCall(routes.getStatement, { query: statementQuery(period) }).then(
       (data) => live && setState({ status: 'ready', data }),
       (error: unknown) => live && setState(failureOf(error)),
     );
@@ -91,7 +91,7 @@ export function StatementPage(props: PrivatePageProps) {
   // The saldo a favor explains why the whole history closes below today's debt (#48); without
   // it the statement still shows.
   const [account] = useLoad(
-    () => authCall<AccountSummary>('/portal/mi-cuenta').catch(() => null),
+    () => authCall(routes.getAccountSummary).catch(() => null),
     `statement-account-${props.me.portal_user_id}`,
   );
   const cuenta = account.status === 'ready' ? account.data : null;
@@ -132,7 +132,7 @@ function StatementView(props: { statement: Statement; cuenta: AccountSummary | n
         </dl>
         <p class="actions statement-pdf">
           <PdfButton
-            path={statementPdfPath(period)}
+            load={() => authBlob(routes.getStatementPdf, { query: statementQuery(period) })}
             filename={statementPdfName(period)}
             label="Descargar estado de cuenta (PDF)"
             describedBy="resumen-title"

@@ -14,8 +14,16 @@
  *   `portal-session`), which then use it instead of refreshing themselves.
  * - Logout, or a session found ended, in one tab ends it in every tab.
  */
-import { ApiError, callApi, callApiBlob, isTransient, type CallOptions } from '../api/http.js';
-import type { LoginData, Me, RefreshData } from '../api/types.js';
+import { routes, type DataOf, type Route, type RouteKeyWhere } from '../../../contract/routes.js';
+import { ApiError, isTransient } from '../api/http.js';
+import {
+  callRoute,
+  sendRoute,
+  sendRouteBlob,
+  type CallExtras,
+  type RouteArgs,
+} from '../api/route-call.js';
+import type { Credentials, Me } from '../api/types.js';
 import { retryDelay } from '../lib/backoff.js';
 import { forgetSignedIn, rememberSignedIn, wasSignedIn } from '../portal-memory.js';
 
@@ -180,9 +188,18 @@ async function withRefreshLock<T>(task: () => Promise<T>): Promise<T> {
   return locks.request('portal-refresh', task);
 }
 
-/** A public call: no token. */
-export function publicCall<T>(path: string, options: CallOptions = {}): Promise<T> {
-  return callApi<T>(fetch, apiBase, path, options);
+/** The routes that take no access token, and those that take it (contract/routes.ts). */
+type PublicKey = RouteKeyWhere<{ auth: 'public' }>;
+type BearerKey = RouteKeyWhere<{ auth: 'bearer' }>;
+/** What a call adds to the route's input: all but the token, which the session adds. */
+type Extras = Omit<CallExtras, 'token'>;
+
+/** A public route's call: no token. */
+export function publicCall<K extends PublicKey>(
+  route: Route<K>,
+  ...input: RouteArgs<K, Extras>
+): Promise<DataOf<K>> {
+  return callRoute(fetch, apiBase, route, ...input);
 }
 
 /** A refresh's answer: a token, or the API's refusal (401) with its message. */
@@ -201,8 +218,7 @@ function refresh(staleToken: string | null): Promise<Refreshed> {
       // The answer rotates the HttpOnly cookie. A tab closed while it is on the way would drop
       // it, and the next visit would present the rotated cookie: reuse, which ends the session
       // (docs/decisions.md #11). keepalive lets the browser take the answer all the same.
-      const data = await publicCall<RefreshData>('/portal/auth/refresh-token', {
-        method: 'POST',
+      const data = await publicCall(routes.refreshToken, {
         body: {},
         keepalive: true,
         // A stalled link (no answer, no error) is given up on and tried again while the server
@@ -238,15 +254,22 @@ function apiOnThisOrigin(): boolean {
  * request headers (docs/api.md "Transport and CORS") without it, so a cross-origin preflight
  * would refuse the request itself.
  */
-export async function authCall<T>(path: string, options: CallOptions = {}): Promise<T> {
-  const { idempotencyKey, ...rest } = options;
-  const sent = idempotencyKey !== undefined && apiOnThisOrigin() ? options : rest;
-  return withToken((token) => callApi<T>(fetch, apiBase, path, { ...sent, token }));
+export async function authCall<K extends BearerKey>(
+  route: Route<K>,
+  ...[input]: RouteArgs<K, Extras>
+): Promise<DataOf<K>> {
+  const { idempotencyKey, ...rest } = input ?? {};
+  const sent =
+    idempotencyKey !== undefined && apiOnThisOrigin() ? { ...rest, idempotencyKey } : rest;
+  return withToken((token) => sendRoute<DataOf<K>>(fetch, apiBase, route, { ...sent, token }));
 }
 
 /** A PDF download with the access token, same 401 handling. */
-export async function authBlob(path: string): Promise<Blob> {
-  return withToken((token) => callApiBlob(fetch, apiBase, path, { token }));
+export async function authBlob<K extends BearerKey>(
+  route: Route<K>,
+  ...[input]: RouteArgs<K, Extras>
+): Promise<Blob> {
+  return withToken((token) => sendRouteBlob(fetch, apiBase, route, { ...input, token }));
 }
 
 /**
@@ -289,7 +312,7 @@ async function withToken<T>(call: (token: string) => Promise<T>, patient = true)
 }
 
 async function activate(token: string, me?: Me): Promise<void> {
-  const who = me ?? (await callApi<Me>(fetch, apiBase, '/portal/auth/me', { token }));
+  const who = me ?? (await callRoute(fetch, apiBase, routes.getSessionUser, { token }));
   setState({ status: 'active', token, me: who });
   post({ type: 'session', token, me: who });
 }
@@ -313,7 +336,9 @@ export async function restoreSession(): Promise<void> {
       return;
     }
     const token = refreshed.token;
-    const me = await untilAnswered(() => callApi<Me>(fetch, apiBase, '/portal/auth/me', { token }));
+    const me = await untilAnswered(() =>
+      callRoute(fetch, apiBase, routes.getSessionUser, { token }),
+    );
     if (getSession().status !== 'active') await activate(token, me);
   } catch {
     // The API answered oddly (neither a session nor a refusal): the login page says so when used.
@@ -321,20 +346,9 @@ export async function restoreSession(): Promise<void> {
   }
 }
 
-export interface Credentials {
-  identifier: string;
-  identifier_type: 'dni' | 'cuit';
-  password: string;
-  tenant_id: number;
-  sucursal_id: number;
-}
-
 /** Login; the API also sets the refresh cookie. Throws ApiError with a Spanish message. */
 export async function login(credentials: Credentials): Promise<Me> {
-  const data = await publicCall<LoginData>('/portal/auth/login', {
-    method: 'POST',
-    body: credentials,
-  });
+  const data = await publicCall(routes.login, { body: credentials });
   await activate(data.access_token);
   if (state.status !== 'active') throw new Error('session not active after login');
   return state.me;
@@ -349,11 +363,7 @@ export async function logout(): Promise<void> {
   try {
     // Not patient: offline, the session ends here at once all the same.
     if (currentToken() !== null)
-      await withToken(
-        (token) =>
-          callApi(fetch, apiBase, '/portal/auth/logout', { method: 'POST', body: {}, token }),
-        false,
-      );
+      await withToken((token) => callRoute(fetch, apiBase, routes.logout, { token }), false);
   } catch {
     // The session ends here anyway; the API's ends at the latest when the token expires.
   }

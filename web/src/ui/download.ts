@@ -1,5 +1,3 @@
-import { authBlob } from '../session/session.js';
-
 /** Hands `blob` to the browser as a download named `filename`. */
 export function saveBlob(blob: Blob, filename: string): void {
   const url = URL.createObjectURL(blob);
@@ -15,10 +13,11 @@ export function saveBlob(blob: Blob, filename: string): void {
 
 /**
  * A PDF behind the access token (receipt, coupon) cannot be a plain link: it is fetched with the
- * token and handed to the browser as a download. Throws ApiError with a Spanish message.
+ * token (`load`: session.ts's authBlob of its route) and handed to the browser as a download.
+ * Throws ApiError with a Spanish message.
  */
-export async function downloadPdf(path: string, filename: string): Promise<void> {
-  saveBlob(await authBlob(path), filename);
+export async function downloadPdf(load: () => Promise<Blob>, filename: string): Promise<void> {
+  saveBlob(await load(), filename);
 }
 
 /** Whether this browser can share a PDF file (Web Share API level 2: phones, mostly). */
@@ -37,8 +36,12 @@ export function canSharePdf(): boolean {
  * The PDF shared through the system's share sheet (WhatsApp, mail, files), or downloaded when
  * the browser cannot share this file after all. A share the customer cancels is not an error.
  */
-export async function sharePdf(path: string, filename: string, title: string): Promise<void> {
-  const blob = await authBlob(path);
+export async function sharePdf(
+  load: () => Promise<Blob>,
+  filename: string,
+  title: string,
+): Promise<void> {
+  const blob = await load();
   const file = new File([blob], filename, { type: 'application/pdf' });
   if (!navigator.canShare({ files: [file] })) {
     saveBlob(blob, filename);

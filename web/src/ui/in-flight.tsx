@@ -9,7 +9,6 @@ import { ApiError } from '../api/http.js';
 import {
   actionDoneMessage,
   actionErrorMessage,
-  actionPath,
   checkoutHref,
   reloadAfter,
 } from '../lib/payment-actions.js';
@@ -19,6 +18,7 @@ import { authCall } from '../session/session.js';
 import { ConfirmStep } from './confirm.js';
 import type { Outcome } from './outcome.js';
 import { ErrorBox } from './status.js';
+import { routes } from '../../../contract/routes.js';
 
 /** What the confirmation says under its question: when not to cancel, and what it frees. */
 export const CANCEL_DETAIL =
@@ -81,10 +81,7 @@ export function InFlightActions(props: {
     setBusy(true);
     setError(null);
     try {
-      await authCall(actionPath('cancel'), {
-        method: 'POST',
-        body: { payment_id: props.paymentId },
-      });
+      await authCall(routes.cancelPayment, { body: { payment_id: props.paymentId } });
       props.onDone({ kind: 'success', message: actionDoneMessage('cancel', props.paymentId) });
     } catch (e) {
       const code = e instanceof ApiError ? e.code : '';

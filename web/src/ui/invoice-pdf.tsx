@@ -1,4 +1,6 @@
-import { invoicePdfName, invoicePdfPath } from '../lib/invoices.js';
+import { routes } from '../../../contract/routes.js';
+import { invoicePdfName } from '../lib/invoices.js';
+import { authBlob } from '../session/session.js';
 import { PdfButton } from './pdf-button.js';
 
 /**
@@ -18,7 +20,7 @@ export function InvoicePdfButton(props: {
 }) {
   return (
     <PdfButton
-      path={invoicePdfPath(props.id)}
+      load={() => authBlob(routes.getInvoicePdf, { params: { id: props.id } })}
       filename={invoicePdfName(props)}
       label={props.label ?? 'Comprobante (PDF)'}
       describedBy={props.describedBy}

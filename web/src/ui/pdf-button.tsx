@@ -8,7 +8,8 @@ import { ErrorBox } from './status.js';
  * fetches (a second click is ignored), the API's Spanish message under it when it fails.
  */
 export function PdfButton(props: {
-  path: string;
+  /** Fetches the PDF: `() => authBlob(routes.x, { params })`. */
+  load: () => Promise<Blob>;
   filename: string;
   label: string;
   /** Id of what says which document it is, when several buttons share a label. */
@@ -30,8 +31,8 @@ export function PdfButton(props: {
     busy.current = true;
     setState({ busy: true, error: null });
     try {
-      if (sharing && props.share) await sharePdf(props.path, props.filename, props.share.title);
-      else await downloadPdf(props.path, props.filename);
+      if (sharing && props.share) await sharePdf(props.load, props.filename, props.share.title);
+      else await downloadPdf(props.load, props.filename);
       setState({ busy: false, error: null });
     } catch (error) {
       setState({

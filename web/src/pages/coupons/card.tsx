@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
-import type { Coupon, CouponDetail } from '../../api/types.js';
+import type { Coupon } from '../../api/types.js';
 import { couponStateLabel, groupDigits } from '../../lib/coupon.js';
-import { authCall } from '../../session/session.js';
+import { authBlob, authCall } from '../../session/session.js';
 import { PaidInvoices } from '../../ui/paid-invoices.js';
 import { PdfButton } from '../../ui/pdf-button.js';
 import { useLoad } from '../../ui/use-load.js';
 import { CouponFacts, CouponTicket } from './ticket.js';
+import { routes } from '../../../../contract/routes.js';
 
 /** The badge's tone of a coupon state: waiting, paid, or no longer usable. */
 function tone(estado: string): 'progress' | 'ok' | 'bad' {
@@ -18,7 +19,7 @@ function tone(estado: string): 'progress' | 'ok' | 'bad' {
  */
 function CouponInvoices(props: { codigo: string }) {
   const [state] = useLoad(
-    () => authCall<CouponDetail>(`/portal/cupones/${encodeURIComponent(props.codigo)}`),
+    () => authCall(routes.getCouponByBarcode, { params: { codigo_barras: props.codigo } }),
     `cupon-${props.codigo}`,
   );
   return state.status === 'ready' ? <PaidInvoices facturas={state.data.facturas} /> : null;
@@ -61,7 +62,7 @@ export function CouponCard(props: { coupon: Coupon }) {
         )}
         {!(usable && open) && (
           <PdfButton
-            path={`/portal/cupones/${encodeURIComponent(coupon.cupon_id)}/pdf`}
+            load={() => authBlob(routes.getCouponPdf, { params: { id: coupon.cupon_id } })}
             filename={`cupon-${coupon.codigo_barras}.pdf`}
             label="Descargar PDF"
             describedBy={id}

@@ -20,6 +20,7 @@ import { authCall } from '../../session/session.js';
 import { DebtChoice } from '../../ui/debt-row.js';
 import { Field, focusFirstInvalid } from '../../ui/field.js';
 import { ErrorBox } from '../../ui/status.js';
+import { routes } from '../../../../contract/routes.js';
 
 /**
  * The debts to put on a coupon (a checkbox each; a chosen one gets its amount, its whole balance
@@ -83,8 +84,7 @@ export function CouponForm(props: {
     sending.current = true;
     setBusy(true);
     try {
-      const coupon = await authCall<GeneratedCoupon>('/portal/cupones/generar', {
-        method: 'POST',
+      const coupon = await authCall(routes.generateCoupon, {
         body,
         idempotencyKey: intent.current.keyFor(body),
       });

@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
-import type { Debt, GeneratedCoupon } from '../../api/types.js';
+import type { GeneratedCoupon } from '../../api/types.js';
 import { authCall } from '../../session/session.js';
 import { Empty, ErrorBox, Loading } from '../../ui/status.js';
 import { useLoad } from '../../ui/use-load.js';
 import { CouponForm } from './form.js';
 import { Generated } from './generated.js';
+import { routes } from '../../../../contract/routes.js';
 
 /**
  * "Generar un cupón": the pending debts to choose from (any of them, any part of each:
@@ -18,7 +19,7 @@ export function Generator(props: {
 }) {
   const [round, setRound] = useState(0);
   const [state, retry] = useLoad(
-    () => authCall<{ items: Debt[] }>('/portal/deudas'),
+    () => authCall(routes.listDebts),
     `coupon-debts-${props.userId}-${round}`,
   );
   const [coupon, setCoupon] = useState<GeneratedCoupon | null>(null);

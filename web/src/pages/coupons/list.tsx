@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
-import type { CouponPage } from '../../api/types.js';
 import {
   COUPON_STATES,
-  couponListPath,
+  couponListQuery,
   couponStateLabel,
   PAGE_SIZE,
   type CouponState,
@@ -12,13 +11,14 @@ import { PagedCards, usePaging } from '../../ui/pager.js';
 import { Empty, Notice } from '../../ui/status.js';
 import { useLoad } from '../../ui/use-load.js';
 import { CouponCard } from './card.js';
+import { routes } from '../../../../contract/routes.js';
 
 /** "Tus cupones": a state filter, 20 a page with "Anteriores" / "Siguientes". */
 export function CouponList(props: { userId: string; refresh: number }) {
   const [stateFilter, setStateFilter] = useState<CouponState | null>(null);
   const pager = usePaging();
   const [state, retry] = useLoad(
-    () => authCall<CouponPage>(couponListPath(stateFilter, pager.offset)),
+    () => authCall(routes.listCoupons, { query: couponListQuery(stateFilter, pager.offset) }),
     `coupons-${props.userId}-${stateFilter ?? 'all'}-${pager.offset}-${props.refresh}`,
   );
 

@@ -4,7 +4,9 @@ import type { Coupon, Me } from '../../api/types.js';
 import { formatDate, formatMoney } from '../../lib/format.js';
 import { CouponBarcode } from '../../ui/barcode.js';
 import { logoSource, useEmpresa } from '../../ui/brand.js';
+import { authBlob } from '../../session/session.js';
 import { PdfButton } from '../../ui/pdf-button.js';
+import { routes } from '../../../../contract/routes.js';
 
 /** Whose coupons these are (the signed-in customer): printed on each one. */
 export const CouponHolder = createContext<Pick<Me, 'nombre' | 'dni_cuit'> | null>(null);
@@ -138,7 +140,7 @@ export function CouponTicket(props: {
           Imprimir
         </button>
         <PdfButton
-          path={`/portal/cupones/${encodeURIComponent(coupon.cupon_id)}/pdf`}
+          load={() => authBlob(routes.getCouponPdf, { params: { id: coupon.cupon_id } })}
           filename={`cupon-${coupon.codigo_barras}.pdf`}
           label="Descargar cupón (PDF)"
           share={{ label: 'Compartir cupón (PDF)', title: 'Cupón de pago' }}

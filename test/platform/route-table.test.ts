@@ -1,0 +1,150 @@
+import type { FastifyInstance, FastifySchema, HTTPMethods } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routeSchemas } from '../../contract/route-schemas.js';
+import { routes, type RouteKey } from '../../contract/routes.js';
+import { fastifyPath } from '../../src/platform/http/declare-route.js';
+import { useTestEnvironment } from '../helpers/harness.js';
+
+/*
+ * The route table (contract/routes.ts) is the API: every route in it is registered, from its
+ * entry, and is in the OpenAPI document under its operationId; every registered route is in it
+ * but for the few named here.
+ */
+
+/** Registered routes that are not the API's, each with the reason it stays out of the table. */
+const OUTSIDE = new Map([
+  ['GET /docs', 'the OpenAPI reference itself (@fastify/swagger-ui), not an operation of it'],
+  ['GET /docs/json', 'the OpenAPI document'],
+  ['GET /docs/yaml', 'the OpenAPI document'],
+  ['GET /docs/static/index.html', 'the reference’s page'],
+  ['GET /docs/static/swagger-initializer.js', 'the reference’s page'],
+  ['GET /docs/static/*', 'the reference’s page'],
+  [
+    'GET /portal/sandbox/checkout/:tenantId/:sucursalId/:id',
+    'the sandbox gateway’s own checkout page (development), hidden from the document',
+  ],
+  [
+    'POST /portal/sandbox/checkout/:tenantId/:sucursalId/:id/:action',
+    'the sandbox gateway’s buttons, hidden from the document',
+  ],
+  ['GET /pagos/resultado', 'development’s stand-in for the web client’s result page'],
+  ['OPTIONS *', 'CORS preflight'],
+]);
+
+interface Registered {
+  method: HTTPMethods;
+  url: string;
+  schema: FastifySchema | undefined;
+}
+
+interface Operation {
+  operationId?: string;
+  security?: unknown[];
+}
+
+const env = useTestEnvironment();
+let app: FastifyInstance;
+const registered = new Map<string, Registered>();
+let operations: Map<string, Operation>;
+
+const isRouteKey = (key: string): key is RouteKey => key in routes;
+const keys = Object.keys(routes).filter(isRouteKey);
+const fastifyKey = (key: RouteKey) => `${routes[key].method} ${fastifyPath(routes[key].path)}`;
+
+beforeAll(async () => {
+  app = await env.app(
+    {},
+    {
+      onRoute: (route) => {
+        for (const method of [route.method].flat()) {
+          // Fastify's HEAD twin of each GET route is the GET route's.
+          if (method === 'HEAD') continue;
+          registered.set(`${method} ${route.url}`, {
+            method,
+            url: route.url,
+            schema: route.schema,
+          });
+        }
+      },
+    },
+  );
+  await app.ready();
+  const document = (await app.inject({ method: 'GET', url: '/docs/json' })).json<{
+    paths: Record<string, Record<string, Operation>>;
+  }>();
+  operations = new Map(
+    Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => [
+        `${method.toUpperCase()} ${path}`,
+        operation,
+      ]),
+    ),
+  );
+});
+
+describe('the route table and the app', () => {
+  it('every route of the table is registered', () => {
+    expect(keys.filter((key) => !registered.has(fastifyKey(key)))).toEqual([]);
+  });
+
+  it('every registered route is in the table, but the named exceptions', () => {
+    const inTable = new Set(keys.map(fastifyKey));
+    const stray = [...registered.keys()].filter((key) => !inTable.has(key) && !OUTSIDE.has(key));
+    expect(stray, 'declare each API route from contract/routes.ts (declareRoute)').toEqual([]);
+    // A stale exception would quietly make room for a new route outside the table.
+    expect([...OUTSIDE.keys()].filter((key) => !registered.has(key))).toEqual([]);
+  });
+
+  it('each route validates with the table’s schemas and documents its success and error answers', () => {
+    const differing: string[] = [];
+    for (const key of keys) {
+      const schema = registered.get(fastifyKey(key))?.schema;
+      const table = routeSchemas[key];
+      const statuses = [...Object.keys(table.response), ...routes[key].errors.map(String)];
+      const same =
+        schema?.params === ('params' in table ? table.params : undefined) &&
+        schema?.querystring === ('querystring' in table ? table.querystring : undefined) &&
+        schema?.body === ('body' in table ? table.body : undefined) &&
+        JSON.stringify(Object.keys(schema?.response ?? {}).sort()) ===
+          JSON.stringify(statuses.sort());
+      if (!same) differing.push(key);
+    }
+    expect(differing).toEqual([]);
+  });
+});
+
+describe('the route table and the OpenAPI document', () => {
+  it('each route of the table is an operation named by its key, and the document has no other', () => {
+    const named = new Map(keys.map((key) => [`${routes[key].method} ${routes[key].path}`, key]));
+    const mismatched = [...named].filter(([at, key]) => operations.get(at)?.operationId !== key);
+    expect(mismatched).toEqual([]);
+    expect([...operations.keys()].filter((at) => !named.has(at))).toEqual([]);
+  });
+
+  it('an operation asks for the bearer token exactly when its table entry does', () => {
+    const wrong = keys.filter((key) => {
+      const { method, path, auth } = routes[key];
+      const security = operations.get(`${method} ${path}`)?.security;
+      return JSON.stringify(security) !== (auth === 'bearer' ? '[{"bearerAuth":[]}]' : '[]');
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it('a bearer route of the table is refused without a token (it is in the protected scope); a public one is not', async () => {
+    const wrong: string[] = [];
+    for (const key of keys) {
+      const { method, path, auth } = routes[key];
+      const response = await app.inject({
+        method,
+        url: path.replace(/\{\w+\}/g, '1'),
+        ...((method === 'POST' || method === 'PUT') && { payload: {} }),
+      });
+      const refused =
+        response.statusCode === 401 &&
+        String(response.headers['content-type']).startsWith('application/json') &&
+        response.json<{ code?: string }>().code === 'UNAUTHORIZED';
+      if (refused !== (auth === 'bearer')) wrong.push(`${key}: ${response.statusCode}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
