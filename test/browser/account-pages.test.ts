@@ -12,7 +12,7 @@ import {
   tenantPage,
   type Customer,
 } from '../helpers/web-pages.js';
-import { setIni, useServedWebClient } from '../helpers/web-suite.js';
+import { setIni, useSharedWebClient } from '../helpers/web-suite.js';
 
 /*
  * The signed-in pages beyond paying (docs/web.md "The end-to-end tests of the web client"): coupons
@@ -21,7 +21,7 @@ import { setIni, useServedWebClient } from '../helpers/web-suite.js';
  * register against its per-IP limits.
  */
 
-const web = useServedWebClient();
+const web = useSharedWebClient();
 
 beforeAll(async () => {
   // The profile offers the reminders switch only when the business sends them (issue 38).
@@ -39,7 +39,7 @@ const LUCIA: Customer = {
 describe('coupons, history and profile in the web client', () => {
   it('coupons: a partial amount of one debt, 30 days by default, generates a coupon whose 19 digits are shown, whose PDF downloads, and which the list shows', async () => {
     const { page } = web.session;
-    await logIn(page, web.portal.url);
+    await logIn(page, web.portal);
     await navLink(web.session.page, 'Cupones').click();
     await expectHeading(page, 'Cupones de pago');
     await page.getByText('Todavía no generaste cupones').waitFor();
@@ -69,14 +69,14 @@ describe('coupons, history and profile in the web client', () => {
 
   it('history: a pending payment is cancelled after the confirmation, and its state says "Cancelado"', async () => {
     const { page } = web.session;
-    await logIn(page, web.portal.url);
+    await logIn(page, web.portal);
     await navLink(web.session.page, 'Facturas').click();
     await expectHeading(page, 'Tus facturas');
     await debtBox(page, '0001-00001301').check();
     await page.getByRole('button', { name: /^Pagar \$/ }).click();
     await page.waitForURL(/\/portal\/sandbox\/checkout\//);
     // The payer leaves the gateway without paying and looks at the history.
-    await page.goto(tenantPage(web.portal.url, 'historial'));
+    await page.goto(tenantPage(web.portal, 'historial'));
     await expectHeading(page, 'Tus pagos');
     const [payment] = await web.portal.tenantQuery<{ id: number }>(
       "SELECT id FROM public.portal_payments WHERE status IN ('pending', 'issued')",
@@ -104,10 +104,10 @@ describe('coupons, history and profile in the web client', () => {
   });
 
   it('profile: new e-mail and phone are saved; a password change ends the session, says why at the login, and the new password logs in', async () => {
-    await registerThroughApi(web.portal.url, LUCIA, 'lucia.fernandez@example.com');
+    await registerThroughApi(web.portal, LUCIA, 'lucia.fernandez@example.com');
 
     const { page } = web.session;
-    await logIn(page, web.portal.url, LUCIA);
+    await logIn(page, web.portal, LUCIA);
     await navLink(web.session.page, 'Perfil').click();
     await expectHeading(page, 'Tu perfil');
     const email = page.getByLabel('E-mail', { exact: true });
@@ -145,7 +145,7 @@ describe('coupons, history and profile in the web client', () => {
     const before = await reminders();
     expect(before?.on).toBe(true);
 
-    await logIn(page, web.portal.url, JUAN);
+    await logIn(page, web.portal, JUAN);
     await navLink(page, 'Perfil').click();
     await expectHeading(page, 'Tu perfil');
     const toggle = page.getByRole('switch', {

@@ -9,7 +9,7 @@ import {
   submitLogin,
   tenantPage,
 } from '../helpers/web-pages.js';
-import { useServedWebClient } from '../helpers/web-suite.js';
+import { useSharedWebClient } from '../helpers/web-suite.js';
 
 /*
  * The login's hard cases in the web client (docs/web.md "The end-to-end tests of the web client"):
@@ -18,14 +18,14 @@ import { useServedWebClient } from '../helpers/web-suite.js';
  * 5/min, 10/min, 10/min).
  */
 
-const web = useServedWebClient();
+const web = useSharedWebClient();
 
 describe('logging in: lockout and forgotten password', () => {
   it('the 5th wrong password shows the lockout in Spanish, for 15 minutes', async () => {
-    await registerThroughApi(web.portal.url, CARLOS, 'carlos.rodriguez@example.com');
+    await registerThroughApi(web.portal, CARLOS, 'carlos.rodriguez@example.com');
 
     const { page } = web.session;
-    await page.goto(tenantPage(web.portal.url, 'ingresar'));
+    await page.goto(tenantPage(web.portal, 'ingresar'));
     await expectHeading(page, 'Ingresá a tu cuenta');
     const alert = page.getByRole('alert');
     /** One attempt, waiting for the API's answer (the alert's text repeats across attempts). */
@@ -57,7 +57,7 @@ describe('logging in: lockout and forgotten password', () => {
 
   it('forgot: the 6-digit code from the SMTP sink resets the password, and the new one logs in', async () => {
     const { page } = web.session;
-    await page.goto(tenantPage(web.portal.url, 'ingresar'));
+    await page.goto(tenantPage(web.portal, 'ingresar'));
     await page.getByRole('link', { name: 'Olvidé mi contraseña' }).click();
     await expectHeading(page, 'Recuperá tu contraseña');
     await checkPage(page, 'auth-forgot');

@@ -9,7 +9,7 @@ import {
   logIn,
   navLink,
 } from '../helpers/web-pages.js';
-import { useServedWebClient } from '../helpers/web-suite.js';
+import { useSharedWebClient } from '../helpers/web-suite.js';
 
 /*
  * The invoice itself in the web client (docs/web.md "Pages", Comprobantes): the demo seed's
@@ -18,7 +18,7 @@ import { useServedWebClient } from '../helpers/web-suite.js';
  * page. axe in both themes; 360 px without sideways scroll. One login.
  */
 
-const web = useServedWebClient();
+const web = useSharedWebClient();
 
 const NO_PAGE_SCROLL = `document.documentElement.scrollWidth <= document.documentElement.clientWidth`;
 
@@ -50,7 +50,7 @@ function demoToday(): string {
 describe('comprobantes', () => {
   it('Juan Pérez: every invoice and note of the last 12 months, paid or not, with its PDF once authorized; the same PDFs from the debts, the statement and the receipts; axe-clean, 360 px', async () => {
     const { page } = web.session;
-    await logIn(page, web.portal.url, JUAN);
+    await logIn(page, web.portal, JUAN);
     await navLink(page, 'Comprobantes').click();
     await expectHeading(page, 'Tus comprobantes');
     await expect(navLink(page, 'Comprobantes').getAttribute('aria-current')).resolves.toBe('page');

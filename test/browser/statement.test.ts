@@ -13,7 +13,7 @@ import {
   type Customer,
   wallClock,
 } from '../helpers/web-pages.js';
-import { setIni, useServedWebClient } from '../helpers/web-suite.js';
+import { setIni, useSharedWebClient } from '../helpers/web-suite.js';
 
 /*
  * The statement of account's page (docs/web.md "Pages", Estado de cuenta): presets from the
@@ -23,7 +23,7 @@ import { setIni, useServedWebClient } from '../helpers/web-suite.js';
  * Three logins, two registers.
  */
 
-const web = useServedWebClient();
+const web = useSharedWebClient();
 
 const TENANT_ZONE = 'Pacific/Kiritimati';
 
@@ -127,7 +127,7 @@ describe('estado de cuenta', () => {
       if (url.pathname.startsWith('/portal/estado-cuenta'))
         requests.push(url.pathname + url.search);
     });
-    await logIn(page, web.portal.url, JUAN);
+    await logIn(page, web.portal, JUAN);
     await page.getByRole('link', { name: 'Ver tu estado de cuenta' }).click();
     await expectHeading(page, 'Estado de cuenta');
     // Focus moves in an effect, after the heading is painted: a moment later, not at once.
@@ -271,7 +271,7 @@ describe('estado de cuenta', () => {
   });
 
   it('250 movements: 100 at a time, "Ver más" moves focus to the first new one, and the phone still does not scroll sideways', async () => {
-    await registerThroughApi(web.portal.url, MARIA, 'maria.gonzalez@example.com');
+    await registerThroughApi(web.portal, MARIA, 'maria.gonzalez@example.com');
     const today = tenantToday();
     // 247 invoices in the last 3 months (the seed gives María three movements there).
     await web.portal.tenantQuery(
@@ -283,7 +283,7 @@ describe('estado de cuenta', () => {
       [today],
     );
     const { page } = web.session;
-    await logIn(page, web.portal.url, MARIA);
+    await logIn(page, web.portal, MARIA);
     await navLink(page, 'Estado de cuenta').click();
     await expectHeading(page, 'Estado de cuenta');
     await page.getByText('Movimientos 1 a 100 de 250', { exact: true }).waitFor();
@@ -309,7 +309,7 @@ describe('estado de cuenta', () => {
   });
 
   it('a period the API finds too long (more than 20,000 movements) says to choose a shorter one, with no "Reintentar"', async () => {
-    await registerThroughApi(web.portal.url, TORNILLO, 'cobranzas@tornillo.example.com');
+    await registerThroughApi(web.portal, TORNILLO, 'cobranzas@tornillo.example.com');
     const today = tenantToday();
     await web.portal.tenantQuery(
       `INSERT INTO suc0001.ordcta
@@ -320,7 +320,7 @@ describe('estado de cuenta', () => {
       [today],
     );
     const { page } = web.session;
-    await logIn(page, web.portal.url, TORNILLO);
+    await logIn(page, web.portal, TORNILLO);
     await navLink(page, 'Estado de cuenta').click();
     await expectHeading(page, 'Estado de cuenta');
     await page
@@ -342,7 +342,7 @@ describe('estado de cuenta', () => {
   });
   it('times of day are the tenant’s too: the profile’s last login on the tenant’s clock', async () => {
     const { page } = web.session;
-    await logIn(page, web.portal.url, JUAN);
+    await logIn(page, web.portal, JUAN);
     await navLink(page, 'Perfil').click();
     await expectHeading(page, 'Tu perfil');
     // "Último ingreso" is the login before this one (issue 38): Juan logged in earlier in the file.

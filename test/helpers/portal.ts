@@ -1,16 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { DEMO_LOGIN, DEMO_TENANT, seedDemo } from '../../db/seed/demo.js';
-import { dropDatabase } from '../../src/platform/db/admin.js';
+import { databaseUrlFor, dropDatabase } from '../../src/platform/db/admin.js';
+import { registerTenant } from '../../src/platform/tenancy/registration.js';
 import { fromRoot } from '../../src/platform/paths.js';
 import { TEST_JWT_SECRET } from './harness.js';
 import { freePort } from './ports.js';
 import { childEnv, startNode, type RunningProcess } from './processes.js';
 import { startSmtpSink, type SmtpSink } from './smtp.js';
+import { ensureWebBuild } from './web-dist.js';
 
 /*
  * The whole portal as `npm start` runs it on a developer's machine (NODE_ENV development, the
@@ -54,15 +57,30 @@ export interface Portal {
   /** `http://127.0.0.1:<port>`: the API, and the web client when it serves one. */
   readonly url: string;
   readonly port: number;
+  /**
+   * The file's tenant: the demo tenant's data under this id (1, DEMO_TENANT, in a portal of the
+   * file's own; another in the worker's shared portal, see sharedPortalTenant).
+   */
+  readonly tenantId: number;
+  /**
+   * Headers each request of the file sends (browser contexts and API calls): in the shared
+   * portal an `x-forwarded-for` of the file's own, so the per-IP limits count per file as they
+   * would in a portal of its own; none otherwise.
+   */
+  readonly clientHeaders: Readonly<Record<string, string>>;
   readonly process: RunningProcess;
   /** Every e-mail the portal sent (registration, password-reset codes...). */
   readonly smtp: SmtpSink;
-  /** SQL in the demo tenant's database (set-up and assertions only). */
+  /** SQL in the file's tenant database (set-up and assertions only). */
   tenantQuery<R extends pg.QueryResultRow = Record<string, unknown>>(
     text: string,
     values?: unknown[],
   ): Promise<R[]>;
-  /** Stops the API (and so its reports child), the SMTP sink, and drops the databases. */
+  /**
+   * A portal of the file's own: stops the API (and so its reports child), the SMTP sink, and
+   * drops the databases. The shared one: releases the file's tenant (deactivated; the run's
+   * teardown drops its database), the portal going on for the worker's next files.
+   */
   stop(): Promise<void>;
 }
 
@@ -78,9 +96,21 @@ export async function lastMailTo(smtp: SmtpSink, to: string, timeoutMs = 15_000)
 }
 
 export async function startPortal(options: StartPortalOptions = {}): Promise<Portal> {
+  return launchPortal(options, 'demo');
+}
+
+/**
+ * Seeds the demo system and tenant databases (the tenant's named `<x>_<tenantSuffix>`), lets
+ * `prepare` change them, then starts the portal on them.
+ */
+async function launchPortal(
+  options: StartPortalOptions,
+  tenantSuffix: string,
+  prepare?: (seeded: { systemUrl: string; tenantUrl: string }) => Promise<void>,
+): Promise<Portal> {
   const serverUrl = inject('pgServerUrl');
   const unique = `${inject('dbPrefix')}_${randomBytes(4).toString('hex')}`;
-  const names = { system: `${unique}_sys`, tenant: `${unique}_demo` };
+  const names = { system: `${unique}_sys`, tenant: `${unique}_${tenantSuffix}` };
   const cleanups: (() => Promise<unknown>)[] = [];
   const stop = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
@@ -90,9 +120,17 @@ export async function startPortal(options: StartPortalOptions = {}): Promise<Por
     const seeded = await seedDemo(serverUrl, names, { passwordHash: DEMO_PASSWORD_HASH });
     cleanups.push(() => dropDatabase(serverUrl, names.system));
     cleanups.push(() => dropDatabase(serverUrl, names.tenant));
-    const pool = new pg.Pool({ connectionString: seeded.tenantUrl, max: 2 });
-    pool.on('error', () => undefined);
-    cleanups.push(() => pool.end());
+    await prepare?.(seeded);
+    // Opened on first use: the shared portal's template database must have no connection.
+    let pool: pg.Pool | undefined;
+    const tenantPool = () => {
+      if (!pool) {
+        pool = new pg.Pool({ connectionString: seeded.tenantUrl, max: 2 });
+        pool.on('error', () => undefined);
+      }
+      return pool;
+    };
+    cleanups.push(async () => pool?.end());
 
     const smtp = await startSmtpSink();
     cleanups.push(() => smtp.close());
@@ -146,10 +184,12 @@ export async function startPortal(options: StartPortalOptions = {}): Promise<Por
     return {
       url,
       port,
+      tenantId: DEMO_TENANT.id,
+      clientHeaders: {},
       process: running,
       smtp,
       async tenantQuery<R extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
-        return (await pool.query<R>(text, values)).rows;
+        return (await tenantPool().query<R>(text, values)).rows;
       },
       stop,
     };
@@ -157,4 +197,156 @@ export async function startPortal(options: StartPortalOptions = {}): Promise<Por
     await stop();
     throw error;
   }
+}
+
+/*
+ * The worker's shared portal: one portal process for the files of a vitest worker (the browser
+ * projects run with isolate: false, so this module's state lasts from file to file), serving the
+ * built web client, each file in a tenant of its own: a copy of the demo tenant's database
+ * (CREATE DATABASE ... TEMPLATE) registered under a new id. The portal sees a new id at once:
+ * its registry caches lookups, unknown ids too, but no file asks for an id before it is
+ * registered. The template itself is registered under no id, so the portal never connects to it.
+ * Each file gets an `x-forwarded-for` of its own (the portal trusts it from loopback, as behind
+ * a proxy): the per-IP limits (10 logins, 5 registers a minute) count per file, as in a portal
+ * of its own. The portal lives until the worker ends; the run's teardown stops it by the pid
+ * file it leaves in sharedPortalPidDir (test/setup/global-setup.ts).
+ */
+
+/** Where the shared portals of the run with this database prefix leave their pid files. */
+export function sharedPortalPidDir(dbPrefix: string): string {
+  return path.join(tmpdir(), `${dbPrefix}-portals`);
+}
+
+interface WorkerPortal {
+  portal: Portal;
+  systemUrl: string;
+  template: string;
+}
+
+let workerPortal: Promise<WorkerPortal> | undefined;
+let tenantsHandedOut = 0;
+
+function startWorkerPortal(): Promise<WorkerPortal> {
+  workerPortal ??= (async () => {
+    let urls: { systemUrl: string; tenantUrl: string } | undefined;
+    const portal = await launchPortal(
+      { webDir: await ensureWebBuild(), env: { TRUST_PROXY: '127.0.0.1' } },
+      'template',
+      async (seeded) => {
+        urls = seeded;
+        // The demo seed registered the template as tenant 1: unregistered before the portal
+        // starts, so nothing (the due jobs, a stray /e/1/) opens a connection to it.
+        const client = new pg.Client({ connectionString: seeded.systemUrl });
+        await client.connect();
+        try {
+          const { rows } = await client.query<{ table_name: string }>(
+            `SELECT table_name FROM information_schema.columns
+              WHERE table_schema = 'public' AND column_name = 'tenant_id'`,
+          );
+          for (const { table_name } of rows) {
+            await client.query(`DELETE FROM public."${table_name}" WHERE tenant_id = $1`, [
+              DEMO_TENANT.id,
+            ]);
+          }
+          await client.query('DELETE FROM public.tenants WHERE id = $1', [DEMO_TENANT.id]);
+        } finally {
+          await client.end();
+        }
+      },
+    );
+    const pidDir = sharedPortalPidDir(inject('dbPrefix'));
+    await mkdir(pidDir, { recursive: true });
+    const pid = portal.process.child.pid;
+    if (pid !== undefined) await writeFile(path.join(pidDir, `${pid}.pid`), String(pid));
+    // The worker may end without waiting for it: the run's teardown stops it.
+    portal.process.child.unref();
+    for (const stream of [portal.process.child.stdout, portal.process.child.stderr]) {
+      if (stream instanceof Socket) stream.unref();
+    }
+    if (!urls) throw new Error('the demo seed did not run');
+    return {
+      portal,
+      systemUrl: urls.systemUrl,
+      template: new URL(urls.tenantUrl).pathname.slice(1),
+    };
+  })();
+  // A failed start is not memoized: the next file tries again.
+  workerPortal.catch(() => (workerPortal = undefined));
+  return workerPortal;
+}
+
+export interface SharedTenant {
+  readonly tenantId: number;
+  readonly clientHeaders: Readonly<Record<string, string>>;
+  /** Starts the worker's portal if it is not yet, and registers the file's tenant in it. */
+  open(): Promise<Portal>;
+}
+
+/** The file's tenant in the worker's shared portal: its id and address known at once. */
+export function reserveSharedTenant(): SharedTenant {
+  tenantsHandedOut += 1;
+  const n = tenantsHandedOut;
+  const tenantId = 100 + n;
+  const clientHeaders = { 'x-forwarded-for': `10.39.${n >> 8}.${n & 255}` };
+  return {
+    tenantId,
+    clientHeaders,
+    async open() {
+      const shared = await startWorkerPortal();
+      const serverUrl = inject('pgServerUrl');
+      const name = `${shared.template.slice(0, -'_template'.length)}_t${tenantId}`;
+      const admin = new pg.Client({ connectionString: databaseUrlFor(serverUrl, 'postgres') });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${shared.template}"`);
+      } finally {
+        await admin.end();
+      }
+      const databaseUrl = databaseUrlFor(serverUrl, name);
+      await registerTenant(shared.systemUrl, {
+        id: tenantId,
+        nombre: DEMO_TENANT.nombre,
+        databaseUrl,
+      });
+      const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+      pool.on('error', () => undefined);
+      const { portal } = shared;
+      // The worker's files share the sink, and the demo's addresses: a file sees the mail sent
+      // since its tenant opened (its files run one after another).
+      const firstMail = portal.smtp.inbox.length;
+      const smtp: SmtpSink = {
+        port: portal.smtp.port,
+        get inbox() {
+          return portal.smtp.inbox.slice(firstMail);
+        },
+        refuseNext: (count) => portal.smtp.refuseNext(count),
+        refusalsLeft: () => portal.smtp.refusalsLeft(),
+        connections: () => portal.smtp.connections(),
+        close: async () => undefined,
+      };
+      return {
+        url: portal.url,
+        port: portal.port,
+        tenantId,
+        clientHeaders,
+        process: portal.process,
+        smtp,
+        async tenantQuery<R extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
+          return (await pool.query<R>(text, values)).rows;
+        },
+        async stop() {
+          await pool.end();
+          const client = new pg.Client({ connectionString: shared.systemUrl });
+          await client.connect();
+          try {
+            await client.query('UPDATE public.tenants SET activo = false WHERE id = $1', [
+              tenantId,
+            ]);
+          } finally {
+            await client.end();
+          }
+        },
+      };
+    },
+  };
 }

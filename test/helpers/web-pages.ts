@@ -10,9 +10,24 @@ import { COLOUR_RULES, expectNoSeriousAxeViolations, screenshotPage } from './br
  * browser tests. Selectors are the accessible names a person sees (labels, headings, buttons).
  */
 
-/** The demo tenant's link, as the tenant hands it out: `/e/1/<page>` on `origin`. */
-export function tenantPage(origin: string, page = ''): string {
-  return `${origin}/e/${DEMO_TENANT.id}/${page}`;
+/**
+ * Where a file's pages are: an origin (the demo tenant, 1, in a portal of the file's own) or a
+ * portal handle (its url, the file's tenant, and the headers its API calls send).
+ */
+export type Site =
+  | string
+  | { url: string; tenantId: number; clientHeaders?: Readonly<Record<string, string>> };
+
+function siteOf(site: Site) {
+  return typeof site === 'string'
+    ? { url: site, tenantId: DEMO_TENANT.id, clientHeaders: {} }
+    : { clientHeaders: {}, ...site };
+}
+
+/** The file's tenant's link, as the tenant hands it out: `/e/<id>/<page>` on the site. */
+export function tenantPage(site: Site, page = ''): string {
+  const { url, tenantId } = siteOf(site);
+  return `${url}/e/${tenantId}/${page}`;
 }
 
 /** Waits for the page's `<h1>` to say `title` (a string is matched exactly). */
@@ -92,11 +107,12 @@ const SUCURSAL_IDS: Record<Customer['sucursal'], number> = {
 };
 
 /** Registers `customer` with `email` through the API (set-up, not a page step); expects 201. */
-export async function registerThroughApi(origin: string, customer: Customer, email: string) {
+export async function registerThroughApi(site: Site, customer: Customer, email: string) {
+  const { url: origin, tenantId, clientHeaders } = siteOf(site);
   const registered = await call(origin, 'POST', '/portal/auth/register', {
-    headers: { origin },
+    headers: { ...clientHeaders, origin },
     body: {
-      tenant_id: DEMO_TENANT.id,
+      tenant_id: tenantId,
       sucursal_id: SUCURSAL_IDS[customer.sucursal],
       identifier: customer.identifier,
       identifier_type: customer.type,
@@ -120,9 +136,9 @@ export async function submitLogin(page: Page, customer: Customer, password = cus
   await page.getByRole('button', { name: 'Ingresar' }).click();
 }
 
-/** Opens `/e/1/ingresar` on `origin`, logs in and waits for the home page ("Hola, …"). */
-export async function logIn(page: Page, origin: string, customer: Customer = JUAN) {
-  await page.goto(tenantPage(origin, 'ingresar'));
+/** Opens the tenant's `ingresar` on the site, logs in and waits for the home page ("Hola, …"). */
+export async function logIn(page: Page, site: Site, customer: Customer = JUAN) {
+  await page.goto(tenantPage(site, 'ingresar'));
   await expectHeading(page, 'Ingresá a tu cuenta');
   await submitLogin(page, customer);
   await expectHeading(page, /^Hola, /);

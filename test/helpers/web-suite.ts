@@ -6,7 +6,12 @@ import { createErpCustomerTables, createErpPublicTables } from '../../src/dev/er
 import { databaseUrlFor, ensureDatabase } from '../../src/platform/db/admin.js';
 import { registerTenant } from '../../src/platform/tenancy/registration.js';
 import { useBrowser, type BrowserSession } from './browser.js';
-import { startPortal, type Portal, type StartPortalOptions } from './portal.js';
+import {
+  reserveSharedTenant,
+  startPortal,
+  type Portal,
+  type StartPortalOptions,
+} from './portal.js';
 import { ensureWebBuild } from './web-dist.js';
 
 export interface WebSuite {
@@ -31,6 +36,35 @@ export function useServedWebClient(
 
   beforeAll(async () => {
     portal = await startPortal({ ...options, webDir: await ensureWebBuild() });
+  });
+  afterAll(async () => {
+    await portal?.stop();
+  });
+
+  return {
+    get portal() {
+      if (!portal) throw new Error('the portal starts in beforeAll; use it inside a test');
+      return portal;
+    },
+    session,
+  };
+}
+
+/**
+ * As useServedWebClient, but in a tenant of the file's own in the worker's shared portal
+ * (test/helpers/portal.ts, reserveSharedTenant): for files that need only the default portal.
+ * Its browser contexts send the file's `x-forwarded-for`, so the per-IP limits count per file.
+ */
+export function useSharedWebClient(contextOptions: BrowserContextOptions = {}): WebSuite {
+  const tenant = reserveSharedTenant();
+  const session = useBrowser({
+    ...contextOptions,
+    extraHTTPHeaders: { ...contextOptions.extraHTTPHeaders, ...tenant.clientHeaders },
+  });
+  let portal: Portal | undefined;
+
+  beforeAll(async () => {
+    portal = await tenant.open();
   });
   afterAll(async () => {
     await portal?.stop();
