@@ -17,7 +17,7 @@ import {
   submitLogin,
   tenantPage,
 } from '../helpers/web-pages.js';
-import { useServedWebClient } from '../helpers/web-suite.js';
+import { useSharedWebClient } from '../helpers/web-suite.js';
 
 /*
  * What a customer notices (docs/web.md "Pages"): the receipts page, the result page's way back
@@ -27,7 +27,7 @@ import { useServedWebClient } from '../helpers/web-suite.js';
  * One portal for the file: four logins and two registers against its per-IP limits.
  */
 
-const web = useServedWebClient();
+const web = useSharedWebClient();
 
 /** The id of the element that has focus. */
 function focusedId(): Promise<string> {
@@ -51,7 +51,7 @@ describe('what a customer notices', () => {
   it('receipts, history without payments, a coupon to show at the counter (barcode, print, share), the phone header, and a login form that remembers the customer', async () => {
     const { page, context } = web.session;
     await context.addInitScript(FAKE_SHARE);
-    await logIn(page, web.portal.url);
+    await logIn(page, web.portal);
     await checkPage(page, 'customer-home');
 
     // The home page's last payment leads to every receipt; focus goes to the new page's title.
@@ -158,7 +158,7 @@ describe('what a customer notices', () => {
 
   it('"Pagar" sends one Idempotency-Key per intent, the same again after a lost answer; a rejected payment is tried again with the same debts; an approved one says where the receipt went', async () => {
     const { page } = web.session;
-    await logIn(page, web.portal.url);
+    await logIn(page, web.portal);
     await navLink(web.session.page, 'Facturas').click();
     await expectHeading(page, 'Tus facturas');
 
@@ -217,9 +217,9 @@ describe('what a customer notices', () => {
   });
 
   it('a customer who owes nothing and has not paid online is "al día" on the history; one without receipts is told so', async () => {
-    await registerThroughApi(web.portal.url, CARLOS, 'carlos.rodriguez@example.com');
+    await registerThroughApi(web.portal, CARLOS, 'carlos.rodriguez@example.com');
     const { page } = web.session;
-    await page.goto(tenantPage(web.portal.url, 'historial'));
+    await page.goto(tenantPage(web.portal, 'historial'));
     await expectHeading(page, 'Ingresá a tu cuenta');
     await submitLogin(page, CARLOS);
     await expectHeading(page, 'Tus pagos');
@@ -245,9 +245,11 @@ describe('what a customer notices', () => {
     await page.getByText('Recibos 1 a 20 de 22').waitFor();
 
     // The same pages under the sucursal's link; a sucursal the tenant does not have is said so.
-    await page.goto(`${web.portal.url}/e/1/s/1/recibos`);
+    await page.goto(`${web.portal.url}/e/${web.portal.tenantId}/s/1/recibos`);
     await page.getByText('Recibos 1 a 20 de 22').waitFor();
-    expect(await navLink(page, 'Inicio').getAttribute('href')).toBe('/e/1/s/1/');
+    expect(await navLink(page, 'Inicio').getAttribute('href')).toBe(
+      `/e/${web.portal.tenantId}/s/1/`,
+    );
     // Every load restores the session with a refresh, which rotates the refresh token. If the
     // next page's refresh reached the API before this one's answer reached the browser, it would
     // present the rotated token: reuse, which ends the session (docs/decisions.md #11; seen on a
@@ -255,16 +257,16 @@ describe('what a customer notices', () => {
     const refreshed = page.waitForResponse((response) =>
       response.url().endsWith('/portal/auth/refresh-token'),
     );
-    await page.goto(`${web.portal.url}/e/1/s/9/`);
+    await page.goto(`${web.portal.url}/e/${web.portal.tenantId}/s/9/`);
     await page.getByText('La sucursal del enlace no es de esta empresa.').waitFor();
     await refreshed;
-    await page.goto(`${web.portal.url}/e/1/`);
+    await page.goto(`${web.portal.url}/e/${web.portal.tenantId}/`);
     await expectHeading(page, 'Hola, Carlos Rodríguez');
 
     await page.getByRole('button', { name: 'Salir' }).click();
     await expectHeading(page, 'Ingresá a tu cuenta');
-    await registerThroughApi(web.portal.url, MARIA, 'maria.gonzalez@example.com');
-    await page.goto(tenantPage(web.portal.url, 'recibos'));
+    await registerThroughApi(web.portal, MARIA, 'maria.gonzalez@example.com');
+    await page.goto(tenantPage(web.portal, 'recibos'));
     await submitLogin(page, MARIA);
     await expectHeading(page, 'Tus recibos');
     await page.getByText('Todavía no tenés recibos').waitFor();

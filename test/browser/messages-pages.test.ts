@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TENANT } from '../helpers/portal.js';
 import { checkPage, debtBox, expectHeading, JUAN, logIn } from '../helpers/web-pages.js';
-import { setIni, useServedWebClient } from '../helpers/web-suite.js';
+import { setIni, useSharedWebClient } from '../helpers/web-suite.js';
 
 /*
  * What the signed-in pages say and carry (issue 38), on a phone (360 px), axe clean in both
@@ -13,7 +13,7 @@ import { setIni, useServedWebClient } from '../helpers/web-suite.js';
  */
 
 const PHONE = { viewport: { width: 360, height: 740 } };
-const web = useServedWebClient({}, PHONE);
+const web = useSharedWebClient(PHONE);
 
 const REDES = 'Pago Fácil, Rapipago y Cobro Express';
 
@@ -38,7 +38,7 @@ async function goTo(page: Page, name: string, heading: string | RegExp) {
 describe('the profile’s reminders switch', () => {
   it('is there, naming the stages, when the business sends reminders; not at all when it does not', async () => {
     const { page } = web.session;
-    await logIn(page, web.portal.url, JUAN);
+    await logIn(page, web.portal, JUAN);
     await goTo(page, 'Perfil', 'Tu perfil');
     const toggle = page.getByRole('switch', {
       name: 'Avisarme por e-mail antes de cada vencimiento',
@@ -59,7 +59,7 @@ describe('the profile’s reminders switch', () => {
     await checkPage(page, 'messages-profile-reminders');
 
     // The same page of a business with reminders off (as GET /portal/empresas answers it).
-    await page.route(`**/portal/empresas/${DEMO_TENANT.id}`, async (route) => {
+    await page.route(`**/portal/empresas/${web.portal.tenantId}`, async (route) => {
       const response = await route.fetch();
       const body = (await response.json()) as { data: Record<string, unknown> };
       await route.fulfill({
@@ -82,7 +82,7 @@ describe('the profile’s reminders switch', () => {
 describe('choosing and starting a payment', () => {
   it('home’s cards are links; the debts page says what a tick carried along and locks the boxes while "Iniciando el pago…"', async () => {
     const { page } = web.session;
-    await logIn(page, web.portal.url, JUAN);
+    await logIn(page, web.portal, JUAN);
 
     // Home's cards are links to what they summarize: a tap on the count opens the list.
     const count = await page
@@ -135,7 +135,7 @@ describe('choosing and starting a payment', () => {
       `SELECT checkout_url AS checkout FROM public.portal_payments
         WHERE status = 'issued' ORDER BY id DESC LIMIT 1`,
     );
-    await logIn(page, web.portal.url, JUAN);
+    await logIn(page, web.portal, JUAN);
     // Back without paying: home offers the checkout again, on the payment's first debt.
     await expectHeading(page, /^Hola, /);
     const resume = page.getByRole('link', { name: 'Continuar el pago' });
@@ -164,7 +164,7 @@ describe('the coupon', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
       origin: web.portal.url,
     });
-    await logIn(page, web.portal.url, JUAN);
+    await logIn(page, web.portal, JUAN);
     await goTo(page, 'Cupones', 'Cupones de pago');
     await debtBox(page, '0001-00001390').check();
     await page.getByRole('button', { name: 'Generar cupón' }).click();

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/api-client.js';
 import { DEMO_LOGIN } from '../helpers/portal.js';
 import { checkPage, expectHeading, logIn, tenantPage } from '../helpers/web-pages.js';
-import { useServedWebClient } from '../helpers/web-suite.js';
+import { useSharedWebClient } from '../helpers/web-suite.js';
 
 /*
  * The web client on a bad link (issue 35; docs/web.md "Session"): no answer to the session's
@@ -12,7 +12,7 @@ import { useServedWebClient } from '../helpers/web-suite.js';
  * At a phone's width. One portal for the file: five logins against its per-IP limit.
  */
 
-const web = useServedWebClient();
+const web = useSharedWebClient();
 const REFRESH = '**/portal/auth/refresh-token';
 const PHONE = { width: 360, height: 740 };
 
@@ -27,8 +27,8 @@ function offlineStatus(page: Page) {
 async function logInElsewhere(): Promise<string> {
   const origin = web.portal.url;
   const answer = await call(origin, 'POST', '/portal/auth/login', {
-    headers: { origin },
-    body: DEMO_LOGIN,
+    headers: { ...web.portal.clientHeaders, origin },
+    body: { ...DEMO_LOGIN, tenant_id: web.portal.tenantId },
   });
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return (answer.body as { data: { access_token: string } }).data.access_token;
@@ -38,8 +38,8 @@ describe('no answer is not a logout', () => {
   it('the refresh on load aborted: the debts page stays, "Sin conexión · Reintentar" shows, and the page loads logged in once the link is back', async () => {
     const { page } = web.session;
     await page.setViewportSize(PHONE);
-    await logIn(page, web.portal.url);
-    await page.goto(tenantPage(web.portal.url, 'deudas'));
+    await logIn(page, web.portal);
+    await page.goto(tenantPage(web.portal, 'deudas'));
     await expectHeading(page, 'Tus facturas');
 
     let tries = 0;
@@ -50,7 +50,7 @@ describe('no answer is not a logout', () => {
     await page.reload();
     await offlineStatus(page).waitFor();
     await page.getByRole('button', { name: 'Reintentar' }).waitFor();
-    expect(new URL(page.url()).pathname).toBe('/e/1/deudas');
+    expect(new URL(page.url()).pathname).toBe(`/e/${web.portal.tenantId}/deudas`);
     expect(await page.getByRole('heading', { name: 'Ingresá a tu cuenta' }).count()).toBe(0);
     await checkPage(page, 'offline-session-check');
     // It keeps trying by itself, with backoff.
@@ -66,7 +66,7 @@ describe('no answer is not a logout', () => {
     await page.getByRole('button', { name: 'Reintentar' }).click();
     await expect.poll(() => proxied).toBeGreaterThanOrEqual(1);
     await offlineStatus(page).waitFor();
-    expect(new URL(page.url()).pathname).toBe('/e/1/deudas');
+    expect(new URL(page.url()).pathname).toBe(`/e/${web.portal.tenantId}/deudas`);
 
     // The link is back: "Reintentar" tries now, and the page asked for loads with the session.
     await page.unroute(REFRESH);
@@ -74,7 +74,7 @@ describe('no answer is not a logout', () => {
     await expectHeading(page, 'Tus facturas');
     await page.getByText('0001-00001301').waitFor();
     await offlineStatus(page).waitFor({ state: 'detached' });
-    expect(new URL(page.url()).pathname).toBe('/e/1/deudas');
+    expect(new URL(page.url()).pathname).toBe(`/e/${web.portal.tenantId}/deudas`);
     expect(web.session.errors).toEqual([]);
   });
 });
@@ -83,8 +83,8 @@ describe('the API ends the session', () => {
   it('a reload whose refresh the API refuses (the customer logged in elsewhere) shows the API’s message on the login', async () => {
     const { page } = web.session;
     await page.setViewportSize(PHONE);
-    await logIn(page, web.portal.url);
-    await page.goto(tenantPage(web.portal.url, 'deudas'));
+    await logIn(page, web.portal);
+    await page.goto(tenantPage(web.portal, 'deudas'));
     await expectHeading(page, 'Tus facturas');
     await logInElsewhere();
 
@@ -96,7 +96,7 @@ describe('the API ends the session', () => {
     const refusal = (await refresh.json()) as { error: string; code: string };
     expect(refusal.code).toBe('INVALID_REFRESH_TOKEN');
     await expectHeading(page, 'Ingresá a tu cuenta');
-    expect(new URL(page.url()).searchParams.get('next')).toBe('/e/1/deudas');
+    expect(new URL(page.url()).searchParams.get('next')).toBe(`/e/${web.portal.tenantId}/deudas`);
     await page.getByRole('status').filter({ hasText: refusal.error }).waitFor();
     await offlineStatus(page).waitFor({ state: 'detached' });
     await checkPage(page, 'offline-session-ended-by-api');
@@ -106,12 +106,12 @@ describe('the API ends the session', () => {
   it('a refresh the API refuses while the customer uses the portal (a logout elsewhere) sends to the login with the API’s message', async () => {
     const { page } = web.session;
     await page.setViewportSize(PHONE);
-    await logIn(page, web.portal.url);
+    await logIn(page, web.portal);
     // The other device logs out: the session ends, this browser's access token with it.
     const origin = web.portal.url;
     const elsewhere = await logInElsewhere();
     const logout = await call(origin, 'POST', '/portal/auth/logout', {
-      headers: { origin, authorization: `Bearer ${elsewhere}` },
+      headers: { ...web.portal.clientHeaders, origin, authorization: `Bearer ${elsewhere}` },
       body: {},
     });
     expect(logout.status).toBe(200);

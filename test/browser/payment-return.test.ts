@@ -10,7 +10,7 @@ import {
   JUAN,
   tenantPage,
 } from '../helpers/web-pages.js';
-import { useServedWebClient } from '../helpers/web-suite.js';
+import { useSharedWebClient } from '../helpers/web-suite.js';
 
 /*
  * The page after paying, in a browser without the session (issue 35; docs/web.md "The result page
@@ -19,15 +19,15 @@ import { useServedWebClient } from '../helpers/web-suite.js';
  * for the file: two logins.
  */
 
-const web = useServedWebClient();
+const web = useSharedWebClient();
 const PHONE = { width: 360, height: 740 };
 
 describe('the return address in a browser without the session', () => {
   it('shows the business’s brand at once, "Estamos confirmando tu pago", then the outcome, and links to the business’s login, which comes back to it', async () => {
     const { page, browser } = web.session;
     await page.setViewportSize(PHONE);
-    await logIn(page, web.portal.url);
-    await page.goto(tenantPage(web.portal.url, 'deudas'));
+    await logIn(page, web.portal);
+    await page.goto(tenantPage(web.portal, 'deudas'));
     await expectHeading(page, 'Tus facturas');
     await debtBox(page, '0001-00001301').check();
     await page.getByRole('button', { name: /^Pagar \$/ }).click();
@@ -48,7 +48,7 @@ describe('the return address in a browser without the session', () => {
     if (!checkout) throw new Error('no payment in flight');
     const back = new URL(checkout.success);
     expect(back.pathname).toBe('/pagos/resultado');
-    expect(back.searchParams.get('tenant_id')).toBe(String(DEMO_TENANT.id));
+    expect(back.searchParams.get('tenant_id')).toBe(String(web.portal.tenantId));
     expect(back.searchParams.get('token')).toEqual(expect.any(String));
 
     // The browser that holds the session shows the session's page there: back to the checkout.
@@ -60,7 +60,11 @@ describe('the return address in a browser without the session', () => {
     await tab.close();
 
     // Another browser, no cookie, no storage: the payer's in-app browser.
-    const fresh = await browser.newContext({ ...DEFAULT_CONTEXT, viewport: PHONE });
+    const fresh = await browser.newContext({
+      ...DEFAULT_CONTEXT,
+      viewport: PHONE,
+      extraHTTPHeaders: { ...web.portal.clientHeaders },
+    });
     try {
       const other = await fresh.newPage();
       await other.goto(back.toString());
@@ -68,7 +72,7 @@ describe('the return address in a browser without the session', () => {
       await other.getByRole('banner').getByText(DEMO_TENANT.nombre).waitFor();
       const login = other.getByRole('link', { name: 'Ingresar a tu cuenta' });
       const href = new URL((await login.getAttribute('href')) ?? '', web.portal.url);
-      expect(href.pathname).toBe('/e/1/s/1/ingresar');
+      expect(href.pathname).toBe(`/e/${web.portal.tenantId}/s/1/ingresar`);
       expect(href.searchParams.get('next')).toBe(`${back.pathname}${back.search}`);
       await checkPage(other, 'payment-return-confirming');
 
@@ -103,9 +107,9 @@ describe('the return address in a browser without the session', () => {
   it('a return address whose token was tampered with says so and offers the login, branded', async () => {
     const { page } = web.session;
     await page.setViewportSize(PHONE);
-    const token = '1.1.999.4102444800.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+    const token = `${web.portal.tenantId}.1.999.4102444800.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`;
     await page.goto(
-      `${web.portal.url}/pagos/resultado?payment_id=999&estado=aprobado&tenant_id=1&sucursal_id=1&token=${token}`,
+      `${web.portal.url}/pagos/resultado?payment_id=999&estado=aprobado&tenant_id=${web.portal.tenantId}&sucursal_id=1&token=${token}`,
     );
     await expectHeading(page, 'Resultado del pago');
     await page

@@ -322,7 +322,7 @@ export function reserveSharedTenant(): SharedTenant {
         refuseNext: (count) => portal.smtp.refuseNext(count),
         refusalsLeft: () => portal.smtp.refusalsLeft(),
         connections: () => portal.smtp.connections(),
-        close: async () => undefined,
+        close: () => Promise.resolve(),
       };
       return {
         url: portal.url,

@@ -15,8 +15,7 @@ import { COLOUR_RULES, expectNoSeriousAxeViolations, screenshotPage } from './br
  * portal handle (its url, the file's tenant, and the headers its API calls send).
  */
 export type Site =
-  | string
-  | { url: string; tenantId: number; clientHeaders?: Readonly<Record<string, string>> };
+  string | { url: string; tenantId: number; clientHeaders?: Readonly<Record<string, string>> };
 
 function siteOf(site: Site) {
   return typeof site === 'string'

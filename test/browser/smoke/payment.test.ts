@@ -10,7 +10,7 @@ import {
   submitLogin,
   tenantPage,
 } from '../../helpers/web-pages.js';
-import { useServedWebClient } from '../../helpers/web-suite.js';
+import { useSharedWebClient } from '../../helpers/web-suite.js';
 
 /*
  * Paying in the web client served by the API, as `npm start` serves it: a new customer registers,
@@ -19,7 +19,7 @@ import { useServedWebClient } from '../../helpers/web-suite.js';
  * file: its per-IP login limit (10/min, in memory) sees three logins here.
  */
 
-const web = useServedWebClient();
+const web = useSharedWebClient();
 
 function countIniciar(requests: Request[]): number {
   return requests.filter(
@@ -34,7 +34,7 @@ describe('paying from the web client (sandbox gateway)', () => {
     page.on('request', (request) => requests.push(request));
 
     // Register: the policy is shown before it is broken, then the form logs in and goes home.
-    await page.goto(tenantPage(web.portal.url, 'registro'));
+    await page.goto(tenantPage(web.portal, 'registro'));
     await expectHeading(page, 'Creá tu cuenta');
     await checkPage(page, 'flow-register');
     await page.getByLabel('Sucursal').selectOption({ label: MARIA.sucursal });
@@ -112,8 +112,8 @@ describe('paying from the web client (sandbox gateway)', () => {
 
   it('a payment the sandbox rejects: the result page says "rechazado" and nothing was charged', async () => {
     const { page } = web.session;
-    await logIn(page, web.portal.url);
-    await page.goto(tenantPage(web.portal.url, 'deudas'));
+    await logIn(page, web.portal);
+    await page.goto(tenantPage(web.portal, 'deudas'));
     await expectHeading(page, 'Tus facturas');
     await debtBox(page, '0001-00001301').check();
     await page.getByRole('button', { name: /^Pagar \$/ }).click();
