@@ -10,7 +10,7 @@ import {
   tenantPage,
   wallClock,
 } from '../helpers/web-pages.js';
-import { useServedWebClient } from '../helpers/web-suite.js';
+import { useSharedWebClient } from '../helpers/web-suite.js';
 
 /*
  * A payment in flight is never a dead end (docs/web.md "Payments in flight"): the debts it holds
@@ -21,14 +21,17 @@ import { useServedWebClient } from '../helpers/web-suite.js';
  * Four logins through the page, two through the API.
  */
 
-const web = useServedWebClient();
+const web = useSharedWebClient();
 
 const OLDEST = '0001-00001301';
 const SECOND = '0001-00000077';
 
 /** Juan's access token, through the API (a login of the file's budget). */
 async function apiToken(portal: Portal): Promise<string> {
-  const answer = await call(portal.url, 'POST', '/portal/auth/login', { body: DEMO_LOGIN });
+  const answer = await call(portal.url, 'POST', '/portal/auth/login', {
+    headers: { ...portal.clientHeaders },
+    body: { ...DEMO_LOGIN, tenant_id: portal.tenantId },
+  });
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return (answer.body as { data: { access_token: string } }).data.access_token;
 }
@@ -36,12 +39,12 @@ async function apiToken(portal: Portal): Promise<string> {
 /** Starts paying Juan's oldest debt elsewhere (another tab, say): answers the payment's id. */
 async function payOldestThroughApi(portal: Portal, token: string): Promise<number> {
   const debts = await call(portal.url, 'GET', '/portal/deudas', {
-    headers: { authorization: `Bearer ${token}` },
+    headers: { ...portal.clientHeaders, authorization: `Bearer ${token}` },
   });
   const [oldest] = (debts.body as { data: { items: { id: string; debe: number }[] } }).data.items;
   if (!oldest) throw new Error('no debts');
   const started = await call(portal.url, 'POST', '/portal/pagos/iniciar', {
-    headers: { authorization: `Bearer ${token}`, origin: portal.url },
+    headers: { ...portal.clientHeaders, authorization: `Bearer ${token}`, origin: portal.url },
     body: { facturas: [{ id: oldest.id, monto: oldest.debe }], total: oldest.debe },
   });
   expect(started.status, JSON.stringify(started.body)).toBe(200);
@@ -59,7 +62,7 @@ async function statusOf(paymentId: number): Promise<string | undefined> {
 describe('payments in flight in the web client', () => {
   it('debts: the held debt is marked and cannot be chosen, the ones behind it say why; "Continuar con el pago" goes back to the checkout, "Cancelar pago" frees them', async () => {
     const { page } = web.session;
-    await logIn(page, web.portal.url);
+    await logIn(page, web.portal);
     await navLink(page, 'Facturas').click();
     await expectHeading(page, 'Tus facturas');
     await debtBox(page, OLDEST).check();
@@ -72,7 +75,7 @@ describe('payments in flight in the web client', () => {
     if (!payment) throw new Error('no issued payment');
 
     // The payer leaves the gateway without paying and looks at the debts again.
-    await page.goto(tenantPage(web.portal.url, 'deudas'));
+    await page.goto(tenantPage(web.portal, 'deudas'));
     await expectHeading(page, 'Tus facturas');
     await page.getByText(`Pago n.º ${payment.id} en curso: no se puede elegir.`).waitFor();
     expect(await debtBox(page, OLDEST).isDisabled()).toBe(true);
@@ -92,7 +95,7 @@ describe('payments in flight in the web client', () => {
 
     await resume.click();
     await page.waitForURL(checkout);
-    await page.goto(tenantPage(web.portal.url, 'deudas'));
+    await page.goto(tenantPage(web.portal, 'deudas'));
     await expectHeading(page, 'Tus facturas');
 
     await page.getByRole('button', { name: 'Cancelar pago' }).click();
@@ -115,7 +118,7 @@ describe('payments in flight in the web client', () => {
 
   it('"Pagar" answered PAYMENT_IN_PROGRESS (a payment started in another tab) reads the list again: the held debt is marked, with its two actions', async () => {
     const { page } = web.session;
-    await logIn(page, web.portal.url);
+    await logIn(page, web.portal);
     await navLink(page, 'Facturas').click();
     await expectHeading(page, 'Tus facturas');
     await debtBox(page, OLDEST).check();
@@ -143,14 +146,14 @@ describe('payments in flight in the web client', () => {
     );
     held ??= { id: await payOldestThroughApi(web.portal, token) };
     const answer = await call(web.portal.url, 'GET', `/portal/pagos/${held.id}`, {
-      headers: { authorization: `Bearer ${token}` },
+      headers: { ...web.portal.clientHeaders, authorization: `Bearer ${token}` },
     });
     const payment = (answer.body as { data: { fecha_hora: string; checkout_url: string } }).data;
     expect(payment.checkout_url).toMatch(/\/portal\/sandbox\/checkout\//);
     // The time of day in Buenos Aires, as the page writes it: "12/05/2026 10:45".
     const when = wallClock(payment.fecha_hora, 'America/Argentina/Buenos_Aires');
 
-    await logIn(page, web.portal.url);
+    await logIn(page, web.portal);
     await navLink(page, 'Pagos').click();
     await expectHeading(page, 'Tus pagos');
     const card = page.getByRole('listitem').filter({

@@ -11,18 +11,18 @@ import {
   tenantPage,
   wallClock,
 } from '../helpers/web-pages.js';
-import { useServedWebClient } from '../helpers/web-suite.js';
+import { useSharedWebClient } from '../helpers/web-suite.js';
 
 /*
  * What the customer is told on the way in (issue 38), on a phone (360 px), axe clean in both
  * themes: the warning before the lock, what the forgot page's answer means, why a session ended,
  * errors and notices that go when they no longer apply, the sucursal remembered, the login before
- * this one, and the business's name on the first paint. One portal for the file: nine logins
- * against its per-IP limit of ten a minute.
+ * this one, and the business's name on the first paint. Nine logins against the per-IP limit
+ * of ten a minute (the file's own address in the worker's shared portal).
  */
 
 const PHONE = { viewport: { width: 360, height: 740 } };
-const web = useServedWebClient({}, PHONE);
+const web = useSharedWebClient(PHONE);
 
 async function openMenu(page: Page) {
   await page.getByRole('button', { name: 'Menú' }).click();
@@ -31,7 +31,7 @@ async function openMenu(page: Page) {
 describe('the login and the forgot page', () => {
   it('after the 3rd wrong password in this browser, warns of the lock and offers "Recuperá tu contraseña"; the forgot page says what its answer means', async () => {
     const { page } = web.session;
-    await page.goto(tenantPage(web.portal.url, 'ingresar'));
+    await page.goto(tenantPage(web.portal, 'ingresar'));
     await expectHeading(page, 'Ingresá a tu cuenta');
     const warning = page.getByText(
       'Con 5 intentos fallidos seguidos, la cuenta se bloquea por 15 minutos.',
@@ -63,7 +63,7 @@ describe('the login and the forgot page', () => {
     await checkPage(page, 'messages-forgot-sent');
 
     // A login that works ends the count: the warning is gone at the next visit.
-    await page.goto(tenantPage(web.portal.url, 'ingresar'));
+    await page.goto(tenantPage(web.portal, 'ingresar'));
     await submitLogin(page, JUAN);
     await expectHeading(page, /^Hola, /);
     await openMenu(page);
@@ -75,7 +75,7 @@ describe('the login and the forgot page', () => {
 
   it('a field’s error goes as soon as the field is corrected, and "Cerraste la sesión." goes at the next try', async () => {
     const { page } = web.session;
-    await logIn(page, web.portal.url, JUAN);
+    await logIn(page, web.portal, JUAN);
     await openMenu(page);
     await page.getByRole('button', { name: 'Salir' }).click();
     await page.getByText('Cerraste la sesión.').waitFor();
@@ -110,10 +110,11 @@ describe('the login and the forgot page', () => {
 
   it('a session another login ended says so on this device', async () => {
     const { page } = web.session;
-    await logIn(page, web.portal.url, JUAN);
+    await logIn(page, web.portal, JUAN);
     // The same customer logs in elsewhere: one active session per user (the spec).
     const elsewhere = await call(web.portal.url, 'POST', '/portal/auth/login', {
-      body: DEMO_LOGIN,
+      headers: { ...web.portal.clientHeaders },
+      body: { ...DEMO_LOGIN, tenant_id: web.portal.tenantId },
     });
     expect(elsewhere.status).toBe(200);
     await page.reload();
@@ -125,14 +126,14 @@ describe('the login and the forgot page', () => {
 
   it('the sucursal of the last login is chosen already in a new tab, and "Último ingreso" is the login before this one', async () => {
     const { page, context } = web.session;
-    await logIn(page, web.portal.url, JUAN);
+    await logIn(page, web.portal, JUAN);
     await openMenu(page);
     await page.getByRole('button', { name: 'Salir' }).click();
     await expectHeading(page, 'Ingresá a tu cuenta');
 
     // A new tab: nothing of this one's memory (sessionStorage), the browser's own (localStorage).
     const tab = await context.newPage();
-    await tab.goto(tenantPage(web.portal.url, 'ingresar'));
+    await tab.goto(tenantPage(web.portal, 'ingresar'));
     await expectHeading(tab, 'Ingresá a tu cuenta');
     await expect(tab.getByLabel('Sucursal').inputValue()).resolves.toBe('1');
     await expect(tab.getByLabel('Número de DNI').inputValue()).resolves.toBe('');
@@ -164,7 +165,7 @@ describe('the first paint on a slow link', () => {
     const { page } = web.session;
     // No script at all: what shows is the page as the API served it.
     await page.route('**/assets/*.js', (route) => route.abort());
-    await page.goto(tenantPage(web.portal.url, 'ingresar'));
+    await page.goto(tenantPage(web.portal, 'ingresar'));
     await expect(page.title()).resolves.toBe(DEMO_TENANT.nombre);
     await expect(page.locator('header .brand').textContent()).resolves.toBe(DEMO_TENANT.nombre);
     await checkPage(page, 'messages-first-paint');
@@ -177,11 +178,11 @@ describe('the first paint on a slow link', () => {
     const { page } = web.session;
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(`**/portal/empresas/${DEMO_TENANT.id}`, async (route) => {
+    await page.route(`**/portal/empresas/${web.portal.tenantId}`, async (route) => {
       await held;
       await route.continue();
     });
-    await page.goto(tenantPage(web.portal.url, 'ingresar'));
+    await page.goto(tenantPage(web.portal, 'ingresar'));
     await page
       .getByRole('status')
       .getByText(/Cargando/)

@@ -9,7 +9,7 @@ import {
   registerThroughApi,
   tenantPage,
 } from '../helpers/web-pages.js';
-import { setIni, useServedWebClient } from '../helpers/web-suite.js';
+import { setIni, useSharedWebClient } from '../helpers/web-suite.js';
 
 /*
  * docs/decisions.md #48 in the web client, at 360 px: the demo tenant allows partial payments
@@ -18,7 +18,7 @@ import { setIni, useServedWebClient } from '../helpers/web-suite.js';
  * coupon pending on a debt. Every page through checkPage (axe, light and dark).
  */
 
-const web = useServedWebClient();
+const web = useSharedWebClient();
 const PHONE = { width: 360, height: 740 };
 
 beforeAll(async () => {
@@ -41,7 +41,7 @@ describe('partial payments in the web client (sandbox gateway)', () => {
     await page.setViewportSize(PHONE);
     const requests: Request[] = [];
     page.on('request', (request) => requests.push(request));
-    await logIn(page, web.portal.url);
+    await logIn(page, web.portal);
 
     // Juan owes 20.000 and 1.250,50 overdue, then 52.340,75, 15.600 and 8.900.
     await page.getByRole('link', { name: 'Pagar todo ($ 98.091,25)' }).waitFor();
@@ -99,7 +99,7 @@ describe('partial payments in the web client (sandbox gateway)', () => {
     expect(rest).toEqual({ debe: '43591.25', saldo: '43591.25' });
 
     // The rest is first on the debts page.
-    await page.goto(tenantPage(web.portal.url, 'deudas'));
+    await page.goto(tenantPage(web.portal, 'deudas'));
     await expectHeading(page, 'Tus facturas');
     await page.getByRole('button', { name: 'Pagar todo ($ 68.091,25)' }).waitFor();
     await expect(page.locator('.debt-list > li').first().textContent()).resolves.toMatch(
@@ -107,11 +107,11 @@ describe('partial payments in the web client (sandbox gateway)', () => {
     );
 
     // The receipts page says what was left; the refund asks first, naming amount and receipt.
-    await page.goto(tenantPage(web.portal.url, 'recibos'));
+    await page.goto(tenantPage(web.portal, 'recibos'));
     await expectHeading(page, 'Tus recibos');
     await page.getByText('(pago parcial; quedan pendientes $ 43.591,25)').waitFor();
     await checkPage(page, 'partial-receipts');
-    await page.goto(tenantPage(web.portal.url, 'historial'));
+    await page.goto(tenantPage(web.portal, 'historial'));
     await page.getByRole('button', { name: 'Pedir devolución' }).click();
     await page
       .getByText(
@@ -135,11 +135,11 @@ describe('partial payments in the web client (sandbox gateway)', () => {
     const { page } = web.session;
     await page.setViewportSize(PHONE);
     const origin = web.portal.url;
-    await registerThroughApi(origin, MARIA, 'maria.parcial@example.com');
+    await registerThroughApi(web.portal, MARIA, 'maria.parcial@example.com');
     const loggedIn = await call(origin, 'POST', '/portal/auth/login', {
-      headers: { origin },
+      headers: { ...web.portal.clientHeaders, origin },
       body: {
-        tenant_id: 1,
+        tenant_id: web.portal.tenantId,
         sucursal_id: 1,
         identifier: MARIA.identifier,
         identifier_type: MARIA.type,
@@ -151,16 +151,16 @@ describe('partial payments in the web client (sandbox gateway)', () => {
       `SELECT id::text FROM suc0001.ordcta WHERE nrocomp = '0001-00000512'`,
     );
     const coupon = await call(origin, 'POST', '/portal/cupones/generar', {
-      headers: { authorization: `Bearer ${token}`, origin },
+      headers: { ...web.portal.clientHeaders, authorization: `Bearer ${token}`, origin },
       body: { facturas: [{ id: debt?.id, monto: 120500 }], total: 120500 },
     });
     expect(coupon.status, JSON.stringify(coupon.body)).toBe(200);
 
-    await logIn(page, origin, MARIA);
+    await logIn(page, web.portal, MARIA);
     await page.getByText('Deuda $ 218.500,00 − saldo a favor $ 5.000,00 = $ 213.500,00').waitFor();
     await checkPage(page, 'partial-credit-home');
 
-    await page.goto(tenantPage(web.portal.url, 'deudas'));
+    await page.goto(tenantPage(web.portal, 'deudas'));
     await expectHeading(page, 'Tus facturas');
     await page
       .getByText(
@@ -170,7 +170,7 @@ describe('partial payments in the web client (sandbox gateway)', () => {
     await page.getByText(/Tiene un cupón de pago pendiente de \$ 120\.500,00/).waitFor();
     await checkPage(page, 'partial-credit-debts');
 
-    await page.goto(tenantPage(web.portal.url, 'estado-cuenta'));
+    await page.goto(tenantPage(web.portal, 'estado-cuenta'));
     await expectHeading(page, 'Estado de cuenta');
     await page
       .getByText('Deuda $ 218.500,00 − saldo a favor $ 5.000,00 = $ 213.500,00', { exact: false })
