@@ -8,7 +8,7 @@ import {
   navLink,
   tenantPage,
 } from '../helpers/web-pages.js';
-import { addTenant, logoDataUri, setIni, useServedWebClient } from '../helpers/web-suite.js';
+import { addTenant, logoDataUri, setIni, useSharedWebClient } from '../helpers/web-suite.js';
 
 /*
  * The business's own portal (docs/web.md "The business's brand"): the demo tenant with a yellow
@@ -17,7 +17,7 @@ import { addTenant, logoDataUri, setIni, useServedWebClient } from '../helpers/w
  * logins.
  */
 
-const web = useServedWebClient();
+const web = useSharedWebClient();
 
 const DEMO = 'Distribuidora Demo S.A.';
 const SUR = { id: 2, nombre: 'Ferretería Sur', color: '#1a7a4c' };
@@ -57,9 +57,11 @@ const LOGO_STATE = `(() => {
 describe("the business's own portal", () => {
   it('the login page: logo (named) in the header, a yellow that white text would fail gets dark text, the contact in the footer, the title and icon are the business’s; the logo never holds up the form', async () => {
     const { page } = web.session;
-    const listing = await call(web.portal.url, 'GET', '/portal/empresas/1');
+    const listing = await call(web.portal.url, 'GET', `/portal/empresas/${web.portal.tenantId}`, {
+      headers: { ...web.portal.clientHeaders },
+    });
     const { logo_url } = (listing.body as { data: { logo_url: string } }).data;
-    expect(logo_url).toMatch(/^\/portal\/empresas\/1\/logo\?v=/);
+    expect(logo_url).toMatch(new RegExp(`^/portal/empresas/${web.portal.tenantId}/logo\\?v=`));
     const logoUrl = `${web.portal.url}${logo_url}`;
 
     // The logo held back 2 s: the form is there and usable before it, and it moves nothing.
@@ -69,7 +71,7 @@ describe("the business's own portal", () => {
       await Promise.race([logoHeld, new Promise((resolve) => setTimeout(resolve, 2_000))]);
       await route.continue();
     });
-    await page.goto(tenantPage(web.portal.url, 'ingresar'));
+    await page.goto(tenantPage(web.portal, 'ingresar'));
     await expectHeading(page, 'Ingresá a tu cuenta');
     await page.getByLabel('Contraseña', { exact: true }).fill('probando');
     const before = await page.evaluate<{ loaded: boolean; nameLeft: number } | null>(LOGO_STATE);
@@ -124,7 +126,7 @@ describe("the business's own portal", () => {
 
   it('signed in: every tab says the page and the business, the coupons name its networks, the result page’s advice links its contact', async () => {
     const { page } = web.session;
-    await logIn(page, web.portal.url);
+    await logIn(page, web.portal);
     await expect.poll(() => page.title()).toBe(`Hola, Juan Pérez · ${DEMO}`);
     await checkPage(page, 'brand-home-yellow');
 

@@ -98,8 +98,8 @@ export async function setIni(portal: Portal, values: Record<string, string>): Pr
  * Another tenant beside the demo one, in the file's own registry: a database of its own with
  * the ERP's public tables, one sucursal (customers centralized) and `ini`, registered as
  * `id`. Enough for its public pages (login, register), which is where a second brand shows.
- * The registry is the demo tenant's sibling database (startPortal names them `<x>_demo` and
- * `<x>_sys`). Answers the database's name; the run's teardown drops it with the others.
+ * The registry is the file's tenant database's sibling (startPortal names them `<x>_demo` and
+ * `<x>_sys`; the shared portal's tenants are `<x>_t<id>`). Answers the database's name; the run's teardown drops it with the others.
  */
 export async function addTenant(
   portal: Portal,
@@ -107,9 +107,10 @@ export async function addTenant(
 ): Promise<string> {
   const [row] = await portal.tenantQuery<{ db: string }>('SELECT current_database() AS db');
   const demo = row?.db ?? '';
-  if (!demo.endsWith('_demo')) throw new Error(`unexpected tenant database name: ${demo}`);
+  const base = /^(.+)_(demo|t\d+)$/.exec(demo)?.[1];
+  if (base === undefined) throw new Error(`unexpected tenant database name: ${demo}`);
   const serverUrl = inject('pgServerUrl');
-  const name = `${demo.slice(0, -'_demo'.length)}_t${tenant.id}`;
+  const name = `${base}_t${tenant.id}`;
   await ensureDatabase(serverUrl, name);
   const databaseUrl = databaseUrlFor(serverUrl, name);
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -129,7 +130,7 @@ export async function addTenant(
   } finally {
     await client.end();
   }
-  const systemUrl = databaseUrlFor(serverUrl, `${demo.slice(0, -'_demo'.length)}_sys`);
+  const systemUrl = databaseUrlFor(serverUrl, `${base}_sys`);
   await registerTenant(systemUrl, { id: tenant.id, nombre: tenant.nombre, databaseUrl });
   return name;
 }

@@ -5,14 +5,14 @@ import { acceptedEncodings } from '../../../src/platform/http/static-files.js';
 import { HEAD_MARKER, renderIndex, tenantOfPath } from '../../../src/platform/http/web-client.js';
 import { expectNoSeriousAxeViolations, screenshotPage } from '../../helpers/browser.js';
 import { DEMO_TENANT } from '../../helpers/portal.js';
-import { useServedWebClient } from '../../helpers/web-suite.js';
+import { useSharedWebClient } from '../../helpers/web-suite.js';
 
 /*
  * The web client (web/, built into web/dist) served by the API at `/`, as `npm start` serves it.
  * A missing build fails here, it never skips: ensureWebBuild makes it first when it can.
  */
 
-const web = useServedWebClient();
+const web = useSharedWebClient();
 
 describe('web client served by the API', () => {
   it('`/` answers the client in Spanish (lang="es-AR") with no serious axe violation', async () => {
@@ -26,9 +26,9 @@ describe('web client served by the API', () => {
     expect(web.session.errors).toEqual([]);
   });
 
-  it("the demo tenant's login page (/e/1/ingresar) names the tenant and has a labelled password field, with no serious axe violation", async () => {
+  it("the demo tenant's login page (/e/<id>/ingresar) names the tenant and has a labelled password field, with no serious axe violation", async () => {
     const { page } = web.session;
-    await page.goto(`${web.portal.url}/e/${DEMO_TENANT.id}/ingresar`);
+    await page.goto(`${web.portal.url}/e/${web.portal.tenantId}/ingresar`);
     await expect(page.locator('html').getAttribute('lang')).resolves.toBe('es-AR');
     await page.getByLabel('Contraseña', { exact: false }).first().waitFor();
     await page.getByText(DEMO_TENANT.nombre).first().waitFor();
@@ -61,7 +61,7 @@ function rawGet(url: string, headers: Record<string, string>) {
 
 describe('a slow link (docs/web.md "Size")', () => {
   it('the page carries its settings and, on a tenant link, preloads the tenant; files go out precompressed when accepted', async () => {
-    const page = await rawGet(`${web.portal.url}/e/${DEMO_TENANT.id}/ingresar`, {
+    const page = await rawGet(`${web.portal.url}/e/${web.portal.tenantId}/ingresar`, {
       accept: 'text/html',
       'accept-encoding': 'gzip, deflate, br',
     });
@@ -71,21 +71,21 @@ describe('a slow link (docs/web.md "Size")', () => {
     const html = brotliDecompressSync(page.body).toString();
     // The settings, and whose page it is (issue 38: the business's name on the first paint).
     expect(html).toContain(
-      `<script type="application/json" id="portal-config">{"apiBaseUrl":"","empresa":{"id":${DEMO_TENANT.id},"nombre":"${DEMO_TENANT.nombre}"}}`,
+      `<script type="application/json" id="portal-config">{"apiBaseUrl":"","empresa":{"id":${web.portal.tenantId},"nombre":"${DEMO_TENANT.nombre}"}}`,
     );
     expect(html).toContain(`<title>${DEMO_TENANT.nombre}</title>`);
     expect(html).toContain(
-      `<link rel="preload" as="fetch" crossorigin="use-credentials" href="/portal/empresas/${DEMO_TENANT.id}" />`,
+      `<link rel="preload" as="fetch" crossorigin="use-credentials" href="/portal/empresas/${web.portal.tenantId}" />`,
     );
     // The static shell: text before any script runs.
     expect(html).toContain('Cargando el portal…');
     // The gateways' return address names the tenant in its query: its page preloads it too.
     const back = await rawGet(
-      `${web.portal.url}/pagos/resultado?payment_id=7&estado=aprobado&tenant_id=${DEMO_TENANT.id}&sucursal_id=1&token=x`,
+      `${web.portal.url}/pagos/resultado?payment_id=7&estado=aprobado&tenant_id=${web.portal.tenantId}&sucursal_id=1&token=x`,
       { accept: 'text/html' },
     );
     expect(back.body.toString()).toContain(
-      `<link rel="preload" as="fetch" crossorigin="use-credentials" href="/portal/empresas/${DEMO_TENANT.id}" />`,
+      `<link rel="preload" as="fetch" crossorigin="use-credentials" href="/portal/empresas/${web.portal.tenantId}" />`,
     );
     const csp = String(page.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self';");
@@ -112,10 +112,10 @@ describe('a slow link (docs/web.md "Size")', () => {
     const { page } = web.session;
     const asked: string[] = [];
     page.on('request', (request) => asked.push(new URL(request.url()).pathname));
-    await page.goto(`${web.portal.url}/e/${DEMO_TENANT.id}/ingresar`);
+    await page.goto(`${web.portal.url}/e/${web.portal.tenantId}/ingresar`);
     await page.getByLabel('Contraseña', { exact: true }).waitFor();
     await page.waitForLoadState('networkidle');
-    expect(asked.filter((p) => p === `/portal/empresas/${DEMO_TENANT.id}`)).toHaveLength(1);
+    expect(asked.filter((p) => p === `/portal/empresas/${web.portal.tenantId}`)).toHaveLength(1);
     expect(asked).not.toContain('/config.json');
     expect(web.session.errors).toEqual([]);
   });
@@ -125,7 +125,7 @@ describe('a page whose code does not arrive', () => {
   it('says so and offers to try again, instead of leaving the page as it was', async () => {
     const { page } = web.session;
     await page.route('**/assets/register-*.js', (route) => route.abort('internetdisconnected'));
-    await page.goto(`${web.portal.url}/e/${DEMO_TENANT.id}/registro`);
+    await page.goto(`${web.portal.url}/e/${web.portal.tenantId}/registro`);
     await page.getByRole('heading', { level: 1, name: 'No pudimos abrir esta página' }).waitFor();
     await page.getByRole('button', { name: 'Reintentar' }).waitFor();
     await page.unroute('**/assets/register-*.js');
