@@ -1,9 +1,7 @@
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useBrowser } from '../helpers/browser.js';
-import { startPortal, type Portal } from '../helpers/portal.js';
-import { ensureWebBuild } from '../helpers/web-dist.js';
+import { describe, expect, it } from 'vitest';
 import { expectHeading, logIn, tenantPage } from '../helpers/web-pages.js';
+import { useSharedWebClient } from '../helpers/web-suite.js';
 
 /*
  * The web client's budget (docs/web.md "The budget, measured"). Tests never assert timings: the
@@ -12,15 +10,9 @@ import { expectHeading, logIn, tenantPage } from '../helpers/web-pages.js';
  * what they should (the home page's balance, 200 debts chosen by choosing the newest). Two logins.
  */
 
-let portal: Portal;
-const session = useBrowser();
-
-beforeAll(async () => {
-  portal = await startPortal({ webDir: await ensureWebBuild() });
-});
-afterAll(async () => {
-  await portal?.stop();
-});
+// A tenant of the file's own in the worker's shared portal (test/helpers/portal.ts).
+const web = useSharedWebClient();
+const { session } = web;
 
 function report(what: string, figures: Record<string, string | number>): void {
   const line = Object.entries(figures)
@@ -128,7 +120,7 @@ describe('budget (docs/web.md "The budget, measured")', () => {
         scripts.push({ url: response.url(), body: response.body() });
       }
     });
-    await page.goto(tenantPage(portal.url, 'ingresar'), { waitUntil: 'networkidle' });
+    await page.goto(tenantPage(web.portal, 'ingresar'), { waitUntil: 'networkidle' });
     await expectHeading(page, 'Ingresá a tu cuenta');
 
     expect(scripts.length).toBeGreaterThan(0);
@@ -150,14 +142,14 @@ describe('budget (docs/web.md "The budget, measured")', () => {
 
   it('the home page with a cold cache: time from navigation start to the greeting and balance (printed, not asserted)', async () => {
     const { page, context } = session;
-    await logIn(page, portal.url);
+    await logIn(page, web.portal);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
 
     const runs: number[] = [];
     for (let run = 0; run < 3; run++) {
-      await page.goto(tenantPage(portal.url), { waitUntil: 'commit' });
+      await page.goto(tenantPage(web.portal), { waitUntil: 'commit' });
       // performance.now() counts from this document's navigation start.
       runs.push(await page.evaluate<number>(HOME_VISIBLE));
       const timing = await page.evaluate<{ domContentLoaded: number; load: number }>(
@@ -176,13 +168,13 @@ describe('budget (docs/web.md "The budget, measured")', () => {
 
   it('200 pending debts: time to render the list and to update after choosing the oldest and the newest (printed); choosing the newest chooses all 200', async () => {
     const { page } = session;
-    const [pending] = await portal.tenantQuery<{ n: number }>(
+    const [pending] = await web.portal.tenantQuery<{ n: number }>(
       `SELECT count(*)::int AS n FROM suc0001.ordcta
         WHERE cnro = 1001 AND tipo IN ('FAC', 'ND') AND saldo > 0 AND NOT anulado`,
     );
     const add = 200 - (pending?.n ?? 0);
     // Invoices over the last ~13 months, due 30 days after; the newest ones not yet due.
-    await portal.tenantQuery(
+    await web.portal.tenantQuery(
       `INSERT INTO suc0001.ordcta
          (id, cnro, tipo, comprobante, nrocomp, fecha, vencimiento, debe, haber, saldo)
        SELECT gen_random_uuid(), 1001, 'FAC', 'Factura B', '0002-' || lpad(n::text, 8, '0'),
@@ -192,7 +184,7 @@ describe('budget (docs/web.md "The budget, measured")', () => {
       [add],
     );
 
-    await logIn(page, portal.url);
+    await logIn(page, web.portal);
     const render = await page.evaluate<Timing>(OPEN_DEBTS);
     await expectHeading(page, 'Tus facturas');
     expect(await page.evaluate<number>(SHOW_ALL)).toBe(200);

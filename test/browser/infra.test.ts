@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/api-client.js';
 import {
   COLOUR_RULES,
@@ -7,10 +7,10 @@ import {
   expectNoSeriousAxeViolations,
   screenshotPage,
   seriousAxeViolations,
-  useBrowser,
 } from '../helpers/browser.js';
 import { until } from '../helpers/own-cluster.js';
-import { DEMO_LOGIN, startPortal, type Portal } from '../helpers/portal.js';
+import { DEMO_LOGIN } from '../helpers/portal.js';
+import { useSharedWebClient } from '../helpers/web-suite.js';
 
 /*
  * The browser-test infrastructure proved against pages the API serves today: Chromium starts,
@@ -18,15 +18,9 @@ import { DEMO_LOGIN, startPortal, type Portal } from '../helpers/portal.js';
  * is paid with a real click.
  */
 
-let portal: Portal;
-const session = useBrowser();
-
-beforeAll(async () => {
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await portal?.stop();
-});
+// A tenant of the file's own in the worker's shared portal (test/helpers/portal.ts).
+const web = useSharedWebClient();
+const { session } = web;
 
 interface Envelope<T> {
   success: boolean;
@@ -36,7 +30,7 @@ interface Envelope<T> {
 describe('browser infrastructure', () => {
   it('the API reference at /docs renders in Chromium, screenshotted at both sizes', async () => {
     const { page } = session;
-    const response = await page.goto(`${portal.url}/docs`);
+    const response = await page.goto(`${web.portal.url}/docs`);
     expect(response?.status()).toBe(200);
     await page.locator('.swagger-ui .info .title').waitFor();
     const files = await screenshotPage(page, 'infra-api-reference');
@@ -69,15 +63,18 @@ describe('browser infrastructure', () => {
   });
 
   it('sandbox checkout: Juan Pérez pays his oldest debt with a click on "Aprobar pago" and comes back to /pagos/resultado; the payment is approved with its receipt', async () => {
-    const origin = { origin: portal.url };
-    const login = await call(portal.url, 'POST', '/portal/auth/login', { body: DEMO_LOGIN });
+    const origin = { ...web.portal.clientHeaders, origin: web.portal.url };
+    const login = await call(web.portal.url, 'POST', '/portal/auth/login', {
+      headers: { ...web.portal.clientHeaders },
+      body: { ...DEMO_LOGIN, tenant_id: web.portal.tenantId },
+    });
     expect(login.status).toBe(200);
     const { access_token: token } = (login.body as Envelope<{ access_token: string }>).data;
     const auth = { authorization: `Bearer ${token}`, ...origin };
-    const debts = await call(portal.url, 'GET', '/portal/deudas', { headers: auth });
+    const debts = await call(web.portal.url, 'GET', '/portal/deudas', { headers: auth });
     const [oldest] = (debts.body as Envelope<{ items: { id: string; debe: number }[] }>).data.items;
     if (!oldest) throw new Error(`the demo customer owes nothing: ${JSON.stringify(debts)}`);
-    const started = await call(portal.url, 'POST', '/portal/pagos/iniciar', {
+    const started = await call(web.portal.url, 'POST', '/portal/pagos/iniciar', {
       headers: auth,
       body: { facturas: [{ id: oldest.id, monto: oldest.debe }], total: oldest.debe },
     });
@@ -92,13 +89,15 @@ describe('browser infrastructure', () => {
     await page.getByRole('button', { name: 'Aprobar pago' }).click();
     await page.waitForURL(/\/pagos\/resultado\?/);
     const back = new URL(page.url());
-    expect(back.origin).toBe(portal.url);
+    expect(back.origin).toBe(web.portal.url);
     expect(back.searchParams.get('payment_id')).toBe(String(payment.payment_id));
     expect(back.searchParams.get('estado')).toBe('aprobado');
 
     // The click sent the sandbox's signed webhook; the receipt (TX2) follows it.
     const approved = await until('the approved payment with its receipt', async () => {
-      const history = await call(portal.url, 'GET', '/portal/pagos/historial', { headers: auth });
+      const history = await call(web.portal.url, 'GET', '/portal/pagos/historial', {
+        headers: auth,
+      });
       const items = (
         history.body as Envelope<{ id: number; estado: string; recibo_numero: string | null }[]>
       ).data;
