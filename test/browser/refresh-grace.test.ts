@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { startPortal, type Portal } from '../helpers/portal.js';
 import { ensureWebBuild } from '../helpers/web-dist.js';
 import { expectHeading, logIn, tenantPage } from '../helpers/web-pages.js';
-import { useServedWebClient } from '../helpers/web-suite.js';
+import { useSharedWebClient } from '../helpers/web-suite.js';
 
 /*
  * A refresh whose answer is lost after the server gave it (a mobile handover, a proxy timeout):
@@ -11,10 +11,11 @@ import { useServedWebClient } from '../helpers/web-suite.js';
  * the one that refresh replaced, which the refresh grace answers (docs/decisions.md #11, amended;
  * docs/authentication.md "Refresh grace and session ends"). The control runs the same steps on a
  * portal with PORTAL_REFRESH_GRACE_SECONDS=0, where that token is reuse and ends the session: it
- * shows the answer really was lost after the rotation.
+ * shows the answer really was lost after the rotation. The file's tenant is in the worker's
+ * shared portal; the control starts a portal of its own (its environment differs).
  */
 
-const web = useServedWebClient();
+const web = useSharedWebClient();
 
 async function refreshCookieOf(context: BrowserContext, portal: Portal) {
   const cookies = await context.cookies(`${portal.url}/portal/auth/refresh-token`);
@@ -66,13 +67,13 @@ async function auditCount(portal: Portal, event: string): Promise<number> {
 describe('a refresh answer lost in transit', () => {
   it('does not end the session: the next page load keeps the customer logged in', async () => {
     const { page, context } = web.session;
-    await logIn(page, web.portal.url);
+    await logIn(page, web.portal);
     const refreshes = await auditCount(web.portal, 'token_refresh');
 
     expect(await reloadLosingTheRefreshAnswer(page, context, web.portal)).toBe(200);
     expect(await auditCount(web.portal, 'token_refresh')).toBe(refreshes + 1);
 
-    await page.goto(tenantPage(web.portal.url));
+    await page.goto(tenantPage(web.portal));
     await expectHeading(page, /^Hola, Juan Pérez/);
     // The session went on: another load refreshes with the token the grace handed out.
     await page.reload();
