@@ -51,7 +51,9 @@ const SMOKE = 'test/browser/smoke';
 const browser = {
   ...withDatabase,
   // As integration: a worker loads Playwright and the helpers once for its files, and keeps one
-  // Chromium for them (test/helpers/browser.ts); each file starts its own portal.
+  // Chromium for them (test/helpers/browser.ts) and one portal, each file in a tenant of its own
+  // (useSharedWebClient, test/helpers/portal.ts); the few files that need other options start
+  // their own.
   isolate: false,
   testTimeout: 60_000,
   hookTimeout: 120_000,
