@@ -128,7 +128,9 @@ export function createSettingsReader(deps: {
         }
       }
       const entry = await pending;
-      cache.set(key, entry);
+      // A fresh read refreshes a group someone also reads cached; a group read only fresh (the
+      // payments', with the gateways' secrets) is not kept.
+      if (freshness === 'cached' || cache.has(key)) cache.set(key, entry);
       return entry.values as SettingsOf<typeof group>;
     },
   };
