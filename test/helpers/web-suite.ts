@@ -31,16 +31,20 @@ export function useServedWebClient(
   /** The browser contexts' options beyond the defaults (a phone's viewport, say). */
   contextOptions: BrowserContextOptions = {},
 ): WebSuite {
-  const session = useBrowser(contextOptions);
-  let portal: Portal | undefined;
+  return suiteOf(useBrowser(contextOptions), async () =>
+    startPortal({ ...options, webDir: await ensureWebBuild() }),
+  );
+}
 
+/** The file's portal, opened in beforeAll and stopped (or its tenant given back) in afterAll. */
+function suiteOf(session: BrowserSession, open: () => Promise<Portal>): WebSuite {
+  let portal: Portal | undefined;
   beforeAll(async () => {
-    portal = await startPortal({ ...options, webDir: await ensureWebBuild() });
+    portal = await open();
   });
   afterAll(async () => {
     await portal?.stop();
   });
-
   return {
     get portal() {
       if (!portal) throw new Error('the portal starts in beforeAll; use it inside a test');
@@ -61,22 +65,7 @@ export function useSharedWebClient(contextOptions: BrowserContextOptions = {}): 
     ...contextOptions,
     extraHTTPHeaders: { ...contextOptions.extraHTTPHeaders, ...tenant.clientHeaders },
   });
-  let portal: Portal | undefined;
-
-  beforeAll(async () => {
-    portal = await tenant.open();
-  });
-  afterAll(async () => {
-    await portal?.stop();
-  });
-
-  return {
-    get portal() {
-      if (!portal) throw new Error('the portal starts in beforeAll; use it inside a test');
-      return portal;
-    },
-    session,
-  };
+  return suiteOf(session, () => tenant.open());
 }
 
 /**
