@@ -24,6 +24,7 @@ const UNIT = [
   'test/coupons/barcode.test.ts',
   'test/platform/clock.test.ts',
   'test/platform/config.test.ts',
+  'test/platform/greeting.test.ts',
   'test/platform/layers.test.ts',
   'test/platform/import-cycles.test.ts',
   'test/platform/log-stream.test.ts',

@@ -1,3 +1,4 @@
+import { greeting } from '../../platform/mail/greeting.js';
 import type { JobQueue } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
@@ -47,7 +48,7 @@ export function passwordNoticeText(input: {
       ? 'con el código que te enviamos por e-mail'
       : 'desde tu perfil, con la contraseña anterior';
   return [
-    `Hola${input.nombre ? ` ${input.nombre}` : ''}:`,
+    greeting(input.nombre),
     '',
     `La contraseña de tu cuenta del portal de clientes de ${input.empresa} se cambió el ${wallTime(input.changedAt, input.timeZone)} (hora de ${input.empresa}), ${how}.`,
     'Cerramos las sesiones abiertas: para volver a ingresar se usa la contraseña nueva.',

@@ -1,3 +1,4 @@
+import { greeting } from '../../platform/mail/greeting.js';
 import { createCipheriv, createDecipheriv, randomBytes, randomInt } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Audit, RequestOrigin } from '../../platform/audit.js';
@@ -182,7 +183,7 @@ export function createPasswordReset(deps: PasswordResetDeps) {
         to: user.email,
         subject: 'Código para restablecer tu contraseña',
         text: [
-          `Hola${profile ? ` ${profile.cnom}` : ''}:`,
+          greeting(profile?.cnom),
           '',
           `Tu código para restablecer la contraseña del portal de clientes de ${tenant.tenantName} es:`,
           '',

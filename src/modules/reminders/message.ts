@@ -1,3 +1,4 @@
+import { greeting } from '../../platform/mail/greeting.js';
 import type { MailMessage } from '../../platform/mail/mailer.js';
 import { centsToNumeric, numericToCents } from '../../platform/money.js';
 import { formatDate, formatMoney } from '../../reports/format.js';
@@ -59,7 +60,7 @@ export function reminderMessage(input: {
         ? `Tenés comprobantes vencidos - ${input.tenantName}`
         : `Tenés comprobantes por vencer - ${input.tenantName}`,
     text: [
-      input.nombre ? `Hola ${input.nombre}:` : 'Hola:',
+      greeting(input.nombre),
       '',
       `Te escribimos de ${input.tenantName} para recordarte estos comprobantes pendientes de pago.`,
       '',

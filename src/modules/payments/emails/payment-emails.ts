@@ -1,3 +1,4 @@
+import { greeting } from '../../../platform/mail/greeting.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../platform/clock.js';
 import type { PaymentEmailKind } from '../../../platform/db/types.js';
@@ -115,10 +116,6 @@ function invoiceLines(
     const resta = rests.get(factura.id.toLowerCase());
     return resta === undefined ? line : `${line} (pagada en parte, resta ${formatMoney(resta)})`;
   });
-}
-
-function greeting(nombre: string): string {
-  return nombre ? `Hola ${nombre}:` : 'Hola:';
 }
 
 function receiptMessage(
