@@ -92,16 +92,13 @@ export async function findInvoicePage(
   return rows;
 }
 
-/** A fiscal header (cbtefis) with the decimals as PostgreSQL writes them. */
-export type FiscalHeader = CbtefisHeader;
-
 export interface InvoiceDocument {
   id: string;
   tipo: 'FAC' | 'ND' | 'NC';
   comprobante: string;
   nrocomp: string;
   /** Null: the ledger row has no cbtefis row. */
-  fiscal: FiscalHeader | null;
+  fiscal: CbtefisHeader | null;
   lineas: CbtefisdetLine[];
   iva: CbtefisivaRate[];
   /** The document a note adjusts, when it names one of the same customer's. */

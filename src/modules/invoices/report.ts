@@ -1,14 +1,15 @@
 import type { InvoiceReport } from '../../reports/invoice-body.js';
-import type { FiscalHeader, InvoiceDocument, Issuer } from './queries.js';
+import type { CbtefisHeader } from '../../platform/db/types.js';
+import type { InvoiceDocument, Issuer } from './queries.js';
 
 /** ERP text cut to the report's bounds (src/reports/invoice-body.ts) rather than refused. */
 const fit = (text: string, length: number) => (text.length > length ? text.slice(0, length) : text);
 
 /** A fiscal header whose CAE and its due date are set: an authorized document. */
-export type AuthorizedHeader = FiscalHeader & { cae: string; cae_vto: string };
+export type AuthorizedHeader = CbtefisHeader & { cae: string; cae_vto: string };
 
 /** Whether the header is of an authorized document whose CAE the QR can carry (14 digits). */
-export function isAuthorized(header: FiscalHeader | null): header is AuthorizedHeader {
+export function isAuthorized(header: CbtefisHeader | null): header is AuthorizedHeader {
   return (
     header !== null && header.cae !== null && /^\d{14}$/.test(header.cae) && header.cae_vto !== null
   );

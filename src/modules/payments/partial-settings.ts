@@ -17,7 +17,7 @@ export interface PartialPaymentSettings {
   minimumCents: number | undefined;
 }
 
-export const PARTIAL_PAYMENTS_OFF: PartialPaymentSettings = Object.freeze({
+const PARTIAL_PAYMENTS_OFF: PartialPaymentSettings = Object.freeze({
   enabled: false,
   minimumCents: undefined,
 });

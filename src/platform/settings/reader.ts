@@ -14,7 +14,7 @@ import { isFamily, parseGroup, type SettingsGroup, type SettingsOf } from './set
  */
 
 /** How old a cached read may be: a tenant's change shows within a minute. */
-export const SETTINGS_TTL_MS = 60_000;
+const SETTINGS_TTL_MS = 60_000;
 /** Logos included (up to 200 KB each), the cache holds at most this many bytes of `ini` text. */
 const CACHE_BYTES = 32 * 1024 * 1024;
 /** Bad values already logged, per process: past this, a warning may repeat. */
