@@ -46,9 +46,12 @@ export function createProcessStop(options: ProcessStopOptions): ProcessStop {
   let running = false;
   let forcing = false;
   let gracefulRun: Promise<void> | undefined;
+  /** The step the stop is at, so a stop that overruns says which part held it. */
+  let current: string | undefined;
 
   async function runSteps(mode: StopMode): Promise<void> {
     for (const step of steps()) {
+      if (mode === 'graceful') current = step.name;
       try {
         await step.stop(mode);
       } catch (error) {
@@ -69,7 +72,10 @@ export function createProcessStop(options: ProcessStopOptions): ProcessStop {
 
   function graceful(): Promise<void> {
     gracefulRun ??= (async () => {
-      const timer = setTimeout(() => void forced('the stop took too long'), timeoutMs);
+      const timer = setTimeout(
+        () => void forced(`the stop took too long (stopping ${current ?? 'nothing yet'})`),
+        timeoutMs,
+      );
       timer.unref();
       await runSteps('graceful');
       clearTimeout(timer);
