@@ -30,6 +30,7 @@ const UNIT = [
   'test/platform/log-stream.test.ts',
   'test/platform/lru.test.ts',
   'test/platform/passwords.test.ts',
+  'test/platform/undeclared-codes.test.ts',
   'test/platform/process-stop.test.ts',
   'test/payments/gateways.test.ts',
   'test/payments/gateway-table.test.ts',

@@ -1,17 +1,8 @@
 import { Type, type TSchema } from 'typebox';
+import { statusOf, type ErrorCode } from './error-codes.js';
 
 /** PostgreSQL `integer`: tenant, sucursal and payment ids never go beyond it. */
 export const MAX_INT4 = 2_147_483_647;
-
-/** `{ success: false, error, code }`: every error answer (docs/decisions.md #1). */
-export const ErrorResponse = Type.Object(
-  {
-    success: Type.Literal(false),
-    error: Type.String(),
-    code: Type.String(),
-  },
-  { description: 'Error envelope' },
-);
 
 /** `{ success: true, data }`. */
 export function Envelope<T extends TSchema>(data: T) {
@@ -24,9 +15,30 @@ export const TenantIdsBody = {
   sucursal_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INT4 })),
 };
 
-/** Error answers of a route, for the OpenAPI document (every one is the envelope). */
-export function errorResponses(...statuses: number[]): Record<number, typeof ErrorResponse> {
-  return Object.fromEntries(statuses.map((status) => [status, ErrorResponse]));
+/**
+ * Error answers of a route, for the OpenAPI document: per status, the envelope whose `code` is
+ * one of the route's codes of that status.
+ */
+export function errorResponses(codes: readonly ErrorCode[]): Record<number, TSchema> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = statusOf(code);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, ofStatus]) => [
+      status,
+      Type.Object(
+        {
+          success: Type.Literal(false),
+          error: Type.String(),
+          // An enum, not a union of literals: the response serializer writes it as a string.
+          code: Type.Unsafe<ErrorCode>({ type: 'string', enum: ofStatus }),
+        },
+        { description: 'Error envelope' },
+      ),
+    ]),
+  );
 }
 
 /** A PDF body, for the OpenAPI document (Fastify sends Buffers as they are). */

@@ -2,8 +2,16 @@
  * The route table: every route of the API, once. The key is the route's operationId (what the
  * OpenAPI document calls it, and what other people's generators name their functions); the
  * entry says its method, its path (`{name}` for a parameter, as the OpenAPI document writes it),
- * whether it takes the access token, and the statuses of its error answers. Its parameters,
- * query, body and answers are the schemas of contract/route-schemas.ts under the same key.
+ * whether it takes the access token, and the codes of its error answers (contract/error-codes.ts
+ * gives each one's status). Its parameters, query, body and answers are the schemas of
+ * contract/route-schemas.ts under the same key.
+ *
+ * Some codes follow from the entry and are not repeated in it (errorCodesOf): any route may
+ * answer INTERNAL_ERROR (a bug) and SERVICE_UNAVAILABLE (PostgreSQL away, the process
+ * stopping); a POST or PUT also INVALID_REQUEST, PAYLOAD_TOO_LARGE and UNSUPPORTED_MEDIA_TYPE
+ * (the body is not JSON, too big, of another type); a `bearer` route also UNAUTHORIZED and
+ * RATE_LIMITED (the access token, the per-user limit). A route that answers a code its entry
+ * does not give is refused in the tests (src/platform/http/undeclared-codes.ts).
  *
  * Both ends read it: the server declares each route from its entry and its schemas
  * (src/platform/http/declare-route.ts), and the web client calls a route through its entry
@@ -13,6 +21,7 @@
  * app registers and the OpenAPI document it serves.
  */
 import type { Static, TSchema } from 'typebox';
+import type { ErrorCode } from './error-codes.js';
 import type { RouteSchemas } from './route-schemas.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -22,8 +31,30 @@ export interface RouteFacts {
   readonly path: string;
   /** `bearer`: declared in the protected scope, which checks the access token; `public`: none. */
   readonly auth: 'bearer' | 'public';
-  /** The statuses of its error answers (each the envelope `{ success: false, error, code }`). */
-  readonly errors: readonly number[];
+  /** The codes of its error answers (each the envelope `{ success: false, error, code }`). */
+  readonly errors: readonly ErrorCode[];
+}
+
+const ANY_ROUTE = ['INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'] as const;
+const WITH_BODY = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const;
+const WITH_TOKEN = ['UNAUTHORIZED', 'RATE_LIMITED'] as const;
+
+type Implied<F extends RouteFacts> =
+  | (typeof ANY_ROUTE)[number]
+  | (F['method'] extends 'POST' | 'PUT' ? (typeof WITH_BODY)[number] : never)
+  | (F['auth'] extends 'bearer' ? (typeof WITH_TOKEN)[number] : never);
+
+/** Every code a route may answer: its entry's and those its method and auth imply. */
+export function errorCodesOf(route: RouteFacts): ErrorCode[] {
+  const sendsBody = route.method === 'POST' || route.method === 'PUT';
+  return [
+    ...new Set<ErrorCode>([
+      ...route.errors,
+      ...ANY_ROUTE,
+      ...(sendsBody ? WITH_BODY : []),
+      ...(route.auth === 'bearer' ? WITH_TOKEN : []),
+    ]),
+  ];
 }
 
 const table = {
@@ -34,234 +65,304 @@ const table = {
     method: 'GET',
     path: '/portal/empresas/{tenant_id}',
     auth: 'public',
-    errors: [404, 422, 429, 503],
+    errors: ['TENANT_NOT_FOUND', 'VALIDATION_ERROR', 'RATE_LIMITED'],
   },
   getTenantLogo: {
     method: 'GET',
     path: '/portal/empresas/{tenant_id}/logo',
     auth: 'public',
-    errors: [404, 422, 429, 503],
+    errors: ['TENANT_NOT_FOUND', 'VALIDATION_ERROR', 'RATE_LIMITED'],
   },
 
   register: {
     method: 'POST',
     path: '/portal/auth/register',
     auth: 'public',
-    errors: [404, 409, 422, 429],
+    errors: [
+      'ORDCON_NOT_FOUND',
+      'USER_ALREADY_EXISTS',
+      'INVALID_SUCURSAL',
+      'VALIDATION_ERROR',
+      'RATE_LIMITED',
+    ],
   },
   login: {
     method: 'POST',
     path: '/portal/auth/login',
     auth: 'public',
-    errors: [401, 403, 422, 429],
+    errors: [
+      'INVALID_CREDENTIALS',
+      'ACCOUNT_LOCKED',
+      'INVALID_SUCURSAL',
+      'VALIDATION_ERROR',
+      'RATE_LIMITED',
+    ],
   },
   forgotPassword: {
     method: 'POST',
     path: '/portal/auth/forgot-password',
     auth: 'public',
-    errors: [422, 429],
+    errors: ['INVALID_SUCURSAL', 'VALIDATION_ERROR', 'RATE_LIMITED'],
   },
   resetPassword: {
     method: 'POST',
     path: '/portal/auth/reset-password',
     auth: 'public',
-    errors: [400, 422, 429],
+    errors: ['INVALID_CODE', 'INVALID_SUCURSAL', 'VALIDATION_ERROR', 'RATE_LIMITED'],
   },
   refreshToken: {
     method: 'POST',
     path: '/portal/auth/refresh-token',
     auth: 'public',
-    errors: [401, 403],
+    errors: ['INVALID_REFRESH_TOKEN', 'FORBIDDEN', 'RATE_LIMITED'],
   },
   changePassword: {
     method: 'PUT',
     path: '/portal/auth/cambiar-password',
     auth: 'bearer',
-    errors: [401, 404, 422, 429],
+    errors: ['INVALID_PASSWORD', 'USER_NOT_FOUND', 'VALIDATION_ERROR'],
   },
   getSessionUser: {
     method: 'GET',
     path: '/portal/auth/me',
     auth: 'bearer',
-    errors: [401, 404, 429],
+    errors: ['USER_NOT_FOUND'],
   },
-  logout: { method: 'POST', path: '/portal/auth/logout', auth: 'bearer', errors: [401, 403, 429] },
+  logout: { method: 'POST', path: '/portal/auth/logout', auth: 'bearer', errors: ['FORBIDDEN'] },
 
-  getProfile: { method: 'GET', path: '/portal/perfil', auth: 'bearer', errors: [401, 404, 429] },
+  getProfile: { method: 'GET', path: '/portal/perfil', auth: 'bearer', errors: ['USER_NOT_FOUND'] },
   updateProfile: {
     method: 'PUT',
     path: '/portal/perfil',
     auth: 'bearer',
-    errors: [401, 404, 422, 429],
+    errors: ['USER_NOT_FOUND', 'VALIDATION_ERROR'],
   },
 
   getAccountSummary: {
     method: 'GET',
     path: '/portal/mi-cuenta',
     auth: 'bearer',
-    errors: [401, 404, 429],
+    errors: ['USER_NOT_FOUND'],
   },
-  listDebts: { method: 'GET', path: '/portal/deudas', auth: 'bearer', errors: [401, 404, 429] },
+  listDebts: { method: 'GET', path: '/portal/deudas', auth: 'bearer', errors: ['USER_NOT_FOUND'] },
   getStatement: {
     method: 'GET',
     path: '/portal/estado-cuenta',
     auth: 'bearer',
-    errors: [401, 404, 422, 429],
+    errors: ['USER_NOT_FOUND', 'VALIDATION_ERROR', 'PERIODO_DEMASIADO_EXTENSO'],
   },
   getStatementPdf: {
     method: 'GET',
     path: '/portal/estado-cuenta/pdf',
     auth: 'bearer',
-    errors: [401, 404, 422, 429, 502, 503],
+    errors: ['USER_NOT_FOUND', 'VALIDATION_ERROR', 'PERIODO_DEMASIADO_EXTENSO', 'INFORMES_ERROR'],
   },
   listReceipts: {
     method: 'GET',
     path: '/portal/recibos',
     auth: 'bearer',
-    errors: [401, 404, 422, 429],
+    errors: ['USER_NOT_FOUND', 'VALIDATION_ERROR'],
   },
   getReceiptPdf: {
     method: 'GET',
     path: '/portal/recibos/{id}/pdf',
     auth: 'bearer',
-    errors: [401, 404, 429, 502],
+    errors: ['RECIBO_NOT_FOUND', 'USER_NOT_FOUND', 'VALIDATION_ERROR', 'INFORMES_ERROR'],
   },
   listInvoices: {
     method: 'GET',
     path: '/portal/facturas',
     auth: 'bearer',
-    errors: [401, 404, 422, 429],
+    errors: ['USER_NOT_FOUND', 'VALIDATION_ERROR'],
   },
   getInvoicePdf: {
     method: 'GET',
     path: '/portal/facturas/{id}/pdf',
     auth: 'bearer',
-    errors: [401, 404, 422, 429, 502, 503],
+    errors: [
+      'FACTURA_NOT_FOUND',
+      'FACTURA_NO_DISPONIBLE',
+      'USER_NOT_FOUND',
+      'VALIDATION_ERROR',
+      'INFORMES_ERROR',
+    ],
   },
 
   startPayment: {
     method: 'POST',
     path: '/portal/pagos/iniciar',
     auth: 'bearer',
-    errors: [400, 401, 409, 422, 429, 500],
+    errors: [
+      'INVALID_FACTURAS',
+      'MONTO_MISMATCH',
+      'PARTIAL_PAYMENT_NOT_ALLOWED',
+      'MISSING_ORIGIN',
+      'MISCONFIGURED',
+      'GATEWAY_NOT_CONFIGURED',
+      'RECIBO_NOT_CONFIGURED',
+      'PAYMENT_ORDER_VIOLATION',
+      'PAYMENT_IN_PROGRESS',
+      'GATEWAY_ERROR',
+      'IDEMPOTENCY_IN_PROGRESS',
+      'IDEMPOTENCY_KEY_REUSED',
+      'USER_NOT_FOUND',
+      'VALIDATION_ERROR',
+    ],
   },
   listPayments: {
     method: 'GET',
     path: '/portal/pagos/historial',
     auth: 'bearer',
-    errors: [401, 422, 429],
+    errors: ['VALIDATION_ERROR'],
   },
   getPayment: {
     method: 'GET',
     path: '/portal/pagos/{id}',
     auth: 'bearer',
-    errors: [401, 404, 422, 429],
+    errors: ['PAYMENT_NOT_FOUND', 'VALIDATION_ERROR'],
   },
   getPaymentResult: {
     method: 'GET',
     path: '/portal/pagos/{id}/resultado',
     auth: 'public',
-    errors: [401, 404, 422, 429],
+    errors: ['INVALID_RESULT_TOKEN', 'PAYMENT_NOT_FOUND', 'VALIDATION_ERROR', 'RATE_LIMITED'],
   },
   getPaymentReceipt: {
     method: 'GET',
     path: '/portal/pagos/{id}/recibo',
     auth: 'bearer',
-    errors: [401, 404, 409, 422, 429, 502],
+    errors: [
+      'PAYMENT_NOT_FOUND',
+      'FORBIDDEN',
+      'RECIBO_PENDIENTE',
+      'RECIBO_NO_DISPONIBLE',
+      'VALIDATION_ERROR',
+      'INFORMES_ERROR',
+    ],
   },
   cancelPayment: {
     method: 'POST',
     path: '/portal/pagos/cancelar',
     auth: 'bearer',
-    errors: [401, 404, 409, 422, 429],
+    errors: [
+      'PAYMENT_NOT_FOUND',
+      'INVALID_STATUS',
+      'GATEWAY_ERROR',
+      'IDEMPOTENCY_IN_PROGRESS',
+      'IDEMPOTENCY_KEY_REUSED',
+      'VALIDATION_ERROR',
+    ],
   },
   refundPayment: {
     method: 'POST',
     path: '/portal/pagos/devolver',
     auth: 'bearer',
-    errors: [401, 404, 409, 422, 429],
+    errors: [
+      'PAYMENT_NOT_FOUND',
+      'INVALID_STATUS',
+      'GATEWAY_ERROR',
+      'IDEMPOTENCY_IN_PROGRESS',
+      'IDEMPOTENCY_KEY_REUSED',
+      'VALIDATION_ERROR',
+    ],
   },
   receivePaymentNotification: {
     method: 'POST',
     path: '/portal/pagos/webhook',
     auth: 'public',
-    errors: [400, 401, 503],
+    errors: ['INVALID_REQUEST', 'INVALID_SIGNATURE', 'UNAUTHORIZED', 'RATE_LIMITED'],
   },
 
   generateCoupon: {
     method: 'POST',
     path: '/portal/cupones/generar',
     auth: 'bearer',
-    errors: [400, 401, 404, 409, 422, 429, 500],
+    errors: [
+      'INVALID_REQUEST',
+      'INVALID_FACTURAS',
+      'CUPON_NO_DISPONIBLE',
+      'USER_NOT_FOUND',
+      'CONFLICT',
+      'PAYMENT_ORDER_VIOLATION',
+      'MONTO_MISMATCH',
+      'PARTIAL_PAYMENT_NOT_ALLOWED',
+      'IDEMPOTENCY_IN_PROGRESS',
+      'IDEMPOTENCY_KEY_REUSED',
+    ],
   },
   listCoupons: {
     method: 'GET',
     path: '/portal/cupones/mis-cupones',
     auth: 'bearer',
-    errors: [400, 401, 404, 429, 500],
+    errors: ['INVALID_REQUEST', 'USER_NOT_FOUND'],
   },
   getCouponByBarcode: {
     method: 'GET',
     path: '/portal/cupones/{codigo_barras}',
     auth: 'bearer',
-    errors: [400, 401, 403, 404, 429, 500],
+    errors: ['INVALID_REQUEST', 'CUPON_NOT_FOUND', 'FORBIDDEN'],
   },
   getCouponPdf: {
     method: 'GET',
     path: '/portal/cupones/{id}/pdf',
     auth: 'bearer',
-    errors: [400, 401, 403, 404, 429, 502],
+    errors: ['INVALID_REQUEST', 'CUPON_NOT_FOUND', 'FORBIDDEN', 'INFORMES_SERVICE_ERROR'],
   },
 
   getUnsubscribePage: {
     method: 'GET',
     path: '/portal/avisos/baja',
     auth: 'public',
-    errors: [400, 404, 422, 429],
+    errors: ['INVALID_REQUEST', 'VALIDATION_ERROR', 'RATE_LIMITED', 'USER_NOT_FOUND'],
   },
   unsubscribeFromReminders: {
     method: 'POST',
     path: '/portal/avisos/baja',
     auth: 'public',
-    errors: [400, 404, 415, 422, 429],
+    errors: ['INVALID_REQUEST', 'VALIDATION_ERROR', 'RATE_LIMITED', 'USER_NOT_FOUND'],
   },
 
-  getPrintCertificate: { method: 'GET', path: '/qz/certificate', auth: 'public', errors: [503] },
+  getPrintCertificate: {
+    method: 'GET',
+    path: '/qz/certificate',
+    auth: 'public',
+    errors: ['PRINT_AGENT_NOT_CONFIGURED'],
+  },
   signPrintRequest: {
     method: 'POST',
     path: '/qz/sign',
     auth: 'bearer',
-    errors: [400, 401, 413, 415, 422, 429, 503],
+    errors: ['VALIDATION_ERROR', 'PRINT_AGENT_NOT_CONFIGURED'],
   },
   listPrintConfigs: {
     method: 'GET',
     path: '/qz/print-config',
     auth: 'bearer',
-    errors: [401, 422, 429],
+    errors: ['VALIDATION_ERROR'],
   },
   createPrintConfig: {
     method: 'POST',
     path: '/qz/print-config',
     auth: 'bearer',
-    errors: [401, 404, 409, 422, 429],
+    errors: ['USER_NOT_FOUND', 'CONFLICT', 'VALIDATION_ERROR'],
   },
   getPrintConfig: {
     method: 'GET',
     path: '/qz/print-config/{id}',
     auth: 'bearer',
-    errors: [401, 404, 422, 429],
+    errors: ['PRINT_CONFIG_NOT_FOUND', 'VALIDATION_ERROR'],
   },
   updatePrintConfig: {
     method: 'PUT',
     path: '/qz/print-config/{id}',
     auth: 'bearer',
-    errors: [401, 404, 422, 429],
+    errors: ['PRINT_CONFIG_NOT_FOUND', 'VALIDATION_ERROR'],
   },
   deletePrintConfig: {
     method: 'DELETE',
     path: '/qz/print-config/{id}',
     auth: 'bearer',
-    errors: [401, 404, 422, 429],
+    errors: ['PRINT_CONFIG_NOT_FOUND', 'VALIDATION_ERROR'],
   },
 } as const satisfies { readonly [K in keyof RouteSchemas]: RouteFacts };
 
@@ -277,6 +378,9 @@ export const routes: { readonly [K in RouteKey]: Route<K> } = table;
 
 /** The keys of the routes whose facts match `F` (`{ auth: 'bearer' }`, say). */
 export type RouteKeyWhere<F> = { [K in RouteKey]: Table[K] extends F ? K : never }[RouteKey];
+
+/** The codes route K may answer (errorCodesOf, as a type). */
+export type ErrorCodeOf<K extends RouteKey> = Table[K]['errors'][number] | Implied<Table[K]>;
 
 /** A schema's value, or `undefined` when the route has no such part. */
 type Part<K extends RouteKey, P extends string> = RouteSchemas[K] extends {

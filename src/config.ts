@@ -31,6 +31,7 @@ export interface Config {
   readonly refreshGraceSeconds: number;
   /** bcrypt cost of new hashes: 12 but in development and the tests' portals. */
   readonly devBcryptCost: number;
+  readonly devRefuseUndeclaredCodes: boolean;
   readonly checkoutTtlMinutes: number;
   /** Public base URL for webhook URLs; undefined in production when unset (pagos/iniciar answers MISCONFIGURED). */
   readonly backendUrl: string | undefined;
@@ -267,6 +268,11 @@ const SCALARS = {
     [4, 12],
     'bcrypt cost of new password hashes in development and tests (refused in production, always 12)',
   ),
+  devRefuseUndeclaredCodes: boolean(
+    'PORTAL_DEV_REFUSE_UNDECLARED_CODES',
+    false,
+    'answer 500 instead of an error code the route table does not give the route (tests; refused in production, which logs it)',
+  ),
   checkoutTtlMinutes: integer(
     'PORTAL_CHECKOUT_TTL_MINUTES',
     30,
@@ -466,6 +472,7 @@ export function loadConfig(env: Env): Config {
     refreshTtlDays: scalars.refreshTtlDays,
     refreshGraceSeconds: scalars.refreshGraceSeconds,
     devBcryptCost: scalars.devBcryptCost,
+    devRefuseUndeclaredCodes: scalars.devRefuseUndeclaredCodes,
     checkoutTtlMinutes: scalars.checkoutTtlMinutes,
     backendUrl:
       reader.url('BACKEND_URL', ['http:', 'https:']) ?? (isProduction ? undefined : ownOrigin),
@@ -522,6 +529,11 @@ function crossFieldProblems(config: Config, env: Env): string[] {
   if (config.isProduction && set('PORTAL_DEV_BCRYPT_COST')) {
     problems.push(
       'PORTAL_DEV_BCRYPT_COST is for development and tests: production hashes passwords at cost 12',
+    );
+  }
+  if (config.isProduction && config.devRefuseUndeclaredCodes) {
+    problems.push(
+      'PORTAL_DEV_REFUSE_UNDECLARED_CODES is for tests: production logs an undeclared error code and answers it',
     );
   }
   if (set('TLS_CERT_PATH') !== set('TLS_KEY_PATH')) {

@@ -156,6 +156,12 @@ async function launchPortal(
         PORTAL_DATA_DIR: dataDir,
         ...TEST_QZ_KEYS,
         LOG_LEVEL: 'warn',
+        // Development and tests only (production refuses both): the demo hash's cost, and an
+        // error code a route does not declare in contract/routes.ts fails the test that meets it.
+        ...(options.env?.NODE_ENV !== 'production' && {
+          PORTAL_DEV_BCRYPT_COST: '4',
+          PORTAL_DEV_REFUSE_UNDECLARED_CODES: 'true',
+        }),
         // Polite to the shared PostgreSQL (max_connections 100 for every file of the run).
         PORTAL_TENANT_POOLS_MAX: '4',
         PORTAL_TENANT_CONNECTIONS_MAX: '8',

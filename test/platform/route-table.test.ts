@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifySchema, HTTPMethods } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeSchemas } from '../../contract/route-schemas.js';
-import { routes, type RouteKey } from '../../contract/routes.js';
+import { statusOf } from '../../contract/error-codes.js';
+import { errorCodesOf, routes, type RouteKey } from '../../contract/routes.js';
 import { fastifyPath } from '../../src/platform/http/declare-route.js';
 import { useTestEnvironment } from '../helpers/harness.js';
 
@@ -40,6 +41,14 @@ interface Registered {
 interface Operation {
   operationId?: string;
   security?: unknown[];
+  responses?: Record<string, unknown>;
+}
+
+/** The `code` enum of a documented error answer (`content.application/json.schema`). */
+function codesIn(answer: unknown): string[] {
+  const json = JSON.stringify(answer);
+  const match = /"code":\{[^}]*"enum":(\[[^\]]*\])/.exec(json);
+  return match?.[1] ? (JSON.parse(match[1]) as string[]) : ['(none)'];
 }
 
 const env = useTestEnvironment();
@@ -100,7 +109,10 @@ describe('the route table and the app', () => {
     for (const key of keys) {
       const schema = registered.get(fastifyKey(key))?.schema;
       const table = routeSchemas[key];
-      const statuses = [...Object.keys(table.response), ...routes[key].errors.map(String)];
+      const errorStatuses = new Set(
+        errorCodesOf(routes[key]).map((code) => String(statusOf(code))),
+      );
+      const statuses = [...Object.keys(table.response), ...errorStatuses];
       const same =
         schema?.params === ('params' in table ? table.params : undefined) &&
         schema?.querystring === ('querystring' in table ? table.querystring : undefined) &&
@@ -119,6 +131,19 @@ describe('the route table and the OpenAPI document', () => {
     const mismatched = [...named].filter(([at, key]) => operations.get(at)?.operationId !== key);
     expect(mismatched).toEqual([]);
     expect([...operations.keys()].filter((at) => !named.has(at))).toEqual([]);
+  });
+
+  it('each error answer of an operation lists, as its `code` enum, the codes of that status the table gives the route', () => {
+    const wrong: string[] = [];
+    for (const key of keys) {
+      const { method, path } = routes[key];
+      const documented = Object.entries(operations.get(`${method} ${path}`)?.responses ?? {})
+        .filter(([status]) => Number(status) >= 400)
+        .flatMap(([, answer]) => codesIn(answer));
+      const given = errorCodesOf(routes[key]);
+      if (JSON.stringify(documented.sort()) !== JSON.stringify([...given].sort())) wrong.push(key);
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('an operation asks for the bearer token exactly when its table entry does', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ERROR_STATUS } from '../../contract/error-codes.js';
 import {
   errorMessage,
   minutesText,
@@ -6,51 +7,14 @@ import {
   paymentIdInMessage,
 } from '../../web/src/api/errors.js';
 
-/** Every code of docs/api.md's error table a page of the portal can receive, and docs/decisions.md's. */
-const CODES = [
-  'INVALID_CODE',
-  'INVALID_FACTURAS',
-  'MONTO_MISMATCH',
-  'PARTIAL_PAYMENT_NOT_ALLOWED',
-  'MISSING_ORIGIN',
-  'INVALID_REQUEST',
-  'INVALID_CREDENTIALS',
-  'INVALID_REFRESH_TOKEN',
-  'INVALID_PASSWORD',
-  'UNAUTHORIZED',
-  'ACCOUNT_LOCKED',
-  'FORBIDDEN',
-  'ORDCON_NOT_FOUND',
-  'PAYMENT_NOT_FOUND',
-  'INVALID_RESULT_TOKEN',
-  'CUPON_NOT_FOUND',
-  'USER_ALREADY_EXISTS',
-  'INVALID_STATUS',
-  'RECIBO_PENDIENTE',
-  'INVALID_SUCURSAL',
-  'VALIDATION_ERROR',
-  'GATEWAY_NOT_CONFIGURED',
-  'RECIBO_NOT_CONFIGURED',
-  'PAYMENT_ORDER_VIOLATION',
-  'GATEWAY_ERROR',
-  'RECIBO_NO_DISPONIBLE',
-  'MISCONFIGURED',
-  'INTERNAL_ERROR',
-  'INFORMES_ERROR',
-  'INFORMES_SERVICE_ERROR',
-  'PAYMENT_IN_PROGRESS',
-  'RATE_LIMITED',
-  'SERVICE_UNAVAILABLE',
-  'NOT_FOUND',
-  'TENANT_NOT_FOUND',
-  'PERIODO_DEMASIADO_EXTENSO',
-];
+/** Every code the API answers (contract/error-codes.ts), and the client's own. */
+const CODES = [...Object.keys(ERROR_STATUS), 'NETWORK_ERROR', 'BAD_RESPONSE'];
 
 describe('error messages', () => {
   it('has a Spanish message of its own for every code', () => {
     const unknown = errorMessage({ status: 418, code: 'SOMETHING_NEW' });
     for (const code of CODES) {
-      const message = errorMessage({ status: 400, code, serverMessage: 'detalle' });
+      const message = errorMessage({ status: 400, code, serverMessage: 'Detalle.' });
       expect(message, code).not.toBe(unknown);
       expect(message, code).toMatch(/^[A-ZÁÉÍÓÚÑ¿]/);
       expect(message, code).not.toMatch(/undefined|null/);
@@ -116,5 +80,16 @@ describe('error messages', () => {
     expect(parseRetryAfter('pronto')).toBeNull();
     const now = Date.parse('2026-05-09T12:00:00Z');
     expect(parseRetryAfter('Sat, 09 May 2026 12:05:00 GMT', now)).toBe(300);
+  });
+
+  it('FACTURA_NO_DISPONIBLE keeps the API’s words, which say which of its two reasons it is', () => {
+    const why =
+      'Este comprobante todavía no tiene CAE de ARCA: su PDF estará disponible cuando se autorice';
+    expect(errorMessage({ status: 422, code: 'FACTURA_NO_DISPONIBLE', serverMessage: why })).toBe(
+      why,
+    );
+    expect(errorMessage({ status: 422, code: 'FACTURA_NO_DISPONIBLE' })).toMatch(
+      /todavía no está disponible/,
+    );
   });
 });

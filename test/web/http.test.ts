@@ -66,6 +66,17 @@ describe('the API client', () => {
     });
   });
 
+  it('an envelope with a code this client does not know (a newer API) is BAD_RESPONSE, in the API’s words', async () => {
+    const newer = fakeFetch(() =>
+      json(401, { success: false, error: 'Algo nuevo pasó', code: 'SOMETHING_NEW' }),
+    );
+    await expect(callApi(newer, '', '/x')).rejects.toMatchObject({
+      code: 'BAD_RESPONSE',
+      status: 401,
+      message: 'Algo nuevo pasó',
+    });
+  });
+
   it('copes with answers that are not the envelope', async () => {
     await expect(
       callApi(

@@ -64,7 +64,7 @@ describe('payment actions', () => {
         'GATEWAY_ERROR',
         'PAYMENT_NOT_FOUND',
         'VALIDATION_ERROR',
-      ]) {
+      ] as const) {
         const message = actionErrorMessage(action, code, 'general');
         expect(message, `${action} ${code}`).not.toBe('general');
         expect(message).toMatch(/[áéíóúñ]|\bpago\b/);

@@ -10,6 +10,7 @@ import type { TSchema } from 'typebox';
 import { errorResponses } from '../../../contract/envelope.js';
 import { routeSchemas, type RouteSchema } from '../../../contract/route-schemas.js';
 import {
+  errorCodesOf,
   routes,
   type AnswerOf,
   type BodyOf,
@@ -74,7 +75,9 @@ export function declareRoute<K extends RouteKey>(
   options: DeclareOptions<K>,
   handler: RouteHandler<K>,
 ): void {
-  const { method, path, auth, errors } = routes[key];
+  const route = routes[key];
+  const { method, path, auth } = route;
+  const codes = errorCodesOf(route);
   const schemas: RouteSchema = routeSchemas[key];
   const { tags, summary, headers, ...behaviour } = options;
   app.route<RouteGeneric<K>>({
@@ -89,8 +92,9 @@ export function declareRoute<K extends RouteKey>(
       ...(schemas.params && { params: schemas.params }),
       ...(schemas.querystring && { querystring: schemas.querystring }),
       ...(schemas.body && { body: schemas.body }),
-      response: { ...schemas.response, ...errorResponses(...errors) },
+      response: { ...schemas.response, ...errorResponses(codes) },
     },
     handler,
+    config: { ...behaviour.config, routeKey: key, errorCodes: new Set(codes) },
   });
 }

@@ -9,15 +9,19 @@ import { installErrorHandling, type NotFoundFallback } from './error-handler.js'
 import { installOpenApi } from './openapi.js';
 import { installRequestLog } from './request-log.js';
 import { installHttpSecurity, type HttpSecuritySettings } from './security.js';
+import { installUndeclaredCodeCheck } from './undeclared-codes.js';
 import { installValidation } from './validation.js';
 
 /**
  * Everything every route goes through, in order: JSON bodies only, validation, the error
- * envelope, the request log, HTTPS/HSTS/CORS, cookies, rate limits and the OpenAPI document.
+ * envelope, the request log, the route table's error codes, HTTPS/HSTS/CORS, cookies, rate limits and the OpenAPI document.
  */
 export async function installHttp(
   app: FastifyInstance,
-  settings: HttpSecuritySettings & { redisKeyPrefix: string },
+  settings: HttpSecuritySettings & {
+    redisKeyPrefix: string;
+    devRefuseUndeclaredCodes: boolean;
+  },
   options: {
     redis: Redis | undefined;
     redisOutage: RedisOutage;
@@ -32,6 +36,7 @@ export async function installHttp(
   installValidation(app);
   installErrorHandling(app, { fallback: options.fallback });
   installRequestLog(app);
+  installUndeclaredCodeCheck(app, settings.devRefuseUndeclaredCodes);
   await installHttpSecurity(app, settings);
   await app.register(cookie);
   const limits = await installRateLimits(app, {

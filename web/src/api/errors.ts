@@ -1,7 +1,14 @@
 /**
- * A Spanish (es-AR) message for every error code of docs/api.md's table (and docs/decisions.md's
- * additions) a page of the portal can receive. Pure, tested in test/web/errors.test.ts.
+ * A Spanish (es-AR) message for every error code of the API (contract/error-codes.ts) and the two
+ * the client makes itself: a code added to the contract without a message here fails the
+ * typecheck. Pure, tested in test/web/errors.test.ts.
  */
+import type { ErrorCode } from '../../../contract/error-codes.js';
+
+/** Codes the client gives a failure that brought no envelope. */
+export type ClientCode = 'NETWORK_ERROR' | 'BAD_RESPONSE';
+/** Every code an ApiError carries. */
+export type KnownCode = ErrorCode | ClientCode;
 
 export interface ErrorContext {
   /** HTTP status of the answer (0 when the network failed). */
@@ -17,7 +24,7 @@ export interface ErrorContext {
 /** The words of PAYMENT_IN_PROGRESS's message naming the payments page. */
 const PAYMENTS_PAGE_WORDS = 'tus pagos';
 
-const MESSAGES: Record<string, string> = {
+const MESSAGES = {
   // Authentication
   INVALID_CREDENTIALS: 'El documento o la contraseña no son correctos.',
   INVALID_REFRESH_TOKEN: 'Tu sesión terminó. Ingresá de nuevo.',
@@ -29,6 +36,7 @@ const MESSAGES: Record<string, string> = {
   USER_ALREADY_EXISTS: 'Ya existe una cuenta para ese cliente. Ingresá o recuperá tu contraseña.',
   USER_NOT_FOUND: 'No encontramos tu cuenta. Ingresá de nuevo.',
   INVALID_SUCURSAL: 'La sucursal elegida no pertenece a esta empresa.',
+  ACCOUNT_LOCKED: 'Tu cuenta quedó bloqueada por varios intentos fallidos.',
   FORBIDDEN: 'No tenés permiso para ver esto.',
   TENANT_NOT_FOUND: 'No encontramos esta empresa, o su portal no está activo. Revisá el enlace.',
   // Payments
@@ -54,6 +62,11 @@ const MESSAGES: Record<string, string> = {
   IDEMPOTENCY_IN_PROGRESS:
     'Tu pedido anterior todavía se está procesando. Esperá unos segundos y probá de nuevo.',
   IDEMPOTENCY_KEY_REUSED: 'Tu pedido cambió mientras se enviaba. Probá de nuevo.',
+  // Receipts and invoices
+  RECIBO_NOT_FOUND: 'No encontramos ese recibo.',
+  FACTURA_NOT_FOUND: 'No encontramos ese comprobante.',
+  // The API says which of its two reasons (no CAE yet, no fiscal data of the business).
+  FACTURA_NO_DISPONIBLE: 'El PDF de este comprobante todavía no está disponible.',
   // Statement of account
   PERIODO_DEMASIADO_EXTENSO:
     'El período elegido tiene demasiados movimientos para mostrarlos juntos. Elegí un período más corto.',
@@ -63,7 +76,13 @@ const MESSAGES: Record<string, string> = {
   INVALID_REQUEST: 'Los datos enviados no son válidos. Revisalos y probá de nuevo.',
   INFORMES_SERVICE_ERROR:
     'No pudimos generar el PDF en este momento. Probá de nuevo en unos minutos.',
+  // Printing
+  PRINT_CONFIG_NOT_FOUND: 'No encontramos esa configuración de impresión.',
+  PRINT_AGENT_NOT_CONFIGURED: 'La impresión local no está habilitada en este portal.',
   // Generic
+  VALIDATION_ERROR: 'Revisá los datos ingresados.',
+  RATE_LIMITED: 'Hiciste demasiados intentos seguidos.',
+  INVALID_SIGNATURE: 'El pedido no tiene una firma válida.',
   NOT_FOUND: 'No encontramos lo que buscabas.',
   CONFLICT: 'La operación choca con otra en curso. Actualizá la página.',
   PAYLOAD_TOO_LARGE: 'Los datos enviados son demasiado grandes.',
@@ -72,7 +91,12 @@ const MESSAGES: Record<string, string> = {
   SERVICE_UNAVAILABLE: 'El servicio no está disponible en este momento. Probá en unos minutos.',
   NETWORK_ERROR: 'No pudimos conectarnos. Revisá tu conexión a internet y probá de nuevo.',
   BAD_RESPONSE: 'El servidor respondió algo inesperado. Probá de nuevo en unos minutos.',
-};
+} satisfies Record<KnownCode, string>;
+
+/** Whether the API's `code` is one this client knows (a newer API may add codes). */
+export function isKnownCode(code: string): code is KnownCode {
+  return Object.hasOwn(MESSAGES, code);
+}
 
 /** "1 minuto", "15 minutos"; at least 1. */
 export function minutesText(seconds: number): string {
@@ -108,24 +132,25 @@ export function errorMessage(context: ErrorContext): string {
   const { code, retryAfterSeconds } = context;
   if (code === 'ACCOUNT_LOCKED') {
     const wait = retryAfterSeconds ?? 15 * 60;
-    return `Tu cuenta quedó bloqueada por varios intentos fallidos. Probá de nuevo en ${minutesText(wait)} o recuperá tu contraseña.`;
+    return `${MESSAGES.ACCOUNT_LOCKED} Probá de nuevo en ${minutesText(wait)} o recuperá tu contraseña.`;
   }
   if (code === 'RATE_LIMITED') {
     return retryAfterSeconds != null
-      ? `Hiciste demasiados intentos seguidos. Esperá ${waitText(retryAfterSeconds)} y probá de nuevo.`
-      : 'Hiciste demasiados intentos seguidos. Esperá un momento y probá de nuevo.';
+      ? `${MESSAGES.RATE_LIMITED} Esperá ${waitText(retryAfterSeconds)} y probá de nuevo.`
+      : `${MESSAGES.RATE_LIMITED} Esperá un momento y probá de nuevo.`;
   }
   if (code === 'PAYMENT_IN_PROGRESS') {
     const id = paymentIdInMessage(context.serverMessage);
-    const base = MESSAGES.PAYMENT_IN_PROGRESS ?? '';
+    const base = MESSAGES.PAYMENT_IN_PROGRESS;
     return id === null ? base : `${base} (pago n.º ${id})`;
   }
   if (code === 'VALIDATION_ERROR') {
     const detail = context.serverMessage?.trim();
-    return detail ? `Revisá los datos: ${detail}` : 'Revisá los datos ingresados.';
+    return detail ? `Revisá los datos: ${detail}` : MESSAGES.VALIDATION_ERROR;
   }
-  const known = MESSAGES[code];
-  if (known) return known;
-  if (context.status >= 500) return MESSAGES.INTERNAL_ERROR ?? '';
+  if (code === 'FACTURA_NO_DISPONIBLE' && context.serverMessage?.trim())
+    return context.serverMessage.trim();
+  if (isKnownCode(code)) return MESSAGES[code];
+  if (context.status >= 500) return MESSAGES.INTERNAL_ERROR;
   return context.serverMessage?.trim() || 'Ocurrió un error. Probá de nuevo.';
 }

@@ -3,12 +3,13 @@
  * `{ success: false, error, code }`), errors as ApiError with a Spanish message. Knows nothing of
  * sessions (see session/session.ts) so it is tested with a fake fetch in test/web/http.test.ts.
  */
-import { errorMessage, parseRetryAfter } from './errors.js';
+import { errorMessage, isKnownCode, parseRetryAfter, type KnownCode } from './errors.js';
 
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    /** The envelope's code; BAD_RESPONSE for one this client does not know (a newer API's). */
+    readonly code: KnownCode,
     message: string,
     readonly serverMessage: string | undefined,
     readonly retryAfterSeconds: number | null,
@@ -55,8 +56,10 @@ function apiError(
   retryAfter: string | null,
 ): ApiError {
   const retryAfterSeconds = parseRetryAfter(retryAfter);
+  // An unknown code still gets the API's own words (errorMessage falls back to them).
   const message = errorMessage({ status, code, serverMessage, retryAfterSeconds });
-  return new ApiError(status, code, message, serverMessage, retryAfterSeconds);
+  const known = isKnownCode(code) ? code : 'BAD_RESPONSE';
+  return new ApiError(status, known, message, serverMessage, retryAfterSeconds);
 }
 
 function headersFor(options: CallOptions, accept: string): Record<string, string> {
@@ -102,7 +105,7 @@ function errorOf(response: Response, payload: unknown): ApiError {
     return apiError(response.status, payload.code, serverMessage, retryAfter);
   }
   // Not the envelope: a proxy's page, a rate limiter without body, a 5xx from elsewhere.
-  const byStatus: Record<number, string> = {
+  const byStatus: Record<number, KnownCode> = {
     401: 'UNAUTHORIZED',
     404: 'NOT_FOUND',
     429: 'RATE_LIMITED',

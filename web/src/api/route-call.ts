@@ -9,13 +9,14 @@
 import type {
   BodyOf,
   DataOf,
+  ErrorCodeOf,
   ParamsOf,
   QueryOf,
   Route,
   RouteFacts,
   RouteKey,
 } from '../../../contract/routes.js';
-import { callApi, callApiBlob, type CallOptions, type FetchLike } from './http.js';
+import { ApiError, callApi, callApiBlob, type CallOptions, type FetchLike } from './http.js';
 
 /** What a call of route K sends: each of params, query and body only when the route takes it. */
 export type RouteInput<K extends RouteKey> = (ParamsOf<K> extends undefined
@@ -105,4 +106,17 @@ export function callRoute<K extends RouteKey>(
   ...[input]: RouteArgs<K>
 ): Promise<DataOf<K>> {
   return sendRoute<DataOf<K>>(fetchFn, base, route, input);
+}
+
+/**
+ * Whether `error` is an answer of `route` with one of `codes`. Each code must be one the route
+ * table gives the route (ErrorCodeOf): a code renamed or taken from the route fails the typecheck
+ * where a page relies on it.
+ */
+export function failedWith<K extends RouteKey>(
+  error: unknown,
+  _route: Route<K>,
+  ...codes: readonly ErrorCodeOf<K>[]
+): boolean {
+  return error instanceof ApiError && codes.some((code) => code === error.code);
 }

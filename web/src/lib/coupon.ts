@@ -7,6 +7,7 @@
  */
 import { formatCents, fromCents, toCents, withFullStop } from './format.js';
 import type { BodyOf, QueryOf } from '../../../contract/routes.js';
+import type { KnownCode } from '../api/errors.js';
 import { pagedQuery } from './paging.js';
 
 export const DEFAULT_EXPIRY_DAYS = 30;
@@ -153,7 +154,7 @@ export function couponListQuery(
  * rest) and 422 CUPON_NO_DISPONIBLE (the API's own Spanish message names the limit reached).
  */
 export function generateErrorMessage(
-  code: string,
+  code: KnownCode,
   serverMessage: string | undefined,
   fallback: string,
 ): string {
@@ -167,7 +168,7 @@ export function generateErrorMessage(
 }
 
 /** Whether the debts should be read again after this error of generar. */
-export function staleAfterGenerate(code: string): boolean {
+export function staleAfterGenerate(code: KnownCode): boolean {
   return code === 'INVALID_REQUEST';
 }
 

@@ -5,11 +5,12 @@
  * request after an answer the API kept (success, or a refusal it would replay), gets a new one.
  * Pure, tested in test/web/intent.test.ts.
  */
+import type { KnownCode } from '../api/errors.js';
 
 /** What the caller knows of a failed call: its HTTP status (0: no answer) and code. */
 export interface Failure {
   status: number;
-  code: string;
+  code: KnownCode;
 }
 
 /** Whether the API kept no answer for the key, so the same request may go again with it. */

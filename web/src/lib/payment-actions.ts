@@ -11,6 +11,7 @@
  *   its receipt 422, so it is not offered.
  */
 import { routes } from '../../../contract/routes.js';
+import type { KnownCode } from '../api/errors.js';
 
 export type PaymentAction = 'cancel' | 'refund';
 
@@ -64,7 +65,11 @@ export function actionRoute(action: PaymentAction) {
  * VALIDATION_ERROR for a bad id), said for the action at hand. Other codes (RATE_LIMITED,
  * UNAUTHORIZED, network) keep the API client's general message, passed as `fallback`.
  */
-export function actionErrorMessage(action: PaymentAction, code: string, fallback: string): string {
+export function actionErrorMessage(
+  action: PaymentAction,
+  code: KnownCode,
+  fallback: string,
+): string {
   const cancel = action === 'cancel';
   switch (code) {
     case 'INVALID_STATUS':
@@ -85,7 +90,7 @@ export function actionErrorMessage(action: PaymentAction, code: string, fallback
 }
 
 /** Whether, after this error, the list should be read again (the payment changed or vanished). */
-export function reloadAfter(code: string): boolean {
+export function reloadAfter(code: KnownCode): boolean {
   return code === 'INVALID_STATUS' || code === 'PAYMENT_NOT_FOUND';
 }
 

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { paymentIdInMessage } from '../api/errors.js';
 import { ApiError } from '../api/http.js';
+import { failedWith } from '../api/route-call.js';
 import type { PrivatePageProps } from '../page-props.js';
 import type { Coupon, Debt } from '../api/types.js';
 import {
@@ -202,8 +203,10 @@ function Chooser(props: {
       if (error instanceof ApiError) intent.current.settled(error);
       starting.current = false;
       setBusy(false);
-      const code = error instanceof ApiError ? error.code : '';
-      if (code === 'PAYMENT_IN_PROGRESS' && error instanceof ApiError) {
+      if (
+        error instanceof ApiError &&
+        failedWith(error, routes.startPayment, 'PAYMENT_IN_PROGRESS')
+      ) {
         // Another tab or a checkout left half-way holds some of them: the list read again
         // marks them, with the payment's two actions.
         props.onChanged({
@@ -214,7 +217,13 @@ function Chooser(props: {
       }
       setFailure({
         message: error instanceof ApiError ? error.message : 'No pudimos iniciar el pago.',
-        stale: ['INVALID_FACTURAS', 'PAYMENT_ORDER_VIOLATION', 'MONTO_MISMATCH'].includes(code),
+        stale: failedWith(
+          error,
+          routes.startPayment,
+          'INVALID_FACTURAS',
+          'PAYMENT_ORDER_VIOLATION',
+          'MONTO_MISMATCH',
+        ),
       });
     }
   }

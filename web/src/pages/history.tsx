@@ -202,7 +202,7 @@ function PaymentCard(props: {
       await authCall(actionRoute(action), { body: { payment_id: payment.id } });
       props.onChanged({ kind: 'success', message: actionDoneMessage(action, payment.id) });
     } catch (e) {
-      const code = e instanceof ApiError ? e.code : '';
+      const code = e instanceof ApiError ? e.code : 'BAD_RESPONSE';
       const general = e instanceof ApiError ? e.message : 'No pudimos completar la operación.';
       setBusy(false);
       setConfirming(null);

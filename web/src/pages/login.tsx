@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import type { PublicPageProps } from '../page-props.js';
-import { ApiError } from '../api/http.js';
+import { failedWith } from '../api/route-call.js';
 import { takeFlash } from '../flash.js';
 import {
   clearFailedLogins,
@@ -16,6 +16,7 @@ import { Form, useForm } from '../ui/form.js';
 import { IDENTIFIER_HINTS, IdentityFields, useIdentity } from '../ui/identity-fields.js';
 import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
+import { routes } from '../../../contract/routes.js';
 import { Notice } from '../ui/status.js';
 
 /** Why the customer is back at the login, said once (a flash, or how the session ended). */
@@ -58,10 +59,11 @@ export function LoginPage(props: PublicPageProps) {
         await login({ ...identity, password });
       } catch (error) {
         setPassword('');
-        if (key !== null && error instanceof ApiError) {
+        if (key !== null) {
           // The lock itself is told by the API; a wrong password is counted here only.
-          if (error.code === 'INVALID_CREDENTIALS') setCounted(countFailedLogin(key));
-          if (error.code === 'ACCOUNT_LOCKED') clearFailedLogins(key);
+          if (failedWith(error, routes.login, 'INVALID_CREDENTIALS'))
+            setCounted(countFailedLogin(key));
+          if (failedWith(error, routes.login, 'ACCOUNT_LOCKED')) clearFailedLogins(key);
         }
         throw error;
       }

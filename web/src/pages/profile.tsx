@@ -1,6 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { ApiError } from '../api/http.js';
+import { failedWith } from '../api/route-call.js';
 import type { Me, Profile } from '../api/types.js';
 import { formatDateTime } from '../lib/format.js';
 import { reminderStages } from '../lib/reminders.js';
@@ -80,7 +81,7 @@ function ContactForm(props: { perfil: Profile }) {
         contact.reset(perfil);
         setSaved('Guardamos tus datos de contacto.');
       } catch (error) {
-        if (error instanceof ApiError && error.code === 'VALIDATION_ERROR')
+        if (failedWith(error, routes.updateProfile, 'VALIDATION_ERROR'))
           throw new FormFailure(
             'Revisá el e-mail y el teléfono: alguno no tiene un formato válido.',
           );
@@ -191,12 +192,15 @@ function PasswordForm(props: { link: PortalLink }) {
           body: { current_password: current, new_password: secret.password },
         });
       } catch (error) {
-        if (error instanceof ApiError && error.code === 'INVALID_PASSWORD') {
+        if (
+          error instanceof ApiError &&
+          failedWith(error, routes.changePassword, 'INVALID_PASSWORD')
+        ) {
           setCurrent('');
           form.invalid({ current: error.message });
           return;
         }
-        if (error instanceof ApiError && error.code === 'VALIDATION_ERROR')
+        if (failedWith(error, routes.changePassword, 'VALIDATION_ERROR'))
           throw new FormFailure(
             'La contraseña nueva no cumple las reglas: al menos 8 caracteres, un número y no más de 72 bytes.',
           );

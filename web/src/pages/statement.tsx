@@ -2,6 +2,7 @@ import type { Ref } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PrivatePageProps } from '../page-props.js';
 import { ApiError } from '../api/http.js';
+import { failedWith } from '../api/route-call.js';
 import type { AccountSummary, Movement, Statement, StatementAging } from '../api/types.js';
 import { formatCents, formatDate, formatMoney } from '../lib/format.js';
 import { isFiscalDocument } from '../lib/invoices.js';
@@ -46,7 +47,7 @@ function failureOf(error: unknown): StatementLoad {
       message: 'No pudimos cargar tu estado de cuenta. Probá de nuevo.',
       canRetry: true,
     };
-  if (error.code === 'VALIDATION_ERROR')
+  if (failedWith(error, routes.getStatement, 'VALIDATION_ERROR'))
     return {
       status: 'error',
       message: 'Revisá las fechas del período: alguna no es válida.',
@@ -55,7 +56,7 @@ function failureOf(error: unknown): StatementLoad {
   return {
     status: 'error',
     message: error.message,
-    canRetry: error.code !== 'PERIODO_DEMASIADO_EXTENSO',
+    canRetry: !failedWith(error, routes.getStatement, 'PERIODO_DEMASIADO_EXTENSO'),
   };
 }
 

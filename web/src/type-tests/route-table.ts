@@ -7,6 +7,7 @@
  */
 import { routes } from '../../../contract/routes.js';
 import { authBlob, authCall, publicCall } from '../session/session.js';
+import { failedWith } from '../api/route-call.js';
 
 export async function theRightCallsCompile(): Promise<string> {
   await authCall(routes.startPayment, { body: { facturas: [{ id: 'a', monto: 1 }], total: 1 } });
@@ -43,4 +44,14 @@ export async function aRouteThroughTheWrongDoorFails(): Promise<void> {
   });
   // @ts-expect-error mi-cuenta takes the access token.
   await publicCall(routes.getAccountSummary);
+}
+
+export function aCodeTheRouteDoesNotAnswerFails(error: unknown): boolean {
+  return (
+    failedWith(error, routes.login, 'INVALID_CREDENTIALS') &&
+    // @ts-expect-error login never answers CUPON_NOT_FOUND (contract/routes.ts).
+    failedWith(error, routes.login, 'CUPON_NOT_FOUND') &&
+    // @ts-expect-error no route answers a code that is not in contract/error-codes.ts.
+    failedWith(error, routes.startPayment, 'PAYMENT_REJECTED')
+  );
 }

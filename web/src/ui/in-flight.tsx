@@ -84,7 +84,7 @@ export function InFlightActions(props: {
       await authCall(routes.cancelPayment, { body: { payment_id: props.paymentId } });
       props.onDone({ kind: 'success', message: actionDoneMessage('cancel', props.paymentId) });
     } catch (e) {
-      const code = e instanceof ApiError ? e.code : '';
+      const code = e instanceof ApiError ? e.code : 'BAD_RESPONSE';
       const general = e instanceof ApiError ? e.message : 'No pudimos cancelar el pago.';
       const message = actionErrorMessage('cancel', code, general);
       setBusy(false);

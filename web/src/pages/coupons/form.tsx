@@ -92,7 +92,7 @@ export function CouponForm(props: {
       props.onGenerated(coupon);
     } catch (error) {
       if (error instanceof ApiError) intent.current.settled(error);
-      const code = error instanceof ApiError ? error.code : '';
+      const code = error instanceof ApiError ? error.code : 'BAD_RESPONSE';
       const general = error instanceof ApiError ? error.message : 'No pudimos generar el cupón.';
       setFailure({
         message: generateErrorMessage(

@@ -1,0 +1,64 @@
+/*
+ * Every code of the error envelope `{ success: false, error, code }` and its HTTP status: the
+ * codes of docs/api.md's error table and docs/decisions.md's additions. One code, one status.
+ * The route table (routes.ts) says which of them each route answers; the server throws only
+ * these (src/platform/errors.ts), and the web client has a message for each (web/src/api/errors.ts).
+ */
+export const ERROR_STATUS = {
+  INVALID_REQUEST: 400,
+  INVALID_CODE: 400,
+  INVALID_FACTURAS: 400,
+  MONTO_MISMATCH: 400,
+  PARTIAL_PAYMENT_NOT_ALLOWED: 400,
+  MISSING_ORIGIN: 400,
+  UNAUTHORIZED: 401,
+  INVALID_CREDENTIALS: 401,
+  INVALID_REFRESH_TOKEN: 401,
+  INVALID_RESULT_TOKEN: 401,
+  INVALID_PASSWORD: 401,
+  INVALID_SIGNATURE: 401,
+  FORBIDDEN: 403,
+  ACCOUNT_LOCKED: 403,
+  NOT_FOUND: 404,
+  ORDCON_NOT_FOUND: 404,
+  USER_NOT_FOUND: 404,
+  PAYMENT_NOT_FOUND: 404,
+  CUPON_NOT_FOUND: 404,
+  RECIBO_NOT_FOUND: 404,
+  FACTURA_NOT_FOUND: 404,
+  PRINT_CONFIG_NOT_FOUND: 404,
+  TENANT_NOT_FOUND: 404,
+  USER_ALREADY_EXISTS: 409,
+  CONFLICT: 409,
+  INVALID_STATUS: 409,
+  RECIBO_PENDIENTE: 409,
+  PAYMENT_IN_PROGRESS: 409,
+  IDEMPOTENCY_IN_PROGRESS: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  VALIDATION_ERROR: 422,
+  INVALID_SUCURSAL: 422,
+  GATEWAY_NOT_CONFIGURED: 422,
+  RECIBO_NOT_CONFIGURED: 422,
+  PAYMENT_ORDER_VIOLATION: 422,
+  GATEWAY_ERROR: 422,
+  RECIBO_NO_DISPONIBLE: 422,
+  CUPON_NO_DISPONIBLE: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  PERIODO_DEMASIADO_EXTENSO: 422,
+  FACTURA_NO_DISPONIBLE: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  MISCONFIGURED: 500,
+  INFORMES_ERROR: 502,
+  INFORMES_SERVICE_ERROR: 502,
+  SERVICE_UNAVAILABLE: 503,
+  PRINT_AGENT_NOT_CONFIGURED: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** The HTTP status of an error code. */
+export function statusOf(code: ErrorCode): number {
+  return ERROR_STATUS[code];
+}
