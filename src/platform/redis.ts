@@ -66,3 +66,30 @@ export async function openRedis(
   const redis = url ? await connectRedis(url, outage) : undefined;
   return { redis, outage };
 }
+
+/**
+ * A connection of its own (a subscribed connection takes no other commands) subscribed to
+ * `channel`, queueing while Redis is away and subscribing again each time it is back. Not
+ * ioredis's own resubscription: it sends SUBSCRIBE with nothing to catch its failure, so a
+ * connection cut before Redis answered was an unhandled rejection, which stops the process.
+ * Errors are left to the shared client's handler (logged once per outage).
+ */
+export async function subscribeTo(
+  redis: Redis,
+  channel: string,
+  onMessage: (message: string) => void,
+): Promise<Redis> {
+  const subscriber = redis.duplicate({
+    enableOfflineQueue: true,
+    commandTimeout: undefined,
+    autoResubscribe: false,
+  });
+  subscriber.on('message', (_channel: string, message: string) => onMessage(message));
+  subscriber.on('error', () => undefined);
+  await subscriber.subscribe(channel);
+  subscriber.on('ready', () => {
+    // Lost again before Redis answered: the next 'ready' subscribes again.
+    subscriber.subscribe(channel).catch(() => undefined);
+  });
+  return subscriber;
+}

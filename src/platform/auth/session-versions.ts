@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { growingLru } from '../lru.js';
+import { subscribeTo } from '../redis.js';
 import { inCustomerSchema } from '../db/executor.js';
 import { PLACEHOLDER_ID, preparedQuery, type PreparedQuery } from '../db/prepared.js';
 import type { TenantContext } from '../tenancy/tenancy.js';
@@ -113,19 +114,8 @@ export async function createSessionVersions(options: {
   }
 
   const channel = `${options.namespace}session-ended`;
-  // Its own connection (a subscribed connection takes no other commands), queueing while Redis
-  // is away: ioredis subscribes again when it comes back.
-  const subscriber = options.redis?.duplicate({
-    enableOfflineQueue: true,
-    commandTimeout: undefined,
-  });
-  if (subscriber) {
-    subscriber.on('message', (_channel: string, key: string) => forget(key));
-    // A lost subscription degrades to the per-instance cache lifetime; the error is logged once
-    // by the shared Redis client's handler, not here, so an outage does not flood the log.
-    subscriber.on('error', () => undefined);
-    await subscriber.subscribe(channel);
-  }
+  // A lost subscription degrades to the per-instance cache lifetime until Redis is back.
+  const subscriber = options.redis && (await subscribeTo(options.redis, channel, forget));
 
   return {
     async current(tenant, portalUserId) {
