@@ -30,6 +30,7 @@ const UNIT = [
   'test/platform/log-stream.test.ts',
   'test/platform/lru.test.ts',
   'test/platform/passwords.test.ts',
+  'test/platform/redis-subscription.test.ts',
   'test/platform/undeclared-codes.test.ts',
   'test/platform/process-stop.test.ts',
   'test/payments/gateways.test.ts',
@@ -50,8 +51,18 @@ const withDatabase = {
 /** The browser files `npm test` runs too: the rest wait for `npm run test:all`. */
 const SMOKE = 'test/browser/smoke';
 
-const browser = {
+/**
+ * The run's process host (test/setup/process-host.ts) starts what a worker's files share and the
+ * worker cannot wait for: the browser workers' portals and Chromiums, the integration workers'
+ * reports services.
+ */
+const withProcessHost = {
   ...withDatabase,
+  globalSetup: [...withDatabase.globalSetup, 'test/setup/process-host.ts'],
+};
+
+const browser = {
+  ...withProcessHost,
   // As integration: a worker loads Playwright and the helpers once for its files, and keeps one
   // Chromium for them (test/helpers/browser.ts) and one portal, each file in a tenant of its own
   // (useSharedWebClient, test/helpers/portal.ts); the few files that need other options start
@@ -82,7 +93,7 @@ export default defineConfig({
             'test/process/**',
             'node_modules/**',
           ],
-          ...withDatabase,
+          ...withProcessHost,
           // A worker's files share its loaded modules instead of loading the app's ~200 modules
           // and their dependencies again for each file: about a minute of CPU a run on two
           // cores. Safe because every file builds its own apps, databases and clocks, and the
@@ -111,7 +122,18 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
-      { test: { name: 'smoke', include: [`${SMOKE}/**/*.test.ts`], ...browser } },
+      {
+        test: {
+          name: 'smoke',
+          include: [`${SMOKE}/**/*.test.ts`],
+          ...browser,
+          // Its few files one after another in one worker: one shared portal and one Chromium
+          // for them all, instead of one each (about 8 s of CPU in `npm test`). Vitest runs a
+          // project of another worker count as a group of its own, after the others.
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
       {
         test: {
           name: 'browser',

@@ -5,7 +5,7 @@ import type { StatementReport } from '../src/reports/statement-report.js';
 import { pageCount } from '../src/reports/pdf/pagination.js';
 import { STATEMENT_CAPACITY } from '../src/reports/statement-report.js';
 import { createServiceTokens } from '../src/reports/token.js';
-import { startReportsService, type ReportsService } from '../test/helpers/reports.js';
+import { startReportsService, type OwnReportsService } from '../test/helpers/reports.js';
 
 /*
  * Statement-of-account PDFs (`npm run bench -- estado-cuenta`): a statement posted to the real
@@ -130,7 +130,7 @@ async function measureSize(
   expectStatus: number,
 ): Promise<Row> {
   const secret = randomBytes(32).toString('hex');
-  const reports: ReportsService = await startReportsService({
+  const reports: OwnReportsService = await startReportsService({
     NODE_ENV: 'production',
     REPORTS_SERVICE_SECRET: secret,
     LOG_LEVEL: 'warn',

@@ -10,7 +10,7 @@ import {
   type BrowserContextOptions,
   type Page,
 } from 'playwright-core';
-import { afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
 import { fromRoot } from '../../src/platform/paths.js';
 
 /*
@@ -37,19 +37,54 @@ export function chromiumPath(): string {
   return found;
 }
 
+/**
+ * How the tests launch Chromium. `--no-zygote`: the renderers are then the browser process's own
+ * children, which it waits for, instead of the zygote's, which Chromium detaches from it; so
+ * their CPU counts as the test run's (`/usr/bin/time npm test`) rather than no one's. (Playwright
+ * already runs it without the sandbox, which the zygote is for.)
+ */
+export const CHROMIUM_LAUNCH = {
+  get executablePath() {
+    return chromiumPath();
+  },
+  args: ['--no-zygote', '--disable-breakpad'],
+  timeout: 30_000,
+};
+
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath(), timeout: 30_000 });
+  return chromium.launch(CHROMIUM_LAUNCH);
 }
 
 let workersChromium: Promise<Browser> | undefined;
 
+/** The run's process host, in the browser projects (test/setup/process-host.ts). */
+function processHost(): string | undefined {
+  try {
+    return inject('processHostUrl');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A Chromium the run's process host starts (it outlives the worker, and the host waits for it
+ * at the end, so its CPU counts as the run's), else one of the worker's own.
+ */
+async function workersOwnChromium(): Promise<Browser> {
+  const host = processHost();
+  if (host === undefined) return launchChromium();
+  const response = await fetch(`${host}/chromium`, { method: 'POST' });
+  const { wsEndpoint } = (await response.json()) as { wsEndpoint: string };
+  return chromium.connect(wsEndpoint, { timeout: 30_000 });
+}
+
 /**
  * One Chromium for every file a worker runs (the browser project does not isolate files): each
  * launch costs about 0.7 s of CPU, and tests share nothing through it, since each has a fresh
- * context. It goes with the worker; one that crashed or was closed is launched again.
+ * context. One that crashed or was closed is launched again.
  */
 function sharedChromium(): Promise<Browser> {
-  workersChromium ??= launchChromium().then((browser) => {
+  workersChromium ??= workersOwnChromium().then((browser) => {
     browser.on('disconnected', () => (workersChromium = undefined));
     return browser;
   });

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { Socket } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -11,7 +10,7 @@ import { registerTenant } from '../../src/platform/tenancy/registration.js';
 import { fromRoot } from '../../src/platform/paths.js';
 import { TEST_JWT_SECRET } from './harness.js';
 import { freePort } from './ports.js';
-import { childEnv, startNode, type RunningProcess } from './processes.js';
+import { childEnv, nodeArgs, startHosted, startNode } from './processes.js';
 import { startSmtpSink, type SmtpSink } from './smtp.js';
 import { ensureWebBuild } from './web-dist.js';
 
@@ -68,7 +67,6 @@ export interface Portal {
    * would in a portal of its own; none otherwise.
    */
   readonly clientHeaders: Readonly<Record<string, string>>;
-  readonly process: RunningProcess;
   /** Every e-mail the portal sent (registration, password-reset codes...). */
   readonly smtp: SmtpSink;
   /** SQL in the file's tenant database (set-up and assertions only). */
@@ -96,16 +94,18 @@ export async function lastMailTo(smtp: SmtpSink, to: string, timeoutMs = 15_000)
 }
 
 export async function startPortal(options: StartPortalOptions = {}): Promise<Portal> {
-  return launchPortal(options, 'demo');
+  return launchPortal(options, 'demo', 'worker');
 }
 
 /**
  * Seeds the demo system and tenant databases (the tenant's named `<x>_<tenantSuffix>`), lets
- * `prepare` change them, then starts the portal on them.
+ * `prepare` change them, then starts the portal on them: as the worker's child, stopped with the
+ * portal (`stop()`), or by the run's process host, which stops it at the end of the run.
  */
 async function launchPortal(
   options: StartPortalOptions,
   tenantSuffix: string,
+  startedBy: 'worker' | 'run',
   prepare?: (seeded: { systemUrl: string; tenantUrl: string }) => Promise<void>,
 ): Promise<Portal> {
   const serverUrl = inject('pgServerUrl');
@@ -140,59 +140,50 @@ async function launchPortal(
     // A fixed port: development's BACKEND_URL (the sandbox's webhook and checkout address) and
     // allowed origin are the API's own origin, known only once the port is.
     const port = await freePort();
-    const running = startNode(
-      'src/server.ts',
-      [],
-      childEnv({
-        NODE_ENV: 'development',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: seeded.systemUrl,
-        PORTAL_JWT_SECRET: TEST_JWT_SECRET,
-        REPORTS_SERVICE_SECRET: 'test-reports-secret-at-least-32-bytes!!',
-        // The reports child on a port of its own: files run side by side.
-        REPORTS_URL: `http://127.0.0.1:${await freePort()}`,
-        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-        PORTAL_DATA_DIR: dataDir,
-        ...TEST_QZ_KEYS,
-        LOG_LEVEL: 'warn',
-        // Development and tests only (production refuses both): the demo hash's cost, and an
-        // error code a route does not declare in contract/routes.ts fails the test that meets it.
-        ...(options.env?.NODE_ENV !== 'production' && {
-          PORTAL_DEV_BCRYPT_COST: '4',
-          PORTAL_DEV_REFUSE_UNDECLARED_CODES: 'true',
-        }),
-        // Polite to the shared PostgreSQL (max_connections 100 for every file of the run).
-        PORTAL_TENANT_POOLS_MAX: '4',
-        PORTAL_TENANT_CONNECTIONS_MAX: '8',
-        PORTAL_TENANT_POOL_SIZE: '4',
-        ...(options.webDir !== undefined && { PORTAL_WEB_DIR: options.webDir }),
-        ...(options.alsoAllowedOrigins && {
-          PORTAL_ALLOWED_ORIGIN: [`http://127.0.0.1:${port}`, ...options.alsoAllowedOrigins].join(
-            ',',
-          ),
-        }),
-        ...(options.allowedOrigins && {
-          PORTAL_ALLOWED_ORIGIN: options.allowedOrigins.join(','),
-        }),
-        ...options.env,
+    const env = childEnv({
+      NODE_ENV: 'development',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: seeded.systemUrl,
+      PORTAL_JWT_SECRET: TEST_JWT_SECRET,
+      REPORTS_SERVICE_SECRET: 'test-reports-secret-at-least-32-bytes!!',
+      // The reports child on a port of its own: files run side by side.
+      REPORTS_URL: `http://127.0.0.1:${await freePort()}`,
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      PORTAL_DATA_DIR: dataDir,
+      ...TEST_QZ_KEYS,
+      LOG_LEVEL: 'warn',
+      // Development and tests only (production refuses both): the demo hash's cost, and an
+      // error code a route does not declare in contract/routes.ts fails the test that meets it.
+      ...(options.env?.NODE_ENV !== 'production' && {
+        PORTAL_DEV_BCRYPT_COST: '4',
+        PORTAL_DEV_REFUSE_UNDECLARED_CODES: 'true',
       }),
-    );
-    cleanups.push(async () => {
-      if (running.child.exitCode !== null || running.child.signalCode !== null) return;
-      running.child.kill('SIGTERM');
-      await running.exited(15_000).catch(() => {
-        running.child.kill('SIGKILL');
-        return running.exited(5_000);
-      });
+      // Polite to the shared PostgreSQL (max_connections 100 for every file of the run).
+      PORTAL_TENANT_POOLS_MAX: '4',
+      PORTAL_TENANT_CONNECTIONS_MAX: '8',
+      PORTAL_TENANT_POOL_SIZE: '4',
+      ...(options.webDir !== undefined && { PORTAL_WEB_DIR: options.webDir }),
+      ...(options.alsoAllowedOrigins && {
+        PORTAL_ALLOWED_ORIGIN: [`http://127.0.0.1:${port}`, ...options.alsoAllowedOrigins].join(
+          ',',
+        ),
+      }),
+      ...(options.allowedOrigins && {
+        PORTAL_ALLOWED_ORIGIN: options.allowedOrigins.join(','),
+      }),
+      ...options.env,
     });
-    const [, url = ''] = await running.waitFor(/Portal API\s+(http:\/\/\S+)/, 60_000);
+    const ready = /Portal API\s+(http:\/\/\S+)/;
+    const [, url = ''] =
+      startedBy === 'run'
+        ? await startHosted(nodeArgs('src/server.ts'), env, ready, 60_000)
+        : await startOwn(env, cleanups, ready);
     return {
       url,
       port,
       tenantId: DEMO_TENANT.id,
       clientHeaders: {},
-      process: running,
       smtp,
       async tenantQuery<R extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
         return (await tenantPool().query<R>(text, values)).rows;
@@ -214,14 +205,9 @@ async function launchPortal(
  * registered. The template itself is registered under no id, so the portal never connects to it.
  * Each file gets an `x-forwarded-for` of its own (the portal trusts it from loopback, as behind
  * a proxy): the per-IP limits (10 logins, 5 registers a minute) count per file, as in a portal
- * of its own. The portal lives until the worker ends; the run's teardown stops it by the pid
- * file it leaves in sharedPortalPidDir (test/setup/global-setup.ts).
+ * of its own. The portal outlives the worker: the run's process host starts it, stops it at the
+ * end of the run and waits for it (test/setup/process-host.ts), so its CPU counts as the run's.
  */
-
-/** Where the shared portals of the run with this database prefix leave their pid files. */
-export function sharedPortalPidDir(dbPrefix: string): string {
-  return path.join(tmpdir(), `${dbPrefix}-portals`);
-}
 
 interface WorkerPortal {
   portal: Portal;
@@ -238,6 +224,7 @@ function startWorkerPortal(): Promise<WorkerPortal> {
     const portal = await launchPortal(
       { webDir: await ensureWebBuild(), env: { TRUST_PROXY: '127.0.0.1' } },
       'template',
+      'run',
       async (seeded) => {
         urls = seeded;
         // The demo seed registered the template as tenant 1: unregistered before the portal
@@ -260,15 +247,6 @@ function startWorkerPortal(): Promise<WorkerPortal> {
         }
       },
     );
-    const pidDir = sharedPortalPidDir(inject('dbPrefix'));
-    await mkdir(pidDir, { recursive: true });
-    const pid = portal.process.child.pid;
-    if (pid !== undefined) await writeFile(path.join(pidDir, `${pid}.pid`), String(pid));
-    // The worker may end without waiting for it: the run's teardown stops it.
-    portal.process.child.unref();
-    for (const stream of [portal.process.child.stdout, portal.process.child.stderr]) {
-      if (stream instanceof Socket) stream.unref();
-    }
     if (!urls) throw new Error('the demo seed did not run');
     return {
       portal,
@@ -286,6 +264,24 @@ export interface SharedTenant {
   readonly clientHeaders: Readonly<Record<string, string>>;
   /** Starts the worker's portal if it is not yet, and registers the file's tenant in it. */
   open(): Promise<Portal>;
+}
+
+/** The portal as the worker's child, stopped by the file's cleanups. */
+async function startOwn(
+  env: NodeJS.ProcessEnv,
+  cleanups: (() => Promise<unknown>)[],
+  ready: RegExp,
+): Promise<string[]> {
+  const running = startNode('src/server.ts', [], env);
+  cleanups.push(async () => {
+    if (running.child.exitCode !== null || running.child.signalCode !== null) return;
+    running.child.kill('SIGTERM');
+    await running.exited(15_000).catch(() => {
+      running.child.kill('SIGKILL');
+      return running.exited(5_000);
+    });
+  });
+  return [...(await running.waitFor(ready, 60_000))];
 }
 
 /** The file's tenant in the worker's shared portal: its id and address known at once. */
@@ -335,7 +331,6 @@ export function reserveSharedTenant(): SharedTenant {
         port: portal.port,
         tenantId,
         clientHeaders,
-        process: portal.process,
         smtp,
         async tenantQuery<R extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
           return (await pool.query<R>(text, values)).rows;

@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inject } from 'vitest';
+import type { SpawnAnswer, SpawnRequest } from '../setup/process-host.js';
 import { fromRoot } from '../../src/platform/paths.js';
 import { listening } from './ports.js';
 
@@ -54,14 +55,49 @@ function compiledRoot(): string | undefined {
  * else (a test's fixture) runs with tsx as a loader, as `npm start` does.
  */
 export function startNode(script: string, args: string[], env: NodeJS.ProcessEnv): RunningProcess {
-  const compiled = script.startsWith('src/') ? compiledRoot() : undefined;
-  const command =
-    compiled === undefined
-      ? ['--import', 'tsx', script]
-      : [path.join(compiled, script.replace(/\.ts$/, '.js'))];
   return track(
-    spawn(process.execPath, [...command, ...args], { cwd: fromRoot(), env, stdio: 'pipe' }),
+    spawn(process.execPath, [...nodeArgs(script), ...args], {
+      cwd: fromRoot(),
+      env,
+      stdio: 'pipe',
+    }),
   );
+}
+
+/**
+ * `node <args>` started by the run's process host (test/setup/process-host.ts), which outlives
+ * the worker, stops it at the end of the run and waits for it; the match of `ready` in its output.
+ */
+export async function startHosted(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+  timeoutMs: number,
+): Promise<string[]> {
+  const asked: SpawnRequest = {
+    args,
+    env: Object.fromEntries(
+      Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    ),
+    ready: ready.source,
+    timeoutMs,
+  };
+  const response = await fetch(`${inject('processHostUrl')}/spawn`, {
+    method: 'POST',
+    body: JSON.stringify(asked),
+  });
+  const answer = (await response.json()) as SpawnAnswer;
+  if (!answer.ok)
+    throw new Error(`no ${String(ready)} within ${timeoutMs} ms; output:\n${answer.output}`);
+  return answer.match;
+}
+
+/** Node's arguments to run `script`: the run's compiled copy of a src/ file, else through tsx. */
+export function nodeArgs(script: string): string[] {
+  const compiled = script.startsWith('src/') ? compiledRoot() : undefined;
+  return compiled === undefined
+    ? ['--import', 'tsx', script]
+    : [path.join(compiled, script.replace(/\.ts$/, '.js'))];
 }
 
 function track(child: ChildProcessWithoutNullStreams): RunningProcess {

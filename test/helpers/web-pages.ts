@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { Download, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { call } from './api-client.js';
@@ -148,9 +147,11 @@ export function debtBox(page: Page, nrocomp: string) {
   return page.getByRole('checkbox', { name: new RegExp(nrocomp) });
 }
 
-/** The bytes a Playwright download saved. */
+/** The bytes of a Playwright download (streamed: the Chromium may be the process host's). */
 export async function downloadedBytes(download: Download): Promise<Buffer> {
-  return readFile(await download.path());
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** The PDF a click on `buttonName` hands to the browser: its file name and first bytes checked. */

@@ -13,7 +13,11 @@ import {
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { insertFiscalRow, insertLedgerRow, ISSUER } from '../helpers/invoices.js';
 import { capturedLogs } from '../helpers/logs.js';
-import { startReportsService, type ReportsService } from '../helpers/reports.js';
+import {
+  sharedReportsService,
+  TEST_REPORTS_SECRET,
+  type ReportsService,
+} from '../helpers/reports.js';
 import { requireQrTools } from '../helpers/requirements.js';
 
 /*
@@ -23,7 +27,7 @@ import { requireQrTools } from '../helpers/requirements.js';
  * zbarimg from the page rendered at 300 dpi.
  */
 
-const SECRET = 'reports-secret-for-invoices-0123456789';
+const SECRET = TEST_REPORTS_SECRET;
 /** 21 November 2026, noon in Buenos Aires: the default period is 2025-11-21 to 2026-11-21. */
 const clock = fakeClock(new Date('2026-11-21T15:00:00Z'));
 
@@ -85,7 +89,7 @@ function plainFacturaA(numero: number, fecha: string) {
 }
 
 beforeAll(async () => {
-  reports = await startReportsService({ REPORTS_SERVICE_SECRET: SECRET });
+  reports = await sharedReportsService();
   tenant = await addAuthTenant(env, 1);
   other = await addAuthTenant(env, 2);
   await insertIssuer((text, values) => tenant.query(text, values), ISSUER);

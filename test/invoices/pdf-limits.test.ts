@@ -4,7 +4,11 @@ import { insertIssuer } from '../../src/dev/fiscal-fixture.js';
 import { addAuthTenant, bearer, login, TEXTIL, twoCustomers } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { insertFiscalRow, ISSUER } from '../helpers/invoices.js';
-import { startReportsService, type ReportsService } from '../helpers/reports.js';
+import {
+  sharedReportsService,
+  TEST_REPORTS_SECRET,
+  type ReportsService,
+} from '../helpers/reports.js';
 
 /*
  * GET /portal/facturas/{id}/pdf's fair-use limit (docs/api.md "Limits"): 10 a minute per tenant +
@@ -12,7 +16,7 @@ import { startReportsService, type ReportsService } from '../helpers/reports.js'
  * counted apart from the statement PDF's. The real app, PostgreSQL and reports service.
  */
 
-const SECRET = 'reports-secret-for-invoice-limits-0123456789';
+const SECRET = TEST_REPORTS_SECRET;
 
 const env = useTestEnvironment();
 let reports: ReportsService;
@@ -49,7 +53,7 @@ function fiscal(numero: number) {
 }
 
 beforeAll(async () => {
-  reports = await startReportsService({ REPORTS_SERVICE_SECRET: SECRET });
+  reports = await sharedReportsService();
   tenant = await addAuthTenant(env, 1);
   await insertIssuer((text, values) => tenant.query(text, values), ISSUER);
   for (const [who, cnro] of [

@@ -8,7 +8,11 @@ import { addAuthTenant, bearer, login, ORIGIN, register } from '../helpers/auth.
 import { capturedLogs } from '../helpers/logs.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { receiptIni } from '../helpers/payments.js';
-import { startReportsService, type ReportsService } from '../helpers/reports.js';
+import {
+  sharedReportsService,
+  TEST_REPORTS_SECRET,
+  type ReportsService,
+} from '../helpers/reports.js';
 import { sandboxApproves, sandboxIni } from '../helpers/sandbox.js';
 import { parseMail } from '../helpers/mime.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
@@ -20,7 +24,7 @@ import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
  * Through the real app, PostgreSQL, reports service and an SMTP server.
  */
 
-const SECRET = 'reports-secret-for-partial-payments-0123456789';
+const SECRET = TEST_REPORTS_SECRET;
 const SANDBOX_SECRET = 'sandbox-secret-for-partial-payments';
 const TOKEN = 'webhook-token-for-partial-payments';
 
@@ -42,7 +46,7 @@ interface Item {
 
 beforeAll(async () => {
   smtp = await startSmtpSink();
-  reports = await startReportsService({ REPORTS_SERVICE_SECRET: SECRET });
+  reports = await sharedReportsService();
   tenant = await addAuthTenant(env, 1, {
     ...sandboxIni(SANDBOX_SECRET),
     ...receiptIni(TOKEN, 'Banco Parcial CC 1'),

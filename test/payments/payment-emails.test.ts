@@ -14,7 +14,11 @@ import { createReportsClient } from '../../src/reports/client.js';
 import { addAuthTenant, bearer, twoCustomers } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { paymentRow, receiptIni, startOldestDebtPayment } from '../helpers/payments.js';
-import { startReportsService, type ReportsService } from '../helpers/reports.js';
+import {
+  sharedReportsService,
+  TEST_REPORTS_SECRET,
+  type ReportsService,
+} from '../helpers/reports.js';
 import { sandboxApproves, sandboxIni, sandboxSays } from '../helpers/sandbox.js';
 import { parseMail, type Mail } from '../helpers/mime.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
@@ -26,7 +30,7 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
  * here) and the real reports service (behind a TCP proxy a test can take down).
  */
 
-const SECRET = 'reports-secret-for-payment-emails-0123456789';
+const SECRET = TEST_REPORTS_SECRET;
 const SANDBOX_SECRET = 'sandbox-secret-for-payment-emails';
 const TOKEN = 'webhook-token-for-payment-emails';
 const ANA = 'ana@example.com';
@@ -57,7 +61,7 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, tim
 
 beforeAll(async () => {
   smtp = await startSmtpSink();
-  reports = await startReportsService({ REPORTS_SERVICE_SECRET: SECRET });
+  reports = await sharedReportsService();
   reportsProxy = await startTcpProxy(reports.url);
   tenant = await addAuthTenant(env, 1, {
     ...sandboxIni(SANDBOX_SECRET),

@@ -5,7 +5,11 @@ import { addAuthTenant, twoCustomers } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { parseMail } from '../helpers/mime.js';
 import { receiptIni, startOldestDebtPayment } from '../helpers/payments.js';
-import { startReportsService, type ReportsService } from '../helpers/reports.js';
+import {
+  sharedReportsService,
+  TEST_REPORTS_SECRET,
+  type ReportsService,
+} from '../helpers/reports.js';
 import { sandboxApproves, sandboxIni } from '../helpers/sandbox.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 
@@ -15,7 +19,7 @@ import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
  * while it finds some; it waits for the polling interval only when nothing was due.
  */
 
-const SECRET = 'reports-secret-for-receipt-burst-0123456789';
+const SECRET = TEST_REPORTS_SECRET;
 const SANDBOX_SECRET = 'sandbox-secret-for-receipt-burst';
 const TOKEN = 'webhook-token-for-receipt-burst';
 const BURST = 24;
@@ -29,7 +33,7 @@ let smtp: SmtpSink;
 
 beforeAll(async () => {
   smtp = await startSmtpSink();
-  reports = await startReportsService({ REPORTS_SERVICE_SECRET: SECRET });
+  reports = await sharedReportsService();
   tenant = await addAuthTenant(env, 1, {
     ...sandboxIni(SANDBOX_SECRET),
     ...receiptIni(TOKEN, 'Banco Burst CC 1'),

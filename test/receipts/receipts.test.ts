@@ -6,7 +6,11 @@ import { addAuthTenant, bearer, login, register, twoCustomers } from '../helpers
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { receiptIni, startOldestDebtPayment } from '../helpers/payments.js';
 import { freePort } from '../helpers/ports.js';
-import { startReportsService, type ReportsService } from '../helpers/reports.js';
+import {
+  sharedReportsService,
+  TEST_REPORTS_SECRET,
+  type ReportsService,
+} from '../helpers/reports.js';
 import { sandboxApproves, sandboxIni } from '../helpers/sandbox.js';
 
 /*
@@ -16,7 +20,7 @@ import { sandboxApproves, sandboxIni } from '../helpers/sandbox.js';
  * rendered by the real reports service.
  */
 
-const SECRET = 'reports-secret-for-receipt-list-0123456789';
+const SECRET = TEST_REPORTS_SECRET;
 const SANDBOX_SECRET = 'sandbox-secret-for-receipt-list';
 const TOKEN = 'webhook-token-for-receipt-list';
 
@@ -104,7 +108,7 @@ async function payOldestDebt(): Promise<{ paymentId: number; reciboId: string; n
 }
 
 beforeAll(async () => {
-  reports = await startReportsService({ REPORTS_SERVICE_SECRET: SECRET });
+  reports = await sharedReportsService();
   const ini = { ...sandboxIni(SANDBOX_SECRET), ...receiptIni(TOKEN, 'Banco Recibos CC 9') };
   tenant = await addAuthTenant(env, 1, ini);
   other = await addAuthTenant(env, 2, ini);

@@ -12,14 +12,18 @@ import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { freePort } from '../helpers/ports.js';
 import { receiptIni } from '../helpers/payments.js';
 import { sandboxApproves, sandboxIni } from '../helpers/sandbox.js';
-import { startReportsService, type ReportsService } from '../helpers/reports.js';
+import {
+  sharedReportsService,
+  TEST_REPORTS_SECRET,
+  type ReportsService,
+} from '../helpers/reports.js';
 
 /*
  * GET /portal/pagos/{id}/recibo against the real reports service, started as its own process and
  * called over HTTP with the API's service token; and the reports service's own token checks.
  */
 
-const SECRET = 'reports-secret-for-tests-0123456789abcdef';
+const SECRET = TEST_REPORTS_SECRET;
 const SANDBOX_SECRET = 'sandbox-secret-for-receipts';
 const TOKEN = 'webhook-token-for-receipts';
 
@@ -35,7 +39,7 @@ async function appWith(overrides: Record<string, string>) {
 }
 
 beforeAll(async () => {
-  reports = await startReportsService({ REPORTS_SERVICE_SECRET: SECRET });
+  reports = await sharedReportsService();
   tenant = await addAuthTenant(env, 1, {
     ...sandboxIni(SANDBOX_SECRET),
     ...receiptIni(TOKEN, 'Banco Recibos CC 1'),

@@ -18,7 +18,11 @@ import {
 } from '../../src/reports/statement-report.js';
 import { createServiceTokens } from '../../src/reports/token.js';
 import { freePort } from '../helpers/ports.js';
-import { startReportsService, type ReportsService } from '../helpers/reports.js';
+import {
+  sharedReportsService,
+  TEST_REPORTS_SECRET,
+  type ReportsService,
+} from '../helpers/reports.js';
 
 /*
  * POST /reports/portal-estado-cuenta against the real reports service (its own process, called
@@ -26,14 +30,14 @@ import { startReportsService, type ReportsService } from '../helpers/reports.js'
  * arithmetic that lets the PDF say "Página N de M" while it streams.
  */
 
-const SECRET = 'reports-secret-for-statements-0123456789';
+const SECRET = TEST_REPORTS_SECRET;
 const CLAIMS = { tenant_id: 1, sucursal_id: 1 };
 
 let reports: ReportsService;
 let token: string;
 
 beforeAll(async () => {
-  reports = await startReportsService({ REPORTS_SERVICE_SECRET: SECRET });
+  reports = await sharedReportsService();
   token = await createServiceTokens(SECRET).issue(CLAIMS);
 });
 

@@ -1,15 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, rm } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/dev/embedded-postgres.js';
 import { databaseUrlFor } from '../../src/platform/db/admin.js';
-import { sharedPortalPidDir } from '../helpers/portal.js';
 import { freePort } from '../helpers/ports.js';
-import { alive, descendantsOf } from '../helpers/processes.js';
 import { compileServer } from './compiled-server.js';
 import { findRequirements, isCiRun, judgeRequirements } from '../helpers/requirements.js';
 
@@ -55,7 +52,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('compiledRoot', compiled.root);
 
   return async () => {
-    await stopSharedPortals(dbPrefix);
     await compiled.remove();
     if (embedded) {
       await embedded.stop();
@@ -77,32 +73,4 @@ export default async function setup(project: TestProject): Promise<() => Promise
       await client.end();
     }
   };
-}
-
-/**
- * The browser workers' shared portals (test/helpers/portal.ts) outlive their workers: each left
- * a pid file; stopped here (SIGTERM, which stops its reports child too; SIGKILL for the whole
- * tree after 15 s), before the databases they use are dropped.
- */
-async function stopSharedPortals(dbPrefix: string): Promise<void> {
-  const dir = sharedPortalPidDir(dbPrefix);
-  const files = await readdir(dir).catch(() => []);
-  const pids = await Promise.all(
-    files.map(async (file) => Number(await readFile(path.join(dir, file), 'utf8'))),
-  );
-  const running = pids.filter((pid) => Number.isInteger(pid) && pid > 0 && alive(pid));
-  const trees = await Promise.all(
-    running.map(async (pid) => [pid, ...(await descendantsOf(pid)).map((row) => row.pid)]),
-  );
-  for (const pid of running) process.kill(pid, 'SIGTERM');
-  const deadline = Date.now() + 15_000;
-  while (trees.flat().some(alive) && Date.now() < deadline) await sleep(100);
-  for (const pid of trees.flat().filter(alive)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone meanwhile
-    }
-  }
-  await rm(dir, { recursive: true, force: true });
 }

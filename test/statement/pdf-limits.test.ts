@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthTenant, bearer, login, TEXTIL, twoCustomers } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { requireRedis } from '../helpers/requirements.js';
-import { startReportsService, type ReportsService } from '../helpers/reports.js';
+import {
+  sharedReportsService,
+  TEST_REPORTS_SECRET,
+  startReportsService,
+  type ReportsService,
+} from '../helpers/reports.js';
 
 /*
  * GET /portal/estado-cuenta/pdf's own limits (docs/api.md "Limits", docs/account.md): 5 a minute
@@ -14,7 +19,7 @@ import { startReportsService, type ReportsService } from '../helpers/reports.js'
  * render lasts long enough for a request sent with it to find it under way.
  */
 
-const SECRET = 'reports-secret-for-pdf-limits-0123456789';
+const SECRET = TEST_REPORTS_SECRET;
 const MOVEMENTS = 3_000;
 
 const env = useTestEnvironment();
@@ -23,7 +28,7 @@ let reports: ReportsService;
 let tenant: TestTenant;
 
 beforeAll(async () => {
-  reports = await startReportsService({ REPORTS_SERVICE_SECRET: SECRET });
+  reports = await sharedReportsService();
   tenant = await addAuthTenant(env, 1);
   await twoCustomers(await appWith());
   for (const cnro of [1, 2]) {

@@ -16,7 +16,11 @@ import {
 } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { freePort } from '../helpers/ports.js';
-import { startReportsService, type ReportsService } from '../helpers/reports.js';
+import {
+  sharedReportsService,
+  TEST_REPORTS_SECRET,
+  type ReportsService,
+} from '../helpers/reports.js';
 
 /*
  * GET /portal/estado-cuenta and GET /portal/estado-cuenta/pdf (docs/api.md, docs/account.md
@@ -24,7 +28,7 @@ import { startReportsService, type ReportsService } from '../helpers/reports.js'
  * recfac as the ERP and TX2 leave them, the PDF drawn by the real reports service.
  */
 
-const SECRET = 'reports-secret-for-statements-api-0123456789';
+const SECRET = TEST_REPORTS_SECRET;
 // 02:00 UTC on 16 June is still 15 June in Buenos Aires (UTC-3): the tenant's today.
 const TODAY = '2026-06-15';
 const clock = fakeClock(new Date('2026-06-16T02:00:00Z'));
@@ -328,7 +332,7 @@ async function textilsDebts(): Promise<void> {
 }
 
 beforeAll(async () => {
-  reports = await startReportsService({ REPORTS_SERVICE_SECRET: SECRET });
+  reports = await sharedReportsService();
   tenant = await addAuthTenant(env, 1);
   other = await addAuthTenant(env, 2);
   app = await env.app({ REPORTS_SERVICE_SECRET: SECRET, REPORTS_URL: reports.url }, { clock });
