@@ -67,7 +67,12 @@ describe('logging in: lockout and forgotten password', () => {
     await page.getByLabel('Código').waitFor();
     await checkPage(page, 'auth-forgot-code');
 
-    const mail = await lastMailTo(web.portal.smtp, 'juan.perez@demo.invalid');
+    const mail = await lastMailTo(
+      web.portal.smtp,
+      'juan.perez@demo.invalid',
+      15_000,
+      /Tu código para restablecer la contraseña/,
+    );
     const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
     expect(code, mail.text).toMatch(/^\d{6}$/);
     const newPassword = 'Renovada2026';

@@ -82,11 +82,18 @@ export interface Portal {
   stop(): Promise<void>;
 }
 
-/** The mail the portal sent last to `to`, waiting up to `timeoutMs` for it. */
-export async function lastMailTo(smtp: SmtpSink, to: string, timeoutMs = 15_000) {
+/**
+ * The mail the portal sent last to `to` (and whose text matches `about`, when given), waiting up
+ * to `timeoutMs` for it. `about` matters in the shared portal: its files use the demo's addresses
+ * in every tenant, so a mail a job sent late for the worker's previous file can arrive meanwhile.
+ */
+export async function lastMailTo(smtp: SmtpSink, to: string, timeoutMs = 15_000, about?: RegExp) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const mail = smtp.inbox.findLast((candidate) => candidate.to.includes(to));
+    const mail = smtp.inbox.findLast(
+      (candidate) =>
+        candidate.to.includes(to) && (about === undefined || about.test(candidate.text)),
+    );
     if (mail) return mail;
     if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
