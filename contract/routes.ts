@@ -57,6 +57,18 @@ export function errorCodesOf(route: RouteFacts): ErrorCode[] {
   ];
 }
 
+/** What a route that takes an Idempotency-Key answers of it (docs/api.md "Idempotency-Key"). */
+const IDEMPOTENT = ['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'] as const;
+
+/** cancelar and devolver: the payment's, its state's and the gateway's refusals. */
+const PAYMENT_ACTION_ERRORS = [
+  'PAYMENT_NOT_FOUND',
+  'INVALID_STATUS',
+  'GATEWAY_ERROR',
+  ...IDEMPOTENT,
+  'VALIDATION_ERROR',
+] as const;
+
 const table = {
   checkLiveness: { method: 'GET', path: '/healthz', auth: 'public', errors: [] },
   checkReadiness: { method: 'GET', path: '/readyz', auth: 'public', errors: [] },
@@ -203,8 +215,7 @@ const table = {
       'PAYMENT_ORDER_VIOLATION',
       'PAYMENT_IN_PROGRESS',
       'GATEWAY_ERROR',
-      'IDEMPOTENCY_IN_PROGRESS',
-      'IDEMPOTENCY_KEY_REUSED',
+      ...IDEMPOTENT,
       'USER_NOT_FOUND',
       'VALIDATION_ERROR',
     ],
@@ -244,27 +255,13 @@ const table = {
     method: 'POST',
     path: '/portal/pagos/cancelar',
     auth: 'bearer',
-    errors: [
-      'PAYMENT_NOT_FOUND',
-      'INVALID_STATUS',
-      'GATEWAY_ERROR',
-      'IDEMPOTENCY_IN_PROGRESS',
-      'IDEMPOTENCY_KEY_REUSED',
-      'VALIDATION_ERROR',
-    ],
+    errors: PAYMENT_ACTION_ERRORS,
   },
   refundPayment: {
     method: 'POST',
     path: '/portal/pagos/devolver',
     auth: 'bearer',
-    errors: [
-      'PAYMENT_NOT_FOUND',
-      'INVALID_STATUS',
-      'GATEWAY_ERROR',
-      'IDEMPOTENCY_IN_PROGRESS',
-      'IDEMPOTENCY_KEY_REUSED',
-      'VALIDATION_ERROR',
-    ],
+    errors: PAYMENT_ACTION_ERRORS,
   },
   receivePaymentNotification: {
     method: 'POST',
@@ -286,8 +283,7 @@ const table = {
       'PAYMENT_ORDER_VIOLATION',
       'MONTO_MISMATCH',
       'PARTIAL_PAYMENT_NOT_ALLOWED',
-      'IDEMPOTENCY_IN_PROGRESS',
-      'IDEMPOTENCY_KEY_REUSED',
+      ...IDEMPOTENT,
     ],
   },
   listCoupons: {

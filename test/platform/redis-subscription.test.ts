@@ -80,24 +80,30 @@ async function until(condition: () => boolean, what: string) {
   }
 }
 
+/** A client subscribed to `ended` on a fake Redis, and the rejections nobody handled meanwhile. */
+async function subscribed() {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  cleanups.push(() => process.off('unhandledRejection', onUnhandled));
+
+  const redisServer = fakeRedis();
+  cleanups.push(() => redisServer.close());
+  const port = await redisServer.listen();
+  const redis = await connectRedis(
+    `redis://127.0.0.1:${port}`,
+    createRedisOutage(pino({ level: 'silent' })),
+  );
+  cleanups.push(() => redis.disconnect());
+  const received: string[] = [];
+  const subscriber = await subscribeTo(redis, 'ended', (message) => received.push(message));
+  cleanups.push(() => subscriber.disconnect());
+  return { redisServer, subscriber, received, unhandled };
+}
+
 describe('the session-ended subscription', () => {
   it('survives a Redis lost again before it answers SUBSCRIBE, and subscribes once it answers', async () => {
-    const unhandled: unknown[] = [];
-    const onUnhandled = (reason: unknown) => unhandled.push(reason);
-    process.on('unhandledRejection', onUnhandled);
-    cleanups.push(() => process.off('unhandledRejection', onUnhandled));
-
-    const redisServer = fakeRedis();
-    cleanups.push(() => redisServer.close());
-    const port = await redisServer.listen();
-    const redis = await connectRedis(
-      `redis://127.0.0.1:${port}`,
-      createRedisOutage(pino({ level: 'silent' })),
-    );
-    cleanups.push(() => redis.disconnect());
-    const received: string[] = [];
-    const subscriber = await subscribeTo(redis, 'ended', (message) => received.push(message));
-    cleanups.push(() => subscriber.disconnect());
+    const { redisServer, received, unhandled } = await subscribed();
     redisServer.publish('ended', 'first');
     await until(() => received.includes('first'), 'the first message');
 
@@ -120,20 +126,7 @@ describe('the session-ended subscription', () => {
   });
 
   it('closed while a resubscription waits for Redis to answer: nothing is left unhandled', async () => {
-    const unhandled: unknown[] = [];
-    const onUnhandled = (reason: unknown) => unhandled.push(reason);
-    process.on('unhandledRejection', onUnhandled);
-    cleanups.push(() => process.off('unhandledRejection', onUnhandled));
-
-    const redisServer = fakeRedis();
-    cleanups.push(() => redisServer.close());
-    const port = await redisServer.listen();
-    const redis = await connectRedis(
-      `redis://127.0.0.1:${port}`,
-      createRedisOutage(pino({ level: 'silent' })),
-    );
-    cleanups.push(() => redis.disconnect());
-    const subscriber = await subscribeTo(redis, 'ended', () => undefined);
+    const { redisServer, subscriber, unhandled } = await subscribed();
 
     redisServer.state.onSubscribe = 'hold';
     const before = redisServer.state.subscribes;
