@@ -8,10 +8,12 @@
  *
  * Some codes follow from the entry and are not repeated in it (errorCodesOf): any route may
  * answer INTERNAL_ERROR (a bug) and SERVICE_UNAVAILABLE (PostgreSQL away, the process
- * stopping); a POST or PUT also INVALID_REQUEST, PAYLOAD_TOO_LARGE and UNSUPPORTED_MEDIA_TYPE
- * (the body is not JSON, too big, of another type); a `bearer` route also UNAUTHORIZED and
- * RATE_LIMITED (the access token, the per-user limit). A route that answers a code its entry
- * does not give is refused in the tests (src/platform/http/undeclared-codes.ts).
+ * stopping); a POST, PUT or DELETE also INVALID_REQUEST, PAYLOAD_TOO_LARGE and
+ * UNSUPPORTED_MEDIA_TYPE (the body is not JSON, too big, of another type); a `bearer` route also
+ * UNAUTHORIZED and RATE_LIMITED (the access token, the per-user limit). An answer with a code
+ * its entry does not give is logged, and refused in the tests (src/platform/http/
+ * undeclared-codes.ts); a code listed here that no path answers is caught by nothing but
+ * reading, so an entry lists only what its handler and the hooks it passes can throw.
  *
  * Both ends read it: the server declares each route from its entry and its schemas
  * (src/platform/http/declare-route.ts), and the web client calls a route through its entry
@@ -41,12 +43,13 @@ const WITH_TOKEN = ['UNAUTHORIZED', 'RATE_LIMITED'] as const;
 
 type Implied<F extends RouteFacts> =
   | (typeof ANY_ROUTE)[number]
-  | (F['method'] extends 'POST' | 'PUT' ? (typeof WITH_BODY)[number] : never)
+  | (F['method'] extends 'POST' | 'PUT' | 'DELETE' ? (typeof WITH_BODY)[number] : never)
   | (F['auth'] extends 'bearer' ? (typeof WITH_TOKEN)[number] : never);
 
 /** Every code a route may answer: its entry's and those its method and auth imply. */
 export function errorCodesOf(route: RouteFacts): ErrorCode[] {
-  const sendsBody = route.method === 'POST' || route.method === 'PUT';
+  // Fastify reads a DELETE's body too, when it comes with one.
+  const sendsBody = route.method !== 'GET';
   return [
     ...new Set<ErrorCode>([
       ...route.errors,
@@ -65,7 +68,6 @@ const PAYMENT_ACTION_ERRORS = [
   'PAYMENT_NOT_FOUND',
   'INVALID_STATUS',
   'GATEWAY_ERROR',
-  ...IDEMPOTENT,
   'VALIDATION_ERROR',
 ] as const;
 
@@ -126,7 +128,7 @@ const table = {
     method: 'POST',
     path: '/portal/auth/refresh-token',
     auth: 'public',
-    errors: ['INVALID_REFRESH_TOKEN', 'FORBIDDEN', 'RATE_LIMITED'],
+    errors: ['INVALID_REFRESH_TOKEN', 'FORBIDDEN', 'VALIDATION_ERROR', 'RATE_LIMITED'],
   },
   changePassword: {
     method: 'PUT',
@@ -179,7 +181,7 @@ const table = {
     method: 'GET',
     path: '/portal/recibos/{id}/pdf',
     auth: 'bearer',
-    errors: ['RECIBO_NOT_FOUND', 'USER_NOT_FOUND', 'VALIDATION_ERROR', 'INFORMES_ERROR'],
+    errors: ['RECIBO_NOT_FOUND', 'VALIDATION_ERROR', 'INFORMES_ERROR'],
   },
   listInvoices: {
     method: 'GET',
@@ -217,7 +219,6 @@ const table = {
       'GATEWAY_ERROR',
       ...IDEMPOTENT,
       'USER_NOT_FOUND',
-      'VALIDATION_ERROR',
     ],
   },
   listPayments: {
@@ -244,7 +245,6 @@ const table = {
     auth: 'bearer',
     errors: [
       'PAYMENT_NOT_FOUND',
-      'FORBIDDEN',
       'RECIBO_PENDIENTE',
       'RECIBO_NO_DISPONIBLE',
       'VALIDATION_ERROR',
@@ -274,17 +274,7 @@ const table = {
     method: 'POST',
     path: '/portal/cupones/generar',
     auth: 'bearer',
-    errors: [
-      'INVALID_REQUEST',
-      'INVALID_FACTURAS',
-      'CUPON_NO_DISPONIBLE',
-      'USER_NOT_FOUND',
-      'CONFLICT',
-      'PAYMENT_ORDER_VIOLATION',
-      'MONTO_MISMATCH',
-      'PARTIAL_PAYMENT_NOT_ALLOWED',
-      ...IDEMPOTENT,
-    ],
+    errors: ['INVALID_REQUEST', 'CUPON_NO_DISPONIBLE', 'USER_NOT_FOUND', 'CONFLICT', ...IDEMPOTENT],
   },
   listCoupons: {
     method: 'GET',
@@ -296,13 +286,19 @@ const table = {
     method: 'GET',
     path: '/portal/cupones/{codigo_barras}',
     auth: 'bearer',
-    errors: ['INVALID_REQUEST', 'CUPON_NOT_FOUND', 'FORBIDDEN'],
+    errors: ['INVALID_REQUEST', 'CUPON_NOT_FOUND', 'FORBIDDEN', 'USER_NOT_FOUND'],
   },
   getCouponPdf: {
     method: 'GET',
     path: '/portal/cupones/{id}/pdf',
     auth: 'bearer',
-    errors: ['INVALID_REQUEST', 'CUPON_NOT_FOUND', 'FORBIDDEN', 'INFORMES_SERVICE_ERROR'],
+    errors: [
+      'INVALID_REQUEST',
+      'CUPON_NOT_FOUND',
+      'FORBIDDEN',
+      'USER_NOT_FOUND',
+      'INFORMES_SERVICE_ERROR',
+    ],
   },
 
   getUnsubscribePage: {
