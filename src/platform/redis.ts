@@ -86,7 +86,13 @@ export async function subscribeTo(
   });
   subscriber.on('message', (_channel: string, message: string) => onMessage(message));
   subscriber.on('error', () => undefined);
-  await subscriber.subscribe(channel);
+  try {
+    await subscriber.subscribe(channel);
+  } catch (error) {
+    // Not subscribed at all: the start fails, and this connection must not go on reconnecting.
+    subscriber.disconnect();
+    throw error;
+  }
   subscriber.on('ready', () => {
     // Lost again before Redis answered: the next 'ready' subscribes again.
     subscriber.subscribe(channel).catch(() => undefined);

@@ -118,8 +118,8 @@ export async function launchProfileAllowingThirdPartyCookies(): Promise<{
     JSON.stringify({ profile: { cookie_controls_mode: 0, block_third_party_cookies: false } }),
   );
   const context = await chromium.launchPersistentContext(dir, {
+    ...CHROMIUM_LAUNCH,
     executablePath: chromiumPath(),
-    timeout: 30_000,
     ...DEFAULT_CONTEXT,
   });
   return {

@@ -184,7 +184,7 @@ async function launchPortal(
     const ready = /Portal API\s+(http:\/\/\S+)/;
     const [, url = ''] =
       startedBy === 'run'
-        ? await startHosted(nodeArgs('src/server.ts'), env, ready, 60_000)
+        ? await startHosted(nodeArgs('src/server.ts'), env, ready, 60_000, [dataDir])
         : await startOwn(env, cleanups, ready);
     return {
       url,

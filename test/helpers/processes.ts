@@ -73,8 +73,11 @@ export async function startHosted(
   env: NodeJS.ProcessEnv,
   ready: RegExp,
   timeoutMs: number,
+  /** Folders the host removes once the process has stopped. */
+  removeAfter: string[] = [],
 ): Promise<string[]> {
   const asked: SpawnRequest = {
+    removeAfter,
     args,
     env: Object.fromEntries(
       Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),

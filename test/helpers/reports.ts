@@ -40,6 +40,7 @@ export function sharedReportsService(): Promise<ReportsService> {
       childEnv({ REPORTS_URL: url, LOG_LEVEL: 'info', PORTAL_DATA_DIR: dataDir, ...env }),
       /reports service listening/,
       60_000,
+      [dataDir],
     );
     return { url, stop: () => Promise.resolve() };
   })();
