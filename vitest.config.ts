@@ -17,30 +17,8 @@ import { defineConfig } from 'vitest/config';
  * test:all` (scripts/test.mjs --all) everything.
  */
 
-/** Test files that need nothing but Node: they import no test environment. */
-const UNIT = [
-  'test/web/**/*.test.ts',
-  'test/ledger/**/*.test.ts',
-  'test/coupons/barcode.test.ts',
-  'test/platform/clock.test.ts',
-  'test/platform/config.test.ts',
-  'test/platform/greeting.test.ts',
-  'test/platform/layers.test.ts',
-  'test/platform/import-cycles.test.ts',
-  'test/platform/log-stream.test.ts',
-  'test/platform/lru.test.ts',
-  'test/platform/passwords.test.ts',
-  'test/platform/redis-subscription.test.ts',
-  'test/platform/undeclared-codes.test.ts',
-  'test/platform/process-stop.test.ts',
-  'test/payments/gateways.test.ts',
-  'test/payments/gateway-table.test.ts',
-  'test/payments/gateway-http.test.ts',
-  'test/payments/partial-settings.test.ts',
-  'test/reports/config.test.ts',
-  'test/reports/format.test.ts',
-  'test/reports/invoice-qr.test.ts',
-];
+/** Test files that need nothing but Node (no database, no test environment): one folder. */
+const UNIT = 'test/unit/**/*.test.ts';
 
 const withDatabase = {
   globalSetup: ['test/setup/global-setup.ts'],
@@ -80,14 +58,14 @@ export default defineConfig({
     maxWorkers: 4,
     projects: [
       {
-        test: { name: 'unit', include: UNIT, testTimeout: 30_000 },
+        test: { name: 'unit', include: [UNIT], testTimeout: 30_000 },
       },
       {
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
           exclude: [
-            ...UNIT,
+            UNIT,
             'test/faults/**',
             'test/browser/**',
             'test/process/**',

@@ -1,0 +1,59 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { declareRoute } from '../../../src/platform/http/declare-route.js';
+import { installErrorHandling } from '../../../src/platform/http/error-handler.js';
+import { installUndeclaredCodeCheck } from '../../../src/platform/http/undeclared-codes.js';
+import { AppError, type ErrorCode } from '../../../src/platform/errors.js';
+
+/*
+ * GET /healthz (checkLiveness) declares no code of its own, so it may answer only what every
+ * route may: INTERNAL_ERROR and SERVICE_UNAVAILABLE. Here its handler throws what it is told.
+ */
+const apps: FastifyInstance[] = [];
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((app) => app.close()));
+});
+
+async function liveness(refuse: boolean, code: ErrorCode) {
+  const logged: unknown[] = [];
+  const app = Fastify({
+    logger: { level: 'error', stream: { write: (line: string) => logged.push(JSON.parse(line)) } },
+  });
+  apps.push(app);
+  installErrorHandling(app);
+  installUndeclaredCodeCheck(app, refuse);
+  declareRoute(app, 'checkLiveness', { tags: ['health'], summary: 'test' }, () => {
+    throw new AppError(code, 'dicho');
+  });
+  const response = await app.inject({ method: 'GET', url: '/healthz' });
+  return { status: response.statusCode, body: response.json<Record<string, unknown>>(), logged };
+}
+
+describe('an error code the route table does not give the route', () => {
+  it('refused (tests): a 500 that names the route and the code, and logged', async () => {
+    const { status, body, logged } = await liveness(true, 'CUPON_NOT_FOUND');
+    expect(status).toBe(500);
+    expect(body).toEqual({
+      success: false,
+      code: 'INTERNAL_ERROR',
+      error: 'checkLiveness answered CUPON_NOT_FOUND, which contract/routes.ts does not give it',
+    });
+    expect(logged).toMatchObject([
+      { route: 'checkLiveness', code: 'CUPON_NOT_FOUND', msg: /does not declare/ },
+    ]);
+  });
+
+  it('not refused (production): the answer goes as it is, and is logged', async () => {
+    const { status, body, logged } = await liveness(false, 'CUPON_NOT_FOUND');
+    expect(status).toBe(404);
+    expect(body).toMatchObject({ code: 'CUPON_NOT_FOUND', error: 'dicho' });
+    expect(logged).toHaveLength(1);
+  });
+
+  it('a code every route may answer passes untouched and unlogged', async () => {
+    const { status, body, logged } = await liveness(true, 'SERVICE_UNAVAILABLE');
+    expect(status).toBe(503);
+    expect(body).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(logged).toEqual([]);
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { routes } from '../../../contract/routes.js';
+import type { FetchLike } from '../../../web/src/api/http.js';
+import { callRoute, routeUrl } from '../../../web/src/api/route-call.js';
+
+/* The web client's calls through the route table (web/src/api/route-call.ts). */
+
+function recording(data: unknown) {
+  const seen: { url: string; init: RequestInit }[] = [];
+  const fetchFn: FetchLike = (url, init) => {
+    seen.push({ url, init });
+    const body = JSON.stringify({ success: true, data });
+    return Promise.resolve(new Response(body, { headers: { 'content-type': 'application/json' } }));
+  };
+  return { fetchFn, seen };
+}
+
+describe('a call through the route table', () => {
+  it('fills the path’s parameters, encoded, and writes the query in its order without undefined fields', () => {
+    expect(routeUrl(routes.getCouponByBarcode.path, { params: { codigo_barras: 'a/b c' } })).toBe(
+      '/portal/cupones/a%2Fb%20c',
+    );
+    expect(
+      routeUrl(routes.listCoupons.path, { query: { estado: undefined, limit: 20, offset: 0 } }),
+    ).toBe('/portal/cupones/mis-cupones?limit=20&offset=0');
+    expect(
+      routeUrl(routes.getPaymentResult.path, { params: { id: 7 }, query: { token: 't=1' } }),
+    ).toBe('/portal/pagos/7/resultado?token=t%3D1');
+    expect(() => routeUrl(routes.getPayment.path)).toThrow('{id}');
+  });
+
+  it('sends the entry’s method and the body as JSON, and answers the envelope’s data', async () => {
+    const { fetchFn, seen } = recording({ payment_id: 3, status: 'cancelled' });
+    const data = await callRoute(fetchFn, 'https://api.test', routes.cancelPayment, {
+      body: { payment_id: 3 },
+      token: 'tok',
+    });
+    expect(data).toEqual({ payment_id: 3, status: 'cancelled' });
+    expect(seen[0]?.url).toBe('https://api.test/portal/pagos/cancelar');
+    expect(seen[0]?.init.method).toBe('POST');
+    expect(seen[0]?.init.body).toBe('{"payment_id":3}');
+    expect(seen[0]?.init.headers).toMatchObject({ authorization: 'Bearer tok' });
+  });
+
+  it('a POST whose route reads no body sends {} (the API takes JSON only); a GET sends none', async () => {
+    const { fetchFn, seen } = recording({ message: 'Sesión cerrada' });
+    await callRoute(fetchFn, '', routes.logout, { token: 'tok' });
+    await callRoute(fetchFn, '', routes.getAccountSummary, { token: 'tok' });
+    expect(seen.map(({ url, init }) => [url, init.method, init.body])).toEqual([
+      ['/portal/auth/logout', 'POST', '{}'],
+      ['/portal/mi-cuenta', 'GET', undefined],
+    ]);
+  });
+});
