@@ -114,6 +114,20 @@ describe('the settings reader', () => {
     }
   });
 
+  it("a group read only fresh (the gateways' secrets, at each notification) is not kept: a later cached read goes to the ERP", async () => {
+    await setIni({ 'portal.avisos.hora': '7' });
+    const pools = createTenantPools({ maxPools: 1, maxConnections: 1, idleSeconds: 60 });
+    const reader = createSettingsReader({ clock: fakeClock() });
+    const context = { tenantId: tenant.id, db: pools.get(tenant.databaseUrl) };
+    try {
+      expect((await reader.read(context, GROUP, 'fresh')).hour).toBe(7);
+      await setIni({ 'portal.avisos.hora': '8' });
+      expect((await reader.read(context, GROUP, 'cached')).hour).toBe(8);
+    } finally {
+      await pools.close();
+    }
+  });
+
   it('logs a bad value once per tenant and key, quoting it only where the key allows', async () => {
     await setIni({
       'portal.avisos.hora': '25',

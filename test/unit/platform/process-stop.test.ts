@@ -7,6 +7,7 @@ interface Harness {
   stop: ReturnType<typeof createProcessStop>;
   calls: string[];
   exits: number[];
+  warnings: string[];
   advance: (ms: number) => void;
   /** Steps that never finish their graceful stop until released. */
   release: () => void;
@@ -15,6 +16,7 @@ interface Harness {
 function harness(options: { hangs?: boolean } = {}): Harness {
   const calls: string[] = [];
   const exits: number[] = [];
+  const warnings: string[] = [];
   let clock = 0;
   let release = () => undefined as void;
   const hanging = new Promise<void>((resolve) => (release = resolve));
@@ -27,7 +29,7 @@ function harness(options: { hangs?: boolean } = {}): Harness {
   });
   const stop = createProcessStop({
     steps: () => [step('api'), step('reports'), step('database')],
-    log: { info: () => undefined, warn: () => undefined },
+    log: { info: () => undefined, warn: (message: string) => warnings.push(message) },
     timeoutMs: 10_000,
     repeatWindowMs: 1_000,
     exit: (code) => exits.push(code),
@@ -37,6 +39,7 @@ function harness(options: { hangs?: boolean } = {}): Harness {
     stop,
     calls,
     exits,
+    warnings,
     advance(ms) {
       clock += ms;
       vi.advanceTimersByTime(ms);
@@ -80,8 +83,8 @@ describe('process stop', () => {
     expect(exits).toEqual([1]);
   });
 
-  it('a graceful stop that outlasts the timeout is forced', async () => {
-    const { stop, calls, exits } = harness({ hangs: true });
+  it('a graceful stop that outlasts the timeout is forced, and says which step held it', async () => {
+    const { stop, calls, exits, warnings } = harness({ hangs: true });
     await stop.started();
     stop.signal('SIGTERM');
     await vi.advanceTimersByTimeAsync(9_999);
@@ -89,6 +92,7 @@ describe('process stop', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(calls).toEqual(['api graceful', 'api forced', 'reports forced', 'database forced']);
     expect(exits).toEqual([1]);
+    expect(warnings).toEqual(['the stop took too long (stopping api): stopping now']);
   });
 
   it('a signal during start-up is kept until the start-up step ends, then stops what has started', async () => {
