@@ -10,8 +10,9 @@ import {
   type BrowserContextOptions,
   type Page,
 } from 'playwright-core';
-import { afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
+import { afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { fromRoot } from '../../src/platform/paths.js';
+import { processHostUrl } from './processes.js';
 
 /*
  * Browser tests drive Debian's `chromium` package through playwright-core: Playwright's own
@@ -57,21 +58,12 @@ export function launchChromium(): Promise<Browser> {
 
 let workersChromium: Promise<Browser> | undefined;
 
-/** The run's process host, in the browser projects (test/setup/process-host.ts). */
-function processHost(): string | undefined {
-  try {
-    return inject('processHostUrl');
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * A Chromium the run's process host starts (it outlives the worker, and the host waits for it
  * at the end, so its CPU counts as the run's), else one of the worker's own.
  */
 async function workersOwnChromium(): Promise<Browser> {
-  const host = processHost();
+  const host = processHostUrl();
   if (host === undefined) return launchChromium();
   const response = await fetch(`${host}/chromium`, { method: 'POST' });
   const { wsEndpoint } = (await response.json()) as { wsEndpoint: string };

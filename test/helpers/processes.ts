@@ -3,7 +3,6 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inject } from 'vitest';
-import type { SpawnAnswer, SpawnRequest } from '../setup/process-host.js';
 import { fromRoot } from '../../src/platform/paths.js';
 import { listening } from './ports.js';
 
@@ -34,17 +33,38 @@ export interface RunningProcess {
   exited(timeoutMs?: number): Promise<number | null>;
 }
 
+/** What a worker asks the host to start: `node <args>` with `env`, ready once `ready` matches. */
+export interface SpawnRequest {
+  args: string[];
+  env: Record<string, string>;
+  /** A regular expression (source) its output matches once it is ready. */
+  ready: string;
+  timeoutMs: number;
+  /** Folders to remove once it has stopped (its data directory). */
+  removeAfter?: string[];
+}
+
+export type SpawnAnswer =
+  { ok: true; pid: number; match: string[] } | { ok: false; output: string };
+
 /**
- * The run's compiled copy; undefined outside a vitest run (the benchmarks start the reports
- * service through these helpers too, with tsx), where vitest's `inject` throws.
+ * What the run's global set-up provided under `key`; undefined outside a vitest run (the
+ * benchmarks start the reports service through these helpers too), where `inject` throws, and in
+ * a project whose set-up does not provide it.
  */
-function compiledRoot(): string | undefined {
+function provided<K extends 'compiledRoot' | 'processHostUrl'>(key: K): string | undefined {
   try {
-    return inject('compiledRoot');
+    return inject(key);
   } catch {
     return undefined;
   }
 }
+
+/** The run's compiled copy of src/ (test/setup/compiled-server.ts). */
+const compiledRoot = () => provided('compiledRoot');
+
+/** The run's process host (test/setup/process-host.ts), in the projects that have one. */
+export const processHostUrl = () => provided('processHostUrl');
 
 /**
  * The script in one node process, so a signal reaches the server itself (tsx's own command runs
@@ -85,7 +105,9 @@ export async function startHosted(
     ready: ready.source,
     timeoutMs,
   };
-  const response = await fetch(`${inject('processHostUrl')}/spawn`, {
+  const host = processHostUrl();
+  if (host === undefined) throw new Error('no process host in this project (vitest.config.ts)');
+  const response = await fetch(`${host}/spawn`, {
     method: 'POST',
     body: JSON.stringify(asked),
   });

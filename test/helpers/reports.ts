@@ -3,8 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import { freePort } from './ports.js';
-import { inject } from 'vitest';
-import { childEnv, nodeArgs, startHosted, startNode, type RunningProcess } from './processes.js';
+import {
+  childEnv,
+  nodeArgs,
+  processHostUrl,
+  startHosted,
+  startNode,
+  type RunningProcess,
+} from './processes.js';
 
 export interface ReportsService {
   url: string;
@@ -30,7 +36,7 @@ let workersReports: Promise<ReportsService> | undefined;
  */
 export function sharedReportsService(): Promise<ReportsService> {
   const env = { REPORTS_SERVICE_SECRET: TEST_REPORTS_SECRET };
-  if (!hasProcessHost()) return startReportsService(env);
+  if (processHostUrl() === undefined) return startReportsService(env);
   workersReports ??= (async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
@@ -46,14 +52,6 @@ export function sharedReportsService(): Promise<ReportsService> {
   })();
   workersReports.catch(() => (workersReports = undefined));
   return workersReports;
-}
-
-function hasProcessHost(): boolean {
-  try {
-    return inject('processHostUrl') !== undefined;
-  } catch {
-    return false;
-  }
 }
 
 /** The real reports service, as its own process (`src/reports/main.ts`), on a free port. */

@@ -7,7 +7,7 @@ import { chromium, type BrowserServer } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { fromRoot } from '../../src/platform/paths.js';
 import { CHROMIUM_LAUNCH } from '../helpers/browser.js';
-import { alive, descendantsOf } from '../helpers/processes.js';
+import { alive, descendantsOf, type SpawnAnswer, type SpawnRequest } from '../helpers/processes.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,20 +18,6 @@ declare module 'vitest' {
     processHostUrl: string;
   }
 }
-
-/** What a worker asks the host to start: `node <args>` with `env`, ready once `ready` matches. */
-export interface SpawnRequest {
-  args: string[];
-  env: Record<string, string>;
-  /** A regular expression (source) its output matches once it is ready. */
-  ready: string;
-  timeoutMs: number;
-  /** Folders to remove once it has stopped (its data directory). */
-  removeAfter?: string[];
-}
-
-export type SpawnAnswer =
-  { ok: true; pid: number; match: string[] } | { ok: false; output: string };
 
 interface Hosted {
   child: ChildProcess;
