@@ -223,7 +223,7 @@ describe('POST /portal/auth/forgot-password', () => {
     const [mail] = await waitForMails(scenario.email, 1);
     if (!mail) throw new Error('no e-mail');
     expect(mail.to).toEqual([scenario.email]);
-    expect(mail.text).toContain('Hola Ana Gómez');
+    expect(mail.text).toContain('Hola, Ana Gómez');
     expect(mail.text).toContain('Tu código para restablecer la contraseña');
     expect(mail.text).toContain(`Empresa ${scenario.tenantId}`);
     expect(mail.text).toMatch(/El código vence en 15 minutos/);

@@ -193,7 +193,7 @@ describe('the e-mail', () => {
     expect(mail.from).toBe('avisos@empresa.example');
     expect(headers.get('from')).toBe('Avisos Empresa <avisos@empresa.example>');
     expect(subjectOf(mail)).toBe('Tenés comprobantes vencidos - Empresa 1');
-    expect(text).toContain('Hola Carla Díaz:');
+    expect(text).toContain('Hola, Carla Díaz:');
     expect(text).toContain('Te escribimos de Empresa 1');
     expect(text).toContain(
       `Vencidos:\n  Factura B ${overdue.nrocomp}: $ 1.234,50, venció el 14/11/2026 (hace 7 días)`,

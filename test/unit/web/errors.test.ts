@@ -86,7 +86,7 @@ describe('error messages', () => {
     const why =
       'Este comprobante todavía no tiene CAE de ARCA: su PDF estará disponible cuando se autorice';
     expect(errorMessage({ status: 422, code: 'FACTURA_NO_DISPONIBLE', serverMessage: why })).toBe(
-      why,
+      `${why}.`,
     );
     expect(errorMessage({ status: 422, code: 'FACTURA_NO_DISPONIBLE' })).toMatch(
       /todavía no está disponible/,

@@ -4,6 +4,7 @@
  * typecheck. Pure, tested in test/unit/web/errors.test.ts.
  */
 import type { ErrorCode } from '../../../contract/error-codes.js';
+import { withFullStop } from '../lib/format.js';
 
 /** Codes the client gives a failure that brought no envelope. */
 export type ClientCode = 'NETWORK_ERROR' | 'BAD_RESPONSE';
@@ -149,7 +150,7 @@ export function errorMessage(context: ErrorContext): string {
     return detail ? `Revisá los datos: ${detail}` : MESSAGES.VALIDATION_ERROR;
   }
   if (code === 'FACTURA_NO_DISPONIBLE' && context.serverMessage?.trim())
-    return context.serverMessage.trim();
+    return withFullStop(context.serverMessage);
   if (isKnownCode(code)) return MESSAGES[code];
   if (context.status >= 500) return MESSAGES.INTERNAL_ERROR;
   return context.serverMessage?.trim() || 'Ocurrió un error. Probá de nuevo.';
