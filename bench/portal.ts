@@ -34,7 +34,7 @@ export async function startPortal(
     // One benchmark user makes thousands of requests a minute; the limit is still counted. The
     // invoice PDF's fair-use limit (10 a minute, one at a time) is off: the bench measures renders.
     {
-      protectedRoutesMax: 1_000_000_000,
+      perUserMax: 1_000_000_000,
       invoicePdfFairUse: false,
       ...(logger !== undefined && { logger }),
     },

@@ -110,7 +110,7 @@ export async function tenantScale(environment: BenchEnvironment): Promise<void> 
         PORTAL_TENANT_POOLS_MAX: String(POOLS_MAX),
         PORTAL_TENANT_CONNECTIONS_MAX: String(CONNECTIONS_MAX),
       }),
-      { protectedRoutesMax: 1_000_000_000 },
+      { perUserMax: 1_000_000_000 },
     );
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
 

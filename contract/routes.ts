@@ -2,15 +2,16 @@
  * The route table: every route of the API, once. The key is the route's operationId (what the
  * OpenAPI document calls it, and what other people's generators name their functions); the
  * entry says its method, its path (`{name}` for a parameter, as the OpenAPI document writes it),
- * whether it takes the access token, and the codes of its error answers (contract/error-codes.ts
- * gives each one's status). Its parameters, query, body and answers are the schemas of
+ * its door (who may call it: `DOORS` below; a public route says why it is public), and the codes
+ * of its error answers (contract/error-codes.ts gives each one's status). Its parameters, query, body and answers are the schemas of
  * contract/route-schemas.ts under the same key.
  *
  * Some codes follow from the entry and are not repeated in it (errorCodesOf): any route may
  * answer INTERNAL_ERROR (a bug) and SERVICE_UNAVAILABLE (PostgreSQL away, the process
  * stopping); a POST, PUT or DELETE also INVALID_REQUEST, PAYLOAD_TOO_LARGE and
- * UNSUPPORTED_MEDIA_TYPE (the body is not JSON, too big, of another type); a `bearer` route also
- * UNAUTHORIZED and RATE_LIMITED (the access token, the per-user limit). An answer with a code
+ * UNSUPPORTED_MEDIA_TYPE (the body is not JSON, too big, of another type); a door the codes of
+ * its checks (the customer's: UNAUTHORIZED and RATE_LIMITED, the access token and the per-user
+ * limit). An answer with a code
  * its entry does not give is logged, and refused in the tests (src/platform/http/
  * undeclared-codes.ts); a code listed here that no path answers is caught by nothing but
  * reading, so an entry lists only what its handler and the hooks it passes can throw.
@@ -28,25 +29,50 @@ import type { RouteSchemas } from './route-schemas.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-export interface RouteFacts {
+const ANY_ROUTE = ['INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'] as const;
+const WITH_BODY = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const;
+
+/**
+ * The doors a route is entered by, each with the codes it adds to its routes' answers. What a
+ * door checks is its definition in src/platform/doors/ (the compiler wants one for each name
+ * here); an entry names its door, and the declaration attaches the door's checks to the route.
+ * - `public`: no credential of the portal's; the entry says why (`why`).
+ * - `customer`: a customer's access token (Authorization: Bearer), checked with the session it
+ *   belongs to, and the per-user limit.
+ */
+const DOORS = {
+  public: [],
+  customer: ['UNAUTHORIZED', 'RATE_LIMITED'],
+} as const satisfies Record<string, readonly ErrorCode[]>;
+
+/** A door's name, as route table entries write it. */
+export type DoorName = keyof typeof DOORS;
+
+interface RouteBasics {
   readonly method: Method;
   readonly path: string;
-  /** `bearer`: declared in the protected scope, which checks the access token; `public`: none. */
-  readonly auth: 'bearer' | 'public';
   /** The codes of its error answers (each the envelope `{ success: false, error, code }`). */
   readonly errors: readonly ErrorCode[];
 }
 
-const ANY_ROUTE = ['INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'] as const;
-const WITH_BODY = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const;
-const WITH_TOKEN = ['UNAUTHORIZED', 'RATE_LIMITED'] as const;
+/** A route anyone may call: why it is safe without a token is part of its entry. */
+export interface PublicRouteFacts extends RouteBasics {
+  readonly door: 'public';
+  readonly why: string;
+}
+
+export interface GuardedRouteFacts extends RouteBasics {
+  readonly door: Exclude<DoorName, 'public'>;
+}
+
+export type RouteFacts = PublicRouteFacts | GuardedRouteFacts;
 
 type Implied<F extends RouteFacts> =
   | (typeof ANY_ROUTE)[number]
   | (F['method'] extends 'POST' | 'PUT' | 'DELETE' ? (typeof WITH_BODY)[number] : never)
-  | (F['auth'] extends 'bearer' ? (typeof WITH_TOKEN)[number] : never);
+  | (typeof DOORS)[F['door']][number];
 
-/** Every code a route may answer: its entry's and those its method and auth imply. */
+/** Every code a route may answer: its entry's and those its method and door imply. */
 export function errorCodesOf(route: RouteFacts): ErrorCode[] {
   // Fastify reads a DELETE's body too, when it comes with one.
   const sendsBody = route.method !== 'GET';
@@ -55,7 +81,7 @@ export function errorCodesOf(route: RouteFacts): ErrorCode[] {
       ...route.errors,
       ...ANY_ROUTE,
       ...(sendsBody ? WITH_BODY : []),
-      ...(route.auth === 'bearer' ? WITH_TOKEN : []),
+      ...DOORS[route.door],
     ]),
   ];
 }
@@ -72,26 +98,41 @@ const PAYMENT_ACTION_ERRORS = [
 ] as const;
 
 const table = {
-  checkLiveness: { method: 'GET', path: '/healthz', auth: 'public', errors: [] },
-  checkReadiness: { method: 'GET', path: '/readyz', auth: 'public', errors: [] },
+  checkLiveness: {
+    method: 'GET',
+    path: '/healthz',
+    door: 'public',
+    why: "a load balancer's probe: it holds no token",
+    errors: [],
+  },
+  checkReadiness: {
+    method: 'GET',
+    path: '/readyz',
+    door: 'public',
+    why: "a load balancer's probe: it holds no token",
+    errors: [],
+  },
 
   getTenant: {
     method: 'GET',
     path: '/portal/empresas/{tenant_id}',
-    auth: 'public',
+    door: 'public',
+    why: 'the login page shows whose portal it is, before anyone logs in',
     errors: ['TENANT_NOT_FOUND', 'VALIDATION_ERROR', 'RATE_LIMITED'],
   },
   getTenantLogo: {
     method: 'GET',
     path: '/portal/empresas/{tenant_id}/logo',
-    auth: 'public',
+    door: 'public',
+    why: "the business's logo, on the same page",
     errors: ['TENANT_NOT_FOUND', 'VALIDATION_ERROR', 'RATE_LIMITED'],
   },
 
   register: {
     method: 'POST',
     path: '/portal/auth/register',
-    auth: 'public',
+    door: 'public',
+    why: 'a way in: nobody holds a token yet',
     errors: [
       'ORDCON_NOT_FOUND',
       'USER_ALREADY_EXISTS',
@@ -103,7 +144,8 @@ const table = {
   login: {
     method: 'POST',
     path: '/portal/auth/login',
-    auth: 'public',
+    door: 'public',
+    why: 'a way in: nobody holds a token yet',
     errors: [
       'INVALID_CREDENTIALS',
       'ACCOUNT_LOCKED',
@@ -115,84 +157,97 @@ const table = {
   forgotPassword: {
     method: 'POST',
     path: '/portal/auth/forgot-password',
-    auth: 'public',
+    door: 'public',
+    why: 'a way in: nobody holds a token yet',
     errors: ['INVALID_SUCURSAL', 'VALIDATION_ERROR', 'RATE_LIMITED'],
   },
   resetPassword: {
     method: 'POST',
     path: '/portal/auth/reset-password',
-    auth: 'public',
+    door: 'public',
+    why: 'a way in: the e-mailed code is the credential',
     errors: ['INVALID_CODE', 'INVALID_SUCURSAL', 'VALIDATION_ERROR', 'RATE_LIMITED'],
   },
   refreshToken: {
     method: 'POST',
     path: '/portal/auth/refresh-token',
-    auth: 'public',
+    door: 'public',
+    why: 'the refresh token (body or cookie) is the credential',
     errors: ['INVALID_REFRESH_TOKEN', 'FORBIDDEN', 'VALIDATION_ERROR', 'RATE_LIMITED'],
   },
   changePassword: {
     method: 'PUT',
     path: '/portal/auth/cambiar-password',
-    auth: 'bearer',
+    door: 'customer',
     errors: ['INVALID_PASSWORD', 'USER_NOT_FOUND', 'VALIDATION_ERROR'],
   },
   getSessionUser: {
     method: 'GET',
     path: '/portal/auth/me',
-    auth: 'bearer',
+    door: 'customer',
     errors: ['USER_NOT_FOUND'],
   },
-  logout: { method: 'POST', path: '/portal/auth/logout', auth: 'bearer', errors: ['FORBIDDEN'] },
+  logout: { method: 'POST', path: '/portal/auth/logout', door: 'customer', errors: ['FORBIDDEN'] },
 
-  getProfile: { method: 'GET', path: '/portal/perfil', auth: 'bearer', errors: ['USER_NOT_FOUND'] },
+  getProfile: {
+    method: 'GET',
+    path: '/portal/perfil',
+    door: 'customer',
+    errors: ['USER_NOT_FOUND'],
+  },
   updateProfile: {
     method: 'PUT',
     path: '/portal/perfil',
-    auth: 'bearer',
+    door: 'customer',
     errors: ['USER_NOT_FOUND', 'VALIDATION_ERROR'],
   },
 
   getAccountSummary: {
     method: 'GET',
     path: '/portal/mi-cuenta',
-    auth: 'bearer',
+    door: 'customer',
     errors: ['USER_NOT_FOUND'],
   },
-  listDebts: { method: 'GET', path: '/portal/deudas', auth: 'bearer', errors: ['USER_NOT_FOUND'] },
+  listDebts: {
+    method: 'GET',
+    path: '/portal/deudas',
+    door: 'customer',
+    errors: ['USER_NOT_FOUND'],
+  },
   getStatement: {
     method: 'GET',
     path: '/portal/estado-cuenta',
-    auth: 'bearer',
+    door: 'customer',
     errors: ['USER_NOT_FOUND', 'VALIDATION_ERROR', 'PERIODO_DEMASIADO_EXTENSO'],
   },
   getStatementPdf: {
     method: 'GET',
     path: '/portal/estado-cuenta/pdf',
-    auth: 'bearer',
+    door: 'customer',
     errors: ['USER_NOT_FOUND', 'VALIDATION_ERROR', 'PERIODO_DEMASIADO_EXTENSO', 'INFORMES_ERROR'],
   },
   listReceipts: {
     method: 'GET',
     path: '/portal/recibos',
-    auth: 'bearer',
+    door: 'customer',
     errors: ['USER_NOT_FOUND', 'VALIDATION_ERROR'],
   },
   getReceiptPdf: {
     method: 'GET',
     path: '/portal/recibos/{id}/pdf',
-    auth: 'bearer',
+    door: 'customer',
     errors: ['RECIBO_NOT_FOUND', 'VALIDATION_ERROR', 'INFORMES_ERROR'],
   },
   listInvoices: {
     method: 'GET',
     path: '/portal/facturas',
-    auth: 'bearer',
+    door: 'customer',
     errors: ['USER_NOT_FOUND', 'VALIDATION_ERROR'],
   },
   getInvoicePdf: {
     method: 'GET',
     path: '/portal/facturas/{id}/pdf',
-    auth: 'bearer',
+    door: 'customer',
     errors: [
       'FACTURA_NOT_FOUND',
       'FACTURA_NO_DISPONIBLE',
@@ -205,7 +260,7 @@ const table = {
   startPayment: {
     method: 'POST',
     path: '/portal/pagos/iniciar',
-    auth: 'bearer',
+    door: 'customer',
     errors: [
       'INVALID_FACTURAS',
       'MONTO_MISMATCH',
@@ -224,25 +279,26 @@ const table = {
   listPayments: {
     method: 'GET',
     path: '/portal/pagos/historial',
-    auth: 'bearer',
+    door: 'customer',
     errors: ['VALIDATION_ERROR'],
   },
   getPayment: {
     method: 'GET',
     path: '/portal/pagos/{id}',
-    auth: 'bearer',
+    door: 'customer',
     errors: ['PAYMENT_NOT_FOUND', 'VALIDATION_ERROR'],
   },
   getPaymentResult: {
     method: 'GET',
     path: '/portal/pagos/{id}/resultado',
-    auth: 'public',
+    door: 'public',
+    why: "the return address's signed token reads one payment's status: the payer may have no session",
     errors: ['INVALID_RESULT_TOKEN', 'PAYMENT_NOT_FOUND', 'VALIDATION_ERROR', 'RATE_LIMITED'],
   },
   getPaymentReceipt: {
     method: 'GET',
     path: '/portal/pagos/{id}/recibo',
-    auth: 'bearer',
+    door: 'customer',
     errors: [
       'PAYMENT_NOT_FOUND',
       'RECIBO_PENDIENTE',
@@ -254,44 +310,45 @@ const table = {
   cancelPayment: {
     method: 'POST',
     path: '/portal/pagos/cancelar',
-    auth: 'bearer',
+    door: 'customer',
     errors: PAYMENT_ACTION_ERRORS,
   },
   refundPayment: {
     method: 'POST',
     path: '/portal/pagos/devolver',
-    auth: 'bearer',
+    door: 'customer',
     errors: PAYMENT_ACTION_ERRORS,
   },
   receivePaymentNotification: {
     method: 'POST',
     path: '/portal/pagos/webhook',
-    auth: 'public',
+    door: 'public',
+    why: 'gateways: the URL token and the signature authenticate them',
     errors: ['INVALID_REQUEST', 'INVALID_SIGNATURE', 'UNAUTHORIZED', 'RATE_LIMITED'],
   },
 
   generateCoupon: {
     method: 'POST',
     path: '/portal/cupones/generar',
-    auth: 'bearer',
+    door: 'customer',
     errors: ['INVALID_REQUEST', 'CUPON_NO_DISPONIBLE', 'USER_NOT_FOUND', 'CONFLICT', ...IDEMPOTENT],
   },
   listCoupons: {
     method: 'GET',
     path: '/portal/cupones/mis-cupones',
-    auth: 'bearer',
+    door: 'customer',
     errors: ['INVALID_REQUEST', 'USER_NOT_FOUND'],
   },
   getCouponByBarcode: {
     method: 'GET',
     path: '/portal/cupones/{codigo_barras}',
-    auth: 'bearer',
+    door: 'customer',
     errors: ['INVALID_REQUEST', 'CUPON_NOT_FOUND', 'FORBIDDEN', 'USER_NOT_FOUND'],
   },
   getCouponPdf: {
     method: 'GET',
     path: '/portal/cupones/{id}/pdf',
-    auth: 'bearer',
+    door: 'customer',
     errors: [
       'INVALID_REQUEST',
       'CUPON_NOT_FOUND',
@@ -304,56 +361,59 @@ const table = {
   getUnsubscribePage: {
     method: 'GET',
     path: '/portal/avisos/baja',
-    auth: 'public',
+    door: 'public',
+    why: "a reminder's unsubscribe link: its signed token is the credential; it shows a page, changes nothing",
     errors: ['INVALID_REQUEST', 'VALIDATION_ERROR', 'RATE_LIMITED', 'USER_NOT_FOUND'],
   },
   unsubscribeFromReminders: {
     method: 'POST',
     path: '/portal/avisos/baja',
-    auth: 'public',
+    door: 'public',
+    why: 'RFC 8058 one-click from a mail client, which holds no session: the signed token authenticates it',
     errors: ['INVALID_REQUEST', 'VALIDATION_ERROR', 'RATE_LIMITED', 'USER_NOT_FOUND'],
   },
 
   getPrintCertificate: {
     method: 'GET',
     path: '/qz/certificate',
-    auth: 'public',
+    door: 'public',
+    why: 'holds no secret; QZ Tray caches it',
     errors: ['PRINT_AGENT_NOT_CONFIGURED'],
   },
   signPrintRequest: {
     method: 'POST',
     path: '/qz/sign',
-    auth: 'bearer',
+    door: 'customer',
     errors: ['VALIDATION_ERROR', 'PRINT_AGENT_NOT_CONFIGURED'],
   },
   listPrintConfigs: {
     method: 'GET',
     path: '/qz/print-config',
-    auth: 'bearer',
+    door: 'customer',
     errors: ['VALIDATION_ERROR'],
   },
   createPrintConfig: {
     method: 'POST',
     path: '/qz/print-config',
-    auth: 'bearer',
+    door: 'customer',
     errors: ['USER_NOT_FOUND', 'CONFLICT', 'VALIDATION_ERROR'],
   },
   getPrintConfig: {
     method: 'GET',
     path: '/qz/print-config/{id}',
-    auth: 'bearer',
+    door: 'customer',
     errors: ['PRINT_CONFIG_NOT_FOUND', 'VALIDATION_ERROR'],
   },
   updatePrintConfig: {
     method: 'PUT',
     path: '/qz/print-config/{id}',
-    auth: 'bearer',
+    door: 'customer',
     errors: ['PRINT_CONFIG_NOT_FOUND', 'VALIDATION_ERROR'],
   },
   deletePrintConfig: {
     method: 'DELETE',
     path: '/qz/print-config/{id}',
-    auth: 'bearer',
+    door: 'customer',
     errors: ['PRINT_CONFIG_NOT_FOUND', 'VALIDATION_ERROR'],
   },
 } as const satisfies { readonly [K in keyof RouteSchemas]: RouteFacts };
@@ -368,7 +428,7 @@ export type Route<K extends RouteKey = RouteKey> = Table[K] & { readonly [operat
 
 export const routes: { readonly [K in RouteKey]: Route<K> } = table;
 
-/** The keys of the routes whose facts match `F` (`{ auth: 'bearer' }`, say). */
+/** The keys of the routes whose facts match `F` (`{ door: 'customer' }`, say). */
 export type RouteKeyWhere<F> = { [K in RouteKey]: Table[K] extends F ? K : never }[RouteKey];
 
 /** The codes route K may answer (errorCodesOf, as a type). */

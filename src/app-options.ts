@@ -32,7 +32,7 @@ export interface BuildOptions {
   clock?: TimerClock;
   passwords?: PasswordHasher;
   /** Requests a minute per user on protected routes; docs/api.md's 100 unless a benchmark says otherwise. */
-  protectedRoutesMax?: number;
+  perUserMax?: number;
   /**
    * false: no fair-use limit on the invoice PDF (docs/api.md "Limits"), so a benchmark measures
    * the render path itself; on unless a benchmark says otherwise.

@@ -36,7 +36,7 @@ export async function buildApp(
   app.addHook('onClose', () => lifetime.closeAll());
   try {
     app.decorate('config', config);
-    // The platform's pieces (platform/assemble.ts), then the modules, then the protected scope.
+    // The platform's pieces and doors (platform/assemble.ts), then the modules, then the metrics.
     const { platform, finish } = await openPlatform(
       app,
       { ...config, databaseUrl },

@@ -29,12 +29,12 @@ export interface PdfLimitOptions {
  * the render's release, to call once the PDF is answered; the key expires after `renderTtlMs`
  * anyway, so an instance that dies mid-render does not lock its customer out for longer.
  */
-export function createPdfLimits(authed: FastifyInstance, options: PdfLimitOptions) {
+export function createPdfLimits(app: FastifyInstance, options: PdfLimitOptions) {
   const customerKey = (request: FastifyRequest) => {
     const { tenant, portalUserId } = principalOf(request);
     return `${options.name}:${tenant.tenantId}:${portalUserId}`;
   };
-  const perWindow = authed.createRateLimit({ ...options.limit, keyGenerator: customerKey });
+  const perWindow = app.createRateLimit({ ...options.limit, keyGenerator: customerKey });
 
   return async function admit(request: FastifyRequest): Promise<Release> {
     const release = await options.locks.take(customerKey(request), options.renderTtlMs);

@@ -1,14 +1,15 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { createAudit, type Audit } from './audit.js';
-import { registerProtectedScope } from './auth/protected-scope.js';
 import { createSessionVersions, type SessionVersions } from './auth/session-versions.js';
 import { systemClock, type TimerClock } from './clock.js';
 import type { SystemDatabase } from './db/types.js';
+import { openDoors } from './doors/index.js';
 import { healthRoutes } from './http/health.js';
 import { installHttp } from './http/install.js';
 import { installRequestMetrics } from './http/request-metrics.js';
 import { openWebClient } from './http/web-client.js';
+import { createIdempotencyChecks } from './idempotency/http.js';
 import { createIdempotencyPrune, scheduleIdempotencyPrune } from './idempotency/prune.js';
 import { openInfrastructure } from './infrastructure.js';
 import type { JobQueue } from './jobs.js';
@@ -44,7 +45,7 @@ export type PlatformSettings = Parameters<typeof openInfrastructure>[0] &
 export interface PlatformOptions {
   clock?: TimerClock | undefined;
   passwords?: PasswordHasher | undefined;
-  protectedRoutesMax?: number | undefined;
+  perUserMax?: number | undefined;
   jobPollingSeconds?: number | undefined;
   jobRetryDelaySeconds?: number | undefined;
   sessionVersionCacheMs?: number | undefined;
@@ -53,12 +54,6 @@ export interface PlatformOptions {
 
 /** The pieces every module may use (each module's face says which it takes). */
 export interface Platform {
-  /**
-   * Declares protected routes: `declare` runs inside the protected scope, whose hooks keep
-   * answers private, check the access token and the per-user limit before any route declared
-   * there (public routes go on the app itself).
-   */
-  protectedRoutes(declare: (authed: FastifyInstance) => void): void;
   clock: TimerClock;
   log: FastifyBaseLogger;
   metrics: Metrics;
@@ -129,7 +124,7 @@ export async function openPlatform(
           reply,
           async (id) => (await standalone.directory.find(id))?.nombre,
         )),
-    protectedRoutesMax: options.protectedRoutesMax,
+    perUserMax: options.perUserMax,
   });
   const tokens = createAccessTokens(settings.jwtSecret, clock);
   const sessionVersions = await createSessionVersions({
@@ -139,11 +134,25 @@ export async function openPlatform(
     ...(options.sessionVersionCacheMs !== undefined && { cacheMs: options.sessionVersionCacheMs }),
   });
   lifetime.add('session versions', () => sessionVersions.close());
+  // Before any route: each route's declaration attaches its door's checks (declare-route.ts).
+  app.decorate('routeChecks', {
+    doors: openDoors({
+      tokens,
+      tenancy,
+      versions: sessionVersions,
+      perUserLimit: limits.perUser,
+      systemDb,
+    }),
+    idempotency: createIdempotencyChecks({
+      systemDb,
+      clock,
+      log,
+      lockTtlMs: Math.max(30_000, 4 * settings.gatewayTimeoutMs),
+    }),
+  });
   healthRoutes(app, systemDb);
   await scheduleIdempotencyPrune(jobs, createIdempotencyPrune({ systemDb, tenancy, clock, log }));
-  const protectedRoutes: ((authed: FastifyInstance) => void)[] = [];
   const platform: Platform = {
-    protectedRoutes: (declare) => protectedRoutes.push(declare),
     clock,
     log,
     metrics,
@@ -170,22 +179,8 @@ export async function openPlatform(
     servesWebClient: webClient !== undefined,
   };
 
-  /** After the modules: the protected scope with the routes they declared, then the metrics. */
+  /** After the modules: the metrics listener. */
   async function finish(): Promise<void> {
-    await registerProtectedScope(
-      app,
-      {
-        tokens,
-        tenancy,
-        versions: sessionVersions,
-        perUserLimit: limits.protectedRoutes,
-        systemDb,
-        clock,
-        log,
-        idempotencyLockMs: Math.max(30_000, 4 * settings.gatewayTimeoutMs),
-      },
-      protectedRoutes,
-    );
     // Its own listener, never the public port (docs/metrics.md); read at scrape time, so idle costs nothing.
     if (settings.metricsPort !== undefined) {
       const listener = await serveMetrics(metrics, {

@@ -32,7 +32,7 @@ export const LIMITS = {
    */
   paymentResultPerIp: { max: 60, timeWindow: 60_000 },
   /** docs/decisions.md #16: per tenant + portal user, whatever the access token. */
-  protectedRoutes: { max: 100, timeWindow: 60_000 },
+  perUser: { max: 100, timeWindow: 60_000 },
   /**
    * Not in the spec: refused webhooks (bad ids, unknown tenant, bad token or signature) and
    * refused refresh tokens per IP, checked before any database query, so a flood of made-up
@@ -116,8 +116,8 @@ export function createCounter(options: {
 }
 
 export interface RateLimits {
-  /** preHandler for every protected route: one shared budget per tenant + user. */
-  protectedRoutes: preHandlerAsyncHookHandler;
+  /** preHandler of every route a customer's token opens: one shared budget per tenant + user. */
+  perUser: preHandlerAsyncHookHandler;
   counter: Counter;
 }
 
@@ -134,7 +134,7 @@ export async function installRateLimits(
     clock: Clock;
     outage: RedisOutage;
     /** Benchmarks raise it to load one user; the counting itself still runs. */
-    protectedRoutesMax?: number;
+    perUserMax?: number;
   },
 ): Promise<RateLimits> {
   await app.register(rateLimit, {
@@ -159,9 +159,9 @@ export async function installRateLimits(
       }),
   });
 
-  const protectedRoutes = app.rateLimit({
-    ...LIMITS.protectedRoutes,
-    max: options.protectedRoutesMax ?? LIMITS.protectedRoutes.max,
+  const perUser = app.rateLimit({
+    ...LIMITS.perUser,
+    max: options.perUserMax ?? LIMITS.perUser.max,
     keyGenerator: (request) =>
       request.principal
         ? `user:${request.principal.tenant.tenantId}:${request.principal.portalUserId}`
@@ -169,7 +169,7 @@ export async function installRateLimits(
   });
 
   return {
-    protectedRoutes,
+    perUser,
     counter: createCounter({
       redis: options.redis,
       namespace: options.namespace,

@@ -48,7 +48,7 @@ beforeAll(async () => {
     voided: voided ?? '',
     textil: textilDebt ?? '',
   };
-  app = await env.app({}, { clock, protectedRoutesMax: 10_000 });
+  app = await env.app({}, { clock, perUserMax: 10_000 });
   ({ ana, textil } = await twoCustomers(app));
 });
 

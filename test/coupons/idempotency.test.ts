@@ -30,7 +30,7 @@ beforeAll(async () => {
   [textilDebt = ''] = await seedDebts(tenant, 'suc0001', 2, [
     { nrocomp: '0001-00000003', saldo: '500.00' },
   ]);
-  app = await env.app({}, { clock, protectedRoutesMax: 10_000 });
+  app = await env.app({}, { clock, perUserMax: 10_000 });
   ({ ana, textil } = await twoCustomers(app));
 });
 
@@ -167,7 +167,7 @@ describe('Idempotency-Key on POST /portal/cupones/generar', () => {
   });
 
   it('two app instances share the keys', async () => {
-    const other = await env.app({}, { clock, protectedRoutesMax: 10_000 });
+    const other = await env.app({}, { clock, perUserMax: 10_000 });
     try {
       const key = newKey();
       const before = await couponCount();

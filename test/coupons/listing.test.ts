@@ -50,7 +50,7 @@ beforeAll(async () => {
   const tenant = await addAuthTenant(env, 1);
   const [debt] = await seedDebts(tenant, 'suc0001', 1, [{ nrocomp: '0001-1', saldo: '1000.00' }]);
   const [betoDebt] = await seedDebts(tenant, 'public', 3, [{ nrocomp: '0001-2', saldo: '999.00' }]);
-  app = await env.app({}, { clock, protectedRoutesMax: 10_000 });
+  app = await env.app({}, { clock, perUserMax: 10_000 });
   await register(app);
   await register(app, { ...BETO, email: 'beto@example.com' });
   const token = await ana();

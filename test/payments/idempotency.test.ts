@@ -64,7 +64,7 @@ beforeAll(async () => {
   tenant = await addAuthTenant(env, 1, CONFIG);
   await seedDebts(1);
   await seedDebts(2);
-  app = await env.app({}, { clock, protectedRoutesMax: 10_000 });
+  app = await env.app({}, { clock, perUserMax: 10_000 });
   await register(app);
   await register(app, { ...TEXTIL, email: 'textil@example.com' });
   await logInBoth(app);
@@ -394,7 +394,7 @@ describe('Idempotency-Key on POST /portal/pagos/iniciar', () => {
   }, 15_000);
 
   it('two app instances on the same databases share the keys', async () => {
-    const other = await env.app({}, { clock, protectedRoutesMax: 10_000 });
+    const other = await env.app({}, { clock, perUserMax: 10_000 });
     try {
       const key = newKey();
       const body = await bodyFor(ana);

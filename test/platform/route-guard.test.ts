@@ -1,48 +1,21 @@
-import type {
-  FastifyInstance,
-  HTTPMethods,
-  LightMyRequestResponse,
-  onRequestHookHandler,
+import Fastify, {
+  type FastifyInstance,
+  type HTTPMethods,
+  type LightMyRequestResponse,
+  type onRequestHookHandler,
+  type RouteOptions,
 } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorBody } from '../../src/platform/http/error-handler.js';
+import { requireDoors } from '../../src/platform/http/route-doors.js';
 import { addAuthTenant, bearer, login, register } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
-
-/**
- * The routes that answer without an access token; every other route must refuse a request
- * without one. Adding a route here is a security decision: say why in the same line.
- */
-const PUBLIC = new Set([
-  'GET /healthz', // load balancer probes
-  'GET /readyz',
-  'GET /docs', // the OpenAPI document and its browsable reference
-  'GET /docs/json',
-  'GET /docs/yaml',
-  'GET /docs/static/index.html',
-  'GET /docs/static/swagger-initializer.js',
-  'GET /docs/static/*',
-  'POST /portal/auth/register', // the ways in: nobody holds a token yet
-  'POST /portal/auth/login',
-  'POST /portal/auth/forgot-password',
-  'POST /portal/auth/reset-password',
-  'POST /portal/auth/refresh-token', // the refresh token authenticates it
-  'GET /portal/empresas/:tenant_id', // the login page shows whose portal it is, before any login
-  'GET /portal/empresas/:tenant_id/logo', // and the business's logo, on the same page
-  'GET /portal/pagos/:id/resultado', // the return address's signed token reads one payment's status: the payer may have no session
-  'POST /portal/pagos/webhook', // gateways: the URL token and the signature authenticate them
-  'GET /portal/sandbox/checkout/:tenantId/:sucursalId/:id', // a gateway's page: no portal token
-  'POST /portal/sandbox/checkout/:tenantId/:sucursalId/:id/:action',
-  'GET /pagos/resultado', // development's stand-in for the portal's result page
-  'GET /qz/certificate', // holds no secret; QZ Tray caches it
-  'GET /portal/avisos/baja', // a reminder's unsubscribe link: its signed token is the credential; shows a page, changes nothing
-  'POST /portal/avisos/baja', // RFC 8058 one-click from a mail client, which holds no session: the signed token authenticates it
-  'OPTIONS *', // CORS preflight: browsers never send credentials with it
-]);
 
 interface RouteEntry {
   method: HTTPMethods;
   url: string;
+  /** The route's options as registered: its door is read once the app is ready. */
+  options: RouteOptions;
 }
 
 const env = useTestEnvironment();
@@ -73,7 +46,9 @@ beforeAll(async () => {
     {
       sessionVersionCacheMs: SESSION_CACHE_MS,
       onRoute: (route) => {
-        for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+        for (const method of [route.method].flat()) {
+          routes.push({ method, url: route.url, options: route });
+        }
         route.onRequest = [route.onRequest ?? []].flat().concat(probe);
       },
     },
@@ -81,10 +56,13 @@ beforeAll(async () => {
   await app.ready();
 });
 
-const key = ({ method, url }: RouteEntry) => `${method} ${url}`;
-// Fastify adds a HEAD route for each GET one: it is public exactly when its GET is.
-const isPublic = ({ method, url }: RouteEntry) =>
-  PUBLIC.has(key({ method: method === 'HEAD' ? 'GET' : method, url }));
+const key = ({ method, url }: Pick<RouteEntry, 'method' | 'url'>) => `${method} ${url}`;
+/**
+ * Public by its door: a route table entry's (`door: 'public'`, with its `why`), a page outside
+ * the API's (`outsideApi`), a plugin's route the platform names (platform/http/route-doors.ts).
+ * Fastify's HEAD twin of a GET route has its options, so it is public exactly when its GET is.
+ */
+const isPublic = ({ options }: RouteEntry) => options.config?.door === 'public';
 
 /** A URL the route answers: every parameter `1`, a wildcard some segment. */
 function concrete(url: string): string {
@@ -130,16 +108,29 @@ function isUnauthorized(method: HTTPMethods, response: LightMyRequestResponse): 
 }
 
 describe('protected by default', () => {
-  it('lists the whole app: the guarded routes are many, and every public entry is a route', () => {
+  it('lists the whole app: the guarded routes are many, and every public one says why it is', () => {
     const guarded = new Set(routes.filter((r) => r.method !== 'HEAD' && !isPublic(r)).map(key));
     expect(guarded.size).toBeGreaterThanOrEqual(20);
     expect(guarded).toContain('GET /portal/auth/me');
     expect(guarded).toContain('POST /portal/pagos/iniciar');
-    // A stale entry would quietly make room for a new public route of the same name.
-    expect([...PUBLIC].filter((entry) => !routes.some((r) => key(r) === entry))).toEqual([]);
+    const unexplained = routes
+      .filter((r) => isPublic(r) && !(typeof r.options.config?.why === 'string'))
+      .map(key);
+    expect(unexplained).toEqual([]);
+    expect(routes.filter(isPublic).map(key)).toContain('POST /portal/auth/login');
   });
 
-  it('every route outside the public list answers 401 UNAUTHORIZED without a token, with and without /backend', async () => {
+  it('a route without a door stops the build (it fails every test, not only a review)', async () => {
+    const bare = Fastify();
+    requireDoors(bare);
+    const declare = async () => {
+      bare.get('/forgot-its-door', () => 'open');
+      await bare.ready();
+    };
+    await expect(declare()).rejects.toThrow(/has no door/);
+  });
+
+  it('every route whose door is not public answers 401 UNAUTHORIZED without a token, with and without /backend', async () => {
     const open: string[] = [];
     for (const route of routes.filter((r) => !isPublic(r))) {
       for (const { request, response, reachedRoute } of await withoutToken(route)) {

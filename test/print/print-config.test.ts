@@ -25,7 +25,7 @@ interface PrintConfig {
 beforeAll(async () => {
   tenant = await addAuthTenant(env, 1);
   // These tests make more requests than one user's 100 a minute.
-  app = await env.app({}, { protectedRoutesMax: 100_000 });
+  app = await env.app({}, { perUserMax: 100_000 });
   anaId = (await register(app)).portal_user_id;
   await register(app, {
     identifier: '20-30111333-5',

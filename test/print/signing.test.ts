@@ -49,7 +49,7 @@ beforeAll(async () => {
   keys = await writePrintAgentKeyPair(keyDir);
   certificate = new X509Certificate(await readFile(keys.certificatePath));
   // The property test below signs far more than the 100 requests a minute of one user.
-  app = await env.app(qzEnv(keys), { protectedRoutesMax: 100_000 });
+  app = await env.app(qzEnv(keys), { perUserMax: 100_000 });
   await register(app);
   token = (await login(app)).accessToken;
 });
@@ -275,7 +275,7 @@ describe('POST /qz/sign', () => {
   });
 
   it('counts in the per-user limit of protected routes (429 RATE_LIMITED)', async () => {
-    const limited = await env.app(qzEnv(keys), { protectedRoutesMax: 2 });
+    const limited = await env.app(qzEnv(keys), { perUserMax: 2 });
     const own = (await login(limited)).accessToken;
     const statuses = [];
     for (let i = 0; i < 3; i += 1) {

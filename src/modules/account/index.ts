@@ -6,20 +6,18 @@ import { createAccountService } from './service.js';
 
 /** The account summary and the pending debts (docs/account.md). */
 export function registerAccount(
-  _app: FastifyInstance,
-  shared: Pick<Shared, 'calendar' | 'protectedRoutes'>,
+  app: FastifyInstance,
+  shared: Pick<Shared, 'calendar'>,
   deps: {
     pendingDebts: PendingDebtsWithPayments;
     partialPayments: Pick<PartialPaymentSettingsReader, 'cached'>;
   },
 ): void {
-  shared.protectedRoutes((authed) =>
-    accountRoutes(authed, {
-      account: createAccountService({
-        calendar: shared.calendar,
-        pendingDebts: deps.pendingDebts,
-        partialPayments: deps.partialPayments,
-      }),
+  accountRoutes(app, {
+    account: createAccountService({
+      calendar: shared.calendar,
+      pendingDebts: deps.pendingDebts,
+      partialPayments: deps.partialPayments,
     }),
-  );
+  });
 }

@@ -5,9 +5,9 @@ import type { AccountService } from './service.js';
 
 const tags = ['cuenta'];
 
-export function accountRoutes(authed: FastifyInstance, deps: { account: AccountService }): void {
+export function accountRoutes(app: FastifyInstance, deps: { account: AccountService }): void {
   declareRoute(
-    authed,
+    app,
     'getAccountSummary',
     {
       tags,
@@ -15,12 +15,12 @@ export function accountRoutes(authed: FastifyInstance, deps: { account: AccountS
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
-      return { success: true as const, data: await deps.account.summary(tenant, portalUserId) };
+      return await deps.account.summary(tenant, portalUserId);
     },
   );
 
   declareRoute(
-    authed,
+    app,
     'listDebts',
     {
       tags,
@@ -28,10 +28,7 @@ export function accountRoutes(authed: FastifyInstance, deps: { account: AccountS
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
-      return {
-        success: true as const,
-        data: await deps.account.pendingDebts(tenant, portalUserId),
-      };
+      return await deps.account.pendingDebts(tenant, portalUserId);
     },
   );
 }

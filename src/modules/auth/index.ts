@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { keepAnswersPrivate } from '../../platform/http/private-answers.js';
 import { createRefusalBudget, LIMITS } from '../../platform/rate-limit.js';
 import { deriveKey } from '../../platform/security/secrets.js';
 import type { Shared } from '../shared.js';
@@ -29,7 +28,6 @@ export async function registerAuth(
     | 'mailer'
     | 'metrics'
     | 'passwords'
-    | 'protectedRoutes'
     | 'sessionVersions'
     | 'systemDb'
     | 'tenancy'
@@ -78,11 +76,7 @@ export async function registerAuth(
     { concurrency: config.jobConcurrency },
   );
 
-  await app.register((scope, _options, done) => {
-    keepAnswersPrivate(scope);
-    publicAuthRoutes(scope, { auth, reset, config });
-    done();
-  });
-  shared.protectedRoutes((authed) => authRoutes(authed, { auth, config }));
+  publicAuthRoutes(app, { auth, reset, config });
+  authRoutes(app, { auth, config });
   return { users: auth };
 }

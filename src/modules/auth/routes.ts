@@ -29,7 +29,10 @@ function expecting(...fields: string[]) {
 const PUBLIC_FIELDS = ['identifier', 'identifier_type', 'tenant_id', 'sucursal_id'];
 const tags = ['auth'];
 
-/** Register, login, password reset and token refresh: the routes that take no access token. */
+/**
+ * Register, login, password reset and token refresh: the routes that take no access token, whose
+ * answers carry credentials and are never stored.
+ */
 export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   const { auth, reset, config } = deps;
   const prefix = config.publicPrefix;
@@ -40,6 +43,7 @@ export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): voi
     {
       tags,
       summary: 'Self-registration against the customer record (ordcon)',
+      privateAnswers: true,
       config: {
         rateLimit: LIMITS.register,
         ...expecting(...PUBLIC_FIELDS, 'email', 'password', 'password_confirmation'),
@@ -58,7 +62,8 @@ export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): voi
         },
         originOf(request),
       );
-      return reply.status(201).send({ success: true as const, data });
+      void reply.code(201);
+      return data;
     },
   );
 
@@ -68,6 +73,7 @@ export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): voi
     {
       tags,
       summary: 'Login; also sets the refresh cookie',
+      privateAnswers: true,
       config: { rateLimit: LIMITS.login, ...expecting(...PUBLIC_FIELDS, 'password') },
     },
     async (request, reply) => {
@@ -82,7 +88,7 @@ export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): voi
         originOf(request),
       );
       setRefreshCookie(reply, prefix, session.refreshToken, session.maxAgeSeconds);
-      return { success: true as const, data };
+      return data;
     },
   );
 
@@ -92,6 +98,7 @@ export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): voi
     {
       tags,
       summary: 'Request a reset code by e-mail (same answer whether or not the user exists)',
+      privateAnswers: true,
       config: { rateLimit: LIMITS.forgotPasswordPerIp, ...expecting(...PUBLIC_FIELDS) },
     },
     async (request) => {
@@ -101,7 +108,7 @@ export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): voi
         { identifier: body.identifier, identifierType: body.identifier_type },
         originOf(request),
       );
-      return { success: true as const, data: { message: FORGOT_PASSWORD_MESSAGE } };
+      return { message: FORGOT_PASSWORD_MESSAGE };
     },
   );
 
@@ -111,6 +118,7 @@ export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): voi
     {
       tags,
       summary: 'Set a new password with the e-mailed code',
+      privateAnswers: true,
       config: {
         rateLimit: LIMITS.resetPasswordPerIp,
         ...expecting(...PUBLIC_FIELDS, 'code', 'password', 'password_confirmation'),
@@ -129,7 +137,7 @@ export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): voi
         },
         originOf(request),
       );
-      return { success: true as const, data: { message: 'Contraseña actualizada' } };
+      return { message: 'Contraseña actualizada' };
     },
   );
 
@@ -139,6 +147,7 @@ export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): voi
     {
       tags,
       summary: 'Rotate tokens (body token, or the refresh cookie when the body is empty)',
+      privateAnswers: true,
       config: expecting('refresh_token'),
       // A browser may post no body at all: that is the empty object of the cookie flow.
       preValidation: (request, _reply, done) => {
@@ -158,21 +167,21 @@ export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): voi
       if (!token) throw new AppError('INVALID_REFRESH_TOKEN', 'Refresh token ausente');
       const { session, ...data } = await auth.refresh(token, originOf(request));
       setRefreshCookie(reply, prefix, session.refreshToken, session.maxAgeSeconds);
-      return { success: true as const, data };
+      return data;
     },
   );
 }
 
-/** The signed-in user's routes; `authed` is app.ts's scope, whose hooks check the token. */
+/** The signed-in customer's routes (their door checks the token). */
 export function authRoutes(
-  authed: FastifyInstance,
+  app: FastifyInstance,
   deps: Pick<AuthRouteDeps, 'auth' | 'config'>,
 ): void {
   const { auth, config } = deps;
   const prefix = config.publicPrefix;
 
   declareRoute(
-    authed,
+    app,
     'changePassword',
     {
       tags,
@@ -188,15 +197,12 @@ export function authRoutes(
         originOf(request),
       );
       clearRefreshCookie(reply, prefix);
-      return {
-        success: true as const,
-        data: { message: 'Contraseña actualizada; inicie sesión con la nueva contraseña' },
-      };
+      return { message: 'Contraseña actualizada; inicie sesión con la nueva contraseña' };
     },
   );
 
   declareRoute(
-    authed,
+    app,
     'getSessionUser',
     {
       tags,
@@ -204,12 +210,12 @@ export function authRoutes(
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
-      return { success: true as const, data: await auth.me(tenant, portalUserId) };
+      return await auth.me(tenant, portalUserId);
     },
   );
 
   declareRoute(
-    authed,
+    app,
     'logout',
     {
       tags,
@@ -230,7 +236,7 @@ export function authRoutes(
       // nothing (its token must not end the session that replaced it).
       if (!sessionEnded) await auth.logout(tenant, portalUserId, originOf(request));
       clearRefreshCookie(reply, prefix);
-      return { success: true as const, data: { message: 'Sesión cerrada' } };
+      return { message: 'Sesión cerrada' };
     },
   );
 }

@@ -7,8 +7,8 @@ import { createCouponService } from './service.js';
 
 /** Payment coupons with their ITF barcode, delegated to the ledger's coupon services (docs/decisions.md #36). */
 export function registerCoupons(
-  _app: FastifyInstance,
-  shared: Pick<Shared, 'calendar' | 'clock' | 'metrics' | 'protectedRoutes' | 'reports'>,
+  app: FastifyInstance,
+  shared: Pick<Shared, 'calendar' | 'clock' | 'metrics' | 'reports'>,
   deps: { paymentHoldingDebts: PaymentHoldingDebts },
 ): void {
   const ledger = createCouponLedger({ calendar: shared.calendar, clock: shared.clock });
@@ -17,5 +17,5 @@ export function registerCoupons(
     metrics: shared.metrics,
     paymentHoldingDebts: deps.paymentHoldingDebts,
   });
-  shared.protectedRoutes((authed) => couponRoutes(authed, { coupons, reports: shared.reports }));
+  couponRoutes(app, { coupons, reports: shared.reports });
 }

@@ -14,14 +14,14 @@ const tags = ['cupones'];
  * segment, which wins over the barcode parameter.
  */
 export function couponRoutes(
-  authed: FastifyInstance,
+  app: FastifyInstance,
   deps: { coupons: CouponService; reports: ReportsClient },
 ): void {
   // docs/api.md: invalid coupon parameters are 400 INVALID_REQUEST, not the default 422.
   const config = { validationCode: 'INVALID_REQUEST' as const };
 
   declareRoute(
-    authed,
+    app,
     'generateCoupon',
     {
       tags,
@@ -36,12 +36,12 @@ export function couponRoutes(
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
       const data = await deps.coupons.generate(tenant, portalUserId, request.body);
-      return { success: true as const, data };
+      return data;
     },
   );
 
   declareRoute(
-    authed,
+    app,
     'listCoupons',
     {
       tags,
@@ -51,12 +51,12 @@ export function couponRoutes(
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
       const data = await deps.coupons.list(tenant, portalUserId, request.query);
-      return { success: true as const, data };
+      return data;
     },
   );
 
   declareRoute(
-    authed,
+    app,
     'getCouponByBarcode',
     {
       tags,
@@ -66,19 +66,19 @@ export function couponRoutes(
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
       const data = await deps.coupons.byBarcode(tenant, portalUserId, request.params.codigo_barras);
-      return { success: true as const, data };
+      return data;
     },
   );
 
   declareRoute(
-    authed,
+    app,
     'getCouponPdf',
     {
       tags,
       summary: 'One of the customer’s coupons as a PDF with its ITF barcode, rendered fresh',
       config,
     },
-    async (request, reply) => {
+    async (request) => {
       const { tenant, portalUserId } = principalOf(request);
       const id = await deps.coupons.ownedCouponId(tenant, portalUserId, request.params.id);
       let pdf: Buffer;
@@ -95,11 +95,7 @@ export function couponRoutes(
           { cause: error },
         );
       }
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="cupon-${id}.pdf"`)
-        .header('cache-control', 'no-store')
-        .send(pdf);
+      return { filename: `cupon-${id}.pdf`, pdf, disposition: 'attachment' as const };
     },
   );
 }

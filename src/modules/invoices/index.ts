@@ -15,31 +15,22 @@ export { findInvoiceDocument } from './queries.js';
 export { invoiceReport, isAuthorized } from './report.js';
 
 export function registerInvoices(
-  _app: FastifyInstance,
+  app: FastifyInstance,
   shared: Pick<
     Shared,
-    | 'calendar'
-    | 'config'
-    | 'invoicePdfFairUse'
-    | 'issuers'
-    | 'locks'
-    | 'log'
-    | 'protectedRoutes'
-    | 'reports'
+    'calendar' | 'config' | 'invoicePdfFairUse' | 'issuers' | 'locks' | 'log' | 'reports'
   >,
 ): void {
   const issuers = createIssuerLookup({ issuers: shared.issuers, log: shared.log });
-  shared.protectedRoutes((authed) =>
-    invoiceRoutes(authed, {
-      invoices: createInvoiceService({
-        calendar: shared.calendar,
-        reports: shared.reports,
-        issuers,
-      }),
-      locks: shared.locks,
-      // Longer than a render can last (the reports call's deadline, plus the reads before it).
-      renderTtlMs: shared.config.reportsTimeoutMs + 30_000,
-      fairUse: shared.invoicePdfFairUse,
+  invoiceRoutes(app, {
+    invoices: createInvoiceService({
+      calendar: shared.calendar,
+      reports: shared.reports,
+      issuers,
     }),
-  );
+    locks: shared.locks,
+    // Longer than a render can last (the reports call's deadline, plus the reads before it).
+    renderTtlMs: shared.config.reportsTimeoutMs + 30_000,
+    fairUse: shared.invoicePdfFairUse,
+  });
 }

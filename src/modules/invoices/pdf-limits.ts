@@ -10,10 +10,10 @@ import { createPdfLimits } from '../pdf-limits.js';
 export const INVOICE_PDF_LIMIT = { max: 10, timeWindow: 60_000 } as const;
 
 export function createInvoicePdfLimits(
-  authed: FastifyInstance,
+  app: FastifyInstance,
   deps: { locks: KeyLocks; renderTtlMs: number },
 ) {
-  return createPdfLimits(authed, {
+  return createPdfLimits(app, {
     name: 'invoice-pdf',
     limit: INVOICE_PDF_LIMIT,
     locks: deps.locks,

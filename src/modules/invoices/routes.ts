@@ -8,18 +8,18 @@ import type { InvoiceService } from './service.js';
 
 const tags = ['facturas'];
 
-/** The customer's fiscal documents; `authed` is app.ts's protected scope, whose hooks check the token. */
+/** The customer's fiscal documents (the customer's door checks the token). */
 export function invoiceRoutes(
-  authed: FastifyInstance,
+  app: FastifyInstance,
   deps: { invoices: InvoiceService; locks: KeyLocks; renderTtlMs: number; fairUse: boolean },
 ): void {
   // Off only in a benchmark of the render path (BuildOptions.invoicePdfFairUse).
   const admitPdf = deps.fairUse
-    ? createInvoicePdfLimits(authed, deps)
+    ? createInvoicePdfLimits(app, deps)
     : () => Promise.resolve(() => Promise.resolve());
 
   declareRoute(
-    authed,
+    app,
     'listInvoices',
     {
       tags,
@@ -34,30 +34,26 @@ export function invoiceRoutes(
         limit: request.query.limit ?? DEFAULT_INVOICE_LIMIT,
         offset: request.query.offset ?? 0,
       });
-      return { success: true as const, data };
+      return data;
     },
   );
 
   declareRoute(
-    authed,
+    app,
     'getInvoicePdf',
     {
       tags,
       summary:
         'The printed representation of an authorized document: CAE, Vto. CAE and the ARCA QR (RG 4892)',
     },
-    async (request, reply) => {
+    async (request) => {
       const { tenant, portalUserId } = principalOf(request);
       // After the params' schema, before anything is read.
       const release = await admitPdf(request);
       const { filename, pdf } = await deps.invoices
         .pdf(tenant, portalUserId, request.params.id)
         .finally(() => void release());
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="${filename}"`)
-        .header('cache-control', 'no-store')
-        .send(pdf);
+      return { filename, pdf, disposition: 'attachment' as const };
     },
   );
 }

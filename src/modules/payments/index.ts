@@ -75,7 +75,6 @@ export async function registerPayments(
     | 'log'
     | 'mailer'
     | 'metrics'
-    | 'protectedRoutes'
     | 'reports'
     | 'servesWebClient'
     | 'settings'
@@ -185,24 +184,22 @@ export async function registerPayments(
     sandbox: createSandboxCheckout({ tenancy, settings, enabled: config.sandboxEnabled }),
     resultPage: !shared.servesWebClient,
   });
-  shared.protectedRoutes((authed) =>
-    paymentRoutes(authed, {
-      start: createPaymentStart({
-        config,
-        gateways,
-        settings,
-        clock,
-        metrics,
-        systemDb,
-        resultKey,
-        partialSettings: partialPayments,
-      }),
-      lifecycle: createPaymentLifecycle({ settings, gateways, claims, clock, emails }),
-      history: createPaymentHistory({ calendar, clock, checkoutTtlMs }),
-      detail: createPaymentDetail({ calendar, clock, checkoutTtlMs, resolution }),
-      receiptPdf: createReceiptDownload({ reports }),
+  paymentRoutes(app, {
+    start: createPaymentStart({
+      config,
+      gateways,
+      settings,
+      clock,
+      metrics,
+      systemDb,
+      resultKey,
+      partialSettings: partialPayments,
     }),
-  );
+    lifecycle: createPaymentLifecycle({ settings, gateways, claims, clock, emails }),
+    history: createPaymentHistory({ calendar, clock, checkoutTtlMs }),
+    detail: createPaymentDetail({ calendar, clock, checkoutTtlMs, resolution }),
+    receiptPdf: createReceiptDownload({ reports }),
+  });
   return {
     pendingDebts: createPendingDebtsWithPayments({ clock, checkoutTtlMs }),
     partialPayments,

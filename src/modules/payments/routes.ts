@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/auth/guard.js';
 import { declareRoute } from '../../platform/http/declare-route.js';
-import { keepAnswersPrivate } from '../../platform/http/private-answers.js';
 import { IdempotencyKeyHeaders } from '../../platform/idempotency/http.js';
 import { LIMITS } from '../../platform/rate-limit.js';
 import type { PaymentDetail, PaymentHistory } from './history.js';
@@ -71,7 +70,7 @@ export function paymentWebhookRoutes(
           { ip: request.ip, userAgent: request.headers['user-agent'] },
         );
         request.log.info({ outcome }, 'payment notification');
-        return { success: true as const };
+        return;
       },
     );
     done();
@@ -87,33 +86,27 @@ export function paymentResultRoutes(
   app: FastifyInstance,
   deps: { result: PaymentResultReader },
 ): void {
-  void app.register((scope, _options, done) => {
-    keepAnswersPrivate(scope);
-    declareRoute(
-      scope,
-      'getPaymentResult',
-      {
-        tags,
-        summary:
-          'A payment’s status for the result page without a session; the return address’s token is the credential (public, an addition)',
-        // A token refused is a 401 (INVALID_RESULT_TOKEN), which a HEAD without a body could not
-        // tell from the guard's; the page only ever GETs it.
-        exposeHeadRoute: false,
-        config: { rateLimit: LIMITS.paymentResultPerIp },
-      },
-      async (request) => {
-        const data = await deps.result(request.params.id, request.query.token);
-        return { success: true as const, data };
-      },
-    );
-    done();
-  });
+  declareRoute(
+    app,
+    'getPaymentResult',
+    {
+      tags,
+      summary:
+        'A payment’s status for the result page without a session; the return address’s token is the credential (public, an addition)',
+      // A token refused is a 401 (INVALID_RESULT_TOKEN), which a HEAD without a body could not
+      // tell from the guard's; the page only ever GETs it.
+      exposeHeadRoute: false,
+      privateAnswers: true,
+      config: { rateLimit: LIMITS.paymentResultPerIp },
+    },
+    (request) => deps.result(request.params.id, request.query.token),
+  );
 }
 
-/** The signed-in user's payments; `authed` is app.ts's scope, whose hooks check the token. */
-export function paymentRoutes(authed: FastifyInstance, deps: PaymentRouteDeps): void {
+/** The signed-in customer's payments (the customer's door checks the token). */
+export function paymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): void {
   declareRoute(
-    authed,
+    app,
     'startPayment',
     {
       tags,
@@ -140,12 +133,12 @@ export function paymentRoutes(authed: FastifyInstance, deps: PaymentRouteDeps): 
         total: request.body.total,
         origin: request.headers.origin,
       });
-      return { success: true as const, data };
+      return data;
     },
   );
 
   declareRoute(
-    authed,
+    app,
     'listPayments',
     {
       tags,
@@ -157,12 +150,12 @@ export function paymentRoutes(authed: FastifyInstance, deps: PaymentRouteDeps): 
         limit: request.query.limit ?? 50,
         offset: request.query.offset ?? 0,
       });
-      return { success: true as const, data };
+      return data;
     },
   );
 
   declareRoute(
-    authed,
+    app,
     'getPayment',
     {
       tags,
@@ -171,12 +164,12 @@ export function paymentRoutes(authed: FastifyInstance, deps: PaymentRouteDeps): 
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
       const data = await deps.detail(tenant, portalUserId, request.params.id);
-      return { success: true as const, data };
+      return data;
     },
   );
 
   declareRoute(
-    authed,
+    app,
     'cancelPayment',
     {
       tags,
@@ -190,12 +183,12 @@ export function paymentRoutes(authed: FastifyInstance, deps: PaymentRouteDeps): 
         portalUserId,
         Number(request.body.payment_id),
       );
-      return { success: true as const, data };
+      return data;
     },
   );
 
   declareRoute(
-    authed,
+    app,
     'refundPayment',
     {
       tags,
@@ -209,25 +202,21 @@ export function paymentRoutes(authed: FastifyInstance, deps: PaymentRouteDeps): 
         portalUserId,
         Number(request.body.payment_id),
       );
-      return { success: true as const, data };
+      return data;
     },
   );
 
   declareRoute(
-    authed,
+    app,
     'getPaymentReceipt',
     {
       tags,
       summary: 'The receipt of an approved payment, as a PDF',
     },
-    async (request, reply) => {
+    async (request) => {
       const { tenant, portalUserId } = principalOf(request);
       const { filename, pdf } = await deps.receiptPdf(tenant, portalUserId, request.params.id);
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `inline; filename="${filename}"`)
-        .header('cache-control', 'no-store')
-        .send(pdf);
+      return { filename, pdf };
     },
   );
 }

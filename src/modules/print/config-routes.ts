@@ -8,13 +8,13 @@ const FIELDS = ['documento', 'impresora', 'papel', 'copias', 'predeterminada'] a
 
 /** docs/decisions.md #40: the portal user's print configurations, at /qz/print-config (and /backend/qz/...). */
 export function printConfigRoutes(
-  authed: FastifyInstance,
+  app: FastifyInstance,
   deps: { printConfigs: PrintConfigService },
 ): void {
   const { printConfigs } = deps;
 
   declareRoute(
-    authed,
+    app,
     'listPrintConfigs',
     {
       tags,
@@ -23,12 +23,12 @@ export function printConfigRoutes(
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
       const data = await printConfigs.list(tenant, portalUserId, request.query.documento);
-      return { success: true as const, data };
+      return data;
     },
   );
 
   declareRoute(
-    authed,
+    app,
     'createPrintConfig',
     {
       tags,
@@ -38,12 +38,13 @@ export function printConfigRoutes(
     async (request, reply) => {
       const { tenant, portalUserId } = principalOf(request);
       const data = await printConfigs.create(tenant, portalUserId, request.body);
-      return reply.status(201).send({ success: true as const, data });
+      void reply.code(201);
+      return data;
     },
   );
 
   declareRoute(
-    authed,
+    app,
     'getPrintConfig',
     {
       tags,
@@ -52,12 +53,12 @@ export function printConfigRoutes(
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
       const data = await printConfigs.get(tenant, portalUserId, request.params.id);
-      return { success: true as const, data };
+      return data;
     },
   );
 
   declareRoute(
-    authed,
+    app,
     'updatePrintConfig',
     {
       tags,
@@ -67,12 +68,12 @@ export function printConfigRoutes(
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
       const data = await printConfigs.update(tenant, portalUserId, request.params.id, request.body);
-      return { success: true as const, data };
+      return data;
     },
   );
 
   declareRoute(
-    authed,
+    app,
     'deletePrintConfig',
     {
       tags,
@@ -81,7 +82,7 @@ export function printConfigRoutes(
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
       const data = await printConfigs.remove(tenant, portalUserId, request.params.id);
-      return { success: true as const, data };
+      return data;
     },
   );
 }

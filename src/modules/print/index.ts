@@ -15,14 +15,12 @@ export { findKeyFiles, writePrintAgentKeyPair } from './keys.js';
  */
 export async function registerPrint(
   app: FastifyInstance,
-  shared: Pick<Shared, 'clock' | 'config' | 'log' | 'protectedRoutes'>,
+  shared: Pick<Shared, 'clock' | 'config' | 'log'>,
 ): Promise<void> {
   const signer = await printSignerFor(shared.config, (message) => shared.log.warn(message));
   printCertificateRoutes(app, { signer });
-  shared.protectedRoutes((authed) =>
-    printRoutes(authed, {
-      signer,
-      printConfigs: createPrintConfigService({ clock: shared.clock }),
-    }),
-  );
+  printRoutes(app, {
+    signer,
+    printConfigs: createPrintConfigService({ clock: shared.clock }),
+  });
 }

@@ -39,11 +39,11 @@ export function printCertificateRoutes(app: FastifyInstance, deps: { signer: Pri
 
 /** The signature of each QZ Tray request and the user's print configurations (signed in). */
 export function printRoutes(
-  authed: FastifyInstance,
+  app: FastifyInstance,
   deps: { signer: PrintSigner; printConfigs: PrintConfigService },
 ): void {
   declareRoute(
-    authed,
+    app,
     'signPrintRequest',
     {
       tags,
@@ -56,5 +56,5 @@ export function printRoutes(
     },
   );
 
-  printConfigRoutes(authed, deps);
+  printConfigRoutes(app, deps);
 }

@@ -9,15 +9,13 @@ import { createProfileService } from './service.js';
  * change, and the notice of a new e-mail.
  */
 export async function registerProfile(
-  _app: FastifyInstance,
-  shared: Pick<Shared, 'clock' | 'config' | 'jobs' | 'mailer' | 'protectedRoutes' | 'tenancy'>,
+  app: FastifyInstance,
+  shared: Pick<Shared, 'clock' | 'config' | 'jobs' | 'mailer' | 'tenancy'>,
 ): Promise<void> {
   const { config, tenancy, jobs, mailer, clock } = shared;
   const notices = createEmailChangeNotices({ tenancy, jobs, mailer });
   await notices.work(config.jobConcurrency);
-  shared.protectedRoutes((authed) =>
-    profileRoutes(authed, {
-      profile: createProfileService({ clock, notices }),
-    }),
-  );
+  profileRoutes(app, {
+    profile: createProfileService({ clock, notices }),
+  });
 }

@@ -5,9 +5,9 @@ import type { ProfileService } from './service.js';
 
 const tags = ['perfil'];
 
-export function profileRoutes(authed: FastifyInstance, deps: { profile: ProfileService }): void {
+export function profileRoutes(app: FastifyInstance, deps: { profile: ProfileService }): void {
   declareRoute(
-    authed,
+    app,
     'getProfile',
     {
       tags,
@@ -15,12 +15,12 @@ export function profileRoutes(authed: FastifyInstance, deps: { profile: ProfileS
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
-      return { success: true as const, data: await deps.profile.get(tenant, portalUserId) };
+      return await deps.profile.get(tenant, portalUserId);
     },
   );
 
   declareRoute(
-    authed,
+    app,
     'updateProfile',
     {
       tags,
@@ -29,10 +29,7 @@ export function profileRoutes(authed: FastifyInstance, deps: { profile: ProfileS
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
-      return {
-        success: true as const,
-        data: await deps.profile.update(tenant, portalUserId, request.body),
-      };
+      return await deps.profile.update(tenant, portalUserId, request.body);
     },
   );
 }

@@ -16,16 +16,14 @@ import { createReceiptService, type PaymentsOfReceipts } from './service.js';
 export type { PaymentsOfReceipts } from './service.js';
 
 export function registerReceipts(
-  _app: FastifyInstance,
-  shared: Pick<Shared, 'protectedRoutes' | 'reports'>,
+  app: FastifyInstance,
+  shared: Pick<Shared, 'reports'>,
   deps: { paymentsOfReceipts: PaymentsOfReceipts },
 ): void {
-  shared.protectedRoutes((authed) =>
-    receiptRoutes(authed, {
-      receipts: createReceiptService({
-        reports: shared.reports,
-        paymentsOfReceipts: deps.paymentsOfReceipts,
-      }),
+  receiptRoutes(app, {
+    receipts: createReceiptService({
+      reports: shared.reports,
+      paymentsOfReceipts: deps.paymentsOfReceipts,
     }),
-  );
+  });
 }

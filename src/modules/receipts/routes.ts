@@ -6,10 +6,10 @@ import type { ReceiptService } from './service.js';
 
 const tags = ['recibos'];
 
-/** The customer's receipts, portal and ERP alike; `authed` is app.ts's scope, whose hooks check the token. */
-export function receiptRoutes(authed: FastifyInstance, deps: { receipts: ReceiptService }): void {
+/** The customer's receipts, portal and ERP alike (the customer's door checks the token). */
+export function receiptRoutes(app: FastifyInstance, deps: { receipts: ReceiptService }): void {
   declareRoute(
-    authed,
+    app,
     'listReceipts',
     {
       tags,
@@ -21,25 +21,21 @@ export function receiptRoutes(authed: FastifyInstance, deps: { receipts: Receipt
         limit: request.query.limit ?? DEFAULT_LIMIT,
         offset: request.query.offset ?? 0,
       });
-      return { success: true as const, data };
+      return data;
     },
   );
 
   declareRoute(
-    authed,
+    app,
     'getReceiptPdf',
     {
       tags,
       summary: 'One of the customer’s receipts as a PDF, rendered as the portal receipt is',
     },
-    async (request, reply) => {
+    async (request) => {
       const { tenant, portalUserId } = principalOf(request);
       const { filename, pdf } = await deps.receipts.pdf(tenant, portalUserId, request.params.id);
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `inline; filename="${filename}"`)
-        .header('cache-control', 'no-store')
-        .send(pdf);
+      return { filename, pdf };
     },
   );
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { declareRoute } from '../../platform/http/declare-route.js';
-import { keepAnswersPrivate } from '../../platform/http/private-answers.js';
+import { declareRoute, envelopeOf } from '../../platform/http/declare-route.js';
 import { LIMITS } from '../../platform/rate-limit.js';
 import { confirmPage, donePage, type UnsubscribePage } from './page.js';
 import type { Unsubscribe } from './unsubscribe.js';
@@ -40,14 +39,13 @@ export async function unsubscribeRoutes(
         done(null, Object.fromEntries(new URLSearchParams(String(body))));
       },
     );
-    keepAnswersPrivate(scope);
-
     declareRoute(
       scope,
       'getUnsubscribePage',
       {
         tags,
         summary: 'The unsubscribe link’s page: a button that posts; changes nothing (public)',
+        privateAnswers: true,
         config: { rateLimit: LIMITS.unsubscribePerIp },
       },
       async (request, reply) => {
@@ -64,12 +62,13 @@ export async function unsubscribeRoutes(
       {
         tags,
         summary: 'One-click unsubscribe (RFC 8058): reminders off for the token’s account (public)',
+        privateAnswers: true,
         config: { rateLimit: LIMITS.unsubscribePerIp },
       },
       async (request, reply) => {
         const { tenantName } = await deps.unsubscribe.unsubscribe(request.query.token);
         if (wantsHtml(request)) return sendPage(reply, donePage(tenantName));
-        return reply.send({ success: true, data: { avisos_vencimiento: false } });
+        return reply.send(envelopeOf({ avisos_vencimiento: false as const }));
       },
     );
     ready();

@@ -13,15 +13,13 @@ export { statementReport, type Statement } from './service.js';
  * writes nothing.
  */
 export function registerStatement(
-  _app: FastifyInstance,
-  shared: Pick<Shared, 'calendar' | 'config' | 'locks' | 'protectedRoutes' | 'reports'>,
+  app: FastifyInstance,
+  shared: Pick<Shared, 'calendar' | 'config' | 'locks' | 'reports'>,
 ): void {
-  shared.protectedRoutes((authed) =>
-    statementRoutes(authed, {
-      statements: createStatementService({ calendar: shared.calendar, reports: shared.reports }),
-      locks: shared.locks,
-      // Longer than a render can last (the reports call's deadline, plus the reads before it).
-      renderTtlMs: shared.config.reportsTimeoutMs + 30_000,
-    }),
-  );
+  statementRoutes(app, {
+    statements: createStatementService({ calendar: shared.calendar, reports: shared.reports }),
+    locks: shared.locks,
+    // Longer than a render can last (the reports call's deadline, plus the reads before it).
+    renderTtlMs: shared.config.reportsTimeoutMs + 30_000,
+  });
 }

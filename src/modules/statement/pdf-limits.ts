@@ -14,10 +14,10 @@ export const STATEMENT_PDF_LIMIT = { max: 5, timeWindow: 60_000 } as const;
  * and 5 a minute per customer.
  */
 export function createStatementPdfLimits(
-  authed: FastifyInstance,
+  app: FastifyInstance,
   deps: { locks: KeyLocks; renderTtlMs: number },
 ) {
-  return createPdfLimits(authed, {
+  return createPdfLimits(app, {
     name: 'statement-pdf',
     limit: STATEMENT_PDF_LIMIT,
     locks: deps.locks,

@@ -7,15 +7,15 @@ import type { StatementService } from './service.js';
 
 const tags = ['cuenta'];
 
-/** The statement of account; `authed` is app.ts's protected scope, whose hooks check the token. */
+/** The statement of account (the customer's door checks the token). */
 export function statementRoutes(
-  authed: FastifyInstance,
+  app: FastifyInstance,
   deps: { statements: StatementService; locks: KeyLocks; renderTtlMs: number },
 ): void {
-  const admitPdf = createStatementPdfLimits(authed, deps);
+  const admitPdf = createStatementPdfLimits(app, deps);
 
   declareRoute(
-    authed,
+    app,
     'getStatement',
     {
       tags,
@@ -25,18 +25,18 @@ export function statementRoutes(
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
       const data = await deps.statements.statement(tenant, portalUserId, request.query);
-      return { success: true as const, data };
+      return data;
     },
   );
 
   declareRoute(
-    authed,
+    app,
     'getStatementPdf',
     {
       tags,
       summary: 'The same statement of account as a PDF',
     },
-    async (request, reply) => {
+    async (request) => {
       const { tenant, portalUserId } = principalOf(request);
       // After the query's schema (a malformed date is not counted), before the ledger is read.
       const release = await admitPdf(request);
@@ -44,11 +44,7 @@ export function statementRoutes(
         .pdf(tenant, portalUserId, request.query)
         // The key goes back beside the answer: the PDF does not wait for Redis.
         .finally(() => void release());
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `inline; filename="${filename}"`)
-        .header('cache-control', 'no-store')
-        .send(pdf);
+      return { filename, pdf };
     },
   );
 }

@@ -46,24 +46,21 @@ export function tenantRoutes(
       void reply.header('cache-control', CACHE_CONTROL);
       const version = brand.logo?.etag.slice(1, -1);
       return {
-        success: true as const,
-        data: {
-          id: listing.tenantId,
-          nombre: listing.nombre,
-          sucursales: [...listing.sucursales],
-          marca: brand.marca,
-          logo_url:
-            version === undefined
-              ? null
-              : `${deps.publicPrefix}/portal/empresas/${listing.tenantId}/logo?v=${version}`,
-          redes_cobranza: brand.redes,
-          cuit: brand.cuit,
-          zona_horaria: brand.zona,
-          avisos_habilitados: brand.avisos.habilitados,
-          avisos_etapas: {
-            dias_antes: brand.avisos.diasAntes,
-            dias_vencido: [...brand.avisos.diasVencido],
-          },
+        id: listing.tenantId,
+        nombre: listing.nombre,
+        sucursales: [...listing.sucursales],
+        marca: brand.marca,
+        logo_url:
+          version === undefined
+            ? null
+            : `${deps.publicPrefix}/portal/empresas/${listing.tenantId}/logo?v=${version}`,
+        redes_cobranza: brand.redes,
+        cuit: brand.cuit,
+        zona_horaria: brand.zona,
+        avisos_habilitados: brand.avisos.habilitados,
+        avisos_etapas: {
+          dias_antes: brand.avisos.diasAntes,
+          dias_vencido: [...brand.avisos.diasVencido],
         },
       };
     },

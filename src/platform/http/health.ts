@@ -8,7 +8,7 @@ const tags = ['health'];
 
 export function healthRoutes(app: FastifyInstance, systemDb: Kysely<SystemDatabase>): void {
   declareRoute(app, 'checkLiveness', { tags, summary: 'The process is up' }, () =>
-    Promise.resolve({ success: true as const, data: { status: 'ok' } }),
+    Promise.resolve({ status: 'ok' }),
   );
 
   declareRoute(
@@ -23,7 +23,7 @@ export function healthRoutes(app: FastifyInstance, systemDb: Kysely<SystemDataba
           cause: error,
         });
       }
-      return { success: true as const, data: { status: 'ready' } };
+      return { status: 'ready' };
     },
   );
 }

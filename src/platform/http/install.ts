@@ -8,12 +8,13 @@ import { packageVersion } from '../version.js';
 import { installErrorHandling, type NotFoundFallback } from './error-handler.js';
 import { installOpenApi } from './openapi.js';
 import { installRequestLog } from './request-log.js';
+import { requireDoors } from './route-doors.js';
 import { installHttpSecurity, type HttpSecuritySettings } from './security.js';
 import { installUndeclaredCodeCheck } from './undeclared-codes.js';
 import { installValidation } from './validation.js';
 
 /**
- * Everything every route goes through, in order: JSON bodies only, validation, the error
+ * Everything every route goes through, in order: a door for every route, JSON bodies only, validation, the error
  * envelope, the request log, the route table's error codes, HTTPS/HSTS/CORS, cookies, rate limits and the OpenAPI document.
  */
 export async function installHttp(
@@ -28,9 +29,10 @@ export async function installHttp(
     clock: Clock;
     /** The web client's files and pages, answered where no route matches. */
     fallback: NotFoundFallback | undefined;
-    protectedRoutesMax?: number | undefined;
+    perUserMax?: number | undefined;
   },
 ): Promise<RateLimits> {
+  requireDoors(app);
   // docs/decisions.md #23: JSON only. Fastify also parses text/plain by default; that answers 415 here.
   app.removeContentTypeParser('text/plain');
   installValidation(app);
@@ -44,8 +46,8 @@ export async function installHttp(
     namespace: settings.redisKeyPrefix,
     clock: options.clock,
     outage: options.redisOutage,
-    ...(options.protectedRoutesMax !== undefined && {
-      protectedRoutesMax: options.protectedRoutesMax,
+    ...(options.perUserMax !== undefined && {
+      perUserMax: options.perUserMax,
     }),
   });
   await installOpenApi(app, packageVersion);

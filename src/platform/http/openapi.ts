@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { securitySchemes } from '../doors/index.js';
 import { finishOpenApiDocument } from './openapi-document.js';
 
 export const DOCS_PATH = '/docs';
@@ -23,11 +24,8 @@ export async function installOpenApi(app: FastifyInstance, version: string): Pro
           'Errors: `{ success: false, error, code }`.',
         ].join('\n\n'),
       },
-      components: {
-        securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        },
-      },
+      // The doors that take a credential (platform/doors/).
+      components: { securitySchemes: securitySchemes() },
     },
     // Always `openapiObject` here: the plugin is configured for OpenAPI, not Swagger 2.
     transformObject: (generated) =>

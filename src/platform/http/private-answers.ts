@@ -1,13 +1,17 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
 /**
- * Every answer of the routes in `scope` carries `Cache-Control: no-store` (docs/api.md
- * "Caching"): they hold a person's data or credentials, which no browser cache, shared proxy or
- * back button may keep. Set on the request, before any guard, so refusals carry it too.
+ * `Cache-Control: no-store` on every answer of a route whose answers hold a person's data or
+ * credentials (docs/api.md "Caching"), which no browser cache, shared proxy or back button may
+ * keep: the routes of a door that checks a credential, and the public routes that say so
+ * (declareRoute's `privateAnswers`). Set on the request, before any check, so refusals carry it
+ * too.
  */
-export function keepAnswersPrivate(scope: FastifyInstance): void {
-  scope.addHook('onRequest', function noStore(_request, reply, done) {
-    void reply.header('cache-control', 'no-store');
-    done();
-  });
+export function noStore(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void {
+  void reply.header('cache-control', 'no-store');
+  done();
 }

@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Type } from 'typebox';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyReply,
+  FastifyRequest,
+  onResponseAsyncHookHandler,
+  onSendAsyncHookHandler,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
 import type { Kysely } from 'kysely';
 import { principalOf } from '../auth/guard.js';
 import type { Clock } from '../clock.js';
@@ -109,27 +116,31 @@ interface Claim {
   keptRefusals: readonly string[];
 }
 
+/** The hooks a route whose config names `idempotency` gets, after its door's. */
+export interface IdempotencyChecks {
+  preHandler: preHandlerAsyncHookHandler;
+  onSend: onSendAsyncHookHandler;
+  onResponse: onResponseAsyncHookHandler;
+}
+
 /**
- * docs/api.md "Idempotency-Key" on the routes whose config names `idempotency`, as hooks of the
- * authenticated scope (after the JWT guard, which gives the tenant and user, and the rate limit):
+ * docs/api.md "Idempotency-Key" on the routes whose config names `idempotency`, as hooks that
+ * run after the door's (the customer's token gives the tenant and user; the rate limit ran):
  * the preHandler claims the key in the tenant database or answers from it; onSend stores the
  * answer of an operation that changed something, or lets go of the claim (isKeptAnswer).
  */
-export function installIdempotency(
-  scope: FastifyInstance,
-  deps: {
-    systemDb: Kysely<SystemDatabase>;
-    clock: Clock;
-    log: FastifyBaseLogger;
-    /**
-     * After this a claim still `in_progress` belongs to a request that died: longer than any
-     * request runs (the gateway calls' timeouts), so a live one is never taken over.
-     */
-    lockTtlMs: number;
-    /** How long a request waits for the one running its key before 409 IDEMPOTENCY_IN_PROGRESS. */
-    waitMs?: number;
-  },
-): void {
+export function createIdempotencyChecks(deps: {
+  systemDb: Kysely<SystemDatabase>;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /**
+   * After this a claim still `in_progress` belongs to a request that died: longer than any
+   * request runs (the gateway calls' timeouts), so a live one is never taken over.
+   */
+  lockTtlMs: number;
+  /** How long a request waits for the one running its key before 409 IDEMPOTENCY_IN_PROGRESS. */
+  waitMs?: number;
+}): IdempotencyChecks {
   const { systemDb, clock, log, lockTtlMs } = deps;
   const waitMs = deps.waitMs ?? 5_000;
   const claims = new WeakMap<FastifyRequest, Claim>();
@@ -143,7 +154,10 @@ export function installIdempotency(
     }
   }
 
-  scope.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+  async function claimOrReplay(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<FastifyReply | undefined> {
     const options = request.routeOptions.config.idempotency;
     const key = request.headers['idempotency-key'];
     if (!options || key === undefined) return;
@@ -211,39 +225,42 @@ export function installIdempotency(
       }
       await sleep(POLL_MS);
     }
-  });
+  }
 
-  scope.addHook(
-    'onSend',
-    async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-      const claim = claims.get(request);
-      if (!claim) return payload;
-      claims.delete(request);
-      const status = reply.statusCode;
-      // Released, the key is free at once: a request waiting on it claims it and runs, and so does
-      // a corrected retry with the same key, whatever its body.
-      if (typeof payload !== 'string' || !isKeptAnswer(status, payload, claim.keptRefusals)) {
-        await release(claim);
-        return payload;
-      }
-      try {
-        const kept = await finishKey(claim.db, claim.id, claim.lockedAt, { status, body: payload });
-        if (!kept)
-          log.warn({ route: claim.id.route }, 'idempotency key taken over before its answer');
-      } catch (error) {
-        // The answer still goes out; the claim's lock expires after lockTtlMs and a retry then
-        // runs the operation again (what iniciar's and coupons' own checks guard against).
-        log.error({ err: error }, 'idempotency answer not stored');
-      }
+  async function keepOrRelease(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+  ): Promise<unknown> {
+    const claim = claims.get(request);
+    if (!claim) return payload;
+    claims.delete(request);
+    const status = reply.statusCode;
+    // Released, the key is free at once: a request waiting on it claims it and runs, and so does
+    // a corrected retry with the same key, whatever its body.
+    if (typeof payload !== 'string' || !isKeptAnswer(status, payload, claim.keptRefusals)) {
+      await release(claim);
       return payload;
-    },
-  );
+    }
+    try {
+      const kept = await finishKey(claim.db, claim.id, claim.lockedAt, { status, body: payload });
+      if (!kept)
+        log.warn({ route: claim.id.route }, 'idempotency key taken over before its answer');
+    } catch (error) {
+      // The answer still goes out; the claim's lock expires after lockTtlMs and a retry then
+      // runs the operation again (what iniciar's and coupons' own checks guard against).
+      log.error({ err: error }, 'idempotency answer not stored');
+    }
+    return payload;
+  }
 
   // A request that ended without onSend (the connection gone before an answer): let go at once.
-  scope.addHook('onResponse', async (request: FastifyRequest) => {
+  async function releaseUnanswered(request: FastifyRequest): Promise<void> {
     const claim = claims.get(request);
     if (!claim) return;
     claims.delete(request);
     await release(claim);
-  });
+  }
+
+  return { preHandler: claimOrReplay, onSend: keepOrRelease, onResponse: releaseUnanswered };
 }

@@ -189,8 +189,8 @@ async function withRefreshLock<T>(task: () => Promise<T>): Promise<T> {
 }
 
 /** The routes that take no access token, and those that take it (contract/routes.ts). */
-type PublicKey = RouteKeyWhere<{ auth: 'public' }>;
-type BearerKey = RouteKeyWhere<{ auth: 'bearer' }>;
+type PublicKey = RouteKeyWhere<{ door: 'public' }>;
+type BearerKey = RouteKeyWhere<{ door: 'customer' }>;
 /** What a call adds to the route's input: all but the token, which the session adds. */
 type Extras = Omit<CallExtras, 'token'>;
 

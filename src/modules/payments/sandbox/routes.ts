@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { outsideApi } from '../../../platform/http/route-doors.js';
 import type { SandboxCheckoutService } from './checkout.js';
 import { checkoutPage, resultPage, type SandboxPage } from './page.js';
 
@@ -47,7 +48,10 @@ export async function sandboxRoutes(
 
     routes.get(
       '/portal/sandbox/checkout/:tenantId/:sucursalId/:id',
-      { schema: { hide: true, params: Params } },
+      {
+        schema: { hide: true, params: Params },
+        config: outsideApi('the sandbox gateway’s own checkout page: a gateway’s, no portal token'),
+      },
       async (request, reply) => {
         const { tenantId, sucursalId, id } = request.params;
         const checkout = await sandbox.checkout(tenantId, sucursalId, id);
@@ -57,7 +61,10 @@ export async function sandboxRoutes(
 
     routes.post(
       '/portal/sandbox/checkout/:tenantId/:sucursalId/:id/:action',
-      { schema: { hide: true, params: ActionParams } },
+      {
+        schema: { hide: true, params: ActionParams },
+        config: outsideApi('the sandbox checkout page’s buttons: a gateway’s, no portal token'),
+      },
       async (request, reply) => {
         const { tenantId, sucursalId, id, action } = request.params;
         const back = await sandbox.decide(tenantId, sucursalId, id, action, request.log);
@@ -70,7 +77,10 @@ export async function sandboxRoutes(
     if (deps.resultPage)
       routes.get(
         '/pagos/resultado',
-        { schema: { hide: true, querystring: ResultQuery } },
+        {
+          schema: { hide: true, querystring: ResultQuery },
+          config: outsideApi('development’s stand-in for the web client’s result page'),
+        },
         (request, reply) => {
           sandbox.assertEnabled();
           const { payment_id: paymentId = '', estado = '' } = request.query;
