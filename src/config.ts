@@ -415,7 +415,8 @@ const SWITCH = /^PORTAL_ENABLE_[A-Z0-9_]+$/;
 /** Every `PORTAL_ENABLE_<NAME>` that is set, read as true or false like any other boolean. */
 function parseSwitches(reader: EnvReader, env: Env): ReadonlyMap<string, boolean> {
   const switches = new Map<string, boolean>();
-  for (const name of Object.keys(env).filter((key) => SWITCH.test(key)).sort()) {
+  const names = Object.keys(env).filter((name) => SWITCH.test(name));
+  for (const name of names.sort()) {
     if (reader.raw(name) !== undefined) switches.set(name, reader.boolean(name, false));
   }
   return switches;

@@ -44,6 +44,41 @@ describe('the gateway table', () => {
     expect(found).toEqual([]);
   });
 
+  it("keeps each gateway in its folder: gateways/ imports none of payments' other folders, and only the table enters a gateway's folder", async () => {
+    const payments = join('src', 'modules', 'payments');
+    const folders = new Set(
+      (await readdir(join(ROOT, GATEWAYS_DIR), { withFileTypes: true }))
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => join(GATEWAYS_DIR, entry.name)),
+    );
+    expect([...folders].map((folder) => relative(GATEWAYS_DIR, folder)).sort()).toEqual(
+      [...GATEWAY_IDS].sort(),
+    );
+    const crossings: string[] = [];
+    for (const file of await sourceFiles('src')) {
+      const text = await readFile(join(ROOT, file), 'utf8');
+      for (const [, specifier] of text.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']*)'/g)) {
+        const target = relative(ROOT, join(ROOT, file, '..', specifier ?? ''));
+        const ownFolder = [...folders].find((folder) => file.startsWith(`${folder}/`));
+        const targetFolder = [...folders].find((folder) => target.startsWith(`${folder}/`));
+        // Deleting a gateway's folder and its table line must leave a portal that compiles.
+        if (targetFolder !== undefined && targetFolder !== ownFolder) {
+          const fromTable = file === join(GATEWAYS_DIR, 'table.ts');
+          if (!fromTable) crossings.push(`${file} -> ${target}`);
+        }
+        // gateways/ stands below the rest of payments, so a provider kind can leave it whole.
+        if (
+          file.startsWith(`${GATEWAYS_DIR}/`) &&
+          target.startsWith(`${payments}/`) &&
+          !target.startsWith(`${GATEWAYS_DIR}/`)
+        ) {
+          crossings.push(`${file} -> ${target}`);
+        }
+      }
+    }
+    expect(crossings).toEqual([]);
+  });
+
   it("documents every gateway's settings keys in docs/erp.md", async () => {
     const erp = await readFile(join(ROOT, 'docs', 'erp.md'), 'utf8');
     const missing = [...GATEWAYS.values()].flatMap((definition) =>
