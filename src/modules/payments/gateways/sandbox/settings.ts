@@ -40,9 +40,8 @@ export function parseSandboxSettings(values: GatewaySettings): SettingsCheck<San
 const GATEWAY_KEYS = { gateways: GATEWAY_SETTINGS };
 
 /**
- * The secret the page signs its notifications with, read fresh as the webhook reads it to
- * verify them ('' when unset: the webhook then refuses the notification, as a real gateway's
- * misconfigured secret would be refused).
+ * The secret the page signs its notifications with, read fresh as the webhook reads it to verify
+ * them; '' when unset, and the webhook then refuses what it signed.
  */
 export async function readSandboxSecret(
   settings: SettingsReader,
