@@ -45,8 +45,12 @@ export interface Config {
   readonly qzPrivateKeyPath: string | undefined;
   readonly qzCertificatePath: string | undefined;
   readonly smtpUrl: string | undefined;
-  /** The sandbox gateway is refused in production unless this is set. */
-  readonly sandboxEnabled: boolean;
+  /**
+   * The operator's `PORTAL_ENABLE_<NAME>` switches, each true or false, by variable name. Unset
+   * ones are absent: the piece that declares a switch gives its default (the sandbox gateway's,
+   * PORTAL_ENABLE_SANDBOX, is declared in its folder), so this file names none of them.
+   */
+  readonly switches: ReadonlyMap<string, boolean>;
   /** Per outbound gateway call. */
   readonly gatewayTimeoutMs: number;
   /**
@@ -293,11 +297,6 @@ const SCALARS = {
     '1-64 letters, digits or :._-',
     "prefix of the deployment's Redis keys and channel",
   ),
-  sandboxEnabled: boolean(
-    'PORTAL_ENABLE_SANDBOX',
-    (mode) => !mode.isProduction,
-    'the sandbox gateway (refused in production unless set)',
-  ),
   gatewayTimeoutMs: integer(
     'PORTAL_GATEWAY_TIMEOUT_MS',
     10_000,
@@ -410,6 +409,19 @@ function httpOrigin(value: string): string | undefined {
   }
 }
 
+/** A switch an operator sets: `PORTAL_ENABLE_` and a name (config.switches). */
+const SWITCH = /^PORTAL_ENABLE_[A-Z0-9_]+$/;
+
+/** Every `PORTAL_ENABLE_<NAME>` that is set, read as true or false like any other boolean. */
+function parseSwitches(reader: EnvReader, env: Env): ReadonlyMap<string, boolean> {
+  const switches = new Map<string, boolean>();
+  const names = Object.keys(env).filter((name) => SWITCH.test(name));
+  for (const name of names.sort()) {
+    if (reader.raw(name) !== undefined) switches.set(name, reader.boolean(name, false));
+  }
+  return switches;
+}
+
 function parseTrustProxy(reader: EnvReader, isProduction: boolean): TrustProxy {
   const value = reader.raw('TRUST_PROXY');
   if (value === undefined) return false;
@@ -485,7 +497,7 @@ export function loadConfig(env: Env): Config {
     qzPrivateKeyPath: reader.raw('QZ_PRIVATE_KEY_PATH'),
     qzCertificatePath: reader.raw('QZ_CERTIFICATE_PATH'),
     smtpUrl: reader.url('SMTP_URL', ['smtp:', 'smtps:']),
-    sandboxEnabled: scalars.sandboxEnabled,
+    switches: parseSwitches(reader, env),
     gatewayTimeoutMs: scalars.gatewayTimeoutMs,
     gatewayAllowedOrigins: parseGatewayOrigins(reader),
     // Production and tests serve a web client only when told where it is.

@@ -66,7 +66,7 @@ const WARM_UP = {
   sucursal: { id: 1, nombre: 'Warm-up' },
   cliente: { nombre: 'Warm-up', documento: '0', numero: 1 },
   recibo: { numero: 'RC0000-00000000', fecha: '2026-01-01', anulado: false },
-  pago: { payment_id: 1, metodo: 'Pasarela de prueba (sandbox)', gateway_payment_id: null },
+  pago: { payment_id: 1, metodo: 'Warm-up', gateway_payment_id: null },
   facturas: [{ tipo: 'Factura B', numero: '0001-00000001', monto: '1.00' }],
   total: '1.00',
 };

@@ -6,16 +6,12 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createMercadoPagoAdapter,
-  parseMercadoPagoSettings,
-} from '../../src/modules/payments/gateways/mercadopago.js';
+import { createMercadoPagoAdapter } from '../../src/modules/payments/gateways/mercadopago/adapter.js';
+import { parseMercadoPagoSettings } from '../../src/modules/payments/gateways/mercadopago/settings.js';
 import { signNotification } from '../../src/modules/payments/gateways/signature.js';
 import type { GatewayAdapter } from '../../src/modules/payments/gateways/types.js';
-import {
-  createUalaBisAdapter,
-  parseUalaBisSettings,
-} from '../../src/modules/payments/gateways/ualabis.js';
+import { createUalaBisAdapter } from '../../src/modules/payments/gateways/ualabis/adapter.js';
+import { parseUalaBisSettings } from '../../src/modules/payments/gateways/ualabis/settings.js';
 
 /*
  * Local fakes of the gateways' documented APIs (docs/erp.md "Payment gateways"), shared by the

@@ -4,12 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pathPattern } from '../../src/modules/payments/gateways/http.js';
 import { gatewayFailureRecord } from '../../src/modules/payments/gateways/failure-record.js';
-import { parseMercadoPagoSettings } from '../../src/modules/payments/gateways/mercadopago.js';
+import { parseMercadoPagoSettings } from '../../src/modules/payments/gateways/mercadopago/settings.js';
 import { allowedUrlSetting } from '../../src/modules/payments/gateways/settings-check.js';
 import { GatewayError } from '../../src/modules/payments/gateways/types.js';
-import { parseUalaBisSettings } from '../../src/modules/payments/gateways/ualabis.js';
-import { mercadoPagoGateway } from '../../src/modules/payments/gateways/mercadopago.js';
-import { ualaBisGateway } from '../../src/modules/payments/gateways/ualabis.js';
+import { parseUalaBisSettings } from '../../src/modules/payments/gateways/ualabis/settings.js';
+import { mercadoPagoGateway } from '../../src/modules/payments/gateways/mercadopago/definition.js';
+import { ualaBisGateway } from '../../src/modules/payments/gateways/ualabis/definition.js';
 import { checkGatewayUrl } from '../../src/modules/payments/gateways/url-policy.js';
 import { addAuthTenant, bearer, customerTokens, ORIGIN } from '../helpers/auth.js';
 import {

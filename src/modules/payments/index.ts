@@ -21,6 +21,8 @@ import {
   type PartialPaymentSettingsReader,
 } from './partial-settings.js';
 import { createPaymentEmails } from './emails/payment-emails.js';
+import type { GatewayEnvironment } from './gateways/definition.js';
+import { registerGatewayPages } from './gateways/pages.js';
 import { createGatewayRegistry } from './gateways/registry.js';
 import {
   createPaymentDetail,
@@ -36,16 +38,14 @@ import { createReceiptIssuer, workReceiptJobs } from './receipts/issuer.js';
 import { createPaymentLifecycle } from './refunds/cancel-and-refund.js';
 import { createPaymentResult } from './result.js';
 import { paymentResultRoutes, paymentRoutes, paymentWebhookRoutes } from './routes.js';
-import { createSandboxCheckout } from './sandbox/checkout.js';
-import { sandboxRoutes } from './sandbox/routes.js';
 
 /*
  * Online payments (docs/payments.md), by what happens to a payment: checkout/ starts it (iniciar,
  * the gateway's checkout) and expires abandoned ones; notifications/ takes the gateway's news
  * (the webhook, reconciled under the row lock); receipts/ issues an approved payment's receipt
- * (TX2) and retries it; refunds/ cancels and refunds; emails/ tells the payer; sandbox/ is the
- * development gateway's own side. gateways/ holds the adapters, queries/ the portal_payments
- * table, which no other module reads.
+ * (TX2) and retries it; refunds/ cancels and refunds; emails/ tells the payer. gateways/ holds
+ * one folder per gateway (everything it owns, the sandbox's pages and table included) and their
+ * table; queries/ the portal_payments table, which no other module reads.
  */
 
 /** The debts a payment in flight holds (coupons refuse them too, docs/decisions.md #26): `cli avisos enviar` passes it to the reminders. */
@@ -95,13 +95,14 @@ export async function registerPayments(
 }> {
   const { config, clock, log, metrics, systemDb, tenancy, jobs, calendar, audit, reports } = shared;
   const { settings } = shared;
-  const gateways = createGatewayRegistry({
+  const environment: GatewayEnvironment = {
+    isProduction: config.isProduction,
     timeoutMs: config.gatewayTimeoutMs,
-    publicUrl: config.backendUrl ?? '',
-    sandboxEnabled: config.sandboxEnabled,
     allowedOrigins: config.gatewayAllowedOrigins,
-    log,
-  });
+    publicUrl: config.backendUrl ?? '',
+    switches: config.switches,
+  };
+  const gateways = createGatewayRegistry({ environment, log });
   // docs/payments.md "Payment e-mails": sent by the receipt job, queued by the refund's transaction.
   const emails = createPaymentEmails({
     tenancy,
@@ -180,9 +181,11 @@ export async function registerPayments(
   paymentResultRoutes(app, {
     result: createPaymentResult({ tenancy, clock, resultKey, resolution }),
   });
-  await sandboxRoutes(app, {
-    sandbox: createSandboxCheckout({ tenancy, settings, enabled: config.sandboxEnabled }),
-    resultPage: !shared.servesWebClient,
+  await registerGatewayPages(app, {
+    environment,
+    tenancy,
+    settings,
+    servesWebClient: shared.servesWebClient,
   });
   paymentRoutes(app, {
     start: createPaymentStart({

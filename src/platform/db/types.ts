@@ -4,8 +4,8 @@ import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 export type Numeric = ColumnType<string, string | number, string | number>;
 /** DATE columns: `YYYY-MM-DD` strings both ways. */
 export type DateString = string;
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+export type Timestamp = ColumnType<Date, Date | string, Date | string>;
+export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 
 /** The system registry database. */
 export interface SystemDatabase {
@@ -235,22 +235,6 @@ export interface TenantDatabase {
     response_status: number | null;
     response_body: string | null;
     created_at: Timestamp;
-  };
-  portal_sandbox_payments: {
-    id: string;
-    reference: string;
-    amount: Numeric;
-    description: string;
-    status: Generated<'pending' | 'approved' | 'rejected' | 'cancelled' | 'refunded'>;
-    notification_url: string;
-    back_urls: JSONColumnType<
-      { success: string; failure: string; pending: string },
-      string,
-      string
-    >;
-    expires_at: Timestamp;
-    created_at: CreatedAt;
-    updated_at: Timestamp | null;
   };
   portal_migrations: MigrationsTable;
 }

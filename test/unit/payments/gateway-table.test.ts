@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { execFile } from 'node:child_process';
@@ -44,6 +44,41 @@ describe('the gateway table', () => {
     expect(found).toEqual([]);
   });
 
+  it("keeps each gateway in its folder: gateways/ imports none of payments' other folders, and only the table enters a gateway's folder", async () => {
+    const payments = join('src', 'modules', 'payments');
+    const folders = new Set(
+      (await readdir(join(ROOT, GATEWAYS_DIR), { withFileTypes: true }))
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => join(GATEWAYS_DIR, entry.name)),
+    );
+    expect([...folders].map((folder) => relative(GATEWAYS_DIR, folder)).sort()).toEqual(
+      [...GATEWAY_IDS].sort(),
+    );
+    const crossings: string[] = [];
+    for (const file of await sourceFiles('src')) {
+      const text = await readFile(join(ROOT, file), 'utf8');
+      for (const [, specifier] of text.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']*)'/g)) {
+        const target = relative(ROOT, join(ROOT, file, '..', specifier ?? ''));
+        const ownFolder = [...folders].find((folder) => file.startsWith(`${folder}/`));
+        const targetFolder = [...folders].find((folder) => target.startsWith(`${folder}/`));
+        // Deleting a gateway's folder and its table line must leave a portal that compiles.
+        if (targetFolder !== undefined && targetFolder !== ownFolder) {
+          const fromTable = file === join(GATEWAYS_DIR, 'table.ts');
+          if (!fromTable) crossings.push(`${file} -> ${target}`);
+        }
+        // gateways/ stands below the rest of payments, so a provider kind can leave it whole.
+        if (
+          file.startsWith(`${GATEWAYS_DIR}/`) &&
+          target.startsWith(`${payments}/`) &&
+          !target.startsWith(`${GATEWAYS_DIR}/`)
+        ) {
+          crossings.push(`${file} -> ${target}`);
+        }
+      }
+    }
+    expect(crossings).toEqual([]);
+  });
+
   it("documents every gateway's settings keys in docs/erp.md", async () => {
     const erp = await readFile(join(ROOT, 'docs', 'erp.md'), 'utf8');
     const missing = [...GATEWAYS.values()].flatMap((definition) =>
@@ -67,10 +102,14 @@ describe('the gateway table', () => {
 
 // --- A fourth gateway -------------------------------------------------------------------------
 
-/** A gateway that exists only in this test: its own file, as a new gateway would have. */
-const FAKEPAY = `import { defineGateway } from './definition.js';
-import { requiredSetting, settingsOk } from './settings-check.js';
-import type { GatewayAdapter } from './types.js';
+/**
+ * A gateway that exists only in this test: its own folder with one file, as a new gateway would
+ * have, bringing its own notifications (a body naming `fakepay_event`) that no other gateway has.
+ */
+const FAKEPAY = `import { defineGateway } from '../definition.js';
+import { isRecord } from '../http.js';
+import { requiredSetting, settingsOk } from '../settings-check.js';
+import type { GatewayAdapter, NotificationInput } from '../types.js';
 
 const ID = 'fakepay';
 
@@ -81,7 +120,11 @@ function unsupported(): never {
 export const fakePayGateway = defineGateway({
   id: ID,
   label: 'FakePay',
-  shape: 'ualabis',
+  notifications: {
+    recognises: (input: NotificationInput) =>
+      isRecord(input.body) && typeof input.body.fakepay_event === 'string',
+    signed: false,
+  },
   settings: ['api_key'],
   officialHosts: { base_url: ['api.fakepay.example'] },
   parseSettings: (values) => {
@@ -104,7 +147,7 @@ describe('adding a fourth gateway', () => {
   let copy: string;
 
   beforeAll(async () => {
-    // The source tree copied, the new gateway's file added and one line of the table changed:
+    // The source tree copied, the new gateway's folder added and one line of the table changed:
     // nothing else is touched, and the rest of the payments module must know the gateway.
     copy = await mkdtemp(join(tmpdir(), 'portal-fourth-gateway-'));
     await cp(join(ROOT, 'src'), join(copy, 'src'), { recursive: true });
@@ -112,7 +155,8 @@ describe('adding a fourth gateway', () => {
     await symlink(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
     await symlink(join(ROOT, 'package.json'), join(copy, 'package.json'));
     const gateways = join(copy, GATEWAYS_DIR);
-    await writeFile(join(gateways, 'fakepay.ts'), FAKEPAY);
+    await mkdir(join(gateways, 'fakepay'));
+    await writeFile(join(gateways, 'fakepay', 'definition.ts'), FAKEPAY);
     const table = await readFile(join(gateways, 'table.ts'), 'utf8');
     const line =
       'const DEFINITIONS = [mercadoPagoGateway, ualaBisGateway, sandboxGateway] as const;';
@@ -121,7 +165,7 @@ describe('adding a fourth gateway', () => {
       join(gateways, 'table.ts'),
       table.replace(
         line,
-        `import { fakePayGateway } from './fakepay.js';\nconst DEFINITIONS = [mercadoPagoGateway, ualaBisGateway, sandboxGateway, fakePayGateway] as const;`,
+        `import { fakePayGateway } from './fakepay/definition.js';\nconst DEFINITIONS = [mercadoPagoGateway, ualaBisGateway, sandboxGateway, fakePayGateway] as const;`,
       ),
     );
   });
@@ -155,7 +199,7 @@ describe('adding a fourth gateway', () => {
 
 /** What the copy's payments module says of the fourth gateway, as JSON on stdout. */
 const CHECK = `import pino from 'pino';
-import { judgingGateway } from './src/modules/payments/gateways/notification-shape.js';
+import { judgingGateway } from './src/modules/payments/gateways/judging.js';
 import { createGatewayRegistry } from './src/modules/payments/gateways/registry.js';
 import { GATEWAY_IDS, gatewayLabel, isGatewayId } from './src/modules/payments/gateways/table.js';
 import { paymentSettingsOf } from './src/modules/payments/settings.js';
@@ -172,16 +216,20 @@ const settings = paymentSettingsOf(read);
 const id = 'fakepay';
 if (!isGatewayId(id)) throw new Error('fakepay is not a gateway id');
 const registry = createGatewayRegistry({
-  timeoutMs: 1000,
-  publicUrl: 'http://127.0.0.1',
-  sandboxEnabled: false,
-  allowedOrigins: [],
+  environment: {
+    isProduction: false,
+    timeoutMs: 1000,
+    allowedOrigins: [],
+    publicUrl: 'http://127.0.0.1',
+    switches: new Map(),
+  },
   log: pino({ level: 'silent' }),
 });
 const tenant = { tenantId: 1, sucursalId: 1 } as Parameters<typeof registry.adapterFor>[0];
 const built = registry.adapterFor(tenant, settings, id);
-// Its shape is Ualá's: a notification of that shape goes to it when it is the tenant's.
-const input = { headers: {}, query: {}, body: { uuid: 'b7c5b0b8-1d1e-4a53-9a3e-3c1f3f0a0e11' } };
+// Its own shape, which only its definition recognises: it judges the notification even when
+// it is not the tenant's gateway.
+const input = { headers: {}, query: {}, body: { fakepay_event: 'payment.updated' } };
 const missing = registry.adapterFor(
   tenant,
   paymentSettingsOf({ ...read, gatewaySettings: new Map() }),
@@ -193,7 +241,7 @@ process.stdout.write(
     apiKey: settings.gatewaySettings.get(id)?.get('api_key'),
     ids: GATEWAY_IDS,
     label: gatewayLabel(id),
-    judged: judgingGateway(input, id, [id]),
+    judged: judgingGateway(input, 'mercadopago', ['mercadopago', id]),
     adapter: built.ok ? built.adapter.id : built.problem,
     missing,
   }),

@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseMercadoPagoSettings } from '../../../src/modules/payments/gateways/mercadopago.js';
+import { parseMercadoPagoSettings } from '../../../src/modules/payments/gateways/mercadopago/settings.js';
 import {
   GatewayError,
   InvalidSignatureError,
@@ -8,7 +8,7 @@ import {
   type GatewayAdapter,
   type NotificationInput,
 } from '../../../src/modules/payments/gateways/types.js';
-import { parseUalaBisSettings } from '../../../src/modules/payments/gateways/ualabis.js';
+import { parseUalaBisSettings } from '../../../src/modules/payments/gateways/ualabis/settings.js';
 import {
   FakeMercadoPago,
   FakeUala,

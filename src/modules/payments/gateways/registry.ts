@@ -1,14 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
-import type { PaymentSettings } from '../settings.js';
-import type { AdapterResult, GatewayContext } from './definition.js';
+import type { AdapterResult, GatewayContext, GatewayEnvironment } from './definition.js';
 import { gatewayDefinition, type GatewayId } from './table.js';
-import type { GatewayAdapter } from './types.js';
+import type { GatewayAdapter, GatewaySettings } from './types.js';
+
+/** The tenant's `portal.gateway.<id>.*` keys, prefix removed, per gateway (payments' settings). */
+export interface TenantGatewaySettings {
+  gatewaySettings: ReadonlyMap<GatewayId, GatewaySettings>;
+}
 
 export interface GatewayRegistry {
   /** The adapter for one of the tenant's gateways, built from its `portal.gateway.<id>.*` settings. */
-  adapterFor(tenant: TenantContext, settings: PaymentSettings, id: GatewayId): AdapterResult;
+  adapterFor(tenant: TenantContext, settings: TenantGatewaySettings, id: GatewayId): AdapterResult;
 }
 
 /**
@@ -17,18 +21,19 @@ export interface GatewayRegistry {
  * adapter kept per tenant and credentials.
  */
 export function createGatewayRegistry(options: {
-  timeoutMs: number;
-  publicUrl: string;
-  sandboxEnabled: boolean;
-  allowedOrigins: readonly string[];
+  environment: GatewayEnvironment;
   log: FastifyBaseLogger;
 }): GatewayRegistry {
   // Bounded: a tenant that rotates credentials must not grow this forever.
   const stateful = new LRUCache<string, GatewayAdapter>({ max: 1_000, ttl: 3_600_000 });
 
-  function build(tenant: TenantContext, settings: PaymentSettings, id: GatewayId): AdapterResult {
+  function build(
+    tenant: TenantContext,
+    settings: TenantGatewaySettings,
+    id: GatewayId,
+  ): AdapterResult {
     const values = settings.gatewaySettings.get(id) ?? new Map<string, string>();
-    const context: GatewayContext = { ...options, tenant };
+    const context: GatewayContext = { environment: options.environment, tenant };
     const definition = gatewayDefinition(id);
     if (!definition.keepsAdapter) return definition.build(values, context);
     const key = `${id}:${tenant.tenantId}:${JSON.stringify([...values].sort())}`;

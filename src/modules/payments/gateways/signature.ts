@@ -1,9 +1,40 @@
 import { hmacHex, safeEqual } from '../../../platform/security/secrets.js';
 import { createHmac } from 'node:crypto';
+import type { GatewayNotifications } from './definition.js';
+import { isRecord } from './http.js';
+import type { NotificationInput } from './types.js';
+
+/*
+ * Mercado Pago's webhook scheme, which the sandbox gateway copies (so it sits here, shared, as
+ * http.ts does, and neither folder reaches into the other): the notification's shape, and its
+ * signature.
+ */
+
+const QUERY_TRACES = ['data.id', 'type', 'topic', 'id'];
+const BODY_TRACES = ['type', 'action', 'data'];
 
 /**
- * Mercado Pago's webhook signature (also used by the sandbox gateway): header
- * `x-signature: ts=<ms>,v1=<hex>`, HMAC-SHA256 over the manifest
+ * A notification of this scheme (`type`/`data.id`, signed with `x-signature`; the legacy IPN's
+ * `topic`/`id`): any trace of the shape makes one, so whatever looks signed is judged by an
+ * adapter that checks the signature.
+ */
+export function hasSignedWebhookShape(input: NotificationInput): boolean {
+  const body = isRecord(input.body) ? input.body : {};
+  return (
+    input.headers['x-signature'] !== undefined ||
+    QUERY_TRACES.some((name) => input.query[name] !== undefined) ||
+    BODY_TRACES.some((name) => body[name] !== undefined)
+  );
+}
+
+/** How the gateways of this scheme recognise their notifications (definition.ts). */
+export const SIGNED_WEBHOOK_NOTIFICATIONS: GatewayNotifications = {
+  recognises: hasSignedWebhookShape,
+  signed: true,
+};
+
+/**
+ * The signature: header `x-signature: ts=<ms>,v1=<hex>`, HMAC-SHA256 over the manifest
  * `id:<data.id>;request-id:<x-request-id>;ts:<ts>;`, a part left out when its value is missing.
  */
 export function signatureManifest(parts: {

@@ -1,12 +1,13 @@
 import type { GatewayDefinition } from './definition.js';
-import { mercadoPagoGateway } from './mercadopago.js';
-import { sandboxGateway } from './sandbox.js';
-import { ualaBisGateway } from './ualabis.js';
+import { mercadoPagoGateway } from './mercadopago/definition.js';
+import { sandboxGateway } from './sandbox/definition.js';
+import { ualaBisGateway } from './ualabis/definition.js';
 
 /**
- * The gateways (docs/erp.md "Payment gateways"), one line each. Adding one is its file (an
- * adapter and its `defineGateway`) and a line here; ids, labels, notification shapes, official
- * hosts and settings keys are all read from the definitions.
+ * The gateways (docs/erp.md "Payment gateways"), one line each. Adding one is its folder (its
+ * `defineGateway`, adapter, settings and notification recogniser: docs/architecture.md "What a
+ * provider is") and a line here; removing one is deleting both. Ids, labels, how notifications
+ * are told apart, official hosts, settings keys and pages are all read from the definitions.
  */
 const DEFINITIONS = [mercadoPagoGateway, ualaBisGateway, sandboxGateway] as const;
 

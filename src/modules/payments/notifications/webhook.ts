@@ -19,7 +19,7 @@ import {
   type NotificationInput,
 } from '../gateways/types.js';
 import { GATEWAY_IDS, type GatewayId } from '../gateways/table.js';
-import { judgingGateway } from '../gateways/notification-shape.js';
+import { judgingGateway } from '../gateways/judging.js';
 import type { ReconcileOutcome, Reconciler } from './reconcile.js';
 import { readPaymentSettings, type PaymentSettings } from '../settings.js';
 

@@ -1,4 +1,3 @@
-import { defineGateway } from './definition.js';
 import {
   decimalAmount,
   isRecord,
@@ -6,8 +5,7 @@ import {
   requestJson,
   stringField,
   type HttpMethod,
-} from './http.js';
-import { verifyNotificationSignature } from './signature.js';
+} from '../http.js';
 import {
   GatewayError,
   InvalidSignatureError,
@@ -15,27 +13,15 @@ import {
   type GatewayAdapter,
   type GatewayPayment,
   type GatewayPaymentStatus,
-  type GatewaySettings,
-} from './types.js';
-import {
-  allowedUrlSetting,
-  requiredSetting,
-  settingsOk,
-  type SettingsCheck,
-} from './settings-check.js';
+} from '../types.js';
+import { MERCADO_PAGO as ID, type MercadoPagoSettings } from './settings.js';
+import { verifyNotificationSignature } from '../signature.js';
 
 /**
  * Mercado Pago Checkout Pro (docs/erp.md "Payment gateways"): a preference per checkout, the
  * payment API as the source of truth, `x-signature` HMAC on webhooks, X-Idempotency-Key on
  * every write.
  */
-
-const ID = 'mercadopago';
-
-/** Mercado Pago's developer docs: every API call goes to this one host. */
-const OFFICIAL_HOSTS = { base_url: ['api.mercadopago.com'] } as const;
-
-const DEFAULT_BASE_URL = 'https://api.mercadopago.com';
 
 const STATUS: ReadonlyMap<string, GatewayPaymentStatus> = new Map([
   ['approved', 'approved'],
@@ -48,35 +34,6 @@ const STATUS: ReadonlyMap<string, GatewayPaymentStatus> = new Map([
   ['in_mediation', 'pending'],
   ['authorized', 'pending'],
 ]);
-
-export interface MercadoPagoSettings {
-  accessToken: string;
-  webhookSecret: string;
-  /** Checked against the URL policy. */
-  baseUrl: string;
-}
-
-/** `portal.gateway.mercadopago.*`: access_token and webhook_secret, base_url optional. */
-export function parseMercadoPagoSettings(
-  values: GatewaySettings,
-  allowedOrigins: readonly string[],
-): SettingsCheck<MercadoPagoSettings> {
-  const accessToken = requiredSetting(values, ID, 'access_token');
-  if ('problem' in accessToken) return { ok: false, problem: accessToken.problem };
-  const webhookSecret = requiredSetting(values, ID, 'webhook_secret');
-  if ('problem' in webhookSecret) return { ok: false, problem: webhookSecret.problem };
-  const baseUrl = allowedUrlSetting(
-    { gateway: ID, key: 'base_url', officialHosts: OFFICIAL_HOSTS.base_url },
-    values.get('base_url')?.trim() || DEFAULT_BASE_URL,
-    allowedOrigins,
-  );
-  if ('problem' in baseUrl) return { ok: false, problem: baseUrl.problem };
-  return settingsOk({
-    accessToken: accessToken.value,
-    webhookSecret: webhookSecret.value,
-    baseUrl: baseUrl.value,
-  });
-}
 
 export function createMercadoPagoAdapter(
   settings: MercadoPagoSettings,
@@ -270,13 +227,3 @@ function createdAt(body: unknown): number {
   const time = value === undefined ? Number.NaN : Date.parse(value);
   return Number.isNaN(time) ? 0 : time;
 }
-
-export const mercadoPagoGateway = defineGateway({
-  id: ID,
-  label: 'Mercado Pago',
-  shape: 'mercadopago',
-  settings: ['access_token', 'webhook_secret', 'base_url'],
-  officialHosts: OFFICIAL_HOSTS,
-  parseSettings: (values, context) => parseMercadoPagoSettings(values, context.allowedOrigins),
-  create: (settings, context) => createMercadoPagoAdapter(settings, context),
-});

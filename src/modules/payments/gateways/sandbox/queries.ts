@@ -1,15 +1,16 @@
-import { inPublic, type TenantExecutor } from '../../../platform/db/executor.js';
+import type { Kysely } from 'kysely';
+import type { TenantDatabase } from '../../../../platform/db/types.js';
+import type { SandboxBackUrls, SandboxTables } from './tables.js';
 
 /*
  * public.portal_sandbox_payments: the sandbox gateway's own records (development and demos), what
  * a real gateway keeps on its side. In the tenant database, so every instance sees each checkout.
+ * Never part of a portal transaction (a gateway's side is not), so the pool is all they take.
  */
 
-/** back_urls: where the payer returns after paying, failing, or leaving it pending. */
-export interface SandboxBackUrls {
-  success: string;
-  failure: string;
-  pending: string;
+/** The tenant database with the sandbox's table, bound to the public schema (never search_path). */
+function sandboxTables(db: Kysely<TenantDatabase>) {
+  return db.withTables<SandboxTables>().withSchema('public');
 }
 
 export function backUrlsJson(backUrls: SandboxBackUrls): string {
@@ -17,7 +18,7 @@ export function backUrlsJson(backUrls: SandboxBackUrls): string {
 }
 
 export async function insertSandboxPayment(
-  db: TenantExecutor,
+  db: Kysely<TenantDatabase>,
   checkout: {
     id: string;
     reference: string;
@@ -28,7 +29,7 @@ export async function insertSandboxPayment(
     expiresAt: Date;
   },
 ): Promise<void> {
-  await inPublic(db)
+  await sandboxTables(db)
     .insertInto('portal_sandbox_payments')
     .values({
       id: checkout.id,
@@ -43,8 +44,8 @@ export async function insertSandboxPayment(
 }
 
 /** The whole checkout, as its page shows it. */
-export function findSandboxPayment(db: TenantExecutor, id: string) {
-  return inPublic(db)
+export function findSandboxPayment(db: Kysely<TenantDatabase>, id: string) {
+  return sandboxTables(db)
     .selectFrom('portal_sandbox_payments')
     .selectAll()
     .where('id', '=', id)
@@ -53,10 +54,10 @@ export function findSandboxPayment(db: TenantExecutor, id: string) {
 
 /** The payment as the sandbox gateway reports it, by its id or by our reference. */
 export function findSandboxPaymentBy(
-  db: TenantExecutor,
+  db: Kysely<TenantDatabase>,
   key: { id: string } | { reference: string },
 ) {
-  return inPublic(db)
+  return sandboxTables(db)
     .selectFrom('portal_sandbox_payments')
     .select(['id', 'status', 'amount', 'reference'])
     .where((eb) => ('id' in key ? eb('id', '=', key.id) : eb('reference', '=', key.reference)))
@@ -65,12 +66,12 @@ export function findSandboxPaymentBy(
 
 /** The payer's answer on the checkout page, only while it is pending and not expired. */
 export async function decideSandboxPayment(
-  db: TenantExecutor,
+  db: Kysely<TenantDatabase>,
   id: string,
   status: 'approved' | 'rejected',
   now: Date,
 ): Promise<boolean> {
-  const changed = await inPublic(db)
+  const changed = await sandboxTables(db)
     .updateTable('portal_sandbox_payments')
     .set({ status, updated_at: now })
     .where('id', '=', id)
@@ -86,12 +87,12 @@ export async function decideSandboxPayment(
  * (`pending`), refunded only an `approved` payment.
  */
 export async function moveSandboxPayment(
-  db: TenantExecutor,
+  db: Kysely<TenantDatabase>,
   id: string,
   move: { from: 'pending'; to: 'cancelled' } | { from: 'approved'; to: 'refunded' },
   now: Date,
 ) {
-  await inPublic(db)
+  await sandboxTables(db)
     .updateTable('portal_sandbox_payments')
     .set({ status: move.to, updated_at: now })
     .where('id', '=', id)

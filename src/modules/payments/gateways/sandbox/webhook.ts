@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { request as httpRequest } from 'undici';
-import { signNotification } from '../gateways/signature.js';
+import { signNotification } from '../signature.js';
 
 /**
  * The sandbox gateway's notification of a payment the payer approved or rejected: a real webhook

@@ -1,11 +1,10 @@
-import type { SettingsReader } from '../../../platform/settings/reader.js';
+import type { SettingsReader } from '../../../../platform/settings/reader.js';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError } from '../../../platform/errors.js';
-import type { Tenancy } from '../../../platform/tenancy/tenancy.js';
-import { sandboxGateway } from '../gateways/sandbox.js';
-import { decideSandboxPayment, findSandboxPayment } from '../queries/sandbox-payments.js';
+import { AppError } from '../../../../platform/errors.js';
+import type { Tenancy } from '../../../../platform/tenancy/tenancy.js';
+import { decideSandboxPayment, findSandboxPayment } from './queries.js';
+import { readSandboxSecret } from './settings.js';
 import { deliverSandboxWebhook } from './webhook.js';
-import { readPaymentSettings } from '../settings.js';
 
 /** A sandbox checkout as its page shows it. */
 export interface SandboxCheckout {
@@ -63,8 +62,7 @@ export function createSandboxCheckout(deps: {
       const { tenant, payment } = await load(tenantId, sucursalId, id);
       const status = action === 'approve' ? 'approved' : 'rejected';
       if (await decideSandboxPayment(tenant.db, id, status, new Date())) {
-        const settings = await readPaymentSettings(deps.settings, tenant);
-        const secret = settings.gatewaySettings.get(sandboxGateway.id)?.get('webhook_secret') ?? '';
+        const secret = await readSandboxSecret(deps.settings, tenant);
         await deliverSandboxWebhook(
           { notificationUrl: payment.notification_url, paymentId: id, secret },
           log,

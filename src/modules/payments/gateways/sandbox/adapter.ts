@@ -1,22 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { TenantDatabase } from '../../../platform/db/types.js';
-import { isUuid } from '../../../platform/ids.js';
-import {
-  findSandboxPaymentBy,
-  insertSandboxPayment,
-  moveSandboxPayment,
-} from '../queries/sandbox-payments.js';
-import { defineGateway } from './definition.js';
-import { requiredSetting, settingsOk, type SettingsCheck } from './settings-check.js';
-import { verifyNotificationSignature } from './signature.js';
+import type { TenantDatabase } from '../../../../platform/db/types.js';
+import { isUuid } from '../../../../platform/ids.js';
+import { verifyNotificationSignature } from '../signature.js';
 import {
   GatewayError,
   InvalidSignatureError,
   type GatewayAdapter,
   type GatewayPayment,
-  type GatewaySettings,
-} from './types.js';
+} from '../types.js';
+import { findSandboxPaymentBy, insertSandboxPayment, moveSandboxPayment } from './queries.js';
+import { SANDBOX as ID, type SandboxSettings } from './settings.js';
 
 /**
  * The `sandbox` gateway: a checkout page served by the API itself (Approve / Reject) whose
@@ -24,20 +18,6 @@ import {
  * `portal.gateway.sandbox.webhook_secret`. Its "gateway side" records are a table of the tenant
  * database, so every instance sees the same checkouts.
  */
-const ID = 'sandbox';
-
-export interface SandboxSettings {
-  webhookSecret: string;
-}
-
-/** `portal.gateway.sandbox.webhook_secret`, the only key. */
-export function parseSandboxSettings(values: GatewaySettings): SettingsCheck<SandboxSettings> {
-  const secret = requiredSetting(values, ID, 'webhook_secret');
-  return 'problem' in secret
-    ? { ok: false, problem: secret.problem }
-    : settingsOk({ webhookSecret: secret.value });
-}
-
 export function createSandboxAdapter(
   settings: SandboxSettings,
   deps: { db: Kysely<TenantDatabase>; tenantId: number; sucursalId: number; publicUrl: string },
@@ -134,28 +114,3 @@ export function createSandboxAdapter(
     },
   };
 }
-
-export const sandboxGateway = defineGateway({
-  id: ID,
-  label: 'Pasarela de prueba (sandbox)',
-  // Signed like Mercado Pago's notifications.
-  shape: 'mercadopago',
-  settings: ['webhook_secret'],
-  parseSettings: (values, context) =>
-    context.sandboxEnabled
-      ? parseSandboxSettings(values)
-      : {
-          ok: false,
-          problem: {
-            setting: 'PORTAL_ENABLE_SANDBOX',
-            reason: 'the sandbox gateway is off in production',
-          },
-        },
-  create: (settings, context) =>
-    createSandboxAdapter(settings, {
-      db: context.tenant.db,
-      tenantId: context.tenant.tenantId,
-      sucursalId: context.tenant.sucursalId,
-      publicUrl: context.publicUrl,
-    }),
-});

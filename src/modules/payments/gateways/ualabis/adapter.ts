@@ -1,5 +1,4 @@
-import { isUuid } from '../../../platform/ids.js';
-import { defineGateway } from './definition.js';
+import { isUuid } from '../../../../platform/ids.js';
 import {
   decimalAmount,
   isRecord,
@@ -7,21 +6,15 @@ import {
   requestJson,
   stringField,
   type HttpMethod,
-} from './http.js';
+} from '../http.js';
 import {
   GatewayError,
   MalformedNotificationError,
   type GatewayAdapter,
   type GatewayPayment,
   type GatewayPaymentStatus,
-  type GatewaySettings,
-} from './types.js';
-import {
-  allowedUrlSetting,
-  requiredSetting,
-  settingsOk,
-  type SettingsCheck,
-} from './settings-check.js';
+} from '../types.js';
+import { UALA_BIS as ID, type UalaBisSettings } from './settings.js';
 
 /**
  * Ualá Bis, API Cobros Online v2 (docs/erp.md "Payment gateways"): a client-credentials token
@@ -29,19 +22,6 @@ import {
  * payment id, unsigned webhooks (the notification URL's token authenticates them, and the order
  * is always re-fetched), no cancel call, no idempotency keys.
  */
-
-const ID = 'ualabis';
-
-/**
- * developers.ualabis.com.ar/v2 (API Cobros Online v2): production, then the test ("stage")
- * environment. The v1 hosts (auth.prod.ua.la, ...) are left out: the adapter speaks v2 only.
- */
-const OFFICIAL_HOSTS = {
-  auth_url: ['auth.developers.ar.ua.la', 'auth.stage.developers.ar.ua.la'],
-  checkout_url: ['checkout.developers.ar.ua.la', 'checkout.stage.developers.ar.ua.la'],
-} as const;
-
-const SETTINGS = ['username', 'client_id', 'client_secret', 'auth_url', 'checkout_url'] as const;
 
 /** Lifetime assumed when the token answer does not say (seconds). */
 const DEFAULT_TOKEN_SECONDS = 300;
@@ -54,47 +34,6 @@ const STATUS: ReadonlyMap<string, GatewayPaymentStatus> = new Map([
   ['REJECTED', 'rejected'],
   ['REFUNDED', 'refunded'],
 ]);
-
-export interface UalaBisSettings {
-  username: string;
-  clientId: string;
-  clientSecret: string;
-  /** Both checked against the URL policy. */
-  authUrl: string;
-  checkoutUrl: string;
-}
-
-/** `portal.gateway.ualabis.*`: every key required; the URLs checked once every key is there. */
-export function parseUalaBisSettings(
-  values: GatewaySettings,
-  allowedOrigins: readonly string[],
-): SettingsCheck<UalaBisSettings> {
-  const found = new Map<(typeof SETTINGS)[number], string>();
-  for (const key of SETTINGS) {
-    const checked = requiredSetting(values, ID, key);
-    if ('problem' in checked) return { ok: false, problem: checked.problem };
-    found.set(key, checked.value);
-  }
-  const authUrl = allowedUrlSetting(
-    { gateway: ID, key: 'auth_url', officialHosts: OFFICIAL_HOSTS.auth_url },
-    found.get('auth_url') ?? '',
-    allowedOrigins,
-  );
-  if ('problem' in authUrl) return { ok: false, problem: authUrl.problem };
-  const checkoutUrl = allowedUrlSetting(
-    { gateway: ID, key: 'checkout_url', officialHosts: OFFICIAL_HOSTS.checkout_url },
-    found.get('checkout_url') ?? '',
-    allowedOrigins,
-  );
-  if ('problem' in checkoutUrl) return { ok: false, problem: checkoutUrl.problem };
-  return settingsOk({
-    username: found.get('username') ?? '',
-    clientId: found.get('client_id') ?? '',
-    clientSecret: found.get('client_secret') ?? '',
-    authUrl: authUrl.value,
-    checkoutUrl: checkoutUrl.value,
-  });
-}
 
 export function createUalaBisAdapter(
   settings: UalaBisSettings,
@@ -245,15 +184,3 @@ export function createUalaBisAdapter(
     },
   };
 }
-
-export const ualaBisGateway = defineGateway({
-  id: ID,
-  label: 'Ualá Bis',
-  shape: 'ualabis',
-  settings: SETTINGS,
-  officialHosts: OFFICIAL_HOSTS,
-  // Its access token is worth keeping between calls.
-  keepsAdapter: true,
-  parseSettings: (values, context) => parseUalaBisSettings(values, context.allowedOrigins),
-  create: (settings, context) => createUalaBisAdapter(settings, context),
-});

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { outsideApi } from '../../../platform/http/route-doors.js';
+import { outsideApi } from '../../../../platform/http/route-doors.js';
 import type { SandboxCheckoutService } from './checkout.js';
 import { checkoutPage, resultPage, type SandboxPage } from './page.js';
 
