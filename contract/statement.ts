@@ -1,6 +1,10 @@
 import { Type } from 'typebox';
 import { Envelope, NullableString } from './envelope.js';
 
+/** The ledger rows a statement shows (docs/erp.md "ordcta"): charges, then credits. */
+export const MOVEMENT_TYPES = ['FAC', 'ND', 'NC', 'REC'] as const;
+export type MovementType = (typeof MOVEMENT_TYPES)[number];
+
 /**
  * docs/api.md GET /portal/estado-cuenta: a period's date. `format: date` refuses a malformed or
  * impossible day (2026-02-30) and the floor a year no ledger has (PostgreSQL has no year 0, and
@@ -29,9 +33,9 @@ const Movement = Type.Object({
   fecha: DateString,
   // An enum, not a union of literals: the serializer writes it without a validator per value
   // (NullableString's reason), 4,000 times in a year's statement.
-  tipo: Type.Unsafe<'FAC' | 'ND' | 'NC' | 'REC'>({
+  tipo: Type.Unsafe<MovementType>({
     type: 'string',
-    enum: ['FAC', 'ND', 'NC', 'REC'],
+    enum: [...MOVEMENT_TYPES],
     description: 'FAC invoice, ND debit note (charges); NC credit note, REC receipt (credits)',
   }),
   comprobante: Type.String(),

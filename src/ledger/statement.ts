@@ -3,10 +3,7 @@ import { inCustomerSchema } from '../platform/db/executor.js';
 import { numericToCents } from '../platform/money.js';
 import type { TenantContext } from '../platform/tenancy/tenancy.js';
 import { DEBT_TYPES } from './pending-debts.js';
-
-/** The ledger rows a statement shows (docs/erp.md "ordcta"): charges, then credits. */
-export const MOVEMENT_TYPES = ['FAC', 'ND', 'NC', 'REC'] as const;
-export type MovementType = (typeof MOVEMENT_TYPES)[number];
+import { MOVEMENT_TYPES, type MovementType } from '../../contract/statement.js';
 
 /*
  * Constants go into the text as literals, not parameters: the planner then sees the partial

@@ -24,7 +24,7 @@ import {
   safeNext,
   type PageName,
   type PortalLink,
-} from './routes.js';
+} from './page-paths.js';
 import type { SessionState } from './session/session.js';
 import { identityOf, rememberIdentity } from './portal-memory.js';
 import { useSession } from './session/use-session.js';

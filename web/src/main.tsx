@@ -1,7 +1,7 @@
 import { render } from 'preact';
 import { App } from './app.js';
 import { loadConfig } from './config.js';
-import { parseRoute, positiveInt } from './routes.js';
+import { parseRoute, positiveInt } from './page-paths.js';
 import { configureSession, restoreSession } from './session/session.js';
 import { fetchTenant } from './tenant.js';
 import './styles.css';

@@ -1,5 +1,5 @@
 import type { Me, Tenant } from './api/types.js';
-import type { PortalLink } from './routes.js';
+import type { PortalLink } from './page-paths.js';
 
 /*
  * What the router (app.tsx) gives each page: in a module of their own, so that the pages, which

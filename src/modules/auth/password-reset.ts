@@ -1,10 +1,7 @@
 import { greeting } from '../../platform/mail/greeting.js';
 import { createCipheriv, createDecipheriv, randomBytes, randomInt } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
 import type { Audit, RequestOrigin } from '../../platform/audit.js';
 import type { Clock } from '../../platform/clock.js';
-import { inCustomerSchema } from '../../platform/db/executor.js';
-import type { TenantDatabase } from '../../platform/db/types.js';
 import { AppError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
@@ -17,7 +14,16 @@ import type { RequestedTenant } from '../../platform/tenancy/requested-tenant.js
 import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
 import { identifierDigits } from './identifiers.js';
 import { assertNewPassword } from './password-policy.js';
-import { findUserForLogin, findUserProfile } from './queries.js';
+import {
+  findResetCode,
+  findResetCodeRecipient,
+  findUserForLogin,
+  findUserProfile,
+  lockResetCode,
+  recordResetCodeAttempt,
+  storeResetCodeWithinCap,
+  storeResetPassword,
+} from './queries.js';
 import type { Credentials } from './service.js';
 import type { Sessions } from './sessions.js';
 
@@ -68,44 +74,25 @@ function unseal(key: Buffer, sealed: string): string {
 }
 
 /**
- * Counts a reset-code request in the account's row and stores the new code only within the cap
- * (docs/decisions.md #13: 3 an hour, fixed window). The Redis counter answers 0 while Redis fails, so
- * this is the cap that holds during an outage. One statement: concurrent requests queue on the row
- * lock and each sees the count the previous one left, so no interleaving gets past the cap.
- * Returns whether the code was stored.
+ * Stores the new code only within the cap (docs/decisions.md #13: 3 an hour, fixed window), in
+ * the account's row: the Redis counter answers 0 while Redis fails, so this is the cap that holds
+ * during an outage. Returns whether the code was stored.
  */
-async function storeCodeWithinCap(
+function storeCodeWithinCap(
   tenant: TenantContext,
   userId: string,
   hash: string,
   now: Date,
 ): Promise<boolean> {
   const { max, windowMs } = LIMITS.forgotPasswordPerAccount;
-  const windowOver = sql<boolean>`(reset_window_start IS NULL
-    OR reset_window_start <= ${new Date(now.getTime() - windowMs)}::timestamptz)`;
-  // Every SET expression reads the row as it was before this statement.
-  const withinCap = sql<boolean>`(${windowOver} OR reset_requests < ${max})`;
-  const expires = new Date(now.getTime() + RESET_CODE_MINUTES * 60_000);
-  const row = await inCustomerSchema(tenant.db, tenant)
-    .updateTable('portal_users')
-    .set({
-      // Saturates past the cap: only "over" matters there, and the column can never overflow.
-      reset_requests: sql<number>`CASE WHEN ${windowOver} THEN 1
-        ELSE LEAST(reset_requests + 1, ${max + 1}) END`,
-      reset_window_start: sql<Date>`CASE WHEN ${windowOver} THEN ${now}::timestamptz
-        ELSE reset_window_start END`,
-      // A new request replaces the previous code (and its attempt count); one past the cap
-      // leaves the code in force untouched.
-      reset_code_hash: sql<string>`CASE WHEN ${withinCap} THEN ${hash} ELSE reset_code_hash END`,
-      reset_code_expires: sql<Date>`CASE WHEN ${withinCap} THEN ${expires}::timestamptz
-        ELSE reset_code_expires END`,
-      reset_code_attempts: sql<number>`CASE WHEN ${withinCap} THEN 0 ELSE reset_code_attempts END`,
-      updated_at: now,
-    })
-    .where('id', '=', userId)
-    .returning('reset_requests')
-    .executeTakeFirst();
-  return row !== undefined && row.reset_requests <= max;
+  const expiresAt = new Date(now.getTime() + RESET_CODE_MINUTES * 60_000);
+  return storeResetCodeWithinCap(tenant.db, tenant, userId, {
+    hash,
+    expiresAt,
+    now,
+    max,
+    windowMs,
+  });
 }
 
 interface ResetCodeRow {
@@ -172,11 +159,7 @@ export function createPasswordReset(deps: PasswordResetDeps) {
       const tenant = await tenancy.tryResolve(job.tenantId, job.sucursalId);
       if (!tenant) return;
       const code = unseal(deps.sealKey, job.sealedCode);
-      const user = await inCustomerSchema(tenant.db, tenant)
-        .selectFrom('portal_users')
-        .select(['email', 'reset_code_hash'])
-        .where('id', '=', job.portalUserId)
-        .executeTakeFirst();
+      const user = await findResetCodeRecipient(tenant.db, tenant, job.portalUserId);
       if (!user?.reset_code_hash || !safeEqual(user.reset_code_hash, codeHash(code))) return;
       const profile = await findUserProfile(tenant, job.portalUserId);
       await mailer.send(tenant, {
@@ -211,11 +194,6 @@ export function createPasswordReset(deps: PasswordResetDeps) {
       if (!user) throw new AppError('INVALID_CODE', INVALID_CODE_MESSAGE);
 
       const now = clock.now();
-      const codeRow = (executor: Kysely<TenantDatabase>) =>
-        inCustomerSchema(executor, tenant)
-          .selectFrom('portal_users')
-          .select(['reset_code_hash', 'reset_code_expires', 'reset_code_attempts'])
-          .where('id', '=', user.id);
       const usable = (row: ResetCodeRow) =>
         row.reset_code_hash !== null &&
         row.reset_code_expires !== null &&
@@ -225,40 +203,21 @@ export function createPasswordReset(deps: PasswordResetDeps) {
         usable(row) && safeEqual(row.reset_code_hash ?? '', codeHash(input.code));
       // bcrypt (~250 ms) only for a code that can succeed, and outside the row lock; the lock
       // below checks again, so a code burned meanwhile still fails.
-      const passwordHash = matches(await codeRow(tenant.db).executeTakeFirstOrThrow())
+      const passwordHash = matches(await findResetCode(tenant.db, tenant, user.id))
         ? await passwords.hash(input.password)
         : undefined;
       const accepted = await tenant.db.transaction().execute(async function resetWithCode(trx) {
-        const row = await codeRow(trx).forUpdate().executeTakeFirstOrThrow();
+        const row = await lockResetCode(trx, tenant, user.id);
         if (!usable(row)) return false;
         if (!matches(row) || passwordHash === undefined) {
           const attempts = row.reset_code_attempts + 1;
-          await inCustomerSchema(trx, tenant)
-            .updateTable('portal_users')
-            .set({
-              reset_code_attempts: attempts,
-              ...(attempts >= RESET_CODE_MAX_ATTEMPTS && {
-                reset_code_hash: null,
-                reset_code_expires: null,
-              }),
-            })
-            .where('id', '=', user.id)
-            .execute();
+          await recordResetCodeAttempt(trx, tenant, user.id, {
+            attempts,
+            burn: attempts >= RESET_CODE_MAX_ATTEMPTS,
+          });
           return false;
         }
-        await inCustomerSchema(trx, tenant)
-          .updateTable('portal_users')
-          .set({
-            password_hash: passwordHash,
-            reset_code_hash: null,
-            reset_code_expires: null,
-            reset_code_attempts: 0,
-            failed_login_attempts: 0,
-            locked_until: null,
-            updated_at: now,
-          })
-          .where('id', '=', user.id)
-          .execute();
+        await storeResetPassword(trx, tenant, user.id, passwordHash, now);
         // Revoked in the same transaction as the new password, so one never lands without the other.
         await sessions.revoke(tenant, user.id, 'password_reset', trx);
         return true;

@@ -1,21 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
-import { inCustomerSchema } from '../../platform/db/executor.js';
 import type { SystemDatabase, TenantDatabase } from '../../platform/db/types.js';
 import { AppError } from '../../platform/errors.js';
 import { hmacHex, safeEqual, sha256Hex } from '../../platform/security/secrets.js';
 import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
-import { nextSessionVersion, type SessionVersions } from '../../platform/auth/session-versions.js';
+import type { SessionVersions } from '../../platform/auth/session-versions.js';
+import {
+  deleteRefreshToken,
+  deleteRefreshTokensExpiredBefore,
+  endRefreshTokens,
+  endUserSession,
+  findRefreshTokens,
+  indexRefreshToken,
+  lockUserSession,
+  markRefreshTokenRotated,
+  storeRefreshToken,
+  type SessionEnd,
+} from './queries.js';
+
+export type { SessionEnd };
 
 export interface IssuedSession {
   refreshToken: string;
   expiresAt: Date;
   maxAgeSeconds: number;
 }
-
-/** What ended a session: its tokens are refused saying so (system/0006's `ended_reason`). */
-export type SessionEnd = NonNullable<SystemDatabase['portal_refresh_tokens']['ended_reason']>;
 
 /** Why a refresh was refused, when the server knows: a session end, or the token's expiry. */
 export type RefusalReason = SessionEnd | 'expired';
@@ -120,38 +130,6 @@ export function createSessions(deps: {
     return new Date(now.getTime() + ttlSeconds * 1000);
   }
 
-  /** Whether this call created the entry (a racing refresh of the same token may have). */
-  async function index(
-    tenant: TenantContext,
-    portalUserId: string,
-    token: { hash: string; expiresAt: Date },
-  ): Promise<boolean> {
-    const created = await systemDb
-      .insertInto('portal_refresh_tokens')
-      .values({
-        token_hash: token.hash,
-        tenant_id: tenant.tenantId,
-        sucursal_id: tenant.sucursalId,
-        portal_user_id: portalUserId,
-        expires_at: token.expiresAt,
-      })
-      .onConflict((conflict) => conflict.column('token_hash').doNothing())
-      .returning('token_hash')
-      .executeTakeFirst();
-    return created !== undefined;
-  }
-
-  /** Every live token of the user's sessions is refused from now on, saying why. */
-  async function endAll(tenant: TenantContext, portalUserId: string, reason: SessionEnd) {
-    await systemDb
-      .updateTable('portal_refresh_tokens')
-      .set({ ended_reason: reason })
-      .where('tenant_id', '=', tenant.tenantId)
-      .where('portal_user_id', '=', portalUserId)
-      .where('ended_reason', 'is', null)
-      .execute();
-  }
-
   async function revoke(
     tenant: TenantContext,
     portalUserId: string,
@@ -161,17 +139,8 @@ export function createSessions(deps: {
     // Cached versions are dropped first: whatever reads the version until this commits reads it
     // from the database, so the old value cannot be cached again meanwhile.
     await versions.ended(tenant, portalUserId);
-    await inCustomerSchema(db, tenant)
-      .updateTable('portal_users')
-      .set({
-        refresh_token: null,
-        refresh_token_expires: null,
-        session_version: nextSessionVersion,
-        updated_at: clock.now(),
-      })
-      .where('id', '=', portalUserId)
-      .execute();
-    await endAll(tenant, portalUserId, reason);
+    await endUserSession(db, tenant, portalUserId, clock.now());
+    await endRefreshTokens(systemDb, tenant, portalUserId, reason);
   }
 
   return {
@@ -181,19 +150,12 @@ export function createSessions(deps: {
       const now = clock.now();
       const refreshToken = randomUUID();
       const token = { refreshToken, hash: sha256Hex(refreshToken), expiresAt: expiryFrom(now) };
-      await inCustomerSchema(tenant.db, tenant)
-        .updateTable('portal_users')
-        .set({ refresh_token: token.hash, refresh_token_expires: token.expiresAt })
-        .where('id', '=', portalUserId)
-        .execute();
+      await storeRefreshToken(tenant.db, tenant, portalUserId, token);
       // The replaced session's tokens are marked ended by this login, not rotated: presenting
       // one later is a plain 401 saying so, never a theft signal that would end the new session.
-      await endAll(tenant, portalUserId, 'login');
-      await index(tenant, portalUserId, token);
-      await systemDb
-        .deleteFrom('portal_refresh_tokens')
-        .where('expires_at', '<', new Date(now.getTime() - EXPIRED_KEPT_MS))
-        .execute();
+      await endRefreshTokens(systemDb, tenant, portalUserId, 'login');
+      await indexRefreshToken(systemDb, tenant, portalUserId, token);
+      await deleteRefreshTokensExpiredBefore(systemDb, new Date(now.getTime() - EXPIRED_KEPT_MS));
       return { refreshToken, expiresAt: token.expiresAt, maxAgeSeconds: ttlSeconds };
     },
 
@@ -202,11 +164,7 @@ export function createSessions(deps: {
       const successor = successorToken(successorKey, refreshToken);
       const successorHash = sha256Hex(successor);
       // The presented token's entry and its successor's, in one round trip.
-      const entries = await systemDb
-        .selectFrom('portal_refresh_tokens')
-        .selectAll()
-        .where('token_hash', 'in', [hash, successorHash])
-        .execute();
+      const entries = await findRefreshTokens(systemDb, [hash, successorHash]);
       const entry = entries.find((row) => row.token_hash === hash);
       if (!entry) return { kind: 'invalid' };
       const tenant = await tenancy.tryResolve(entry.tenant_id, entry.sucursal_id);
@@ -245,23 +203,17 @@ export function createSessions(deps: {
       const expiresAt = expiryFrom(now);
       const indexedHere =
         next === undefined &&
-        (await index(tenant, portalUserId, { hash: successorHash, expiresAt }));
+        (await indexRefreshToken(systemDb, tenant, portalUserId, {
+          hash: successorHash,
+          expiresAt,
+        }));
       const rotated = await tenant.db.transaction().execute(async function rotateRefreshToken(trx) {
-        const user = await inCustomerSchema(trx, tenant)
-          .selectFrom('portal_users')
-          .select(['refresh_token', 'refresh_token_expires', 'locked_until', 'session_version'])
-          .where('id', '=', portalUserId)
-          .forUpdate()
-          .executeTakeFirst();
+        const user = await lockUserSession(trx, tenant, portalUserId);
         if (user?.refresh_token == null || user.refresh_token_expires === null) return undefined;
         if (user.locked_until !== null && user.locked_until > now) return undefined;
         if (user.refresh_token_expires <= now) return 'expired' as const;
         if (safeEqual(user.refresh_token, hash)) {
-          await inCustomerSchema(trx, tenant)
-            .updateTable('portal_users')
-            .set({ refresh_token: successorHash, refresh_token_expires: expiresAt })
-            .where('id', '=', portalUserId)
-            .execute();
+          await storeRefreshToken(trx, tenant, portalUserId, { hash: successorHash, expiresAt });
           return { sessionVersion: user.session_version, expiresAt, resent: false };
         }
         // Replaced a moment ago (by the earlier answer that was lost, or by a refresh racing
@@ -277,21 +229,13 @@ export function createSessions(deps: {
       });
       if (rotated === undefined || rotated === 'expired') {
         if (indexedHere) {
-          await systemDb
-            .deleteFrom('portal_refresh_tokens')
-            .where('token_hash', '=', successorHash)
-            .execute();
+          await deleteRefreshToken(systemDb, successorHash);
         }
         return refused(rotated);
       }
 
       if (entry.rotated_at === null) {
-        await systemDb
-          .updateTable('portal_refresh_tokens')
-          .set({ rotated_at: now })
-          .where('token_hash', '=', hash)
-          .where('rotated_at', 'is', null)
-          .execute();
+        await markRefreshTokenRotated(systemDb, hash, now);
       }
       return {
         kind: 'rotated',

@@ -1,6 +1,7 @@
 import type { Clock } from '../../platform/clock.js';
 import type { TenantExecutor } from '../../platform/db/executor.js';
 import type { MailMessage, Mailer } from '../../platform/mail/mailer.js';
+import { smtpCodes } from '../../platform/mail/smtp-codes.js';
 import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { ReminderLinks } from './links.js';
 import { reminderMessage, type ReminderDebt } from './message.js';
@@ -54,16 +55,6 @@ export interface ReminderSenderDeps {
   heldDebts(db: TenantExecutor, tenant: Pick<TenantContext, 'tenantId'>): Promise<Set<string>>;
   /** The tenant's reminder settings, read fresh. */
   settings: SettingsReader;
-}
-
-/** nodemailer's error code and SMTP reply code, without its message (which may quote the address). */
-function smtpCodes(error: unknown): string {
-  if (typeof error !== 'object' || error === null) return 'unknown';
-  const { code, responseCode } = error as { code?: unknown; responseCode?: unknown };
-  const parts = [code, responseCode].filter(
-    (part): part is string | number => typeof part === 'string' || typeof part === 'number',
-  );
-  return parts.join(' ') || 'unknown';
 }
 
 /** One line per debt, whatever the number of its stages the e-mail settles. */

@@ -1,8 +1,8 @@
 import { findPendingDebts, type PendingDebtRow } from '../../ledger/pending-debts.js';
+import type { MovementType } from '../../../contract/statement.js';
 import {
   findStatement,
   type LedgerStatement,
-  type MovementType,
   type StatementPeriod,
 } from '../../ledger/statement.js';
 import { addDays } from '../../platform/dates.js';

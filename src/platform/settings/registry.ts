@@ -15,7 +15,7 @@ import {
 
 /*
  * Every key of the tenant's `ini` the portal reads, with its reading and its default: the one
- * list docs/erp.md "Tenant settings" describes (test/platform/settings-registry.test.ts holds
+ * list docs/erp.md "Tenant settings" describes (test/platform/settings.test.ts holds
  * the two together). A module reads them through the reader, naming the ones it needs.
  */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseRoute, pathFor, safeNext } from '../../../web/src/routes.js';
+import { parseRoute, pathFor, safeNext } from '../../../web/src/page-paths.js';
 
-describe('routes', () => {
+describe('page paths', () => {
   it('reads the tenant, the sucursal and the page from the link', () => {
     expect(parseRoute('/e/1/', '')).toEqual({
       kind: 'page',

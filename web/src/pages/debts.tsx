@@ -26,7 +26,7 @@ import { carriedAlong } from '../lib/fifo-note.js';
 import { createIntent } from '../lib/intent.js';
 import { formatCents, formatDate, formatMoney, plural } from '../lib/format.js';
 import { inProgressMessage } from '../lib/payment-actions.js';
-import { pathFor, type PortalLink } from '../routes.js';
+import { pathFor, type PortalLink } from '../page-paths.js';
 import { authCall } from '../session/session.js';
 import { rememberPortal } from '../portal-memory.js';
 import { DebtChoice, debtNameId } from '../ui/debt-row.js';

@@ -4,7 +4,7 @@ import type { PublicPageProps } from '../page-props.js';
 import { routes } from '../../../contract/routes.js';
 import { setFlash } from '../flash.js';
 import { codeError } from '../lib/validation.js';
-import { pathFor } from '../routes.js';
+import { pathFor } from '../page-paths.js';
 import { publicCall } from '../session/session.js';
 import { Field } from '../ui/field.js';
 import { Form, useForm } from '../ui/form.js';

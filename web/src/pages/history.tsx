@@ -16,7 +16,7 @@ import {
   reloadAfter,
   type PaymentAction,
 } from '../lib/payment-actions.js';
-import { pathFor, type PortalLink } from '../routes.js';
+import { pathFor, type PortalLink } from '../page-paths.js';
 import { authBlob, authCall } from '../session/session.js';
 import { useEmpresa } from '../ui/brand.js';
 import { ConfirmStep } from '../ui/confirm.js';

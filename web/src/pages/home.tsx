@@ -11,7 +11,7 @@ import {
 import { checkoutHref } from '../lib/payment-actions.js';
 import { formatCents, formatDate, formatMoney, plural } from '../lib/format.js';
 import { CreditLine } from '../ui/credit-line.js';
-import { pathFor, type PortalLink } from '../routes.js';
+import { pathFor, type PortalLink } from '../page-paths.js';
 import { authCall } from '../session/session.js';
 import { DebtSummary } from '../ui/debt-row.js';
 import { ContinuePaymentLink } from '../ui/in-flight.js';

@@ -9,7 +9,7 @@ import {
   failedLogins,
   rememberSucursal,
 } from '../portal-memory.js';
-import { pathFor, safeNext } from '../routes.js';
+import { pathFor, safeNext } from '../page-paths.js';
 import { getSession, login } from '../session/session.js';
 import { Field } from '../ui/field.js';
 import { Form, useForm } from '../ui/form.js';

@@ -3,7 +3,7 @@ import type { Me, Payment } from '../api/types.js';
 import { formatMoney, formatWhen } from '../lib/format.js';
 import { continueHref } from '../lib/payment-actions.js';
 import { showAdvice, type Outcome } from '../lib/payment-status.js';
-import { pathFor, type PortalLink } from '../routes.js';
+import { pathFor, type PortalLink } from '../page-paths.js';
 import { RETRY_PARAM, retryValue } from '../lib/fifo.js';
 import { authBlob, authCall } from '../session/session.js';
 import { ContactTheBusiness, useEmpresa } from '../ui/brand.js';

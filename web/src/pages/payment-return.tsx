@@ -9,7 +9,7 @@
 import type { PaymentResult } from '../api/types.js';
 import { formatMoney } from '../lib/format.js';
 import { showAdvice, type Outcome } from '../lib/payment-status.js';
-import { pathFor, type PortalLink } from '../routes.js';
+import { pathFor, type PortalLink } from '../page-paths.js';
 import { publicCall } from '../session/session.js';
 import { ContactTheBusiness } from '../ui/brand.js';
 import { Link } from '../ui/link.js';

@@ -5,7 +5,7 @@ import { failedWith } from '../api/route-call.js';
 import type { Me, Profile } from '../api/types.js';
 import { formatDateTime } from '../lib/format.js';
 import { reminderStages } from '../lib/reminders.js';
-import { pathFor, type PortalLink } from '../routes.js';
+import { pathFor, type PortalLink } from '../page-paths.js';
 import { authCall, passwordChanged } from '../session/session.js';
 import { ContactFields, useContact } from '../ui/contact-fields.js';
 import { Field } from '../ui/field.js';

@@ -3,7 +3,7 @@ import type { PublicPageProps } from '../page-props.js';
 import { routes } from '../../../contract/routes.js';
 import { setFlash } from '../flash.js';
 import { withFullStop } from '../lib/format.js';
-import { pathFor } from '../routes.js';
+import { pathFor } from '../page-paths.js';
 import { authCall, login, publicCall } from '../session/session.js';
 import { ContactFields, useContact } from '../ui/contact-fields.js';
 import { Form, useForm } from '../ui/form.js';

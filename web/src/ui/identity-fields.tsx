@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Tenant } from '../api/types.js';
 import { identifierError, normalizeIdentifier, type IdentifierType } from '../lib/validation.js';
 import { rememberedIdentity, rememberedSucursal, rememberIdentity } from '../portal-memory.js';
-import type { PortalLink } from '../routes.js';
+import type { PortalLink } from '../page-paths.js';
 import { Field, IdentifierTypeField } from './field.js';
 import type { FieldErrors } from './form.js';
 import { needsSucursalChoice, SUCURSAL_MISSING, SucursalField, useSucursal } from './sucursal.js';

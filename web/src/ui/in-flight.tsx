@@ -13,7 +13,7 @@ import {
   reloadAfter,
 } from '../lib/payment-actions.js';
 import { rememberPortal } from '../portal-memory.js';
-import { pathFor, type PortalLink } from '../routes.js';
+import { pathFor, type PortalLink } from '../page-paths.js';
 import { authCall } from '../session/session.js';
 import { ConfirmStep } from './confirm.js';
 import type { Outcome } from './outcome.js';

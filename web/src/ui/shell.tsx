@@ -10,7 +10,7 @@ import { useLocation } from 'preact-iso';
 import type { Tenant } from '../api/types.js';
 import { servedTenantName } from '../config.js';
 import { PORTAL_NAME } from '../lib/brand.js';
-import { pathFor, type PageName, type PortalLink } from '../routes.js';
+import { pathFor, type PageName, type PortalLink } from '../page-paths.js';
 import { logout, type SessionState } from '../session/session.js';
 import { BrandMark, ContactFooter, logoSource, TenantContext, useBrandOnPage } from './brand.js';
 import { ConnectionStatus } from './connection.js';

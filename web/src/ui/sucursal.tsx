@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Tenant } from '../api/types.js';
-import type { PortalLink } from '../routes.js';
+import type { PortalLink } from '../page-paths.js';
 
 /** The sucursal a public form sends: the link's, the one used last, the only one, or the one chosen. */
 export function useSucursal(

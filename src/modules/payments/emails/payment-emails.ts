@@ -4,6 +4,7 @@ import type { Clock } from '../../../platform/clock.js';
 import type { PaymentEmailKind } from '../../../platform/db/types.js';
 import type { JobQueue } from '../../../platform/jobs.js';
 import type { MailMessage, Mailer } from '../../../platform/mail/mailer.js';
+import { smtpCodes } from '../../../platform/mail/smtp-codes.js';
 import type { Metrics } from '../../../platform/metrics.js';
 import type { SettingsReader } from '../../../platform/settings/reader.js';
 import { SETTINGS } from '../../../platform/settings/registry.js';
@@ -94,16 +95,6 @@ export interface PaymentEmailQueue {
   queueReceiptEmail(tenant: TenantContext, paymentId: number): Promise<boolean>;
   /** "Devolución registrada": called in the transaction that records the refund. Never throws. */
   queueRefundEmail(tenant: TenantContext, paymentId: number): Promise<boolean>;
-}
-
-/** nodemailer's error code and SMTP reply code, without its message. */
-function smtpCodes(error: unknown): string {
-  if (typeof error !== 'object' || error === null) return 'unknown';
-  const { code, responseCode } = error as { code?: unknown; responseCode?: unknown };
-  const parts = [code, responseCode].filter(
-    (part): part is string | number => typeof part === 'string' || typeof part === 'number',
-  );
-  return parts.join(' ') || 'unknown';
 }
 
 function invoiceLines(
