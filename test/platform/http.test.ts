@@ -8,6 +8,7 @@ import { AppError } from '../../src/platform/errors.js';
 import { useTestEnvironment } from '../helpers/harness.js';
 import { addAuthTenant, loginBody, register } from '../helpers/auth.js';
 import { capturedLogs } from '../helpers/logs.js';
+import { outsideApi } from '../../src/platform/http/route-doors.js';
 
 const ORIGIN = 'https://portal.example.com';
 
@@ -17,33 +18,45 @@ function addProbeRoutes(app: FastifyInstance): void {
     { name: Type.String({ minLength: 1 }), count: Type.Optional(Type.Integer()) },
     { additionalProperties: false },
   );
-  app.post('/portal/probe/echo', { schema: { body: Body } }, (request) =>
-    Promise.resolve({ success: true, data: request.body }),
+  app.post(
+    '/portal/probe/echo',
+    { schema: { body: Body }, config: outsideApi('a test’s probe route') },
+    (request) => Promise.resolve({ success: true, data: request.body }),
   );
   app.post(
     '/portal/probe/coupon-like',
-    { schema: { body: Body }, config: { validationCode: 'INVALID_REQUEST' } },
+    {
+      schema: { body: Body },
+      config: { ...outsideApi('a test’s probe route'), validationCode: 'INVALID_REQUEST' },
+    },
     (request) => Promise.resolve({ success: true, data: request.body }),
   );
   app.get(
     '/portal/probe/query',
-    { schema: { querystring: Type.Object({ limit: Type.Integer({ maximum: 100 }) }) } },
+    {
+      schema: { querystring: Type.Object({ limit: Type.Integer({ maximum: 100 }) }) },
+      config: outsideApi('a test’s probe route'),
+    },
     (request) => Promise.resolve({ success: true, data: request.query }),
   );
-  app.get('/portal/probe/boom', () => {
+  app.get('/portal/probe/boom', { config: outsideApi('a test’s probe route') }, () => {
     throw new Error('relation "secret_table" does not exist at SELECT * FROM secret_table');
   });
-  app.get('/portal/probe/locked', () => {
+  app.get('/portal/probe/locked', { config: outsideApi('a test’s probe route') }, () => {
     throw new AppError('ACCOUNT_LOCKED', 'Cuenta bloqueada', { headers: { 'retry-after': '900' } });
   });
-  app.get('/portal/probe/bad-uuid', async () => {
+  app.get('/portal/probe/bad-uuid', { config: outsideApi('a test’s probe route') }, async () => {
     await sql`SELECT 'not-a-uuid'::uuid`.execute(app.systemDb);
     return { success: true, data: {} };
   });
-  app.post('/portal/probe/log-secrets', (request) => {
-    request.log.info({ body: request.body }, 'probe body');
-    return Promise.resolve({ success: true, data: {} });
-  });
+  app.post(
+    '/portal/probe/log-secrets',
+    { config: outsideApi('a test’s probe route') },
+    (request) => {
+      request.log.info({ body: request.body }, 'probe body');
+      return Promise.resolve({ success: true, data: {} });
+    },
+  );
 }
 
 const env = useTestEnvironment();

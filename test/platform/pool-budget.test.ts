@@ -7,6 +7,7 @@ import { createTenantPools } from '../../src/platform/tenancy/pools.js';
 import { requestedTenant } from '../../src/platform/tenancy/requested-tenant.js';
 import { TenantIdsBody } from '../../contract/envelope.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
+import { outsideApi } from '../../src/platform/http/route-doors.js';
 
 const TENANTS = 6;
 const MAX_POOLS = 2;
@@ -70,18 +71,19 @@ async function inBatches<T>(jobs: (() => Promise<T>)[], concurrency: number): Pr
 
 /** A route that holds its tenant connection a little while, so requests overlap. */
 function addSlowProbe(app: FastifyInstance): void {
-  app
-    .withTypeProvider<TypeBoxTypeProvider>()
-    .post(
-      '/portal/probe/slow',
-      { schema: { body: Type.Object(TenantIdsBody, { additionalProperties: false }) } },
-      async (request) => {
-        const ids = requestedTenant(request, request.body);
-        const tenant = await app.tenancy.resolve(ids.tenantId, ids.sucursalId);
-        await sql`SELECT pg_sleep(0.03)`.execute(tenant.db);
-        return { success: true };
-      },
-    );
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
+    '/portal/probe/slow',
+    {
+      schema: { body: Type.Object(TenantIdsBody, { additionalProperties: false }) },
+      config: outsideApi('a test’s probe route'),
+    },
+    async (request) => {
+      const ids = requestedTenant(request, request.body);
+      const tenant = await app.tenancy.resolve(ids.tenantId, ids.sucursalId);
+      await sql`SELECT pg_sleep(0.03)`.execute(tenant.db);
+      return { success: true };
+    },
+  );
 }
 
 describe('tenant connection budget', () => {

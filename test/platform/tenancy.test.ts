@@ -8,6 +8,7 @@ import { createStandaloneTenancy } from '../../src/platform/tenancy/standalone.j
 import { TenantIdsBody } from '../../contract/envelope.js';
 import { fakeClock } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
+import { outsideApi } from '../../src/platform/http/route-doors.js';
 
 /** A route that lists the customers of the resolved tenant/sucursal, to see isolation over HTTP. */
 function addCustomersRoute(app: FastifyInstance): void {
@@ -24,16 +25,17 @@ function addCustomersRoute(app: FastifyInstance): void {
       data: { empresa: tenant.tenantName, schema: tenant.customerSchema, clientes },
     };
   };
-  app
-    .withTypeProvider<TypeBoxTypeProvider>()
-    .post(
-      '/portal/probe/clientes',
-      { schema: { body: Type.Object(TenantIdsBody, { additionalProperties: false }) } },
-      (request) => {
-        const ids = requestedTenant(request, request.body);
-        return handler(ids.tenantId, ids.sucursalId);
-      },
-    );
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
+    '/portal/probe/clientes',
+    {
+      schema: { body: Type.Object(TenantIdsBody, { additionalProperties: false }) },
+      config: outsideApi('a test’s probe route'),
+    },
+    (request) => {
+      const ids = requestedTenant(request, request.body);
+      return handler(ids.tenantId, ids.sucursalId);
+    },
+  );
 }
 
 const env = useTestEnvironment();

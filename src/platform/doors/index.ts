@@ -26,7 +26,8 @@ export interface OpenDoor extends DoorChecks {
 /** What a route declaration attaches to a route beyond its handler (declare-route.ts). */
 export interface RouteChecks {
   readonly doors: { readonly [N in DoorName]: OpenDoor };
-  readonly idempotency: IdempotencyChecks;
+  /** The Idempotency-Key's hooks; a build without them refuses a route that names it. */
+  readonly idempotency?: IdempotencyChecks;
 }
 
 const isDoorName = (name: string): name is DoorName => name in DOORS;

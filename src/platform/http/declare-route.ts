@@ -169,7 +169,10 @@ export function declareRoute<K extends RouteKey>(
   const codes = errorCodesOf(route);
   const schemas: RouteSchema = routeSchemas[key];
   const { tags, summary, headers, privateAnswers, ...behaviour } = options;
-  const idempotent = behaviour.config?.idempotency !== undefined;
+  const idempotency = behaviour.config?.idempotency && checks.idempotency;
+  if (behaviour.config?.idempotency && !idempotency) {
+    throw new Error(`declareRoute(${key}): the Idempotency-Key's checks are not open`);
+  }
   const onRequest: OnRequestHook[] = [
     ...(door.privateAnswers || privateAnswers ? [noStore] : []),
     ...door.onRequest,
@@ -189,10 +192,10 @@ export function declareRoute<K extends RouteKey>(
       response: { ...schemas.response, ...errorResponses(codes) },
     },
     onRequest,
-    preHandler: [...door.preHandler, ...(idempotent ? [checks.idempotency.preHandler] : [])],
-    ...(idempotent && {
-      onSend: [checks.idempotency.onSend],
-      onResponse: [checks.idempotency.onResponse],
+    preHandler: [...door.preHandler, ...(idempotency ? [idempotency.preHandler] : [])],
+    ...(idempotency && {
+      onSend: [idempotency.onSend],
+      onResponse: [idempotency.onResponse],
     }),
     handler: answering(answerKindOf(schemas), handler),
     config: {
