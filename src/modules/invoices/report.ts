@@ -1,4 +1,4 @@
-import type { InvoiceReport } from '../../reports/invoice-body.js';
+import type { InvoiceReport } from '../../../contract/reports.js';
 import type { CbtefisHeader } from '../../platform/db/types.js';
 import type { InvoiceDocument, Issuer } from './queries.js';
 

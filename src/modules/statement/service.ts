@@ -10,9 +10,9 @@ import { AppError } from '../../platform/errors.js';
 import { centsToNumber, numericToCents } from '../../platform/money.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import type { ReportsClient } from '../../reports/client.js';
+import type { ReportsClient } from '../../platform/reports/client.js';
 import { reportsFailure } from '../reports-failure.js';
-import { MAX_STATEMENT_MOVEMENTS, type StatementReport } from '../../reports/statement-report.js';
+import { MAX_STATEMENT_MOVEMENTS, type StatementReport } from '../../../contract/reports.js';
 import { resolvePeriod, type PeriodQuery } from '../../ledger/period.js';
 
 const USER_GONE = 'Usuario no encontrado';

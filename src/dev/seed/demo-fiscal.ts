@@ -1,11 +1,11 @@
 import type pg from 'pg';
-import { addDays } from '../../src/platform/dates.js';
+import { addDays } from '../../platform/dates.js';
 import {
   insertFiscalDocument,
   insertIssuer,
   type FiscalDocumentSpec,
   type RunSql,
-} from '../../src/dev/fiscal-fixture.js';
+} from '../fiscal-fixture.js';
 
 /**
  * The demo tenant's electronic invoices (docs/erp.md "The ERP's electronic invoices"): the
