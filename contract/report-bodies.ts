@@ -178,7 +178,8 @@ const MAX_AMOUNT = MAX_NUMERIC_CENTS / 100;
 /**
  * A 2-decimal JSON number (docs/api.md "Bodies and values"); the decimals are checked after. Signed
  * everywhere: the ERP does not forbid a negative debit, and refusing one would leave that customer
- * without a statement; what must hold is that the figures add up (src/reports/statement-report.ts's checkStatement).
+ * without a statement; what must hold is that the figures add up (checkStatement, in
+ * src/reports/statement-report.ts).
  */
 const JsonAmount = Type.Number({ minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT, example: -1234.5 });
 const StatementDay = Type.String({ format: 'date', example: '2026-11-21' });

@@ -389,7 +389,7 @@ async function ensureDemoUser(tenantUrl: string, passwordHash?: string): Promise
 }
 
 /**
- * The demo's electronic invoices (db/seed/demo-fiscal.ts), once: also into a demo database
+ * The demo's electronic invoices (src/dev/seed/demo-fiscal.ts), once: also into a demo database
  * seeded before the fiscal tables existed (their CREATE ... IF NOT EXISTS leave the rest alone).
  */
 async function ensureFiscalData(tenantUrl: string): Promise<void> {

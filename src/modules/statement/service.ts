@@ -122,7 +122,7 @@ function statementOf(period: StatementPeriod, ledger: LedgerStatement, aging: Ag
   return statement;
 }
 
-/** What the report's fields take (src/reports/statement-report.ts): ERP text cut to fit. */
+/** What the report's fields take (contract/report-bodies.ts): ERP text cut to fit. */
 const fit = (text: string, length: number) => (text.length > length ? text.slice(0, length) : text);
 
 /**
