@@ -16,11 +16,8 @@ import {
 } from '../../contract/reports.js';
 
 /** A JSON answer's type from the table; a PDF route sends its document through the reply. */
-type AnswerOf<K extends ReportRouteKey> = (typeof reportRoutes)[K]['answer'] extends infer A
-  ? A extends TSchema
-    ? Static<A>
-    : unknown
-  : never;
+type JsonOf<A> = A extends TSchema ? Static<A> : unknown;
+type AnswerOf<K extends ReportRouteKey> = JsonOf<(typeof reportRoutes)[K]['answer']>;
 
 interface ReportGeneric<K extends ReportRouteKey, Body> {
   Body: Body;
