@@ -5,9 +5,11 @@ import tseslint from 'typescript-eslint';
 
 /*
  * The layers (docs/architecture.md "Layers"): platform/ is the floor and imports no capability;
- * ledger/ and reports/ are the ERP's services and import no portal module; a module reaches
- * another module through its face (index.js) only; nothing but the entry points reaches
- * dev/ (development defaults, embedded PostgreSQL); web/ talks to the API over HTTP only.
+ * ledger/ is the ERP's services and imports no portal module; reports/ is the reports service
+ * alone, which imports no portal module and no ledger code, and which nothing imports (the API
+ * calls it over HTTP through platform/reports/); a module reaches another module through its
+ * face (index.js) only; nothing but the entry points reaches dev/ (embedded PostgreSQL, the demo
+ * seed, generated keys); web/ talks to the API over HTTP only.
  */
 const dev = {
   regex: '^(\\.\\.?/)+dev/',
@@ -50,6 +52,48 @@ function typeOnly(node) {
     specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type')
   );
 }
+
+const reportsDir = path.join(import.meta.dirname, 'src/reports');
+const platformDir = path.join(import.meta.dirname, 'src/platform');
+
+/** Whether `file` is inside `dir`. */
+function inside(dir, file) {
+  const relative = path.relative(dir, file);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
+/**
+ * src/reports/ is the reports service, its own process: no file outside it imports it, statically,
+ * as types or with import() (docs/architecture.md "Layers"). The API calls it through its route
+ * table (contract/reports.ts) with the client in src/platform/reports/, whose supervisor starts
+ * it by path. Paths are resolved, so platform/reports/ is told apart from the service.
+ */
+const reportsService = {
+  meta: {
+    type: 'problem',
+    messages: {
+      service:
+        'src/reports/ is the reports service alone: nothing imports it. Call it through contract/reports.ts and src/platform/reports/ (docs/architecture.md "Layers").',
+      floor: 'platform/ is the floor: it imports no module, ledger or reports code.',
+    },
+    schema: [],
+  },
+  create(context) {
+    if (inside(reportsDir, context.filename)) return {};
+    const messageId = inside(platformDir, context.filename) ? 'floor' : 'service';
+    const check = (node, source) => {
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const target = path.resolve(path.dirname(context.filename), source);
+      if (target === reportsDir || inside(reportsDir, target)) context.report({ node, messageId });
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};
 
 /**
  * A module reaches another only through its face, `../<m>/index.js` (docs/architecture.md "A
@@ -120,10 +164,12 @@ export default tseslint.config(
   },
   {
     // config.ts fills the settings each platform piece declares; platform never reads config.ts.
+    // The reports service is refused by portal/reports-service, which tells platform/reports/
+    // (the client) apart from it.
     files: ['src/platform/**/*.ts'],
     rules: layerRule(
       {
-        regex: '^(\\.\\.?/)+(modules|ledger|reports)/',
+        regex: '^(\\.\\.?/)+(modules|ledger)/',
         message: 'platform/ is the floor: it imports no module, ledger or reports code.',
       },
       {
@@ -134,19 +180,42 @@ export default tseslint.config(
     ),
   },
   {
-    files: ['src/ledger/**/*.ts', 'src/reports/**/*.ts'],
-    // The reports service's own entry point wires it, development defaults included.
-    ignores: ['src/reports/main.ts'],
+    files: ['src/ledger/**/*.ts'],
     rules: layerRule({
       regex: '^(\\.\\./)+modules/',
       message: 'The ledger and the reports service are the ERP side: they import no portal module.',
     }),
   },
   {
+    // Its entry point (main.ts) too: development defaults come from platform/, or from the API
+    // that starts it, and what it draws comes in the bodies of contract/reports.ts.
+    files: ['src/reports/**/*.ts'],
+    rules: layerRule(
+      {
+        regex: '^(\\.\\./)+modules/',
+        message:
+          'The ledger and the reports service are the ERP side: they import no portal module.',
+      },
+      {
+        regex: '^(\\.\\./)+ledger/',
+        message:
+          'The reports service imports no ledger code: what it draws comes in the bodies of contract/reports.ts (shared rules live in platform/).',
+      },
+    ),
+  },
+  {
     // Every file but the tests: a module is reached through its face only.
     files: ['src/**/*.ts', 'bench/**/*.ts'],
-    plugins: { portal: { rules: { 'module-faces': moduleFaces } } },
+    plugins: {
+      portal: { rules: { 'module-faces': moduleFaces, 'reports-service': reportsService } },
+    },
     rules: { 'portal/module-faces': 'error' },
+  },
+  {
+    // The tests and the benches may take the service's parts apart (its page geometry); the
+    // code that ships reaches it over HTTP only.
+    files: ['src/**/*.ts'],
+    rules: { 'portal/reports-service': 'error' },
   },
   {
     files: ['src/modules/**/*.ts'],

@@ -12,8 +12,8 @@ import { createKysely, createPool } from '../src/platform/db/connect.js';
 import { PLACEHOLDER_ID } from '../src/platform/db/prepared.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';
 import { dateInTimeZone, DEFAULT_TIME_ZONE } from '../src/platform/dates.js';
-import { MAX_STATEMENT_MOVEMENTS } from '../src/reports/statement-report.js';
-import { createServiceTokens } from '../src/reports/token.js';
+import { MAX_STATEMENT_MOVEMENTS } from '../contract/reports.js';
+import { createServiceTokens } from '../src/platform/reports/token.js';
 import { startReportsService } from '../test/helpers/reports.js';
 import {
   combine,

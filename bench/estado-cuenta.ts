@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { request } from 'undici';
-import type { StatementReport } from '../src/reports/statement-report.js';
+import type { StatementReport } from '../contract/reports.js';
 import { pageCount } from '../src/reports/pdf/pagination.js';
 import { STATEMENT_CAPACITY } from '../src/reports/statement-report.js';
-import { createServiceTokens } from '../src/reports/token.js';
+import { createServiceTokens } from '../src/platform/reports/token.js';
 import { startReportsService, type OwnReportsService } from '../test/helpers/reports.js';
 
 /*

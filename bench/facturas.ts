@@ -10,7 +10,7 @@ import { findInvoiceDocument, invoiceReport, isAuthorized } from '../src/modules
 import { createKysely, createPool } from '../src/platform/db/connect.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';
 import { readIssuer } from '../src/platform/tenancy/issuer.js';
-import type { InvoiceReport } from '../src/reports/invoice-body.js';
+import type { InvoiceReport } from '../contract/reports.js';
 import { benchTenant, type BenchEnvironment } from './environment.js';
 import { comparePdfDownloads, type BenchPortal } from './pdf-comparison.js';
 

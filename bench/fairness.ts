@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import type { ReceiptReport } from '../src/reports/receipt-report.js';
-import { createServiceTokens } from '../src/reports/token.js';
+import type { ReceiptReport } from '../contract/reports.js';
+import { createServiceTokens } from '../src/platform/reports/token.js';
 import pino from 'pino';
-import { startReportsProcess } from '../src/reports/supervisor.js';
+import { startReportsProcess } from '../src/platform/reports/supervisor.js';
 import { freePort } from '../test/helpers/ports.js';
 import { machineBusy, statement } from './estado-cuenta.js';
 

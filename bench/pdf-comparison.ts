@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { startReportsProcess } from '../src/reports/supervisor.js';
-import { createServiceTokens } from '../src/reports/token.js';
+import { startReportsProcess } from '../src/platform/reports/supervisor.js';
+import { createServiceTokens } from '../src/platform/reports/token.js';
 import { measure, printComparison } from './measure.js';
 
 /*

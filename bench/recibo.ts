@@ -5,7 +5,7 @@ import { receiptPaymentOf } from '../src/modules/payments/index.js';
 import { receiptReport } from '../src/ledger/receipt-document.js';
 import { createKysely, createPool } from '../src/platform/db/connect.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';
-import type { ReceiptReport } from '../src/reports/receipt-report.js';
+import type { ReceiptReport } from '../contract/reports.js';
 import { benchTenant, type BenchEnvironment } from './environment.js';
 import { comparePdfDownloads, type BenchPortal } from './pdf-comparison.js';
 

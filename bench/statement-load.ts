@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { createServiceTokens } from '../src/reports/token.js';
+import { createServiceTokens } from '../src/platform/reports/token.js';
 import { statement } from './estado-cuenta.js';
 
 /**

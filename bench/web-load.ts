@@ -6,7 +6,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { chromium, type Browser } from 'playwright-core';
-import { seedDemo } from '../db/seed/demo.js';
+import { seedDemo } from '../src/dev/seed/demo.js';
 import { startEmbeddedPostgres } from '../src/dev/embedded-postgres.js';
 import { dropDatabase } from '../src/platform/db/admin.js';
 import { fromRoot } from '../src/platform/paths.js';

@@ -4,6 +4,9 @@ import { statusOf, type ErrorCode } from './error-codes.js';
 /** PostgreSQL `integer`: tenant, sucursal and payment ids never go beyond it. */
 export const MAX_INT4 = 2_147_483_647;
 
+/** The largest numeric(15,2) value, in cents: every amount the ledger and the reports take. */
+export const MAX_NUMERIC_CENTS = 999_999_999_999_999;
+
 /** `{ success: true, data }`. */
 export function Envelope<T extends TSchema>(data: T) {
   return Type.Object({ success: Type.Literal(true), data });

@@ -1,4 +1,4 @@
-// `npm run build`: src/, contract/ and db/ as plain JavaScript, one `.js` (and its source map)
+// `npm run build`: src/ and contract/ as plain JavaScript, one `.js` (and its source map)
 // per `.ts`, each file transpiled on its own by esbuild as tsx does on the fly; the types are
 // `npm run typecheck`'s (docs/production.md). `node scripts/build.mjs <dir>` builds into <dir>
 // instead of dist/: the tests' global set-up makes its compiled copy so
@@ -13,7 +13,7 @@ const outdir = path.resolve(root, process.argv[2] ?? 'dist');
 
 const entryPoints = (
   await Promise.all(
-    ['src', 'contract', 'db'].map(async (top) =>
+    ['src', 'contract'].map(async (top) =>
       (await readdir(path.join(root, top), { recursive: true }))
         .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
         .map((file) => path.join(top, file)),

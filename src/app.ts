@@ -16,7 +16,7 @@ import { registerTenants } from './modules/tenants/index.js';
 import { openPlatform } from './platform/assemble.js';
 import { httpServerOptions } from './platform/http/server-options.js';
 import { createLifetime } from './platform/lifetime.js';
-import { createReportsClient } from './reports/client.js';
+import { createReportsClient } from './platform/reports/client.js';
 
 export type { BuildOptions };
 

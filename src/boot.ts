@@ -20,7 +20,7 @@ async function withDevelopmentSettings(
   options: BootOptions,
 ): Promise<Record<string, string | undefined>> {
   if (env.NODE_ENV === 'production') return env;
-  const { withDevDefaults } = await import('./dev/dev-defaults.js');
+  const { withDevDefaults } = await import('./platform/dev-defaults.js');
   const defaults = await withDevDefaults(env, dataDir);
   if (!options.printAgentKeys) return defaults;
   const { withDevPrintAgentKeys } = await import('./dev/print-agent-keys.js');

@@ -9,7 +9,7 @@ import { DOCS_PATH } from './platform/http/openapi.js';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { createProcessStop, type StopMode, type StopStep } from './platform/process-stop.js';
-import { startReportsProcess, type ReportsProcess } from './reports/supervisor.js';
+import { startReportsProcess, type ReportsProcess } from './platform/reports/supervisor.js';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
@@ -32,7 +32,7 @@ function isLoopbackUrl(url: string): boolean {
 async function startDevelopmentDatabase(config: Config) {
   const [{ startEmbeddedRuntime }, { DEMO_LOGIN, DEMO_TENANT }] = await Promise.all([
     import('./dev/embedded-runtime.js'),
-    import('../db/seed/demo.js'),
+    import('./dev/seed/demo.js'),
   ]);
   const runtime = await startEmbeddedRuntime(config, say);
   return { ...runtime, demoTenant: DEMO_TENANT, demoLogin: DEMO_LOGIN };

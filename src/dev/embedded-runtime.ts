@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Config } from '../config.js';
-import { seedDemo } from '../../db/seed/demo.js';
+import { seedDemo } from './seed/demo.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
 
 export interface EmbeddedRuntime {

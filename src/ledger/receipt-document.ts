@@ -2,8 +2,8 @@ import { AppError } from '../platform/errors.js';
 import { centsToNumeric } from '../platform/money.js';
 import type { TenantContext } from '../platform/tenancy/tenancy.js';
 import type { ReceiptView } from './receipt-view.js';
-import type { ReceiptReport } from '../reports/receipt-report.js';
-import { ReportsError, type ReportsClient } from '../reports/client.js';
+import type { ReceiptReport } from '../../contract/reports.js';
+import { ReportsError, type ReportsClient } from '../platform/reports/client.js';
 
 /** The portal payment a receipt came from, as the receipt shows it (the payments module says which). */
 export interface ReceiptPayment {

@@ -1,5 +1,5 @@
 import { AppError } from '../platform/errors.js';
-import { ReportsError } from '../reports/client.js';
+import { ReportsError } from '../platform/reports/client.js';
 
 /**
  * What a failed render of a customer's own document (a statement, an invoice) answers: a busy

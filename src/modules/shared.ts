@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { Platform } from '../platform/assemble.js';
-import type { ReportsClient } from '../reports/client.js';
+import type { ReportsClient } from '../platform/reports/client.js';
 
 /**
  * What app.ts builds once for the modules (docs/architecture.md "A module's face"): the

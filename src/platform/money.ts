@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import { MAX_NUMERIC_CENTS } from '../../contract/envelope.js';
 
 /*
  * Money has three representations, and every name here says which it holds (docs/decisions.md #5):
@@ -45,8 +46,8 @@ export function centsToNumber(cents: number): number {
   return cents / 100;
 }
 
-/** The largest numeric(15,2) value, in cents. */
-export const MAX_NUMERIC_CENTS = 999_999_999_999_999;
+// The largest numeric(15,2) value, in cents: the contract's, so the report bodies bound it too.
+export { MAX_NUMERIC_CENTS };
 
 /** A string amount: digits, at most 2 decimals (numeric(15,2) holds 13 integer digits). */
 const REQUEST_NUMERIC = /^-?\d{1,13}(?:\.\d{1,2})?$/;

@@ -8,14 +8,15 @@ import { AppError } from '../platform/errors.js';
 import { installErrorHandling } from '../platform/http/error-handler.js';
 import { loggerOptions } from '../platform/http/logger.js';
 import { installValidation } from '../platform/http/validation.js';
+import { createServiceTokens, type ServiceClaims } from '../platform/reports/token.js';
 import type { LogLevel } from '../config.js';
 import type { RenderingLimits } from './config.js';
-import { InvoiceReportBody, renderInvoice, type InvoiceReport } from './invoice-report.js';
-import { ReceiptReportBody, renderReceipt, type ReceiptReport } from './receipt-report.js';
+import { declareRawReport, declareReport } from './declare.js';
+import { renderInvoice } from './invoice-report.js';
+import { renderReceipt } from './receipt-report.js';
 import { createRenderQueue, type RenderQueue, type Ticket } from './render-queue.js';
 import { createStatementPool } from './statement-pool.js';
 import { STATEMENT_BODY_LIMIT } from './statement-report.js';
-import { createServiceTokens, type ServiceClaims } from './token.js';
 
 /** Renders one coupon of the tenant and sucursal named by the service token. */
 export type CouponRenderer = (
@@ -108,16 +109,21 @@ export async function buildReportsApp(options: ReportsAppOptions): Promise<Fasti
     return claims;
   };
 
-  app.get('/healthz', () => ({ success: true, data: { status: 'ok' } }));
+  // Each route is an entry of the reports table (contract/reports.ts), which the API's client
+  // calls through: its method, path and schemas come from there.
+  declareReport(app, 'health', {}, () => ({
+    success: true as const,
+    data: { status: 'ok' as const },
+  }));
 
-  app.post<{ Body: ReceiptReport }>(
-    '/reports/portal-recibo',
+  declareReport(
+    app,
+    'receipt',
     {
       // Before the body is parsed: an unauthenticated caller gets no work done.
       onRequest: async (request) => {
         await authenticate(request);
       },
-      schema: { body: ReceiptReportBody },
     },
     async (request, reply) => {
       const pdf = await inTurn(queues.receipts, reply, () => renderReceipt(request.body));
@@ -127,13 +133,13 @@ export async function buildReportsApp(options: ReportsAppOptions): Promise<Fasti
 
   // An invoice, debit or credit note: one page, drawn here in turn like a receipt, in a line of
   // its own so that a run on invoices never delays a payer's receipt.
-  app.post<{ Body: InvoiceReport }>(
-    '/reports/portal-factura',
+  declareReport(
+    app,
+    'invoice',
     {
       onRequest: async (request) => {
         await authenticate(request);
       },
-      schema: { body: InvoiceReportBody },
     },
     async (request, reply) => {
       const pdf = await inTurn(queues.invoices, reply, () => renderInvoice(request.body));
@@ -150,8 +156,9 @@ export async function buildReportsApp(options: ReportsAppOptions): Promise<Fasti
       { parseAs: 'buffer', bodyLimit: STATEMENT_BODY_LIMIT },
       (_request, body, done) => done(null, body),
     );
-    scope.post<{ Body: Buffer | undefined }>(
-      '/reports/portal-estado-cuenta',
+    declareRawReport(
+      scope,
+      'statement',
       {
         // Before the body is read: an unauthenticated caller gets no work done, and neither its
         // megabytes nor those of one the queue has no room for are read.
@@ -179,33 +186,21 @@ export async function buildReportsApp(options: ReportsAppOptions): Promise<Fasti
     registered();
   });
 
-  app.get<{ Params: { id: string } }>(
-    '/reports/cupones/:id',
-    {
-      schema: {
-        params: {
-          type: 'object',
-          properties: { id: { type: 'string', minLength: 1, maxLength: 64 } },
-          required: ['id'],
-        },
-      },
-    },
-    async (request, reply) => {
-      // No body to spare here: authenticating in the handler hands the claims to the renderer.
-      const claims = await authenticate(request);
-      if (!options.coupons) {
-        throw new AppError(
-          'SERVICE_UNAVAILABLE',
-          'El servicio de informes no tiene DATABASE_URL: no puede leer cupones',
-        );
-      }
-      const { coupons } = options;
-      const pdf = await inTurn(queues.coupons, reply, () =>
-        coupons(claims, request.params.id, request.log),
+  declareReport(app, 'coupon', {}, async (request, reply) => {
+    // No body to spare here: authenticating in the handler hands the claims to the renderer.
+    const claims = await authenticate(request);
+    if (!options.coupons) {
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        'El servicio de informes no tiene DATABASE_URL: no puede leer cupones',
       );
-      return reply.headers(PDF_HEADERS).send(pdf);
-    },
-  );
+    }
+    const { coupons } = options;
+    const pdf = await inTurn(queues.coupons, reply, () =>
+      coupons(claims, request.params.id, request.log),
+    );
+    return reply.headers(PDF_HEADERS).send(pdf);
+  });
 
   return app;
 }

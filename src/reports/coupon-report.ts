@@ -1,9 +1,20 @@
 import { toBuffer } from 'bwip-js';
-import { itfDigits } from '../ledger/coupons/barcode.js';
-import type { Coupon } from '../ledger/coupons/types.js';
-import { formatDate, formatMoney } from './format.js';
+import type { CouponState } from '../../contract/coupons.js';
+import { itfDigits } from '../platform/coupons.js';
+import { formatDate, formatMoney } from '../platform/format.js';
 import { formatCuit } from '../platform/tenancy/issuer.js';
 import { createReport, invoiceTable, MARGIN } from './pdf/layout.js';
+
+/** A coupon as it is printed: its estado as of the tenant's today, its debts in their order. */
+export interface PrintedCoupon {
+  codigoBarras: string;
+  /** Exact decimal, as numeric(15,2) reads: `"1250.50"`. */
+  monto: string;
+  estado: CouponState;
+  fechaGeneracion: string;
+  fechaVencimiento: string;
+  facturas: readonly { tipo: string; numero: string; monto: string }[];
+}
 
 interface CouponReport {
   empresa: string;
@@ -15,10 +26,10 @@ interface CouponReport {
   /** Where a coupon can be paid (`portal.cupones.redes`), when the business says. */
   redes: string | null;
   cliente: { nombre: string; documento: string; numero: number };
-  coupon: Coupon;
+  coupon: PrintedCoupon;
 }
 
-const STATE_LABELS: Record<Coupon['estado'], string> = {
+const STATE_LABELS: Record<CouponState, string> = {
   pending: 'Pendiente de pago',
   used: 'Pagado',
   expired: 'Vencido',

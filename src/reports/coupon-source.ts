@@ -1,10 +1,10 @@
-import { createCouponLedger } from '../ledger/coupons/service.js';
 import { systemClock } from '../platform/clock.js';
-import { inCustomerSchema } from '../platform/db/executor.js';
+import { couponStateOn } from '../platform/coupons.js';
 import { AppError } from '../platform/errors.js';
 import { createStandaloneTenancy } from '../platform/tenancy/standalone.js';
 import { createTenantCalendar } from '../platform/tenancy/today.js';
 import type { CouponRenderer } from './app.js';
+import { findCouponCustomer, findCouponInvoices, findStoredCoupon } from './coupon-queries.js';
 import { renderCoupon } from './coupon-report.js';
 import { createSettingsReader } from '../platform/settings/reader.js';
 import { SETTINGS } from '../platform/settings/registry.js';
@@ -14,8 +14,8 @@ import { createIssuers } from '../platform/tenancy/issuer.js';
 const COUPON_BRAND = { logo: SETTINGS.brandLogo, redes: SETTINGS.couponNetworks };
 
 /**
- * The reports service reads a coupon itself, through the ledger's coupon module, in the tenant
- * and sucursal its service token names (docs/api.md: the API sends only the id). Its own small pools:
+ * The reports service reads a coupon itself (coupon-queries.ts), in the tenant and sucursal its
+ * service token names (docs/api.md: the API sends only the id). Its own small pools:
  * it renders one document at a time per request and holds no state.
  */
 export function createCouponSource(systemUrl: string) {
@@ -30,20 +30,17 @@ export function createCouponSource(systemUrl: string) {
   const { tenancy } = standalone;
   const issuers = createIssuers(systemClock);
   const settings = createSettingsReader({ clock: systemClock });
-  const ledger = createCouponLedger({
-    calendar: createTenantCalendar(systemClock, settings),
-    clock: systemClock,
-  });
+  const calendar = createTenantCalendar(systemClock, settings);
 
   const render: CouponRenderer = async (claims, couponId, log) => {
     const tenant = await tenancy.resolve(claims.tenant_id, claims.sucursal_id);
-    const coupon = await ledger.findById(tenant, couponId);
-    if (!coupon) throw new AppError('CUPON_NOT_FOUND', 'Cupón no encontrado');
-    const customer = await inCustomerSchema(tenant.db, tenant)
-      .selectFrom('ordcon')
-      .select(['cnro', 'cnom', 'ccui'])
-      .where('cnro', '=', coupon.cnro)
-      .executeTakeFirst();
+    const stored = await findStoredCoupon(tenant, couponId);
+    if (!stored) throw new AppError('CUPON_NOT_FOUND', 'Cupón no encontrado');
+    const [today, facturas] = await Promise.all([
+      calendar.today(tenant),
+      findCouponInvoices(tenant, stored.id),
+    ]);
+    const customer = await findCouponCustomer(tenant, stored.cnro);
     const [{ logo, redes }, { cuit }] = await Promise.all([
       settings.read(tenant, COUPON_BRAND, 'cached'),
       issuers.issuerOf(tenant.tenantId, tenant.db),
@@ -57,11 +54,18 @@ export function createCouponSource(systemUrl: string) {
       logo: logo && logo.type !== 'image/webp' ? logo.bytes : null,
       redes,
       cliente: {
-        nombre: customer?.cnom ?? `Cliente ${coupon.cnro}`,
+        nombre: customer?.cnom ?? `Cliente ${stored.cnro}`,
         documento: customer?.ccui ?? '-',
-        numero: coupon.cnro,
+        numero: stored.cnro,
       },
-      coupon,
+      coupon: {
+        codigoBarras: stored.codigo_barras,
+        monto: stored.monto,
+        estado: couponStateOn(stored.estado, stored.fecha_vencimiento, today),
+        fechaGeneracion: stored.fecha_generacion,
+        fechaVencimiento: stored.fecha_vencimiento,
+        facturas,
+      },
     });
   };
 

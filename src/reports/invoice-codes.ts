@@ -66,11 +66,6 @@ export function voucherName(code: number, kind: DocumentKind): string {
   return voucherCode(code)?.name ?? KIND_NAMES[kind];
 }
 
-/** `00001-00000123`: the punto de venta (5 digits) and the number (8), as ARCA prints them. */
-export function voucherNumber(puntoVenta: number, numero: number): string {
-  return `${String(puntoVenta).padStart(5, '0')}-${String(numero).padStart(8, '0')}`;
-}
-
 /** The receiver's document type (`cbtefis.doc_tipo`, ARCA's table) as printed. */
 export function documentTypeLabel(docTipo: number): string {
   switch (docTipo) {

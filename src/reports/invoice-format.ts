@@ -1,4 +1,4 @@
-import { formatMoney } from './format.js';
+import { formatMoney } from '../platform/format.js';
 
 /*
  * Figures of a fiscal document as Argentine invoices print them: thousands with dots, decimals

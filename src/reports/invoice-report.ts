@@ -1,8 +1,8 @@
 import PDFDocument from 'pdfkit';
 import { formatCuit } from '../platform/tenancy/issuer.js';
-import { formatDate } from './format.js';
-import type { InvoiceReport } from './invoice-body.js';
-import { codeLabel, documentTypeLabel, voucherName, voucherNumber } from './invoice-codes.js';
+import type { InvoiceReport } from '../../contract/reports.js';
+import { formatDate, voucherNumber } from '../platform/format.js';
+import { codeLabel, documentTypeLabel, voucherName } from './invoice-codes.js';
 import {
   currencySymbol,
   formatAmount,
@@ -14,8 +14,6 @@ import {
 } from './invoice-format.js';
 import { drawQr, qrUrl } from './invoice-qr.js';
 import { GREY, RULE } from './pdf/layout.js';
-
-export { InvoiceReportBody, type InvoiceReport } from './invoice-body.js';
 
 /*
  * The printed representation of an authorized electronic invoice, debit or credit note (RG 1415

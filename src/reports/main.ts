@@ -11,11 +11,13 @@ const SHUTDOWN_TIMEOUT_MS = 10_000;
 /** `npm run reports`: the reports service on its own (production runs it as its own process). */
 async function main(): Promise<void> {
   await loadEnvFile();
-  // Development secrets only outside production, imported then: production loads no src/dev code.
+  // Development secrets only outside production, imported then: production loads no development
+  // code. The same file as the API's (src/boot.ts), so a service started on its own (`npm run
+  // reports`) takes the secret of the API beside it; one the API starts is handed it instead.
   const env =
     process.env.NODE_ENV === 'production'
       ? { ...process.env }
-      : await import('../dev/dev-defaults.js').then(({ withDevDefaults }) =>
+      : await import('../platform/dev-defaults.js').then(({ withDevDefaults }) =>
           withDevDefaults({ ...process.env }, path.resolve(process.env.PORTAL_DATA_DIR ?? '.data')),
         );
   let config;

@@ -1,65 +1,6 @@
-import { Type, type Static } from 'typebox';
-import { formatDate, formatMoney } from './format.js';
+import type { ReceiptReport } from '../../contract/reports.js';
+import { formatDate, formatMoney } from '../platform/format.js';
 import { createReport, invoiceTable } from './pdf/layout.js';
-
-const Amount = Type.String({ pattern: '^-?\\d{1,13}\\.\\d{2}$', description: 'e.g. "1234.56"' });
-/** ERP text as it is: possibly empty, bounded only so a body stays a receipt's size. */
-const Text = (maxLength: number) => Type.String({ maxLength });
-
-/**
- * What the API sends to render a receipt (report code `portal-recibo`): data only, no ids to look
- * up. The same report draws a portal payment's receipt and one the ERP issued (`pago: null`).
- */
-export const ReceiptReportBody = Type.Object(
-  {
-    empresa: Type.Object({ nombre: Text(1000) }, { additionalProperties: false }),
-    sucursal: Type.Object(
-      { id: Type.Integer({ minimum: 1 }), nombre: Text(1000) },
-      { additionalProperties: false },
-    ),
-    cliente: Type.Object(
-      { nombre: Text(1000), documento: Text(100), numero: Type.Integer() },
-      { additionalProperties: false },
-    ),
-    recibo: Type.Object(
-      {
-        numero: Text(100),
-        fecha: Type.String({ format: 'date' }),
-        anulado: Type.Boolean(),
-      },
-      { additionalProperties: false },
-    ),
-    /** The portal payment the receipt came from; null for a receipt the ERP issued (at the counter). */
-    pago: Type.Union([
-      Type.Object(
-        {
-          payment_id: Type.Integer({ minimum: 1 }),
-          metodo: Text(50),
-          gateway_payment_id: Type.Union([Text(255), Type.Null()]),
-        },
-        { additionalProperties: false },
-      ),
-      Type.Null(),
-    ]),
-    facturas: Type.Array(
-      Type.Object(
-        {
-          tipo: Text(200),
-          numero: Text(100),
-          monto: Amount,
-          /** What is left of a debt this receipt paid in part (docs/decisions.md #48). */
-          resta: Type.Optional(Amount),
-        },
-        { additionalProperties: false },
-      ),
-      { maxItems: 10_000 },
-    ),
-    total: Amount,
-  },
-  { additionalProperties: false },
-);
-
-export type ReceiptReport = Static<typeof ReceiptReportBody>;
 
 /** A receipt as a business hands it over: who paid, what for, how, and the total. */
 export function renderReceipt(data: ReceiptReport): Promise<Buffer> {

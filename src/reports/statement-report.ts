@@ -1,86 +1,18 @@
 import type { Readable } from 'node:stream';
-import { Type, type Static } from 'typebox';
+import type { StatementReport } from '../../contract/reports.js';
 import { AppError } from '../platform/errors.js';
-import { centsToNumeric, MAX_NUMERIC_CENTS, requestCents } from '../platform/money.js';
-import { formatDate, formatMoney } from './format.js';
+import { formatDate, formatMoney } from '../platform/format.js';
+import { centsToNumeric, requestCents } from '../platform/money.js';
 import { drawFigure, drawText, fitNameAndNumber, type Align } from './pdf/cells.js';
 import { GREY, MARGIN, RULE } from './pdf/layout.js';
 import { planPages, type PageCapacity } from './pdf/pagination.js';
 import { streamPdfPages } from './pdf/paged-stream.js';
-
-/** The most movements one statement takes: about 420 pages, well within REPORTS_TIMEOUT_MS. */
-export const MAX_STATEMENT_MOVEMENTS = 20_000;
 
 /**
  * The statement route's body limit: 20,000 movements whose texts are all at their longest, in
  * two-byte characters, still fit (750 bytes each, 15 MB); a real one is about 160 bytes each.
  */
 export const STATEMENT_BODY_LIMIT = 16 * 1024 * 1024;
-
-const MAX_AMOUNT = MAX_NUMERIC_CENTS / 100;
-/**
- * A 2-decimal JSON number (docs/api.md "Bodies and values"); the decimals are checked after. Signed
- * everywhere: the ERP does not forbid a negative debit, and refusing one would leave that customer
- * without a statement; what must hold is that the figures add up (checkStatement).
- */
-const Amount = Type.Number({ minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT, example: -1234.5 });
-const Day = Type.String({ format: 'date', example: '2026-11-21' });
-/** ERP text as it is: possibly empty, bounded only so that a body keeps a statement's size. */
-const Text = (maxLength: number) => Type.String({ maxLength });
-
-const Movement = Type.Object(
-  {
-    fecha: Day,
-    tipo: Type.Union([
-      Type.Literal('FAC'),
-      Type.Literal('ND'),
-      Type.Literal('NC'),
-      Type.Literal('REC'),
-    ]),
-    comprobante: Text(200),
-    nrocomp: Text(100),
-    vencimiento: Type.Union([Day, Type.Null()]),
-    debe: Amount,
-    haber: Amount,
-    /** The running balance after this movement. */
-    saldo: Amount,
-  },
-  { additionalProperties: false },
-);
-
-/**
- * What the API sends to render a customer's statement of account (report `portal-estado-cuenta`):
- * data only, already in the order the movements are printed.
- */
-export const StatementReportBody = Type.Object(
-  {
-    empresa: Text(1000),
-    cliente: Type.Object(
-      { nombre: Text(1000), dni_cuit: Text(100) },
-      { additionalProperties: false },
-    ),
-    desde: Day,
-    hasta: Day,
-    saldo_inicial: Amount,
-    movimientos: Type.Array(Movement, { maxItems: MAX_STATEMENT_MOVEMENTS }),
-    total_debe: Amount,
-    total_haber: Amount,
-    saldo_final: Amount,
-    antiguedad: Type.Object(
-      {
-        a_vencer: Amount,
-        vencido_1_30: Amount,
-        vencido_31_60: Amount,
-        vencido_61_90: Amount,
-        vencido_mas_90: Amount,
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false },
-);
-
-export type StatementReport = Static<typeof StatementReportBody>;
 
 /** Cents of a 2-decimal JSON number, or undefined for a third decimal. */
 function amountCents(value: number): number | undefined {

@@ -1,14 +1,10 @@
 import { getPriority, setPriority } from 'node:os';
 import type { Readable } from 'node:stream';
 import { parentPort } from 'node:worker_threads';
+import { reportRoutes, type StatementReport } from '../../contract/reports.js';
 import { AppError } from '../platform/errors.js';
 import { compileBodyValidator } from '../platform/http/validation.js';
-import {
-  checkStatement,
-  renderStatement,
-  StatementReportBody,
-  type StatementReport,
-} from './statement-report.js';
+import { checkStatement, renderStatement } from './statement-report.js';
 import type { FromWorker, ToWorker } from './statement-pool.js';
 
 /*
@@ -38,7 +34,8 @@ if (process.platform === 'linux') {
   }
 }
 
-const validate = compileBodyValidator(StatementReportBody);
+// The table's body for the route, validated here rather than by the route (its body comes raw).
+const validate = compileBodyValidator(reportRoutes.statement.body);
 
 const send = (message: FromWorker, transfer: ArrayBuffer[] = []) =>
   port.postMessage(message, transfer);

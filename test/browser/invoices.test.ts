@@ -13,7 +13,7 @@ import { useSharedWebClient } from '../helpers/web-suite.js';
 
 /*
  * The invoice itself in the web client (docs/web.md "Pages", Comprobantes): the demo seed's
- * electronic invoices (db/seed/demo-fiscal.ts) listed for a period, each authorized one's PDF,
+ * electronic invoices (src/dev/seed/demo-fiscal.ts) listed for a period, each authorized one's PDF,
  * one waiting for its CAE, and the same PDFs from the debts list, the statement and the receipts
  * page. axe in both themes; 360 px without sideways scroll. One login.
  */

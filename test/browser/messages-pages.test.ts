@@ -23,7 +23,7 @@ beforeAll(async () => {
     'portal.avisos.habilitado': 'sí',
     'portal.cupones.redes': REDES,
   });
-  // The demo's fiscal data (db/seed/demo-fiscal.ts) gives the business its CUIT.
+  // The demo's fiscal data (src/dev/seed/demo-fiscal.ts) gives the business its CUIT.
 });
 
 async function goTo(page: Page, name: string, heading: string | RegExp) {

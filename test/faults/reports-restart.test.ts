@@ -22,7 +22,7 @@ import { sandboxApproves, sandboxIni } from '../helpers/sandbox.js';
 
 /*
  * `npm start` in production runs the reports service as a supervised child process
- * (src/reports/supervisor.ts). Under a load of receipt PDFs, the child is killed with SIGKILL: while
+ * (src/platform/reports/supervisor.ts). Under a load of receipt PDFs, the child is killed with SIGKILL: while
  * it is away every PDF request answers 502 INFORMES_ERROR in the error envelope (never a 500,
  * never a hang, never a cut 200), the supervisor starts a new child, and receipts answer 200
  * again, all in the same API process. The answers of a reports service that is down, slow or

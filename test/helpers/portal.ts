@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { DEMO_LOGIN, DEMO_TENANT, seedDemo } from '../../db/seed/demo.js';
+import { DEMO_LOGIN, DEMO_TENANT, seedDemo } from '../../src/dev/seed/demo.js';
 import { databaseUrlFor, dropDatabase } from '../../src/platform/db/admin.js';
 import { registerTenant } from '../../src/platform/tenancy/registration.js';
 import { fromRoot } from '../../src/platform/paths.js';

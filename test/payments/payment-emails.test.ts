@@ -10,7 +10,7 @@ import { LEGACY_RECEIPT_JOB, RECEIPT_JOB } from '../../src/modules/payments/rece
 import { systemClock } from '../../src/platform/clock.js';
 import { startJobQueue, type JobQueue } from '../../src/platform/jobs.js';
 import type { MailMessage } from '../../src/platform/mail/mailer.js';
-import { createReportsClient } from '../../src/reports/client.js';
+import { createReportsClient } from '../../src/platform/reports/client.js';
 import { addAuthTenant, bearer, twoCustomers } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { paymentRow, receiptIni, startOldestDebtPayment } from '../helpers/payments.js';

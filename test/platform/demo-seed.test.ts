@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { seedDemo } from '../../db/seed/demo.js';
+import { seedDemo } from '../../src/dev/seed/demo.js';
 import { dropDatabase } from '../../src/platform/db/admin.js';
 
 const names = {

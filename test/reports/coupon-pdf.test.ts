@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { PDFParse } from 'pdf-parse';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServiceTokens } from '../../src/reports/token.js';
+import { createServiceTokens } from '../../src/platform/reports/token.js';
 import { generateOk, get, seedDebts } from '../coupons/helpers.js';
 import { addAuthTenant, twoCustomers } from '../helpers/auth.js';
 import { useTestEnvironment } from '../helpers/harness.js';

@@ -6,7 +6,7 @@ import { SignJWT } from 'jose';
 import { PDFParse } from 'pdf-parse';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServiceTokens } from '../../src/reports/token.js';
+import { createServiceTokens } from '../../src/platform/reports/token.js';
 import { addAuthTenant, bearer, ORIGIN, twoCustomers } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { freePort } from '../helpers/ports.js';

@@ -1,8 +1,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReceiptReport } from '../../src/reports/receipt-report.js';
-import type { StatementReport } from '../../src/reports/statement-report.js';
-import { createServiceTokens } from '../../src/reports/token.js';
+import type { ReceiptReport, StatementReport } from '../../contract/reports.js';
+import { createServiceTokens } from '../../src/platform/reports/token.js';
 import { startReportsService, type ReportsService } from '../helpers/reports.js';
 
 /*

@@ -6,17 +6,16 @@ import { PDFParse } from 'pdf-parse';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { centsToNumeric } from '../../src/platform/money.js';
-import { createReportsClient, ReportsError } from '../../src/reports/client.js';
-import { formatMoney } from '../../src/reports/format.js';
+import { createReportsClient, ReportsError } from '../../src/platform/reports/client.js';
+import { formatMoney } from '../../src/platform/format.js';
 import { pageCount, planPages, type PageCapacity } from '../../src/reports/pdf/pagination.js';
+import { MAX_STATEMENT_MOVEMENTS, type StatementReport } from '../../contract/reports.js';
 import {
-  MAX_STATEMENT_MOVEMENTS,
   renderStatement,
   STATEMENT_BODY_LIMIT,
   STATEMENT_CAPACITY,
-  type StatementReport,
 } from '../../src/reports/statement-report.js';
-import { createServiceTokens } from '../../src/reports/token.js';
+import { createServiceTokens } from '../../src/platform/reports/token.js';
 import { freePort } from '../helpers/ports.js';
 import {
   sharedReportsService,

@@ -15,7 +15,7 @@ import { fromRoot } from '../../src/platform/paths.js';
  */
 
 export interface CompiledServer {
-  /** The folder holding `src/`, `contract/` and `db/` compiled, one `.js` per `.ts`. */
+  /** The folder holding `src/` and `contract/` compiled, one `.js` per `.ts`. */
   readonly root: string;
   remove(): Promise<void>;
 }

@@ -81,12 +81,3 @@ export function parseBarcode(input: string): ParsedBarcode {
     },
   };
 }
-
-/**
- * What the ITF symbol encodes: ITF needs an even count of digits, so a leading `0` plus the 19
- * (docs/decisions.md #38; the barcode library's own checksum stays off). The text under the bars is
- * still the 19-digit code.
- */
-export function itfDigits(codigoBarras: string): string {
-  return `0${codigoBarras}`;
-}

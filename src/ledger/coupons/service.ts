@@ -1,4 +1,5 @@
 import type { Clock } from '../../platform/clock.js';
+import { couponStateOn } from '../../platform/coupons.js';
 import { addDays } from '../../platform/dates.js';
 import type { StoredCouponState } from '../../platform/db/types.js';
 import { AppError } from '../../platform/errors.js';
@@ -21,17 +22,11 @@ import { findPayableDebtsById } from '../pending-debts.js';
 import { isUuid } from '../../platform/ids.js';
 import type {
   Coupon,
-  CouponState,
   CouponListFilter,
   CouponPage,
   CouponSummary,
   GenerateCouponRequest,
 } from './types.js';
-
-/** docs/decisions.md #36: a pending coupon is expired once fecha_vencimiento is before today. */
-function stateOn(stored: StoredCouponState, fechaVencimiento: string, today: string): CouponState {
-  return stored === 'pending' && fechaVencimiento < today ? 'expired' : stored;
-}
 
 function summaryOf(row: StoredCoupon, today: string): CouponSummary {
   return {
@@ -41,7 +36,7 @@ function summaryOf(row: StoredCoupon, today: string): CouponSummary {
     secuencia: row.secuencia,
     sucursalId: row.sucursal_id,
     monto: row.monto,
-    estado: stateOn(row.estado, row.fecha_vencimiento, today),
+    estado: couponStateOn(row.estado, row.fecha_vencimiento, today),
     fechaGeneracion: row.fecha_generacion,
     fechaVencimiento: row.fecha_vencimiento,
     usedAt: row.used_at,

@@ -3,7 +3,7 @@ import { declareRoute } from '../../platform/http/declare-route.js';
 import { principalOf } from '../../platform/auth/guard.js';
 import { AppError } from '../../platform/errors.js';
 import { IdempotencyKeyHeaders } from '../../platform/idempotency/http.js';
-import { ReportsError, type ReportsClient } from '../../reports/client.js';
+import { ReportsError, type ReportsClient } from '../../platform/reports/client.js';
 import type { CouponService } from './service.js';
 
 const tags = ['cupones'];

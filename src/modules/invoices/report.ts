@@ -1,8 +1,8 @@
-import type { InvoiceReport } from '../../reports/invoice-body.js';
+import type { InvoiceReport } from '../../../contract/reports.js';
 import type { CbtefisHeader } from '../../platform/db/types.js';
 import type { InvoiceDocument, Issuer } from './queries.js';
 
-/** ERP text cut to the report's bounds (src/reports/invoice-body.ts) rather than refused. */
+/** ERP text cut to the report's bounds (contract/report-bodies.ts) rather than refused. */
 const fit = (text: string, length: number) => (text.length > length ? text.slice(0, length) : text);
 
 /** A fiscal header whose CAE and its due date are set: an authorized document. */

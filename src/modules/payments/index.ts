@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createRefusalBudget, LIMITS } from '../../platform/rate-limit.js';
 import { deriveKey } from '../../platform/security/secrets.js';
-import { createReportsClient } from '../../reports/client.js';
+import { createReportsClient } from '../../platform/reports/client.js';
 import {
   debtsHeldByPayments,
   paymentHoldingDebts,

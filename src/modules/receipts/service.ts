@@ -3,7 +3,7 @@ import { AppError } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { numericToNumber } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import type { ReportsClient } from '../../reports/client.js';
+import type { ReportsClient } from '../../platform/reports/client.js';
 import {
   renderReceiptPdf,
   restsOfPartialPayment,

@@ -1,7 +1,7 @@
 import { greeting } from '../../platform/mail/greeting.js';
 import type { MailMessage } from '../../platform/mail/mailer.js';
 import { centsToNumeric, numericToCents } from '../../platform/money.js';
-import { formatDate, formatMoney } from '../../reports/format.js';
+import { formatDate, formatMoney } from '../../platform/format.js';
 
 /** A debt the reminder lists, as the ledger has it when the e-mail is written. */
 export interface ReminderDebt {

@@ -10,9 +10,9 @@ import { AppError } from '../../platform/errors.js';
 import { centsToNumber, numericToCents } from '../../platform/money.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
-import type { ReportsClient } from '../../reports/client.js';
+import type { ReportsClient } from '../../platform/reports/client.js';
 import { reportsFailure } from '../reports-failure.js';
-import { MAX_STATEMENT_MOVEMENTS, type StatementReport } from '../../reports/statement-report.js';
+import { MAX_STATEMENT_MOVEMENTS, type StatementReport } from '../../../contract/reports.js';
 import { resolvePeriod, type PeriodQuery } from '../../ledger/period.js';
 
 const USER_GONE = 'Usuario no encontrado';
@@ -122,7 +122,7 @@ function statementOf(period: StatementPeriod, ledger: LedgerStatement, aging: Ag
   return statement;
 }
 
-/** What the report's fields take (src/reports/statement-report.ts): ERP text cut to fit. */
+/** What the report's fields take (contract/report-bodies.ts): ERP text cut to fit. */
 const fit = (text: string, length: number) => (text.length > length ? text.slice(0, length) : text);
 
 /**

@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { formatMoney } from '../format.js';
+import { formatMoney } from '../../platform/format.js';
 
 /**
  * The house style of every report: A4, a header with the business's name, label/value blocks, a

@@ -4,11 +4,11 @@ import {
   BARCODE_LIMITS,
   buildBarcode,
   checkDigit,
-  itfDigits,
   parseBarcode,
   unencodable,
   WEIGHTS,
 } from '../../../src/ledger/coupons/barcode.js';
+import { itfDigits } from '../../../src/platform/coupons.js';
 
 const parts = fc.record({
   tenantId: fc.integer({ min: 0, max: BARCODE_LIMITS.tenantId }),

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { centsToNumeric } from '../../../src/platform/money.js';
-import { formatDate, formatMoney } from '../../../src/reports/format.js';
+import { formatDate, formatMoney } from '../../../src/platform/format.js';
 
 describe('formatMoney', () => {
   it('prints Argentine style: $, dots between thousands, comma and two cent digits', () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeLabel, voucherCode, voucherNumber } from '../../../src/reports/invoice-codes.js';
+import { voucherNumber } from '../../../src/platform/format.js';
+import { codeLabel, voucherCode } from '../../../src/reports/invoice-codes.js';
 import { formatDecimal } from '../../../src/reports/invoice-format.js';
 import {
   decimalAsJsonNumber,

@@ -10,8 +10,8 @@ import type { SettingsReader } from '../../../platform/settings/reader.js';
 import { SETTINGS } from '../../../platform/settings/registry.js';
 import type { Tenancy, TenantContext } from '../../../platform/tenancy/tenancy.js';
 import { findReceipt, type ReceiptView } from '../../../ledger/receipt-view.js';
-import type { ReportsClient } from '../../../reports/client.js';
-import { formatDate, formatMoney } from '../../../reports/format.js';
+import type { ReportsClient } from '../../../platform/reports/client.js';
+import { formatDate, formatMoney } from '../../../platform/format.js';
 import {
   emailSent,
   ensureEmailRow,

@@ -2,7 +2,7 @@ import { AppError } from '../../../platform/errors.js';
 import { isPositiveInt4 } from '../../../platform/ids.js';
 import type { TenantContext } from '../../../platform/tenancy/tenancy.js';
 import { findReceipt } from '../../../ledger/receipt-view.js';
-import type { ReportsClient } from '../../../reports/client.js';
+import type { ReportsClient } from '../../../platform/reports/client.js';
 import { renderReceiptPdf } from '../../../ledger/receipt-document.js';
 import { findPaymentOfCustomer } from '../queries/customer-payments.js';
 import { receiptPaymentOf } from './payments-of-receipts.js';

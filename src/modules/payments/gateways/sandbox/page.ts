@@ -1,4 +1,4 @@
-import { formatMoney } from '../../../../reports/format.js';
+import { formatMoney } from '../../../../platform/format.js';
 import type { SandboxCheckout } from './checkout.js';
 
 /** A page of the sandbox gateway and the Content-Security-Policy it is served with. */

@@ -10,7 +10,9 @@ const GENERATED = ['PORTAL_JWT_SECRET', 'REPORTS_SERVICE_SECRET', 'EMBEDDED_PG_P
 /**
  * Outside production, fills the secrets that are not set from `<dataDir>/secrets.json`,
  * generating and saving them on first run, so restarts keep sessions and the database password.
- * Variables set in the environment always win.
+ * Variables set in the environment always win. Here, not in src/dev/: both processes read the
+ * same file (src/boot.ts, src/reports/main.ts), and the reports service imports nothing of dev/.
+ * Each imports it only outside production, so production still loads no development code.
  */
 export async function withDevDefaults(env: Env, dataDir: string): Promise<Env> {
   if (env.NODE_ENV === 'production') return env;

@@ -3,11 +3,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import { request } from 'undici';
+import { reportRoutes } from '../../../contract/reports.js';
 
-// The entry point beside this module, in its language: `main.ts` under tsx (development), the
-// compiled `main.js` under plain node (`dist/`), so production never needs tsx.
+// The service's entry point, src/reports/main.ts, by path, never imported: the service is its own
+// process and nothing outside src/reports/ loads its code. In this module's language: `main.ts`
+// under tsx (development), the compiled `main.js` under plain node (`dist/`), so production
+// never needs tsx.
 const ENTRY = fileURLToPath(
-  new URL(`./main${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`, import.meta.url),
+  new URL(
+    `../../reports/main${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`,
+    import.meta.url,
+  ),
 );
 const READY_TIMEOUT_MS = 20_000;
 const MAX_RESTART_DELAY_MS = 30_000;
@@ -23,7 +29,10 @@ export interface ReportsProcess {
 
 async function isReady(url: string): Promise<boolean> {
   try {
-    const answer = await request(`${url}/healthz`, { headersTimeout: 1_000, bodyTimeout: 1_000 });
+    const answer = await request(`${url}${reportRoutes.health.path}`, {
+      headersTimeout: 1_000,
+      bodyTimeout: 1_000,
+    });
     await answer.body.dump();
     return answer.statusCode === 200;
   } catch {

@@ -1,8 +1,11 @@
 import { request } from 'undici';
-import type { Metrics, ReportKind } from '../platform/metrics.js';
-import type { InvoiceReport } from './invoice-body.js';
-import type { ReceiptReport } from './receipt-report.js';
-import type { StatementReport } from './statement-report.js';
+import {
+  reportRoutes,
+  type DocumentRouteKey,
+  type ReportBodyOf,
+  type ReportParamsOf,
+} from '../../../contract/reports.js';
+import type { Metrics } from '../metrics.js';
 import { createServiceTokens, type ServiceClaims } from './token.js';
 
 /** The reports service did not give a PDF: refused, timed out, answered 4xx/5xx or not a PDF. */
@@ -28,17 +31,30 @@ function retryAfterOf(statusCode: number, header: string | string[] | undefined)
   return Math.max(1, Number(header));
 }
 
+/** One function per document route of the reports table, taking what its entry says it reads. */
 export interface ReportsClient {
   /** Report code `portal-recibo`. */
-  receipt(claims: ServiceClaims, data: ReceiptReport): Promise<Buffer>;
-  coupon(claims: ServiceClaims, couponId: string): Promise<Buffer>;
+  receipt(claims: ServiceClaims, data: ReportBodyOf<'receipt'>): Promise<Buffer>;
+  coupon(claims: ServiceClaims, couponId: ReportParamsOf<'coupon'>['id']): Promise<Buffer>;
   /** Report code `portal-factura`: an invoice, debit or credit note as ARCA authorized it. */
-  invoice(claims: ServiceClaims, data: InvoiceReport): Promise<Buffer>;
+  invoice(claims: ServiceClaims, data: ReportBodyOf<'invoice'>): Promise<Buffer>;
   /**
    * Report code `portal-estado-cuenta`: the statement of account, read whole like the others
    * although the service streams it, so that a failure half-way is still a 502, not a cut 200.
    */
-  statement(claims: ServiceClaims, data: StatementReport): Promise<Buffer>;
+  statement(claims: ServiceClaims, data: ReportBodyOf<'statement'>): Promise<Buffer>;
+}
+
+/** A call of a document route: its key, its body and its path parameters, as the table types them. */
+type ReportCall = {
+  [K in DocumentRouteKey]: { key: K; body: ReportBodyOf<K>; params: ReportParamsOf<K> };
+}[DocumentRouteKey];
+
+/** The route's path with its parameters filled in (`/reports/cupones/:id` -> `…/cupones/<id>`). */
+function pathOf(path: string, params: Readonly<Record<string, string>> | undefined): string {
+  return path.replace(/:(\w+)/g, (_whole, name: string) =>
+    encodeURIComponent(params?.[name] ?? ''),
+  );
 }
 
 /**
@@ -61,7 +77,7 @@ export function createReportsClient(options: {
 }): ReportsClient {
   const tokens = createServiceTokens(options.secret);
 
-  async function timed(report: ReportKind, call: () => Promise<Buffer>): Promise<Buffer> {
+  async function timed(report: DocumentRouteKey, call: () => Promise<Buffer>): Promise<Buffer> {
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
     try {
@@ -74,22 +90,21 @@ export function createReportsClient(options: {
     }
   }
 
-  async function fetchPdf(
-    claims: ServiceClaims,
-    path: string,
-    init: { method: 'GET' | 'POST'; body?: unknown },
-  ): Promise<Buffer> {
+  /** Route `key` of the reports table (contract/reports.ts), its PDF read whole. */
+  async function fetchPdf(claims: ServiceClaims, input: ReportCall): Promise<Buffer> {
+    const route = reportRoutes[input.key];
+    const path = pathOf(route.path, input.params);
     const signal = AbortSignal.timeout(options.timeoutMs);
     const headers: Record<string, string> = {
       authorization: `Bearer ${await tokens.issue(claims)}`,
       accept: 'application/pdf',
     };
-    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    if (input.body !== undefined) headers['content-type'] = 'application/json';
     try {
       const answer = await request(`${options.url}${path}`, {
-        method: init.method,
+        method: route.method,
         headers,
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        body: input.body === undefined ? undefined : JSON.stringify(input.body),
         // One deadline for connecting, the headers and the whole body.
         signal,
       });
@@ -133,20 +148,16 @@ export function createReportsClient(options: {
 
   return {
     receipt: (claims, data) =>
-      timed('receipt', () =>
-        fetchPdf(claims, '/reports/portal-recibo', { method: 'POST', body: data }),
-      ),
+      timed('receipt', () => fetchPdf(claims, { key: 'receipt', body: data, params: undefined })),
     coupon: (claims, couponId) =>
       timed('coupon', () =>
-        fetchPdf(claims, `/reports/cupones/${encodeURIComponent(couponId)}`, { method: 'GET' }),
+        fetchPdf(claims, { key: 'coupon', body: undefined, params: { id: couponId } }),
       ),
     invoice: (claims, data) =>
-      timed('invoice', () =>
-        fetchPdf(claims, '/reports/portal-factura', { method: 'POST', body: data }),
-      ),
+      timed('invoice', () => fetchPdf(claims, { key: 'invoice', body: data, params: undefined })),
     statement: (claims, data) =>
       timed('statement', () =>
-        fetchPdf(claims, '/reports/portal-estado-cuenta', { method: 'POST', body: data }),
+        fetchPdf(claims, { key: 'statement', body: data, params: undefined }),
       ),
   };
 }

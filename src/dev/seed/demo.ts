@@ -1,14 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { databaseUrlFor, ensureDatabase } from '../../src/platform/db/admin.js';
-import { addDays, dateInTimeZone, DEFAULT_TIME_ZONE } from '../../src/platform/dates.js';
+import { databaseUrlFor, ensureDatabase } from '../../platform/db/admin.js';
+import { addDays, dateInTimeZone, DEFAULT_TIME_ZONE } from '../../platform/dates.js';
 import {
   createErpCashTables,
   createErpCustomerTables,
   createErpPublicTables,
-} from '../../src/dev/erp-fixture.js';
-import { hashPassword } from '../../src/platform/security/passwords.js';
-import { registerTenant } from '../../src/platform/tenancy/registration.js';
+} from '../erp-fixture.js';
+import { hashPassword } from '../../platform/security/passwords.js';
+import { registerTenant } from '../../platform/tenancy/registration.js';
 import { insertDemoFiscalData } from './demo-fiscal.js';
 
 /**
@@ -389,7 +389,7 @@ async function ensureDemoUser(tenantUrl: string, passwordHash?: string): Promise
 }
 
 /**
- * The demo's electronic invoices (db/seed/demo-fiscal.ts), once: also into a demo database
+ * The demo's electronic invoices (src/dev/seed/demo-fiscal.ts), once: also into a demo database
  * seeded before the fiscal tables existed (their CREATE ... IF NOT EXISTS leave the rest alone).
  */
 async function ensureFiscalData(tenantUrl: string): Promise<void> {

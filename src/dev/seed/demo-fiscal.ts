@@ -1,15 +1,15 @@
 import type pg from 'pg';
-import { addDays } from '../../src/platform/dates.js';
+import { addDays } from '../../platform/dates.js';
 import {
   insertFiscalDocument,
   insertIssuer,
   type FiscalDocumentSpec,
   type RunSql,
-} from '../../src/dev/fiscal-fixture.js';
+} from '../fiscal-fixture.js';
 
 /**
  * The demo tenant's electronic invoices (docs/erp.md "The ERP's electronic invoices"): the
- * issuer, and the fiscal rows of some of the demo ledger's documents (db/seed/demo.ts), whose
+ * issuer, and the fiscal rows of some of the demo ledger's documents (src/dev/seed/demo.ts), whose
  * totals are the ledger's amounts: authorized Facturas B to Juan Pérez (a consumidor final) with
  * a debit note, one still waiting for its CAE, and one from before the fiscal tables; authorized
  * Facturas A to María González (one with two IVA rates) with a credit note; one to Ferretería El

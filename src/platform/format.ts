@@ -1,4 +1,9 @@
-import { numericToCents, centsToNumeric } from '../platform/money.js';
+import { numericToCents, centsToNumeric } from './money.js';
+
+/*
+ * Figures as Argentine documents print them, for the API (e-mails, pages, file names) and the
+ * reports service (the PDFs) alike: one rule below both, so a receipt's e-mail and its PDF agree.
+ */
 
 const THOUSANDS = /\B(?=(\d{3})+(?!\d))/g;
 
@@ -15,4 +20,9 @@ export function formatMoney(amount: string): string {
 export function formatDate(date: string): string {
   const [year, month, day] = date.split('-');
   return `${day ?? ''}/${month ?? ''}/${year ?? ''}`;
+}
+
+/** `00001-00000123`: the punto de venta (5 digits) and the number (8), as ARCA prints them. */
+export function voucherNumber(puntoVenta: number, numero: number): string {
+  return `${String(puntoVenta).padStart(5, '0')}-${String(numero).padStart(8, '0')}`;
 }

@@ -1,6 +1,6 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
-import { isPositiveInt4 } from '../platform/ids.js';
-import { importHmacKey } from '../platform/security/secrets.js';
+import { isPositiveInt4 } from '../ids.js';
+import { importHmacKey } from '../security/secrets.js';
 
 /** docs/api.md: the API calls the reports service with a service-to-service token it issues. */
 const REPORTS_AUDIENCE = 'reports';
