@@ -53,8 +53,8 @@ export { debtsHeldByPayments } from './checkout/debts-in-flight.js';
 export type { DebtsHeldByPayments, PaymentHoldingDebts } from './checkout/debts-in-flight.js';
 /** Which receipts came from a portal payment (the receipts module's list and PDFs). */
 export { paymentsOfReceipts, receiptPaymentOf } from './receipts/payments-of-receipts.js';
-/** `cli payments retry-receipts`. */
-export { retryReceipts } from './receipts/retry-command.js';
+/** Its commands (`cli payments retry-receipts`), for src/cli.ts's table. */
+export { paymentsCommands } from './receipts/retry-command.js';
 /** For the benches, which drive TX2 and signed notifications as the portal does. */
 export { createReceipt } from './receipts/writer.js';
 export { signNotification, verifyNotificationSignature } from './gateways/signature.js';

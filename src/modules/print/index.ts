@@ -4,7 +4,8 @@ import { createPrintConfigService } from './config-service.js';
 import { printCertificateRoutes, printRoutes } from './routes.js';
 import { printSignerFor } from './signer.js';
 
-export { qzKeygen } from './keygen-command.js';
+/** Its command (`cli qz keygen`), for src/cli.ts's table. */
+export { printCommands, type KeygenSettings } from './keygen-command.js';
 /** The development defaults' key pair (src/dev) and the QZ bench. */
 export { findKeyFiles, writePrintAgentKeyPair } from './keys.js';
 

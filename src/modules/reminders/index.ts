@@ -30,8 +30,11 @@ import { UNSUBSCRIBE_KEY_PURPOSE } from './unsubscribe-token.js';
  * under the claims' row locks; the CLI's command.ts does both by hand.
  */
 
-/** `cli avisos activar` and `cli avisos enviar`. */
+/** Its commands (`cli avisos activar`, `cli avisos enviar`), for src/cli.ts's table. */
+export { remindersCommands, type RemindersCommandSettings } from './commands.js';
+/** For the tests, which run the commands' work beside the API. */
 export { activateReminders, sendRemindersNow } from './command.js';
+export type { RemindersSettings } from './module-settings.js';
 /** For the reminders benches: the jobs' names, the settings' keys, the claim and the schedule. */
 export { DISCOVERY_JOB } from './discovery.js';
 export { REMINDER_SETTINGS } from './settings.js';
