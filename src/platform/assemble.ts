@@ -18,6 +18,7 @@ import type { Lifetime } from './lifetime.js';
 import type { Mailer } from './mail/mailer.js';
 import { createMetrics, serveMetrics, type Metrics } from './metrics.js';
 import type { Counter } from './rate-limit.js';
+import { createKeys, type Keys } from './security/keys.js';
 import { bcryptPasswords, type PasswordHasher } from './security/passwords.js';
 import { createAccessTokens, type AccessTokens } from './security/tokens.js';
 import type { SettingsReader } from './settings/reader.js';
@@ -73,6 +74,8 @@ export interface Platform {
   locks: KeyLocks;
   audit: Audit;
   tokens: AccessTokens;
+  /** Keys derived from the deployment's secret, one per purpose: no module sees the secret. */
+  keys: Keys;
   passwords: PasswordHasher;
   sessionVersions: SessionVersions;
   calendar: TenantCalendar;
@@ -168,6 +171,7 @@ export async function openPlatform(
     }),
     audit: createAudit(log),
     tokens,
+    keys: createKeys(settings.jwtSecret),
     passwords: options.passwords ?? bcryptPasswords,
     sessionVersions,
     calendar: core.calendar,

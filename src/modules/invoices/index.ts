@@ -14,12 +14,15 @@ import { createInvoiceService } from './service.js';
 export { findInvoiceDocument } from './queries.js';
 export { invoiceReport, isAuthorized } from './report.js';
 
+/** What the invoices read of the deployment: the reports call's deadline (REPORTS_TIMEOUT_MS). */
+export interface InvoicesSettings {
+  reportsTimeoutMs: number;
+}
+
 export function registerInvoices(
   app: FastifyInstance,
-  shared: Pick<
-    Shared,
-    'calendar' | 'config' | 'invoicePdfFairUse' | 'issuers' | 'locks' | 'log' | 'reports'
-  >,
+  shared: Pick<Shared, 'calendar' | 'invoicePdfFairUse' | 'issuers' | 'locks' | 'log' | 'reports'>,
+  settings: InvoicesSettings,
 ): void {
   const issuers = createIssuerLookup({ issuers: shared.issuers, log: shared.log });
   invoiceRoutes(app, {
@@ -30,7 +33,7 @@ export function registerInvoices(
     }),
     locks: shared.locks,
     // Longer than a render can last (the reports call's deadline, plus the reads before it).
-    renderTtlMs: shared.config.reportsTimeoutMs + 30_000,
+    renderTtlMs: settings.reportsTimeoutMs + 30_000,
     fairUse: shared.invoicePdfFairUse,
   });
 }
