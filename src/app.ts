@@ -37,7 +37,6 @@ export async function buildApp(
   const lifetime = createLifetime(app.log);
   app.addHook('onClose', () => lifetime.closeAll());
   try {
-    app.decorate('config', config);
     // The platform's pieces and doors (platform/assemble.ts), then the modules, then the metrics.
     const { platform, finish } = await openPlatform(
       app,
@@ -63,7 +62,6 @@ export async function buildApp(
         ...platform,
         reports: reportsCountedAs(),
         reportsCountedAs,
-        invoicePdfFairUse: options.invoicePdfFairUse ?? true,
       },
       moduleSettings(config, options),
     );

@@ -38,7 +38,6 @@ export function remindersSettings(config: Config): RemindersSettings {
 /** `options` are buildApp's (a benchmark's switches). */
 export function moduleSettings(config: Config, options: BuildOptions = {}): ModuleSettings {
   const { jobConcurrency, reportsTimeoutMs, publicPrefix, allowedOrigins, backendUrl } = config;
-  void options;
   return {
     tenants: { publicPrefix },
     auth: {
@@ -63,7 +62,7 @@ export function moduleSettings(config: Config, options: BuildOptions = {}): Modu
       jobConcurrency,
     },
     statement: { reportsTimeoutMs },
-    invoices: { reportsTimeoutMs },
+    invoices: { reportsTimeoutMs, pdfFairUse: options.invoicePdfFairUse ?? true },
     print: {
       qzPrivateKeyPath: config.qzPrivateKeyPath,
       qzCertificatePath: config.qzCertificatePath,

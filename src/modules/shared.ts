@@ -13,6 +13,4 @@ export interface Shared extends Platform {
   reports: ReportsClient;
   /** The same client, its calls counted under another report's name (docs/metrics.md). */
   reportsCountedAs: (report: ReportKind) => ReportsClient;
-  /** Whether the invoice PDF has its fair-use limit: always, but in a benchmark of its render. */
-  invoicePdfFairUse: boolean;
 }
