@@ -1,6 +1,5 @@
 import type { FastifyServerOptions, onRouteHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Config } from './config.js';
 import type { TimerClock } from './platform/clock.js';
 import type { SystemDatabase } from './platform/db/types.js';
 import type { Outbox } from './platform/mail/mailer.js';
@@ -11,7 +10,6 @@ import type { Tenancy } from './platform/tenancy/tenancy.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    config: Config;
     systemDb: Kysely<SystemDatabase>;
     tenancy: Tenancy;
     /** Development outbox (mail sent without a transport); empty in production. */

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { BuildOptions } from './app-options.js';
 import type { Config } from './config.js';
+import { moduleSettings, type ModuleSettings } from './module-settings.js';
 import { registerAccount } from './modules/account/index.js';
 import { registerAuth } from './modules/auth/index.js';
 import { registerCoupons } from './modules/coupons/index.js';
@@ -16,6 +17,7 @@ import { registerTenants } from './modules/tenants/index.js';
 import { openPlatform } from './platform/assemble.js';
 import { httpServerOptions } from './platform/http/server-options.js';
 import { createLifetime } from './platform/lifetime.js';
+import type { ReportKind } from './platform/metrics.js';
 import { createReportsClient } from './platform/reports/client.js';
 
 export type { BuildOptions };
@@ -35,7 +37,6 @@ export async function buildApp(
   const lifetime = createLifetime(app.log);
   app.addHook('onClose', () => lifetime.closeAll());
   try {
-    app.decorate('config', config);
     // The platform's pieces and doors (platform/assemble.ts), then the modules, then the metrics.
     const { platform, finish } = await openPlatform(
       app,
@@ -43,17 +44,27 @@ export async function buildApp(
       options,
       lifetime,
     );
-    await registerModules(app, {
-      ...platform,
-      config,
-      reports: createReportsClient({
+    const reportsCountedAs = (report?: ReportKind) =>
+      createReportsClient({
         url: config.reportsUrl,
         secret: config.reportsServiceSecret,
         timeoutMs: config.reportsTimeoutMs,
-        metrics: platform.metrics,
-      }),
-      invoicePdfFairUse: options.invoicePdfFairUse ?? true,
-    });
+        metrics: report
+          ? {
+              reportsCall: (_kind, outcome, seconds) =>
+                platform.metrics.reportsCall(report, outcome, seconds),
+            }
+          : platform.metrics,
+      });
+    await registerModules(
+      app,
+      {
+        ...platform,
+        reports: reportsCountedAs(),
+        reportsCountedAs,
+      },
+      moduleSettings(config, options),
+    );
     await finish();
   } catch (error) {
     await lifetime.closeAll();
@@ -66,16 +77,22 @@ export async function buildApp(
  * The modules, in the order they register (docs/architecture.md "A module's face"). A module uses
  * another only through what that one's registration gave back, passed here.
  */
-async function registerModules(app: FastifyInstance, shared: Shared): Promise<void> {
-  registerTenants(app, shared);
-  const { users } = await registerAuth(app, shared);
-  await registerProfile(app, shared);
-  const payments = await registerPayments(app, shared, { users });
+async function registerModules(
+  app: FastifyInstance,
+  shared: Shared,
+  settings: ModuleSettings,
+): Promise<void> {
+  registerTenants(app, shared, settings.tenants);
+  const { users } = await registerAuth(app, shared, settings.auth);
+  await registerProfile(app, shared, settings.profile);
+  const payments = await registerPayments(app, shared, settings.payments, { users });
   registerAccount(app, shared, payments);
   registerReceipts(app, shared, payments);
-  registerStatement(app, shared);
-  registerInvoices(app, shared);
+  registerStatement(app, shared, settings.statement);
+  registerInvoices(app, shared, settings.invoices);
   registerCoupons(app, shared, payments);
-  await registerPrint(app, shared);
-  await registerReminders(app, shared, { heldDebts: payments.debtsHeldByPayments });
+  await registerPrint(app, shared, settings.print);
+  await registerReminders(app, shared, settings.reminders, {
+    heldDebts: payments.debtsHeldByPayments,
+  });
 }

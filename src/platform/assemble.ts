@@ -18,13 +18,14 @@ import type { Lifetime } from './lifetime.js';
 import type { Mailer } from './mail/mailer.js';
 import { createMetrics, serveMetrics, type Metrics } from './metrics.js';
 import type { Counter } from './rate-limit.js';
+import { createKeys, type Keys } from './security/keys.js';
 import { bcryptPasswords, type PasswordHasher } from './security/passwords.js';
 import { createAccessTokens, type AccessTokens } from './security/tokens.js';
 import type { SettingsReader } from './settings/reader.js';
 import type { TenantDirectory } from './tenancy/directory.js';
-import { createIssuers, type Issuers } from './tenancy/issuer.js';
+import type { Issuers } from './tenancy/issuer.js';
 import type { Tenancy } from './tenancy/tenancy.js';
-import { createTenantCalendar, type TenantCalendar } from './tenancy/today.js';
+import type { TenantCalendar } from './tenancy/today.js';
 
 /*
  * The platform's wiring: what the modules share, opened once per app, each piece put into the
@@ -73,6 +74,8 @@ export interface Platform {
   locks: KeyLocks;
   audit: Audit;
   tokens: AccessTokens;
+  /** Keys derived from the deployment's secret, one per purpose: no module sees the secret. */
+  keys: Keys;
   passwords: PasswordHasher;
   sessionVersions: SessionVersions;
   calendar: TenantCalendar;
@@ -103,8 +106,8 @@ export async function openPlatform(
     jobRetryDelaySeconds: options.jobRetryDelaySeconds ?? 15,
     print: options.print ?? ((text) => process.stdout.write(text)),
   });
-  const { standalone, redis, redisOutage, jobs, mailer } = infrastructure;
-  const { systemDb, tenancy } = standalone;
+  const { core, redis, redisOutage, jobs, mailer } = infrastructure;
+  const { systemDb, tenancy } = core;
   app.decorate('systemDb', systemDb);
   app.decorate('tenancy', tenancy);
   app.decorate('outbox', mailer);
@@ -119,11 +122,7 @@ export async function openPlatform(
     fallback:
       webClient &&
       ((request, reply) =>
-        webClient.serve(
-          request,
-          reply,
-          async (id) => (await standalone.directory.find(id))?.nombre,
-        )),
+        webClient.serve(request, reply, async (id) => (await core.directory.find(id))?.nombre)),
     perUserMax: options.perUserMax,
   });
   const tokens = createAccessTokens(settings.jwtSecret, clock);
@@ -158,9 +157,9 @@ export async function openPlatform(
     metrics,
     systemDb,
     tenancy,
-    settings: infrastructure.settings,
-    issuers: createIssuers(clock),
-    directory: standalone.directory,
+    settings: core.settings,
+    issuers: core.issuers,
+    directory: core.directory,
     jobs,
     mailer,
     counter: limits.counter,
@@ -172,9 +171,10 @@ export async function openPlatform(
     }),
     audit: createAudit(log),
     tokens,
+    keys: createKeys(settings.jwtSecret),
     passwords: options.passwords ?? bcryptPasswords,
     sessionVersions,
-    calendar: createTenantCalendar(clock, infrastructure.settings),
+    calendar: core.calendar,
     lifetime,
     servesWebClient: webClient !== undefined,
   };
@@ -186,7 +186,7 @@ export async function openPlatform(
       const listener = await serveMetrics(metrics, {
         host: settings.metricsHost,
         port: settings.metricsPort,
-        tenantPools: () => standalone.pools.stats(),
+        tenantPools: () => core.pools.stats(),
         jobQueues: () => jobs.backlog(),
       });
       app.metricsUrl = listener.url;

@@ -1,4 +1,3 @@
-import { createSettingsReader, type SettingsReader } from './settings/reader.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { startJobQueue, type JobQueue } from './jobs.js';
@@ -6,21 +5,16 @@ import type { Lifetime } from './lifetime.js';
 import { createMailer, type Outbox, type PooledMailer } from './mail/mailer.js';
 import { openRedis, type RedisOutage } from './redis.js';
 import type { TimerClock } from './clock.js';
-import {
-  createStandaloneTenancy,
-  type StandaloneTenancy,
-  type StandaloneTenancyOptions,
-} from './tenancy/standalone.js';
+import { openPlatformCore, type ApiTenantPools, type PlatformCore } from './core.js';
 
 /** The connections an API instance holds: databases, Redis, the job queue, mail. */
 export interface Infrastructure {
-  standalone: StandaloneTenancy;
+  /** The databases, the tenancy, the tenants' settings, their calendar and issuers. */
+  core: PlatformCore;
   redis: Redis | undefined;
   redisOutage: RedisOutage;
   jobs: JobQueue;
   mailer: PooledMailer & Outbox;
-  /** The tenants' `ini` settings, one cache for the process. */
-  settings: SettingsReader;
 }
 
 /** Opens them, each registered in `lifetime` the moment it is open. */
@@ -31,10 +25,7 @@ export async function openInfrastructure(
     smtpUrl: string | undefined;
     isProduction: boolean;
     jobConcurrency: number;
-    tenantPools: Omit<
-      StandaloneTenancyOptions,
-      'applicationName' | 'systemPoolSize' | 'ttlMs' | 'clock'
-    >;
+    tenantPools: ApiTenantPools;
   },
   options: {
     clock: TimerClock;
@@ -47,19 +38,18 @@ export async function openInfrastructure(
   },
 ): Promise<Infrastructure> {
   const { clock, log, lifetime } = options;
-  const standalone = createStandaloneTenancy(settings.databaseUrl, {
-    applicationName: 'portal-system',
-    systemPoolSize: 5,
-    ...settings.tenantPools,
-    ttlMs: 30_000,
+  const core = openPlatformCore({
+    kind: 'api',
+    databaseUrl: settings.databaseUrl,
+    tenantPools: settings.tenantPools,
     clock,
+    log,
   });
-  lifetime.add('tenant pools', () => standalone.close());
+  lifetime.add('tenant pools', () => core.close());
   const { redis, outage: redisOutage } = await openRedis(settings.redisUrl, log);
   if (redis) lifetime.add('redis', () => redis.disconnect());
-  const tenantSettings = createSettingsReader({ clock, log });
   const mailer = createMailer({
-    settings: tenantSettings,
+    settings: core.settings,
     smtpUrl: settings.smtpUrl,
     devOutbox: !settings.isProduction,
     print: options.print,
@@ -74,5 +64,5 @@ export async function openInfrastructure(
     preparedStatements: settings.tenantPools.preparedStatements,
   });
   lifetime.add('job queue', () => jobs.stop());
-  return { standalone, redis, redisOutage, jobs, mailer, settings: tenantSettings };
+  return { core, redis, redisOutage, jobs, mailer };
 }

@@ -1,37 +1,23 @@
-import { systemClock } from '../platform/clock.js';
+import type { PlatformCore } from '../platform/core.js';
 import { couponStateOn } from '../platform/coupons.js';
 import { AppError } from '../platform/errors.js';
-import { createStandaloneTenancy } from '../platform/tenancy/standalone.js';
-import { createTenantCalendar } from '../platform/tenancy/today.js';
+import { SETTINGS } from '../platform/settings/registry.js';
 import type { CouponRenderer } from './app.js';
 import { findCouponCustomer, findCouponInvoices, findStoredCoupon } from './coupon-queries.js';
 import { renderCoupon } from './coupon-report.js';
-import { createSettingsReader } from '../platform/settings/reader.js';
-import { SETTINGS } from '../platform/settings/registry.js';
-import { createIssuers } from '../platform/tenancy/issuer.js';
 
 /** The coupon's brand: the settings the public listing shows too (modules/tenants). */
 const COUPON_BRAND = { logo: SETTINGS.brandLogo, redes: SETTINGS.couponNetworks };
 
 /**
  * The reports service reads a coupon itself (coupon-queries.ts), in the tenant and sucursal its
- * service token names (docs/api.md: the API sends only the id). Its own small pools:
- * it renders one document at a time per request and holds no state.
+ * service token names (docs/api.md: the API sends only the id), through the platform it opened
+ * as the `reports` kind (platform/core.ts: its own small pools).
  */
-export function createCouponSource(systemUrl: string) {
-  const standalone = createStandaloneTenancy(systemUrl, {
-    applicationName: 'portal-reports',
-    // One coupon read per render: a few connections serve it (docs/scaling.md's budget).
-    maxPools: 10,
-    maxConnections: 10,
-    connectionsPerPool: 2,
-    ttlMs: 30_000,
-  });
-  const { tenancy } = standalone;
-  const issuers = createIssuers(systemClock);
-  const settings = createSettingsReader({ clock: systemClock });
-  const calendar = createTenantCalendar(systemClock, settings);
-
+export function createCouponSource(
+  core: Pick<PlatformCore, 'tenancy' | 'settings' | 'calendar' | 'issuers'>,
+): CouponRenderer {
+  const { tenancy, settings, calendar, issuers } = core;
   const render: CouponRenderer = async (claims, couponId, log) => {
     const tenant = await tenancy.resolve(claims.tenant_id, claims.sucursal_id);
     const stored = await findStoredCoupon(tenant, couponId);
@@ -69,8 +55,5 @@ export function createCouponSource(systemUrl: string) {
     });
   };
 
-  return {
-    render,
-    close: () => standalone.close(),
-  };
+  return render;
 }

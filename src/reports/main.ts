@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ConfigError } from '../config.js';
+import { openPlatformCore } from '../platform/core.js';
 import { loadEnvFile } from '../platform/env-file.js';
 import { buildReportsApp } from './app.js';
 import { loadReportsConfig } from './config.js';
@@ -33,16 +34,18 @@ async function main(): Promise<void> {
 
   // The coupon route reads the ledger: without a database it answers 503 (receipts still work).
   // Its pools connect on the first coupon, not here.
-  const coupons =
-    config.databaseUrl === undefined ? undefined : createCouponSource(config.databaseUrl);
+  const core =
+    config.databaseUrl === undefined
+      ? undefined
+      : openPlatformCore({ kind: 'reports', databaseUrl: config.databaseUrl });
   const app = await buildReportsApp({
     secret: config.secret,
     logLevel: config.logLevel,
-    coupons: coupons?.render,
+    coupons: core && createCouponSource(core),
     rendering: config.rendering,
   });
   app.addHook('onClose', async () => {
-    await coupons?.close();
+    await core?.close();
   });
   // pdfkit reads its font metrics from disk on first use: do it now, not on the first request.
   await renderReceipt(WARM_UP);

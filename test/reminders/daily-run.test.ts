@@ -3,6 +3,7 @@ import type PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debtsHeldByPayments as heldDebts } from '../../src/modules/payments/index.js';
 import { sendRemindersNow } from '../../src/modules/reminders/index.js';
+import { openCommandPlatform } from '../../src/platform/cli/platform.js';
 import { REMINDER_EMAIL_JOB } from '../../src/modules/reminders/run.js';
 import { fakeClock } from '../helpers/auth.js';
 import { TEST_JWT_SECRET, useTestEnvironment, type TestTenant } from '../helpers/harness.js';
@@ -278,16 +279,18 @@ describe('once per stage', () => {
       customers.push(customer);
     }
     const config = {
-      jwtSecret: TEST_JWT_SECRET,
       allowedOrigins: ['https://portal.example.com'],
       backendUrl: 'https://api.example.com',
       smtpUrl: undefined,
     };
+    // Each command its own platform, as two processes open it.
+    const one = openCommandPlatform({ databaseUrl: env.systemUrl, jwtSecret: TEST_JWT_SECRET });
+    const two = openCommandPlatform({ databaseUrl: env.systemUrl, jwtSecret: TEST_JWT_SECRET });
     const [first, second] = await Promise.all([
-      sendRemindersNow(env.systemUrl, config, { tenantId: 1 }, { clock, heldDebts }),
-      sendRemindersNow(env.systemUrl, config, { tenantId: 1 }, { clock, heldDebts }),
+      sendRemindersNow(one, config, { tenantId: 1 }, { clock, heldDebts }),
+      sendRemindersNow(two, config, { tenantId: 1 }, { clock, heldDebts }),
       run(),
-    ]);
+    ]).finally(() => Promise.all([one.close(), two.close()]));
     for (const customer of customers) expect(mailsTo(smtp, customer.email)).toHaveLength(1);
     const sent = [...first, ...second].reduce(
       (sum, result) => sum + (result.outcome === 'ran' ? result.emails : 0),

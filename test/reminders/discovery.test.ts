@@ -3,6 +3,7 @@ import type PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debtsHeldByPayments as heldDebts } from '../../src/modules/payments/index.js';
 import { sendRemindersNow } from '../../src/modules/reminders/index.js';
+import { openCommandPlatform } from '../../src/platform/cli/platform.js';
 import { DISCOVERY_CHECK_JOB, DISCOVERY_JOB } from '../../src/modules/reminders/discovery.js';
 import { fakeClock } from '../helpers/auth.js';
 import { TEST_JWT_SECRET, useTestEnvironment, type TestTenant } from '../helpers/harness.js';
@@ -223,17 +224,20 @@ describe('avisos enviar without --tenant', () => {
     await addDebt(dora, 'suc0001', customer.cnro, { due: 4 });
     expect((await marks()).map((mark) => mark.tenant_id)).not.toContain(66);
 
+    const platform = openCommandPlatform({
+      databaseUrl: env.systemUrl,
+      jwtSecret: TEST_JWT_SECRET,
+    });
     const results = await sendRemindersNow(
-      env.systemUrl,
+      platform,
       {
-        jwtSecret: TEST_JWT_SECRET,
         allowedOrigins: ['https://portal.example.com'],
         backendUrl: 'https://api.example.com',
         smtpUrl: undefined,
       },
       {},
       { clock, heldDebts },
-    );
+    ).finally(() => platform.close());
     expect(results.map((result) => [result.tenantId, result.outcome])).toEqual([
       [60, 'failed'],
       [61, 'ran'],

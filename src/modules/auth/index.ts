@@ -1,12 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import { createRefusalBudget, LIMITS } from '../../platform/rate-limit.js';
-import { deriveKey } from '../../platform/security/secrets.js';
 import type { Shared } from '../shared.js';
 import { createPasswordNotices } from './password-notice.js';
 import { createPasswordReset, RESET_EMAIL_JOB } from './password-reset.js';
 import { authRoutes, publicAuthRoutes } from './routes.js';
 import { createAuthService, type AuthService } from './service.js';
 import { createSessions } from './sessions.js';
+
+/** What auth reads of the deployment (config.ts, filled by src/module-settings.ts). */
+export interface AuthSettings {
+  /** PORTAL_PUBLIC_PREFIX: the refresh cookie's path starts with it. */
+  publicPrefix: '' | '/backend';
+  /** PORTAL_ALLOWED_ORIGIN: the origins that may send the refresh cookie. */
+  allowedOrigins: readonly string[];
+  refreshTtlDays: number;
+  refreshGraceSeconds: number;
+  jobConcurrency: number;
+}
 
 /** What other modules may ask of auth: a portal user's contact and profile. */
 export type PortalUsers = Pick<AuthService, 'contactOf' | 'me'>;
@@ -22,9 +32,9 @@ export async function registerAuth(
     | 'audit'
     | 'calendar'
     | 'clock'
-    | 'config'
     | 'counter'
     | 'jobs'
+    | 'keys'
     | 'mailer'
     | 'metrics'
     | 'passwords'
@@ -33,19 +43,20 @@ export async function registerAuth(
     | 'tenancy'
     | 'tokens'
   >,
+  settings: AuthSettings,
 ): Promise<{ users: PortalUsers }> {
-  const { config, clock, tenancy, systemDb, passwords, audit, jobs, mailer, counter } = shared;
+  const { keys, clock, tenancy, systemDb, passwords, audit, jobs, mailer, counter } = shared;
   const sessions = createSessions({
     systemDb,
     tenancy,
     versions: shared.sessionVersions,
     clock,
-    ttlDays: config.refreshTtlDays,
-    graceSeconds: config.refreshGraceSeconds,
-    successorKey: deriveKey(config.jwtSecret, 'refresh-successor'),
+    ttlDays: settings.refreshTtlDays,
+    graceSeconds: settings.refreshGraceSeconds,
+    successorKey: keys.derive('refresh-successor'),
   });
   const notices = createPasswordNotices({ tenancy, calendar: shared.calendar, jobs, mailer });
-  await notices.work(config.jobConcurrency);
+  await notices.work(settings.jobConcurrency);
   const auth = createAuthService({
     tenancy,
     passwords,
@@ -67,16 +78,20 @@ export async function registerAuth(
     counter,
     clock,
     notices,
-    codeKey: deriveKey(config.jwtSecret, 'reset-code-hmac'),
-    sealKey: deriveKey(config.jwtSecret, 'reset-code-seal'),
+    codeKey: keys.derive('reset-code-hmac'),
+    sealKey: keys.derive('reset-code-seal'),
   });
   await jobs.work(
     RESET_EMAIL_JOB,
     (job: Parameters<typeof reset.sendCodeEmail>[0]) => reset.sendCodeEmail(job),
-    { concurrency: config.jobConcurrency },
+    { concurrency: settings.jobConcurrency },
   );
 
-  publicAuthRoutes(app, { auth, reset, config });
-  authRoutes(app, { auth, config });
+  const deployment = {
+    publicPrefix: settings.publicPrefix,
+    allowedOrigins: settings.allowedOrigins,
+  };
+  publicAuthRoutes(app, { auth, reset, deployment });
+  authRoutes(app, { auth, deployment });
   return { users: auth };
 }

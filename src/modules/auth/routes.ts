@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { declareRoute } from '../../platform/http/declare-route.js';
 import type { RequestOrigin } from '../../platform/audit.js';
 import { principalOf } from '../../platform/auth/guard.js';
-import type { Config } from '../../config.js';
 import { AppError } from '../../platform/errors.js';
 import { isAllowedOrigin } from '../../platform/http/security.js';
 import { LIMITS } from '../../platform/rate-limit.js';
@@ -14,7 +13,8 @@ import type { AuthService } from './service.js';
 export interface AuthRouteDeps {
   auth: AuthService;
   reset: PasswordReset;
-  config: Config;
+  /** The public prefix of the refresh cookie's path, and the origins that may send the cookie. */
+  deployment: { publicPrefix: '' | '/backend'; allowedOrigins: readonly string[] };
 }
 
 function originOf(request: FastifyRequest): RequestOrigin {
@@ -34,8 +34,8 @@ const tags = ['auth'];
  * answers carry credentials and are never stored.
  */
 export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
-  const { auth, reset, config } = deps;
-  const prefix = config.publicPrefix;
+  const { auth, reset, deployment } = deps;
+  const prefix = deployment.publicPrefix;
 
   declareRoute(
     app,
@@ -159,7 +159,7 @@ export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): voi
       let token = request.body.refresh_token;
       if (token === undefined) {
         // docs/decisions.md #10: a SameSite=None cookie rides on cross-site form posts too.
-        if (!isAllowedOrigin(config, request.headers.origin)) {
+        if (!isAllowedOrigin(deployment, request.headers.origin)) {
           throw new AppError('FORBIDDEN', 'Origen no permitido para usar la cookie de sesión');
         }
         token = request.cookies[REFRESH_COOKIE];
@@ -175,10 +175,10 @@ export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): voi
 /** The signed-in customer's routes (their door checks the token). */
 export function authRoutes(
   app: FastifyInstance,
-  deps: Pick<AuthRouteDeps, 'auth' | 'config'>,
+  deps: Pick<AuthRouteDeps, 'auth' | 'deployment'>,
 ): void {
-  const { auth, config } = deps;
-  const prefix = config.publicPrefix;
+  const { auth, deployment } = deps;
+  const prefix = deployment.publicPrefix;
 
   declareRoute(
     app,
@@ -227,7 +227,7 @@ export function authRoutes(
       // Origin, and one without Origin is refused as the cookie-based refresh refuses it.
       if (
         request.cookies[REFRESH_COOKIE] !== undefined &&
-        !isAllowedOrigin(config, request.headers.origin)
+        !isAllowedOrigin(deployment, request.headers.origin)
       ) {
         throw new AppError('FORBIDDEN', 'Origen no permitido para usar la cookie de sesión');
       }

@@ -119,7 +119,7 @@ export function createSessions(deps: {
   ttlDays: number;
   /** PORTAL_REFRESH_GRACE_SECONDS; 0: a replaced token is always reuse. */
   graceSeconds: number;
-  /** The key successors are derived with (deriveKey of the JWT secret). */
+  /** The key successors are derived with (`keys.derive`: the platform derives it from the JWT secret). */
   successorKey: Buffer;
 }): Sessions {
   const { systemDb, tenancy, versions, clock, successorKey } = deps;

@@ -14,12 +14,20 @@ import { createInvoiceService } from './service.js';
 export { findInvoiceDocument } from './queries.js';
 export { invoiceReport, isAuthorized } from './report.js';
 
+/** What the invoices read of the deployment: the reports call's deadline (REPORTS_TIMEOUT_MS). */
+export interface InvoicesSettings {
+  reportsTimeoutMs: number;
+  /**
+   * The PDF's fair-use limit (docs/api.md "Limits"): always on, but in a benchmark of the render
+   * path itself (BuildOptions.invoicePdfFairUse).
+   */
+  pdfFairUse: boolean;
+}
+
 export function registerInvoices(
   app: FastifyInstance,
-  shared: Pick<
-    Shared,
-    'calendar' | 'config' | 'invoicePdfFairUse' | 'issuers' | 'locks' | 'log' | 'reports'
-  >,
+  shared: Pick<Shared, 'calendar' | 'issuers' | 'locks' | 'log' | 'reports'>,
+  settings: InvoicesSettings,
 ): void {
   const issuers = createIssuerLookup({ issuers: shared.issuers, log: shared.log });
   invoiceRoutes(app, {
@@ -30,7 +38,7 @@ export function registerInvoices(
     }),
     locks: shared.locks,
     // Longer than a render can last (the reports call's deadline, plus the reads before it).
-    renderTtlMs: shared.config.reportsTimeoutMs + 30_000,
-    fairUse: shared.invoicePdfFairUse,
+    renderTtlMs: settings.reportsTimeoutMs + 30_000,
+    fairUse: settings.pdfFairUse,
   });
 }

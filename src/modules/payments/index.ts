@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { createRefusalBudget, LIMITS } from '../../platform/rate-limit.js';
-import { deriveKey } from '../../platform/security/secrets.js';
-import { createReportsClient } from '../../platform/reports/client.js';
 import {
   debtsHeldByPayments,
   paymentHoldingDebts,
@@ -53,14 +51,26 @@ export { debtsHeldByPayments } from './checkout/debts-in-flight.js';
 export type { DebtsHeldByPayments, PaymentHoldingDebts } from './checkout/debts-in-flight.js';
 /** Which receipts came from a portal payment (the receipts module's list and PDFs). */
 export { paymentsOfReceipts, receiptPaymentOf } from './receipts/payments-of-receipts.js';
-/** `cli payments retry-receipts`. */
-export { retryReceipts } from './receipts/retry-command.js';
+/** Its commands (`cli payments retry-receipts`), for src/cli.ts's table. */
+export { paymentsCommands } from './receipts/retry-command.js';
 /** For the benches, which drive TX2 and signed notifications as the portal does. */
 export { createReceipt } from './receipts/writer.js';
 export { signNotification, verifyNotificationSignature } from './gateways/signature.js';
 
 export type { PendingDebtsWithPayments } from './history.js';
 export type { PartialPaymentSettingsReader } from './partial-settings.js';
+
+/** What payments read of the deployment (config.ts, filled by src/module-settings.ts). */
+export interface PaymentsSettings {
+  /** What every gateway may read of the deployment (gateways/definition.ts). */
+  gateways: GatewayEnvironment;
+  /** PORTAL_ALLOWED_ORIGIN: where a checkout may return to. */
+  allowedOrigins: readonly string[];
+  /** BACKEND_URL: the webhook URLs' base; iniciar answers MISCONFIGURED without it. */
+  backendUrl: string | undefined;
+  checkoutTtlMinutes: number;
+  jobConcurrency: number;
+}
 
 export async function registerPayments(
   app: FastifyInstance,
@@ -69,18 +79,20 @@ export async function registerPayments(
     | 'audit'
     | 'calendar'
     | 'clock'
-    | 'config'
     | 'counter'
     | 'jobs'
+    | 'keys'
     | 'log'
     | 'mailer'
     | 'metrics'
     | 'reports'
+    | 'reportsCountedAs'
     | 'servesWebClient'
     | 'settings'
     | 'systemDb'
     | 'tenancy'
   >,
+  deployment: PaymentsSettings,
   deps: { users: PortalUsers },
 ): Promise<{
   pendingDebts: PendingDebtsWithPayments;
@@ -93,15 +105,9 @@ export async function registerPayments(
   /** Which payment in flight holds some of these debts: coupons refuse them. */
   paymentHoldingDebts: PaymentHoldingDebts;
 }> {
-  const { config, clock, log, metrics, systemDb, tenancy, jobs, calendar, audit, reports } = shared;
+  const { clock, log, metrics, systemDb, tenancy, jobs, calendar, audit, reports } = shared;
   const { settings } = shared;
-  const environment: GatewayEnvironment = {
-    isProduction: config.isProduction,
-    timeoutMs: config.gatewayTimeoutMs,
-    allowedOrigins: config.gatewayAllowedOrigins,
-    publicUrl: config.backendUrl ?? '',
-    switches: config.switches,
-  };
+  const environment = deployment.gateways;
   const gateways = createGatewayRegistry({ environment, log });
   // docs/payments.md "Payment e-mails": sent by the receipt job, queued by the refund's transaction.
   const emails = createPaymentEmails({
@@ -110,32 +116,24 @@ export async function registerPayments(
     jobs,
     mailer: shared.mailer,
     // Its PDF calls are counted apart from the routes' (docs/metrics.md `report="receipt-email"`).
-    reports: createReportsClient({
-      url: config.reportsUrl,
-      secret: config.reportsServiceSecret,
-      timeoutMs: config.reportsTimeoutMs,
-      metrics: {
-        reportsCall: (_report, outcome, seconds) =>
-          metrics.reportsCall('receipt-email', outcome, seconds),
-      },
-    }),
+    reports: shared.reportsCountedAs('receipt-email'),
     users: deps.users,
     clock,
     log,
     metrics,
   });
-  await emails.work(config.jobConcurrency);
+  await emails.work(deployment.jobConcurrency);
   const receipts = createReceiptIssuer({ jobs, settings, calendar, clock, log, metrics });
   await workReceiptJobs(jobs, {
     tenancy,
     attempts: receipts,
     emails,
     metrics,
-    concurrency: config.jobConcurrency,
+    concurrency: deployment.jobConcurrency,
   });
   const reconcile = createReconciler({ receipts, audit, clock, log, emails });
   // A claim outlives the gateway calls it guards only when its process died.
-  const claims = createPaymentClaims({ clock, staleAfterMs: 4 * config.gatewayTimeoutMs });
+  const claims = createPaymentClaims({ clock, staleAfterMs: 4 * environment.timeoutMs });
   // Asking the gateway when no notification came: the customer looking, and the janitor.
   const resolution = createPaymentResolution({
     tenancy,
@@ -146,7 +144,7 @@ export async function registerPayments(
     log,
     metrics,
   });
-  const checkoutTtlMs = config.checkoutTtlMinutes * 60_000;
+  const checkoutTtlMs = deployment.checkoutTtlMinutes * 60_000;
   await scheduleCheckoutExpiry(
     jobs,
     createCheckoutExpiry({
@@ -159,7 +157,7 @@ export async function registerPayments(
       resolution,
       clock,
       log,
-      ttlMinutes: config.checkoutTtlMinutes,
+      ttlMinutes: deployment.checkoutTtlMinutes,
     }),
     metrics,
   );
@@ -176,7 +174,7 @@ export async function registerPayments(
     }),
   });
   // The return address's token (checkout/result-token.ts): signed by iniciar, read by the route.
-  const resultKey = deriveKey(config.jwtSecret, RESULT_KEY_PURPOSE);
+  const resultKey = shared.keys.derive(RESULT_KEY_PURPOSE);
   const partialPayments = createPartialPaymentSettings({ settings });
   paymentResultRoutes(app, {
     result: createPaymentResult({ tenancy, clock, resultKey, resolution }),
@@ -189,7 +187,7 @@ export async function registerPayments(
   });
   paymentRoutes(app, {
     start: createPaymentStart({
-      config,
+      config: deployment,
       gateways,
       settings,
       clock,

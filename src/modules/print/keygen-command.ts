@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { defineCommand, type Command } from '../../platform/cli/command.js';
 import { CERTIFICATE_FILE, findKeyFiles, KEY_FILE, writePrintAgentKeyPair } from './keys.js';
 
 /**
@@ -33,3 +34,26 @@ export async function qzKeygen(
   say(`  QZ_CERTIFICATE_PATH=${files.certificatePath}`);
   say('and install the certificate in QZ Tray (docs/print-agent.md).');
 }
+
+/** Where `qz keygen` writes without --out: `qz/` in the data directory (PORTAL_DATA_DIR). */
+export interface KeygenSettings {
+  dataDir: string;
+}
+
+/** The print agent's commands (src/cli.ts's table); it touches no database. */
+export const printCommands: Record<string, Command<KeygenSettings>> = {
+  'qz keygen': defineCommand({
+    usage: `qz keygen [--out <dir>] [--cn <name>] [--force]
+      Write a self-signed RSA-2048 key and certificate for QZ Tray (default dir: <data dir>/qz).`,
+    options: {
+      out: { type: 'string' },
+      cn: { type: 'string' },
+      force: { type: 'boolean', default: false },
+    },
+    async run(values, { say, settings }) {
+      const out = values.out ?? path.join((await settings()).dataDir, 'qz');
+      await qzKeygen({ out, commonName: values.cn, force: values.force }, say);
+      return 0;
+    },
+  }),
+};

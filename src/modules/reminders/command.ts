@@ -1,8 +1,7 @@
+import type { CommandPlatform } from '../../platform/cli/platform.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { dueMarks, type DueMarks } from '../../platform/db/due-marks.js';
 import { createMailer } from '../../platform/mail/mailer.js';
-import { deriveKey } from '../../platform/security/secrets.js';
-import { createStandaloneTenancy } from '../../platform/tenancy/standalone.js';
 import type { DebtsHeldByPayments } from '../payments/index.js';
 import { createReminderDiscovery, forEachAtOnce, type DiscoveryResult } from './discovery.js';
 import { reminderLinks } from './links.js';
@@ -10,16 +9,14 @@ import { findActiveTenantIds } from './marks.js';
 import { createReminderRun } from './run.js';
 import { nextRunAt } from './schedule.js';
 import { createReminderSender, type ReminderEmailJob } from './send.js';
-import { createSettingsReader } from '../../platform/settings/reader.js';
+import type { RemindersSettings } from './module-settings.js';
 import { UNSUBSCRIBE_KEY_PURPOSE } from './unsubscribe-token.js';
 
-/** What the commands need of the deployment's configuration. */
-export interface RemindersCommandConfig {
-  jwtSecret: string;
-  allowedOrigins: readonly string[];
-  backendUrl: string | undefined;
-  smtpUrl: string | undefined;
-}
+/** What the commands read through: the platform as a command opens it (platform/cli/). */
+export type RemindersCommandPlatform = Pick<
+  CommandPlatform,
+  'systemDb' | 'tenancy' | 'settings' | 'keys'
+>;
 
 /** What `avisos activar` did for one tenant. */
 export type ActivationResult =
@@ -46,13 +43,6 @@ export type SendResult =
 const EVERY_MARK = new Date(8.64e15);
 /** Recipients sent at once by the command, as the API's e-mail workers. */
 const SEND_CONCURRENCY = 5;
-/** A connection per e-mail sent at once, and one for the run's own reads. */
-const TENANT_POOLS = {
-  maxPools: 4,
-  maxConnections: 8,
-  connectionsPerPool: SEND_CONCURRENCY + 1,
-  ttlMs: 60_000,
-} as const;
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -63,36 +53,21 @@ async function unmark(marks: DueMarks, tenantId: number): Promise<void> {
   if (mark) await marks.settle(mark, undefined);
 }
 
-/** What both commands open: the tenancy on the CLI's small pools, the marks, a problem log. */
-function openCommand(systemUrl: string, options: { clock?: Clock }) {
-  const standalone = createStandaloneTenancy(systemUrl, {
-    applicationName: 'portal-cli',
-    ...TENANT_POOLS,
-  });
-  const marks = dueMarks(standalone.systemDb, 'portal_reminders_due');
+/**
+ * What both commands use of the platform the CLI opened (a pool holds a connection per e-mail
+ * sent at once, and one for the run's own reads: platform/core.ts's `cli` kind), the marks.
+ */
+function openCommand(platform: RemindersCommandPlatform, options: { clock?: Clock }) {
+  const { systemDb, tenancy, settings } = platform;
+  const marks = dueMarks(systemDb, 'portal_reminders_due');
   const clock = options.clock ?? systemClock;
-  const settings = createSettingsReader({
-    // Its reads are fresh: the clock only ages a cache the command does not use.
-    clock: systemClock,
-    // The operator's terminal: the settings a tenant got wrong, never an address.
-    log: {
-      warn: (fields, message) => process.stderr.write(`${message}: ${JSON.stringify(fields)}\n`),
-    },
-  });
   return {
     clock,
-    standalone,
-    systemDb: standalone.systemDb,
-    tenancy: standalone.tenancy,
+    systemDb,
+    tenancy,
     marks,
     settings,
-    discover: createReminderDiscovery({
-      systemDb: standalone.systemDb,
-      marks,
-      tenancy: standalone.tenancy,
-      clock,
-      settings,
-    }),
+    discover: createReminderDiscovery({ systemDb, marks, tenancy, clock, settings }),
   };
 }
 
@@ -122,20 +97,16 @@ function activation(result: DiscoveryResult): ActivationResult {
  * discovery does the same every night, so this is only a shortcut for not waiting for it.
  */
 export async function activateReminders(
-  systemUrl: string,
+  platform: RemindersCommandPlatform,
   filter: { tenantId?: number | undefined },
   options: { clock?: Clock } = {},
 ): Promise<ActivationResult[]> {
-  const { standalone, systemDb, discover } = openCommand(systemUrl, options);
-  try {
-    const ids = await findActiveTenantIds(systemDb, filter.tenantId);
-    if (filter.tenantId !== undefined && ids.length === 0) {
-      return [{ tenantId: filter.tenantId, outcome: 'unknown' }];
-    }
-    return (await discover(ids)).map(activation);
-  } finally {
-    await standalone.close();
+  const { systemDb, discover } = openCommand(platform, options);
+  const ids = await findActiveTenantIds(systemDb, filter.tenantId);
+  if (filter.tenantId !== undefined && ids.length === 0) {
+    return [{ tenantId: filter.tenantId, outcome: 'unknown' }];
   }
+  return (await discover(ids)).map(activation);
 }
 
 /**
@@ -146,19 +117,15 @@ export async function activateReminders(
  * it beside the API's workers, or twice, sends each stage once.
  */
 export async function sendRemindersNow(
-  systemUrl: string,
-  config: RemindersCommandConfig,
+  platform: RemindersCommandPlatform,
+  deployment: Pick<RemindersSettings, 'allowedOrigins' | 'backendUrl' | 'smtpUrl'>,
   filter: { tenantId?: number | undefined },
   options: { clock?: Clock; heldDebts: DebtsHeldByPayments },
 ): Promise<SendResult[]> {
   const { heldDebts } = options;
-  const { clock, standalone, systemDb, tenancy, marks, settings, discover } = openCommand(
-    systemUrl,
-    options,
-  );
-  const links = reminderLinks(config);
+  const { clock, systemDb, tenancy, marks, settings, discover } = openCommand(platform, options);
+  const links = reminderLinks(deployment);
   if (!links) {
-    await standalone.close();
     throw new Error('reminders need BACKEND_URL and PORTAL_ALLOWED_ORIGIN for their links');
   }
   const chooseRecipients = createReminderRun({
@@ -171,14 +138,14 @@ export async function sendRemindersNow(
     // No development outbox here: it would print addresses, and a stage recorded as sent must
     // have gone to a mail server.
     mailer: createMailer({
-      smtpUrl: config.smtpUrl,
+      smtpUrl: deployment.smtpUrl,
       devOutbox: false,
       print: () => undefined,
       settings,
     }),
     clock,
     links,
-    tokenKey: deriveKey(config.jwtSecret, UNSUBSCRIBE_KEY_PURPOSE),
+    tokenKey: platform.keys.derive(UNSUBSCRIBE_KEY_PURPOSE),
     heldDebts,
     settings,
   });
@@ -238,20 +205,16 @@ export async function sendRemindersNow(
   }
 
   const results: SendResult[] = [];
-  try {
-    const ids = await tenantsToRun(results);
-    if (filter.tenantId !== undefined && ids.length === 0) {
-      return [{ tenantId: filter.tenantId, outcome: 'unknown' }];
+  const ids = await tenantsToRun(results);
+  if (filter.tenantId !== undefined && ids.length === 0) {
+    return [{ tenantId: filter.tenantId, outcome: 'unknown' }];
+  }
+  for (const tenantId of ids) {
+    try {
+      results.push(await runTenant(tenantId));
+    } catch (error) {
+      results.push({ tenantId, outcome: 'failed', error: errorText(error) });
     }
-    for (const tenantId of ids) {
-      try {
-        results.push(await runTenant(tenantId));
-      } catch (error) {
-        results.push({ tenantId, outcome: 'failed', error: errorText(error) });
-      }
-    }
-  } finally {
-    await standalone.close();
   }
   return results.sort((a, b) => a.tenantId - b.tenantId);
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { dueMarks } from '../../platform/db/due-marks.js';
-import { deriveKey } from '../../platform/security/secrets.js';
 import type { DebtsHeldByPayments } from '../payments/index.js';
 import type { Shared } from '../shared.js';
 import { reminderLinks } from './links.js';
@@ -19,6 +18,7 @@ import {
   createReminderDiscovery,
   scheduleReminderDiscovery,
 } from './discovery.js';
+import type { RemindersSettings } from './module-settings.js';
 import { UNSUBSCRIBE_KEY_PURPOSE } from './unsubscribe-token.js';
 
 /*
@@ -30,8 +30,11 @@ import { UNSUBSCRIBE_KEY_PURPOSE } from './unsubscribe-token.js';
  * under the claims' row locks; the CLI's command.ts does both by hand.
  */
 
-/** `cli avisos activar` and `cli avisos enviar`. */
+/** Its commands (`cli avisos activar`, `cli avisos enviar`), for src/cli.ts's table. */
+export { remindersCommands, type RemindersCommandSettings } from './commands.js';
+/** For the tests, which run the commands' work beside the API. */
 export { activateReminders, sendRemindersNow } from './command.js';
+export type { RemindersSettings } from './module-settings.js';
 /** For the reminders benches: the jobs' names, the settings' keys, the claim and the schedule. */
 export { DISCOVERY_JOB } from './discovery.js';
 export { REMINDER_SETTINGS } from './settings.js';
@@ -43,14 +46,15 @@ export async function registerReminders(
   app: FastifyInstance,
   shared: Pick<
     Shared,
-    'clock' | 'config' | 'jobs' | 'log' | 'mailer' | 'metrics' | 'settings' | 'systemDb' | 'tenancy'
+    'clock' | 'jobs' | 'keys' | 'log' | 'mailer' | 'metrics' | 'settings' | 'systemDb' | 'tenancy'
   >,
+  deployment: RemindersSettings,
   deps: { heldDebts: DebtsHeldByPayments },
 ): Promise<void> {
   const { heldDebts } = deps;
-  const { config, clock, log, metrics, systemDb, tenancy, jobs, mailer } = shared;
-  const links = reminderLinks(config);
-  const tokenKey = deriveKey(config.jwtSecret, UNSUBSCRIBE_KEY_PURPOSE);
+  const { clock, log, metrics, systemDb, tenancy, jobs, mailer } = shared;
+  const links = reminderLinks(deployment);
+  const tokenKey = shared.keys.derive(UNSUBSCRIBE_KEY_PURPOSE);
   const { settings } = shared;
   const send = createReminderSender({
     tenancy,
@@ -84,7 +88,7 @@ export async function registerReminders(
       },
       // Each holds one tenant connection (the claims' locks) while SMTP answers, so at most
       // this many per instance, below a tenant's pool (docs/production.md "Job concurrency").
-      { concurrency: config.jobConcurrency },
+      { concurrency: deployment.jobConcurrency },
     );
     const marks = dueMarks(systemDb, 'portal_reminders_due');
     const discover = createReminderDiscovery({ systemDb, marks, tenancy, clock, settings });

@@ -17,7 +17,7 @@ export interface UnsubscribeSubject {
   createdMicros: string;
 }
 
-/** The HKDF purpose of the signing key (deriveKey of the JWT secret): this link's alone. */
+/** The HKDF purpose of the signing key (`keys.derive`: the platform derives it from the JWT secret): this link's alone. */
 export const UNSUBSCRIBE_KEY_PURPOSE = 'reminders-unsubscribe';
 
 const INTEGER = /^[1-9]\d{0,9}$/;

@@ -6,6 +6,11 @@ import { createStatementService } from './service.js';
 /** For the statement bench: the report's body as the service builds it. */
 export { statementReport, type Statement } from './service.js';
 
+/** What the statement reads of the deployment: the reports call's deadline (REPORTS_TIMEOUT_MS). */
+export interface StatementSettings {
+  reportsTimeoutMs: number;
+}
+
 /*
  * The statement of account (docs/account.md "Statement of account"): the ledger's movements of a
  * period with their running balance, and the aging of today's pending debts, as JSON and as the
@@ -14,12 +19,13 @@ export { statementReport, type Statement } from './service.js';
  */
 export function registerStatement(
   app: FastifyInstance,
-  shared: Pick<Shared, 'calendar' | 'config' | 'locks' | 'reports'>,
+  shared: Pick<Shared, 'calendar' | 'locks' | 'reports'>,
+  settings: StatementSettings,
 ): void {
   statementRoutes(app, {
     statements: createStatementService({ calendar: shared.calendar, reports: shared.reports }),
     locks: shared.locks,
     // Longer than a render can last (the reports call's deadline, plus the reads before it).
-    renderTtlMs: shared.config.reportsTimeoutMs + 30_000,
+    renderTtlMs: settings.reportsTimeoutMs + 30_000,
   });
 }

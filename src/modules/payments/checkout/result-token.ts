@@ -15,7 +15,7 @@ export interface ResultSubject {
   expiresAt: number;
 }
 
-/** The HKDF purpose of the signing key (deriveKey of the JWT secret): this token's alone. */
+/** The HKDF purpose of the signing key (`keys.derive`: the platform derives it from the JWT secret): this token's alone. */
 export const RESULT_KEY_PURPOSE = 'payments-result';
 
 /**

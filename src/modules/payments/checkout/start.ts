@@ -1,7 +1,6 @@
 import type { SettingsReader } from '../../../platform/settings/reader.js';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Config } from '../../../config.js';
 import type { Clock } from '../../../platform/clock.js';
 import type { SystemDatabase } from '../../../platform/db/types.js';
 import { AppError } from '../../../platform/errors.js';
@@ -28,7 +27,12 @@ export interface StartRequest extends SelectionRequest {
 }
 
 export function createPaymentStart(deps: {
-  config: Pick<Config, 'backendUrl' | 'allowedOrigins' | 'checkoutTtlMinutes'>;
+  /** BACKEND_URL (the webhook's base), PORTAL_ALLOWED_ORIGIN (the return's), the checkout's life. */
+  config: {
+    backendUrl: string | undefined;
+    allowedOrigins: readonly string[];
+    checkoutTtlMinutes: number;
+  };
   gateways: GatewayRegistry;
   settings: SettingsReader;
   clock: Clock;
