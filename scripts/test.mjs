@@ -1,7 +1,7 @@
 // `npm test` and `npm run test:all` (`--all`). Both start with the checks (cached: a second run
 // re-reads only what changed), then run vitest projects, each phase only when the one before
 // passed:
-// - `npm test`: unit, integration and the browser smoke files (test/browser/smoke/) in one run;
+// - `npm test`: unit, integration and the browser smoke files (test/web/browser/smoke/) in one run;
 // - `npm run test:all`: unit, integration and process in one run, then the whole browser
 //   project (smoke included), then the fault tests, each with two workers as before.
 // Lint, the longest check (a type-aware program of its own, on one core), runs beside the others
