@@ -1,34 +1,60 @@
 // `npm test` and `npm run test:all` (`--all`). Both start with the checks (cached: a second run
 // re-reads only what changed), then run vitest projects, each phase only when the one before
 // passed:
-// - `npm test`: unit, integration and the browser smoke files (test/browser/smoke/) in one run;
+// - `npm test`: unit, integration and the browser smoke files (test/web/browser/smoke/) in one
+//   run;
 // - `npm run test:all`: unit, integration and process in one run, then the whole browser
 //   project (smoke included), then the fault tests, each with two workers as before.
-// Lint, the longest check (a type-aware program of its own, on one core), runs beside the others
-// from the start and on into the tests: after the type check and the format check end it would
-// leave the second core idle. Its output is printed as one block when it ends; a lint failure
-// fails the run, and the tests do not start if it came before them.
+// The type check and lint run in one process (scripts/types-and-lint.mjs: one TypeScript program
+// per tsconfig, checked once and read by ESLint's type-aware rules), beside the format check on
+// the other core. The tests start once the types and the formatting pass, while lint, the
+// longest, goes on beside them. Each check's output is printed as one block when it ends; a lint
+// failure fails the run, and the tests do not start if it came before them.
+import { spawn } from 'node:child_process';
 import { runCollected, runStreamed } from './npm-scripts.mjs';
 
 const all = process.argv.includes('--all');
 
-const lint = runCollected('lint');
-const lintPassed = lint.done.then((passed) => {
-  process.stdout.write(lint.report());
-  return passed;
-});
+/** The type check and lint: `{ typecheck, lint }`, each resolving with whether it passed. */
+function typesAndLint() {
+  const child = spawn(process.execPath, ['scripts/types-and-lint.mjs'], {
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const settle = {};
+  const parts = Object.fromEntries(
+    ['typecheck', 'lint'].map((check) => [
+      check,
+      new Promise((resolve) => (settle[check] = resolve)),
+    ]),
+  );
+  child.on('message', ({ check, passed, report }) => {
+    process.stdout.write(report.endsWith('\n') ? report : `${report}\n`);
+    settle[check](passed);
+  });
+  // A crash (or anything printed besides the reports) is said once, and fails what had not ended.
+  child.on('close', (code) => {
+    if (output.trim() !== '' || code !== 0) {
+      process.stdout.write(`\n> scripts/types-and-lint.mjs (exit ${code})\n${output}`);
+    }
+    for (const check of Object.keys(settle)) settle[check](false);
+  });
+  return parts;
+}
+
+const { typecheck, lint: lintPassed } = typesAndLint();
 let lintFailed = false;
 void lintPassed.then((passed) => (lintFailed = !passed));
 
 async function checks() {
-  const results = await Promise.all(
-    ['typecheck', 'format:check'].map(async (script) => {
-      const run = runCollected(script);
-      const passed = await run.done;
-      process.stdout.write(run.report());
-      return passed;
-    }),
-  );
+  const format = runCollected('format:check');
+  const formatted = format.done.then((passed) => {
+    process.stdout.write(format.report());
+    return passed;
+  });
+  const results = await Promise.all([typecheck, formatted]);
   return results.every(Boolean) && !lintFailed;
 }
 

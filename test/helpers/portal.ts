@@ -27,7 +27,7 @@ export { DEMO_LOGIN, DEMO_TENANT };
  * hash at (PORTAL_DEV_BCRYPT_COST=4, below): the seed stores it instead of hashing, and each login
  * compares at that cost. The portal's own cost, 12, is tested where it is the subject:
  * `npm start`'s demo seed (test/process/server.test.ts), registration, the lockout burst and the
- * password tests (test/auth, test/unit/platform/passwords.test.ts).
+ * password tests (test/auth, test/platform/unit/passwords.test.ts).
  */
 export const DEMO_PASSWORD_HASH = '$2b$04$vpYTXznej0oode458249h.sICx4NeW4iajMDA.s5Zjgq1/U5O5NaG';
 

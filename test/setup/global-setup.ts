@@ -18,16 +18,29 @@ declare module 'vitest' {
     dbPrefix: string;
     /** The run's compiled copy of src/ for the processes tests start (compiled-server.ts). */
     compiledRoot: string;
+    /**
+     * Set in a project's own config (vitest.config.ts) when its files use nothing of this: a run
+     * of such projects alone starts no database and makes no compiled copy.
+     */
+    usesNoRunServices?: boolean;
   }
 }
 
+/** Whether a project of this run (`--project` chooses them) uses what the run's set-up starts. */
+export function runUsesServices(project: TestProject): boolean {
+  return project.vitest.projects.some((each) => each.config.provide.usesNoRunServices !== true);
+}
+
 /**
- * First what the run needs (test/helpers/requirements.ts): in CI a missing Redis, openssl or
- * TEST_DATABASE_URL fails the run here, before any test could skip; elsewhere the note says what
- * is skipped. Then one PostgreSQL per test run: TEST_DATABASE_URL when given (CI's server),
- * otherwise a disposable embedded cluster in a temporary directory.
+ * The run's one set-up, whatever projects it holds (vitest.config.ts's root `globalSetup`:
+ * every project reads what it provides). First what the run needs
+ * (test/helpers/requirements.ts): in CI a missing Redis, openssl or TEST_DATABASE_URL fails the
+ * run here, before any test could skip; elsewhere the note says what is skipped. Then one
+ * PostgreSQL per test run: TEST_DATABASE_URL when given (CI's server), otherwise a disposable
+ * embedded cluster in a temporary directory; and one compiled copy of src/.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  if (!runUsesServices(project)) return () => Promise.resolve();
   const requirements = await findRequirements();
   const note = judgeRequirements(requirements, isCiRun());
   // eslint-disable-next-line no-console -- the run's own note on what it skips, once

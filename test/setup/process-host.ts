@@ -8,6 +8,7 @@ import type { TestProject } from 'vitest/node';
 import { fromRoot } from '../../src/platform/paths.js';
 import { CHROMIUM_LAUNCH } from '../helpers/browser.js';
 import { alive, descendantsOf, type SpawnAnswer, type SpawnRequest } from '../helpers/processes.js';
+import { runUsesServices } from './global-setup.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -34,6 +35,7 @@ interface Hosted {
  * this run's workers (which are given the path) can ask it for anything.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  if (!runUsesServices(project)) return () => Promise.resolve();
   const hosted = new Set<Hosted>();
   const browsers = new Set<BrowserServer>();
   const secret = randomBytes(16).toString('hex');

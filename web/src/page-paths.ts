@@ -1,5 +1,5 @@
 /**
- * The portal's URLs. Pure (no DOM), tested in test/unit/web/routes.test.ts.
+ * The portal's URLs. Pure (no DOM), tested in test/web/unit/routes.test.ts.
  *
  *   /e/{tenant}/[s/{sucursal}/]{page}   a tenant's portal; the link fixes the tenant, and the
  *                                       sucursal too when it has `s/{id}`

@@ -1,7 +1,7 @@
 /**
  * A Spanish (es-AR) message for every error code of the API (contract/error-codes.ts) and the two
  * the client makes itself: a code added to the contract without a message here fails the
- * typecheck. Pure, tested in test/unit/web/errors.test.ts.
+ * typecheck. Pure, tested in test/web/unit/errors.test.ts.
  */
 import type { ErrorCode } from '../../../contract/error-codes.js';
 import { withFullStop } from '../lib/format.js';

@@ -1,7 +1,7 @@
 /**
  * One HTTP call to the API: JSON in, the envelope out (`{ success: true, data }` or
  * `{ success: false, error, code }`), errors as ApiError with a Spanish message. Knows nothing of
- * sessions (see session/session.ts) so it is tested with a fake fetch in test/unit/web/http.test.ts.
+ * sessions (see session/session.ts) so it is tested with a fake fetch in test/web/unit/http.test.ts.
  */
 import { errorMessage, isKnownCode, parseRetryAfter, type KnownCode } from './errors.js';
 

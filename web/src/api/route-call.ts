@@ -4,7 +4,7 @@
  * schemas, so a field or a path renamed in contract/ fails `npm run check` here. The table is
  * plain data at run time (methods and paths); its schemas are types only. Knows nothing of
  * sessions (session/session.ts adds the token); tested with a fake fetch in
- * test/unit/web/route-call.test.ts.
+ * test/web/unit/route-call.test.ts.
  */
 import type {
   BodyOf,

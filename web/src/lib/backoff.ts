@@ -1,6 +1,6 @@
 /**
  * How long to wait before asking again after no answer (a network failure, a proxy's 5xx): 1, 2,
- * 4, 8 s, then every 15 s. Pure, tested in test/unit/web/backoff.test.ts.
+ * 4, 8 s, then every 15 s. Pure, tested in test/web/unit/backoff.test.ts.
  *
  * The cap is 15 s because a refresh whose answer was lost on the way must be sent again while the
  * server still takes the replaced cookie (docs/decisions.md #11, the grace of 30 s): four more

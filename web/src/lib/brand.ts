@@ -1,6 +1,6 @@
 /**
  * The business's own portal, the parts that are words and addresses: the tab's title and where
- * the logo is. Pure, tested in test/unit/web/brand.test.ts.
+ * the logo is. Pure, tested in test/web/unit/brand.test.ts.
  */
 
 /** What the tab says without a business (the landing page, an unknown tenant). */

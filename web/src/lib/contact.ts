@@ -2,7 +2,7 @@
  * The business's contact (GET /portal/empresas/{id} `marca`) as the footer shows it: each
  * detail with its words and, where a phone or browser can act on it, its link. The API has
  * already checked each value (a site is http(s) only, WhatsApp digits with an optional +); this
- * only builds the links. Pure, tested in test/unit/web/contact.test.ts.
+ * only builds the links. Pure, tested in test/web/unit/contact.test.ts.
  */
 
 import type { Tenant } from '../api/types.js';

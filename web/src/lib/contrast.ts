@@ -3,7 +3,7 @@
  * draw text on, in the light theme and in the dark one. WCAG 2.1's relative luminance and
  * contrast ratio; a colour whose text would fall under AA (4.5:1) is darkened (or lightened, as a
  * text colour on the dark theme's background) in small steps until it passes, or given dark text
- * when that keeps the business's own colour. Pure, tested in test/unit/web/contrast.test.ts.
+ * when that keeps the business's own colour. Pure, tested in test/web/unit/contrast.test.ts.
  */
 
 export type Rgb = readonly [number, number, number];

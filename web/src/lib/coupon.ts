@@ -3,7 +3,7 @@
  * (docs/api.md generar; docs/decisions.md #36: > 0 and <= the debt's balance, exact to the cent, total =
  * sum; neither FIFO nor full amounts), days until due (docs/coupons.md: 1..365, default 30), the
  * 19 digits grouped for reading, and the list's query. Pure, tested in
- * test/unit/web/coupon.test.ts.
+ * test/web/unit/coupon.test.ts.
  */
 import { formatCents, fromCents, toCents, withFullStop } from './format.js';
 import type { BodyOf, QueryOf } from '../../../contract/routes.js';

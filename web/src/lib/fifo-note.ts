@@ -1,6 +1,6 @@
 /*
  * The debts page's word on a tick that moved other boxes too (issue 38). Pure, tested in
- * test/unit/web/fifo-note.test.ts.
+ * test/web/unit/fifo-note.test.ts.
  */
 
 /**

@@ -2,7 +2,7 @@
  * docs/api.md's FIFO rule for payments, in the UI: the debts paid must be the oldest K of the list the
  * API gives (GET /portal/deudas is already in FIFO order: due date ascending, undated last).
  * Choosing a debt chooses every older one; unchoosing one unchooses every newer one. So a
- * selection is just a count K of the list's head. Pure, tested in test/unit/web/fifo.test.ts.
+ * selection is just a count K of the list's head. Pure, tested in test/web/unit/fifo.test.ts.
  *
  * A debt held by a payment in flight (`pago_en_curso`, docs/decisions.md #26) cannot be paid
  * again, and iniciar takes exactly the first K of the pending debts, held ones included: so

@@ -1,6 +1,6 @@
 /**
  * Money and dates as an Argentine reader expects them: `$ 1.250,50` and `dd/mm/aaaa`.
- * Pure functions (no DOM), unit-tested in test/unit/web/format.test.ts.
+ * Pure functions (no DOM), unit-tested in test/web/unit/format.test.ts.
  */
 
 /** Amounts arrive as JSON numbers with 2 decimals (docs/decisions.md #5); cents keep sums exact. */

@@ -1,6 +1,6 @@
 /**
  * Who a login form is filled for (never a password), as portal-memory.ts keeps it for the tab.
- * Pure, tested in test/unit/web/portal-memory.test.ts.
+ * Pure, tested in test/web/unit/portal-memory.test.ts.
  */
 import type { Me } from '../api/types.js';
 import { digitsOf, type IdentifierType } from './validation.js';

@@ -3,7 +3,7 @@
  * after an answer that never came (network, 5xx, 429, IDEMPOTENCY_IN_PROGRESS: nothing the API
  * kept) carries the same key, so the API pays or generates once; a changed request, or any
  * request after an answer the API kept (success, or a refusal it would replay), gets a new one.
- * Pure, tested in test/unit/web/intent.test.ts.
+ * Pure, tested in test/web/unit/intent.test.ts.
  */
 import type { KnownCode } from '../api/errors.js';
 

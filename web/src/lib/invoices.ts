@@ -1,6 +1,6 @@
 /**
  * The customer's fiscal documents (docs/api.md GET /portal/facturas): paths, names and labels
- * the pages share. Pure, tested in test/unit/web/invoices.test.ts.
+ * the pages share. Pure, tested in test/web/unit/invoices.test.ts.
  */
 import type { QueryOf } from '../../../contract/routes.js';
 import { pagedQuery } from './paging.js';

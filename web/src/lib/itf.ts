@@ -3,7 +3,7 @@
  * encodes `0` + the 19 digits (ITF needs an even count), and the text under it shows the 19.
  * Each pair of digits is five bars (the first digit) interleaved with five spaces (the second);
  * two of each five are wide. Start: narrow bar, space, bar, space; stop: wide bar, narrow space,
- * narrow bar. Pure, tested in test/unit/web/itf.test.ts against a decoder.
+ * narrow bar. Pure, tested in test/web/unit/itf.test.ts against a decoder.
  */
 
 /** Narrow (N) or wide (W) elements of each digit, in the standard's table. */

@@ -1,7 +1,7 @@
 /**
  * Pages of a list the API answers with `limit`/`offset`, `total` and `has_more` (coupons,
  * receipts): what to say about the page shown and where "Anteriores" / "Siguientes" go. Pure,
- * tested in test/unit/web/paging.test.ts.
+ * tested in test/web/unit/paging.test.ts.
  */
 
 export interface Paging {

@@ -1,7 +1,7 @@
 /**
  * The history page's rules: what a payment's state is called, and which payments may be
  * cancelled, refunded or have a receipt to download. Pure, tested in
- * test/unit/web/payment-actions.test.ts.
+ * test/web/unit/payment-actions.test.ts.
  *
  * - Cancel: `pending` and `issued` (docs/decisions.md #24: iniciar leaves a row `issued` before it
  *   answers, so "pending only" would make cancel unreachable).

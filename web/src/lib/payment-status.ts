@@ -2,7 +2,7 @@
  * The payment result page's logic: what a payment's state means to the payer, and when to ask
  * again. The page never trusts `estado` in its URL (anyone can type it); it asks the API
  * (GET /portal/pagos/{id}) until the gateway's notification has been processed. Pure, tested in
- * test/unit/web/payment-status.test.ts.
+ * test/web/unit/payment-status.test.ts.
  */
 
 export type Outcome =

@@ -1,7 +1,7 @@
 /**
  * The due-date reminders' stages in words (GET /portal/empresas/{id} `avisos_etapas`), as the
  * profile names them beside the switch: "3 días antes, 1 y 7 días después". Pure, tested in
- * test/unit/web/reminders.test.ts.
+ * test/web/unit/reminders.test.ts.
  */
 
 function days(n: number): string {

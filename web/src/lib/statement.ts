@@ -1,6 +1,6 @@
 /**
  * The statement of account's period, pages and aging (docs/web.md "Estado de cuenta"). Pure (no
- * DOM), tested in test/unit/web/statement.test.ts.
+ * DOM), tested in test/web/unit/statement.test.ts.
  */
 import type { QueryOf } from '../../../contract/routes.js';
 import type { StatementAging } from '../api/types.js';

@@ -1,7 +1,7 @@
 /**
  * The checks the API makes, repeated in the browser so a form says what is wrong before sending
  * (docs/api.md "Limits", docs/decisions.md #3 and 18). The API stays the authority. Pure, tested in
- * test/unit/web/validation.test.ts.
+ * test/web/unit/validation.test.ts.
  */
 
 export type IdentifierType = 'dni' | 'cuit';

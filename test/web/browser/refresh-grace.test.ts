@@ -1,9 +1,9 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { startPortal, type Portal } from '../helpers/portal.js';
-import { ensureWebBuild } from '../helpers/web-dist.js';
-import { expectHeading, logIn, tenantPage } from '../helpers/web-pages.js';
-import { useSharedWebClient } from '../helpers/web-suite.js';
+import { startPortal, type Portal } from '../../helpers/portal.js';
+import { ensureWebBuild } from '../../helpers/web-dist.js';
+import { expectHeading, logIn, tenantPage } from '../../helpers/web-pages.js';
+import { useSharedWebClient } from '../../helpers/web-suite.js';
 
 /*
  * A refresh whose answer is lost after the server gave it (a mobile handover, a proxy timeout):

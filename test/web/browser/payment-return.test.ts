@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONTEXT } from '../helpers/browser.js';
-import { DEMO_TENANT } from '../helpers/portal.js';
+import { DEFAULT_CONTEXT } from '../../helpers/browser.js';
+import { DEMO_TENANT } from '../../helpers/portal.js';
 import {
   checkPage,
   debtBox,
@@ -9,8 +9,8 @@ import {
   submitLogin,
   JUAN,
   tenantPage,
-} from '../helpers/web-pages.js';
-import { useSharedWebClient } from '../helpers/web-suite.js';
+} from '../../helpers/web-pages.js';
+import { useSharedWebClient } from '../../helpers/web-suite.js';
 
 /*
  * The page after paying, in a browser without the session (issue 35; docs/web.md "The result page

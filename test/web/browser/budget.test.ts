@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { expectHeading, logIn, tenantPage } from '../helpers/web-pages.js';
-import { useSharedWebClient } from '../helpers/web-suite.js';
+import { expectHeading, logIn, tenantPage } from '../../helpers/web-pages.js';
+import { useSharedWebClient } from '../../helpers/web-suite.js';
 
 /*
  * The web client's budget (docs/web.md "The budget, measured"). Tests never assert timings: the

@@ -7,10 +7,10 @@ import {
   logIn,
   submitLogin,
   tenantPage,
-} from '../helpers/web-pages.js';
-import { freePort } from '../helpers/ports.js';
-import { startSlowLink } from '../helpers/slow-link.js';
-import { useServedWebClient } from '../helpers/web-suite.js';
+} from '../../helpers/web-pages.js';
+import { freePort } from '../../helpers/ports.js';
+import { startSlowLink } from '../../helpers/slow-link.js';
+import { useServedWebClient } from '../../helpers/web-suite.js';
 
 /*
  * The session in the web client: the access token lives in memory, so a reload or a new tab gets

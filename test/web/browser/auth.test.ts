@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lastMailTo } from '../helpers/portal.js';
+import { lastMailTo } from '../../helpers/portal.js';
 import {
   checkPage,
   expectHeading,
@@ -8,8 +8,8 @@ import {
   registerThroughApi,
   submitLogin,
   tenantPage,
-} from '../helpers/web-pages.js';
-import { useSharedWebClient } from '../helpers/web-suite.js';
+} from '../../helpers/web-pages.js';
+import { useSharedWebClient } from '../../helpers/web-suite.js';
 
 /*
  * The login's hard cases in the web client (docs/web.md "The end-to-end tests of the web client"):

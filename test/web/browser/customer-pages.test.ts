@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SCREENSHOT_DIR } from '../helpers/browser.js';
-import { decodeItf, decodePng } from '../helpers/itf.js';
+import { SCREENSHOT_DIR } from '../../helpers/browser.js';
+import { decodeItf, decodePng } from '../../helpers/itf.js';
 import {
   checkPage,
   debtBox,
@@ -16,8 +16,8 @@ import {
   registerThroughApi,
   submitLogin,
   tenantPage,
-} from '../helpers/web-pages.js';
-import { useSharedWebClient } from '../helpers/web-suite.js';
+} from '../../helpers/web-pages.js';
+import { useSharedWebClient } from '../../helpers/web-suite.js';
 
 /*
  * What a customer notices (docs/web.md "Pages"): the receipts page, the result page's way back

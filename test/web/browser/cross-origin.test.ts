@@ -1,8 +1,8 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchProfileAllowingThirdPartyCookies, useBrowser } from '../helpers/browser.js';
-import { DEMO_LOGIN, startPortal, type Portal } from '../helpers/portal.js';
-import { startSecondOrigin, type SecondOrigin } from '../helpers/second-origin.js';
+import { launchProfileAllowingThirdPartyCookies, useBrowser } from '../../helpers/browser.js';
+import { DEMO_LOGIN, startPortal, type Portal } from '../../helpers/portal.js';
+import { startSecondOrigin, type SecondOrigin } from '../../helpers/second-origin.js';
 
 /*
  * docs/api.md "Browser delivery" from a page on another origin than the API (the API on

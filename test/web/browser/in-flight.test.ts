@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { call } from '../helpers/api-client.js';
-import { DEMO_LOGIN, type Portal } from '../helpers/portal.js';
+import { call } from '../../helpers/api-client.js';
+import { DEMO_LOGIN, type Portal } from '../../helpers/portal.js';
 import {
   checkPage,
   debtBox,
@@ -9,8 +9,8 @@ import {
   navLink,
   tenantPage,
   wallClock,
-} from '../helpers/web-pages.js';
-import { useSharedWebClient } from '../helpers/web-suite.js';
+} from '../../helpers/web-pages.js';
+import { useSharedWebClient } from '../../helpers/web-suite.js';
 
 /*
  * A payment in flight is never a dead end (docs/web.md "Payments in flight"): the debts it holds

@@ -1,6 +1,6 @@
 import type { Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../helpers/api-client.js';
+import { call } from '../../helpers/api-client.js';
 import {
   checkPage,
   expectHeading,
@@ -8,8 +8,8 @@ import {
   MARIA,
   registerThroughApi,
   tenantPage,
-} from '../helpers/web-pages.js';
-import { setIni, useSharedWebClient } from '../helpers/web-suite.js';
+} from '../../helpers/web-pages.js';
+import { setIni, useSharedWebClient } from '../../helpers/web-suite.js';
 
 /*
  * docs/decisions.md #48 in the web client, at 360 px: the demo tenant allows partial payments

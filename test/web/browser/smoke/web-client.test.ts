@@ -1,11 +1,15 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { acceptedEncodings } from '../../../src/platform/http/static-files.js';
-import { HEAD_MARKER, renderIndex, tenantOfPath } from '../../../src/platform/http/web-client.js';
-import { expectNoSeriousAxeViolations, screenshotPage } from '../../helpers/browser.js';
-import { DEMO_TENANT } from '../../helpers/portal.js';
-import { useSharedWebClient } from '../../helpers/web-suite.js';
+import { acceptedEncodings } from '../../../../src/platform/http/static-files.js';
+import {
+  HEAD_MARKER,
+  renderIndex,
+  tenantOfPath,
+} from '../../../../src/platform/http/web-client.js';
+import { expectNoSeriousAxeViolations, screenshotPage } from '../../../helpers/browser.js';
+import { DEMO_TENANT } from '../../../helpers/portal.js';
+import { useSharedWebClient } from '../../../helpers/web-suite.js';
 
 /*
  * The web client (web/, built into web/dist) served by the API at `/`, as `npm start` serves it.

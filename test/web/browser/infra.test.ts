@@ -1,16 +1,16 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { call } from '../helpers/api-client.js';
+import { call } from '../../helpers/api-client.js';
 import {
   COLOUR_RULES,
   describeViolations,
   expectNoSeriousAxeViolations,
   screenshotPage,
   seriousAxeViolations,
-} from '../helpers/browser.js';
-import { until } from '../helpers/own-cluster.js';
-import { DEMO_LOGIN } from '../helpers/portal.js';
-import { useSharedWebClient } from '../helpers/web-suite.js';
+} from '../../helpers/browser.js';
+import { until } from '../../helpers/own-cluster.js';
+import { DEMO_LOGIN } from '../../helpers/portal.js';
+import { useSharedWebClient } from '../../helpers/web-suite.js';
 
 /*
  * The browser-test infrastructure proved against pages the API serves today: Chromium starts,

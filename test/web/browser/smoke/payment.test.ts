@@ -9,8 +9,8 @@ import {
   MARIA,
   submitLogin,
   tenantPage,
-} from '../../helpers/web-pages.js';
-import { useSharedWebClient } from '../../helpers/web-suite.js';
+} from '../../../helpers/web-pages.js';
+import { useSharedWebClient } from '../../../helpers/web-suite.js';
 
 /*
  * Paying in the web client served by the API, as `npm start` serves it: a new customer registers,

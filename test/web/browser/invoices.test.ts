@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { addDays } from '../../src/platform/dates.js';
+import { addDays } from '../../../src/platform/dates.js';
 import {
   checkPage,
   downloadedBytes,
@@ -8,8 +8,8 @@ import {
   JUAN,
   logIn,
   navLink,
-} from '../helpers/web-pages.js';
-import { useSharedWebClient } from '../helpers/web-suite.js';
+} from '../../helpers/web-pages.js';
+import { useSharedWebClient } from '../../helpers/web-suite.js';
 
 /*
  * The invoice itself in the web client (docs/web.md "Pages", Comprobantes): the demo seed's

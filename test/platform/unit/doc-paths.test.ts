@@ -21,7 +21,7 @@ import { describe, expect, it } from 'vitest';
  * the repository (`dist/`, `.data/`): built or made at run time, it is not here to be found.
  *
  * After a merge that moves files, run this file alone (`npx vitest run --project unit
- * test/unit/platform/doc-paths.test.ts`): each failure says where the path is written and, when a
+ * test/platform/unit/doc-paths.test.ts`): each failure says where the path is written and, when a
  * file of that name exists elsewhere, where it may have gone.
  */
 
@@ -221,7 +221,7 @@ describe('paths in docs and comments', () => {
 
   it('reads a path where a doc or a comment writes one, and nothing else', () => {
     const text = [
-      '// See `src/platform/money.ts`, test/unit/platform/clock.test.ts.',
+      '// See `src/platform/money.ts`, test/platform/unit/clock.test.ts.',
       ' * in queries/json-columns.ts (docs/decisions.md #26); the `.ci/run` script',
       'GET /docs/json, https://example.com/docs/a.md, `test/**/*.test.ts`, src/modules/<name>/',
       "`${root}/x.ts`, parts.ts, application/json, '../payments/index.js'",
@@ -231,7 +231,7 @@ describe('paths in docs and comments', () => {
       mentionsIn(text, 'docs/x.md', true).map(({ where, path, kind }) => [where, path, kind]),
     ).toEqual([
       ['docs/x.md:1', 'src/platform/money.ts', 'rooted'],
-      ['docs/x.md:1', 'test/unit/platform/clock.test.ts', 'rooted'],
+      ['docs/x.md:1', 'test/platform/unit/clock.test.ts', 'rooted'],
       ['docs/x.md:2', 'queries/json-columns.ts', 'partial'],
       ['docs/x.md:2', 'docs/decisions.md', 'rooted'],
       ['docs/x.md:2', '.ci/run', 'rooted'],
@@ -248,7 +248,7 @@ describe('paths in docs and comments', () => {
     );
     expect(gone && problemOf(gone, index)).toBe('docs/x.md:1: src/modules/receipts/nowhere.ts');
     expect(moved && problemOf(moved, index)).toBe(
-      'docs/x.md:1: test/platform/clock.test.ts (is it test/unit/platform/clock.test.ts?)',
+      'docs/x.md:1: test/platform/clock.test.ts (is it test/platform/unit/clock.test.ts?)',
     );
     expect(built && problemOf(built, index)).toBeUndefined();
   });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../helpers/api-client.js';
+import { call } from '../../helpers/api-client.js';
 import {
   checkPage,
   debtBox,
@@ -7,8 +7,8 @@ import {
   logIn,
   navLink,
   tenantPage,
-} from '../helpers/web-pages.js';
-import { addTenant, logoDataUri, setIni, useSharedWebClient } from '../helpers/web-suite.js';
+} from '../../helpers/web-pages.js';
+import { addTenant, logoDataUri, setIni, useSharedWebClient } from '../../helpers/web-suite.js';
 
 /*
  * The business's own portal (docs/web.md "The business's brand"): the demo tenant with a yellow

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_TENANT } from '../helpers/portal.js';
-import { checkPage, debtBox, expectHeading, JUAN, logIn } from '../helpers/web-pages.js';
-import { setIni, useSharedWebClient } from '../helpers/web-suite.js';
+import { DEMO_TENANT } from '../../helpers/portal.js';
+import { checkPage, debtBox, expectHeading, JUAN, logIn } from '../../helpers/web-pages.js';
+import { setIni, useSharedWebClient } from '../../helpers/web-suite.js';
 
 /*
  * What the signed-in pages say and carry (issue 38), on a phone (360 px), axe clean in both

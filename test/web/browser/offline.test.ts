@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { call } from '../helpers/api-client.js';
-import { DEMO_LOGIN } from '../helpers/portal.js';
-import { checkPage, expectHeading, logIn, tenantPage } from '../helpers/web-pages.js';
-import { useSharedWebClient } from '../helpers/web-suite.js';
+import { call } from '../../helpers/api-client.js';
+import { DEMO_LOGIN } from '../../helpers/portal.js';
+import { checkPage, expectHeading, logIn, tenantPage } from '../../helpers/web-pages.js';
+import { useSharedWebClient } from '../../helpers/web-suite.js';
 
 /*
  * The web client on a bad link (issue 35; docs/web.md "Session"): no answer to the session's

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { call } from '../helpers/api-client.js';
-import { DEMO_LOGIN, DEMO_TENANT } from '../helpers/portal.js';
+import { call } from '../../helpers/api-client.js';
+import { DEMO_LOGIN, DEMO_TENANT } from '../../helpers/portal.js';
 import {
   checkPage,
   expectHeading,
@@ -10,8 +10,8 @@ import {
   submitLogin,
   tenantPage,
   wallClock,
-} from '../helpers/web-pages.js';
-import { useSharedWebClient } from '../helpers/web-suite.js';
+} from '../../helpers/web-pages.js';
+import { useSharedWebClient } from '../../helpers/web-suite.js';
 
 /*
  * What the customer is told on the way in (issue 38), on a phone (360 px), axe clean in both

@@ -11,8 +11,8 @@ import {
   submitLogin,
   tenantPage,
   type Customer,
-} from '../helpers/web-pages.js';
-import { setIni, useSharedWebClient } from '../helpers/web-suite.js';
+} from '../../helpers/web-pages.js';
+import { setIni, useSharedWebClient } from '../../helpers/web-suite.js';
 
 /*
  * The signed-in pages beyond paying (docs/web.md "The end-to-end tests of the web client"): coupons

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useBrowser } from '../helpers/browser.js';
-import { until } from '../helpers/own-cluster.js';
-import { startPortal, type Portal } from '../helpers/portal.js';
-import { startSecondOrigin, type SecondOrigin } from '../helpers/second-origin.js';
-import { ensureWebBuild } from '../helpers/web-dist.js';
+import { useBrowser } from '../../helpers/browser.js';
+import { until } from '../../helpers/own-cluster.js';
+import { startPortal, type Portal } from '../../helpers/portal.js';
+import { startSecondOrigin, type SecondOrigin } from '../../helpers/second-origin.js';
+import { ensureWebBuild } from '../../helpers/web-dist.js';
 import {
   checkPage,
   debtBox,
@@ -12,7 +12,7 @@ import {
   JUAN,
   submitLogin,
   tenantPage,
-} from '../helpers/web-pages.js';
+} from '../../helpers/web-pages.js';
 
 /*
  * The web client hosted on another origin than the API, as a tenant hosting web/dist itself would

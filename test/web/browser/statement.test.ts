@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { monthsBefore } from '../../web/src/lib/statement.js';
+import { monthsBefore } from '../../../web/src/lib/statement.js';
 import {
   checkPage,
   expectHeading,
@@ -12,8 +12,8 @@ import {
   registerThroughApi,
   type Customer,
   wallClock,
-} from '../helpers/web-pages.js';
-import { setIni, useSharedWebClient } from '../helpers/web-suite.js';
+} from '../../helpers/web-pages.js';
+import { setIni, useSharedWebClient } from '../../helpers/web-suite.js';
 
 /*
  * The statement of account's page (docs/web.md "Pages", Estado de cuenta): presets from the
