@@ -66,8 +66,11 @@ async function workersOwnChromium(): Promise<Browser> {
   const host = processHostUrl();
   if (host === undefined) return launchChromium();
   const response = await fetch(`${host}/chromium`, { method: 'POST' });
-  const { wsEndpoint } = (await response.json()) as { wsEndpoint: string };
-  return chromium.connect(wsEndpoint, { timeout: 30_000 });
+  const answer = (await response.json()) as { wsEndpoint: string } | { output: string };
+  // The host's answer says why it could not start one (a launch that timed out, say).
+  if (!('wsEndpoint' in answer))
+    throw new Error(`no Chromium from the run's host: ${answer.output}`);
+  return chromium.connect(answer.wsEndpoint, { timeout: 30_000 });
 }
 
 /**
