@@ -22,12 +22,11 @@ export function createCouponSource(
     const tenant = await tenancy.resolve(claims.tenant_id, claims.sucursal_id);
     const stored = await findStoredCoupon(tenant, couponId);
     if (!stored) throw new AppError('CUPON_NOT_FOUND', 'Cupón no encontrado');
-    const [today, facturas] = await Promise.all([
+    // Everything else the coupon needs depends only on its row: read side by side.
+    const [today, facturas, customer, { logo, redes }, { cuit }] = await Promise.all([
       calendar.today(tenant),
       findCouponInvoices(tenant, stored.id),
-    ]);
-    const customer = await findCouponCustomer(tenant, stored.cnro);
-    const [{ logo, redes }, { cuit }] = await Promise.all([
+      findCouponCustomer(tenant, stored.cnro),
       settings.read(tenant, COUPON_BRAND, 'cached'),
       issuers.issuerOf(tenant.tenantId, tenant.db),
     ]);
