@@ -63,6 +63,30 @@ import {
   UnsubscribePageResponse,
   UnsubscribeQuery,
 } from './reminders.js';
+import {
+  CsvResponse,
+  StaffAccessBody,
+  StaffAttentionQuery,
+  StaffAttentionResponse,
+  StaffAuditQuery,
+  StaffAuditResponse,
+  StaffClientActionQuery,
+  StaffClientListResponse,
+  StaffClientParams,
+  StaffClientResponse,
+  StaffClientsQuery,
+  StaffOptionalReasonBody,
+  StaffPaymentListResponse,
+  StaffPaymentParams,
+  StaffPaymentResponse,
+  StaffPaymentsCsvQuery,
+  StaffPaymentsQuery,
+  StaffRefundBody,
+  StaffRefundResponse,
+  StaffRetryReceiptResponse,
+  StaffSummaryResponse,
+  StaffTenantQuery,
+} from './staff.js';
 import { StatementQuery, StatementResponse } from './statement.js';
 import { TenantParams, TenantResponse } from './tenants.js';
 
@@ -164,6 +188,54 @@ export const routeSchemas = {
     response: { 200: PrintConfigResponse },
   },
   deletePrintConfig: { params: PrintConfigParams, response: { 200: PrintConfigResponse } },
+
+  getStaffSummary: { querystring: StaffTenantQuery, response: { 200: StaffSummaryResponse } },
+  listStaffPayments: {
+    querystring: StaffPaymentsQuery,
+    response: { 200: StaffPaymentListResponse },
+  },
+  exportStaffPayments: { querystring: StaffPaymentsCsvQuery, response: { 200: CsvResponse } },
+  getStaffPayment: {
+    params: StaffPaymentParams,
+    querystring: StaffTenantQuery,
+    response: { 200: StaffPaymentResponse },
+  },
+  listStaffAttention: {
+    querystring: StaffAttentionQuery,
+    response: { 200: StaffAttentionResponse },
+  },
+  listStaffClients: { querystring: StaffClientsQuery, response: { 200: StaffClientListResponse } },
+  listStaffAudit: { querystring: StaffAuditQuery, response: { 200: StaffAuditResponse } },
+  retryStaffReceipt: {
+    params: StaffPaymentParams,
+    querystring: StaffTenantQuery,
+    body: StaffOptionalReasonBody,
+    response: { 200: StaffRetryReceiptResponse },
+  },
+  refundStaffPayment: {
+    params: StaffPaymentParams,
+    querystring: StaffTenantQuery,
+    body: StaffRefundBody,
+    response: { 200: StaffRefundResponse },
+  },
+  unlockStaffClient: {
+    params: StaffClientParams,
+    querystring: StaffClientActionQuery,
+    body: StaffOptionalReasonBody,
+    response: { 200: StaffClientResponse },
+  },
+  endStaffClientSessions: {
+    params: StaffClientParams,
+    querystring: StaffClientActionQuery,
+    body: StaffOptionalReasonBody,
+    response: { 200: StaffClientResponse },
+  },
+  setStaffClientAccess: {
+    params: StaffClientParams,
+    querystring: StaffClientActionQuery,
+    body: StaffAccessBody,
+    response: { 200: StaffClientResponse },
+  },
 } satisfies Record<string, RouteSchema>;
 
 export type RouteSchemas = typeof routeSchemas;

@@ -39,10 +39,14 @@ const WITH_BODY = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TY
  * - `public`: no credential of the portal's; the entry says why (`why`).
  * - `customer`: a customer's access token (Authorization: Bearer), checked with the session it
  *   belongs to, and the per-user limit.
+ * - `staff`: a token of the ERP's administrative system (RS256, its own keys; docs/staff.md),
+ *   for the tenant it names (another tenant is FORBIDDEN), with a limit per staff user; an
+ *   action needs the `operador` role (FORBIDDEN for `lectura`).
  */
 const DOORS = {
   public: [],
   customer: ['UNAUTHORIZED', 'RATE_LIMITED'],
+  staff: ['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED'],
 } as const satisfies Record<string, readonly ErrorCode[]>;
 
 /** A door's name, as route table entries write it. */
@@ -415,6 +419,78 @@ const table = {
     path: '/qz/print-config/{id}',
     door: 'customer',
     errors: ['PRINT_CONFIG_NOT_FOUND', 'VALIDATION_ERROR'],
+  },
+  getStaffSummary: {
+    method: 'GET',
+    path: '/portal/comercio/resumen',
+    door: 'staff',
+    errors: ['VALIDATION_ERROR'],
+  },
+  listStaffPayments: {
+    method: 'GET',
+    path: '/portal/comercio/pagos',
+    door: 'staff',
+    errors: ['VALIDATION_ERROR', 'INVALID_SUCURSAL'],
+  },
+  exportStaffPayments: {
+    method: 'GET',
+    path: '/portal/comercio/pagos.csv',
+    door: 'staff',
+    errors: ['VALIDATION_ERROR', 'INVALID_SUCURSAL'],
+  },
+  getStaffPayment: {
+    method: 'GET',
+    path: '/portal/comercio/pagos/{id}',
+    door: 'staff',
+    errors: ['PAYMENT_NOT_FOUND', 'VALIDATION_ERROR'],
+  },
+  listStaffAttention: {
+    method: 'GET',
+    path: '/portal/comercio/atencion',
+    door: 'staff',
+    errors: ['VALIDATION_ERROR'],
+  },
+  listStaffClients: {
+    method: 'GET',
+    path: '/portal/comercio/clientes',
+    door: 'staff',
+    errors: ['VALIDATION_ERROR', 'INVALID_SUCURSAL'],
+  },
+  listStaffAudit: {
+    method: 'GET',
+    path: '/portal/comercio/auditoria',
+    door: 'staff',
+    errors: ['VALIDATION_ERROR'],
+  },
+  retryStaffReceipt: {
+    method: 'POST',
+    path: '/portal/comercio/pagos/{id}/reintentar-recibo',
+    door: 'staff',
+    errors: ['PAYMENT_NOT_FOUND', 'INVALID_STATUS', 'VALIDATION_ERROR'],
+  },
+  refundStaffPayment: {
+    method: 'POST',
+    path: '/portal/comercio/pagos/{id}/devolver',
+    door: 'staff',
+    errors: PAYMENT_ACTION_ERRORS,
+  },
+  unlockStaffClient: {
+    method: 'POST',
+    path: '/portal/comercio/clientes/{portal_user_id}/desbloquear',
+    door: 'staff',
+    errors: ['USER_NOT_FOUND', 'VALIDATION_ERROR'],
+  },
+  endStaffClientSessions: {
+    method: 'POST',
+    path: '/portal/comercio/clientes/{portal_user_id}/cerrar-sesiones',
+    door: 'staff',
+    errors: ['USER_NOT_FOUND', 'VALIDATION_ERROR'],
+  },
+  setStaffClientAccess: {
+    method: 'POST',
+    path: '/portal/comercio/clientes/{portal_user_id}/acceso',
+    door: 'staff',
+    errors: ['USER_NOT_FOUND', 'VALIDATION_ERROR'],
   },
 } as const satisfies { readonly [K in keyof RouteSchemas]: RouteFacts };
 

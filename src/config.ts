@@ -1,6 +1,7 @@
 import type { TrustProxy } from './platform/http/trust-proxy.js';
 import { LOG_LEVELS, type LogLevel } from './platform/log-level.js';
 import { fromRoot } from './platform/paths.js';
+import type { StaffKeySettings } from './platform/security/staff-keys.js';
 
 export { LOG_LEVELS, type LogLevel, type TrustProxy };
 
@@ -45,6 +46,12 @@ export interface Config {
   readonly qzPrivateKeyPath: string | undefined;
   readonly qzCertificatePath: string | undefined;
   readonly smtpUrl: string | undefined;
+  /**
+   * The staff door's keys (docs/staff.md): the administrative system's public keys, from a PEM
+   * file or a JWKS address, and the issuer its tokens name. Undefined: the door is closed.
+   * Development without either gets a key pair of its own under `dataDir` (server.ts).
+   */
+  readonly staffKeys: StaffKeySettings | undefined;
   /**
    * The operator's `PORTAL_ENABLE_<NAME>` switches, each true or false, by variable name. Unset
    * ones are absent: the piece that declares a switch gives its default (the sandbox gateway's,
@@ -422,6 +429,60 @@ function parseSwitches(reader: EnvReader, env: Env): ReadonlyMap<string, boolean
   return switches;
 }
 
+/**
+ * PORTAL_STAFF_JWT_PUBLIC_KEY_PATH or PORTAL_STAFF_JWKS_URL (one, never both) and
+ * PORTAL_STAFF_JWT_ISSUER, required with either. A JWKS address is https, or an origin the
+ * operator allowed in PORTAL_GATEWAY_ALLOWED_ORIGINS (a local key server), as a gateway's is.
+ */
+function parseStaffKeys(
+  reader: EnvReader,
+  allowedOrigins: readonly string[],
+): StaffKeySettings | undefined {
+  const path = reader.raw('PORTAL_STAFF_JWT_PUBLIC_KEY_PATH');
+  const jwks = reader.raw('PORTAL_STAFF_JWKS_URL');
+  const issuer = reader.raw('PORTAL_STAFF_JWT_ISSUER');
+  if (path === undefined && jwks === undefined) {
+    if (issuer !== undefined) {
+      reader.problems.push(
+        'PORTAL_STAFF_JWT_ISSUER needs PORTAL_STAFF_JWT_PUBLIC_KEY_PATH or PORTAL_STAFF_JWKS_URL',
+      );
+    }
+    return undefined;
+  }
+  if (path !== undefined && jwks !== undefined) {
+    reader.problems.push(
+      'PORTAL_STAFF_JWT_PUBLIC_KEY_PATH and PORTAL_STAFF_JWKS_URL are two sources of the same keys: set one',
+    );
+    return undefined;
+  }
+  if (issuer === undefined || issuer.length > 200) {
+    reader.problems.push(
+      'PORTAL_STAFF_JWT_ISSUER (1-200 characters) is required with the staff keys: tokens must name it',
+    );
+    return undefined;
+  }
+  if (path !== undefined) return { kind: 'pem', path, issuer };
+  const url = staffJwksUrl(jwks ?? '', allowedOrigins);
+  if (url === undefined) {
+    reader.problems.push(
+      `PORTAL_STAFF_JWKS_URL must be an https address, or one on an origin of PORTAL_GATEWAY_ALLOWED_ORIGINS, without credentials (got "${redactUrl(jwks ?? '')}")`,
+    );
+    return undefined;
+  }
+  return { kind: 'jwks', url, issuer };
+}
+
+function staffJwksUrl(value: string, allowedOrigins: readonly string[]): string | undefined {
+  try {
+    const url = new URL(value);
+    if (url.username !== '' || url.password !== '' || url.hash !== '') return undefined;
+    if (url.protocol === 'https:' || allowedOrigins.includes(url.origin)) return url.href;
+    return undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function parseTrustProxy(reader: EnvReader, isProduction: boolean): TrustProxy {
   const value = reader.raw('TRUST_PROXY');
   if (value === undefined) return false;
@@ -462,6 +523,7 @@ export function loadConfig(env: Env): Config {
   const certPath = reader.raw('TLS_CERT_PATH');
   const keyPath = reader.raw('TLS_KEY_PATH');
   const webDir = reader.raw('PORTAL_WEB_DIR');
+  const gatewayAllowedOrigins = parseGatewayOrigins(reader);
 
   const config: Config = {
     nodeEnv,
@@ -497,9 +559,10 @@ export function loadConfig(env: Env): Config {
     qzPrivateKeyPath: reader.raw('QZ_PRIVATE_KEY_PATH'),
     qzCertificatePath: reader.raw('QZ_CERTIFICATE_PATH'),
     smtpUrl: reader.url('SMTP_URL', ['smtp:', 'smtps:']),
+    staffKeys: parseStaffKeys(reader, gatewayAllowedOrigins),
     switches: parseSwitches(reader, env),
     gatewayTimeoutMs: scalars.gatewayTimeoutMs,
-    gatewayAllowedOrigins: parseGatewayOrigins(reader),
+    gatewayAllowedOrigins,
     // Production and tests serve a web client only when told where it is.
     webClient:
       webDir !== undefined

@@ -20,6 +20,8 @@ import { createMetrics, serveMetrics, type Metrics } from './metrics.js';
 import type { Counter } from './rate-limit.js';
 import { createKeys, type Keys } from './security/keys.js';
 import { bcryptPasswords, type PasswordHasher } from './security/passwords.js';
+import type { StaffKeySettings } from './security/staff-keys.js';
+import { openStaffTokens } from './security/staff-tokens.js';
 import { createAccessTokens, type AccessTokens } from './security/tokens.js';
 import type { SettingsReader } from './settings/reader.js';
 import type { TenantDirectory } from './tenancy/directory.js';
@@ -38,6 +40,8 @@ export type PlatformSettings = Parameters<typeof openInfrastructure>[0] &
   Parameters<typeof installHttp>[1] &
   Parameters<typeof openWebClient>[0] & {
     jwtSecret: string;
+    /** The staff door's keys (docs/staff.md); undefined: the door is closed. */
+    staffKeys: StaffKeySettings | undefined;
     metricsPort: number | undefined;
     metricsHost: string;
     gatewayTimeoutMs: number;
@@ -140,6 +144,8 @@ export async function openPlatform(
       tenancy,
       versions: sessionVersions,
       perUserLimit: limits.perUser,
+      staffTokens: await openStaffTokens(settings.staffKeys, { clock, log }),
+      perStaffLimit: limits.perStaff,
       systemDb,
     }),
     idempotency: createIdempotencyChecks({

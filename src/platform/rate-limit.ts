@@ -33,6 +33,8 @@ export const LIMITS = {
   paymentResultPerIp: { max: 60, timeWindow: 60_000 },
   /** docs/decisions.md #16: per tenant + portal user, whatever the access token. */
   perUser: { max: 100, timeWindow: 60_000 },
+  /** docs/staff.md: per tenant + staff user (`sub`) at the console. */
+  perStaff: { max: 300, timeWindow: 60_000 },
   /**
    * Not in the spec: refused webhooks (bad ids, unknown tenant, bad token or signature) and
    * refused refresh tokens per IP, checked before any database query, so a flood of made-up
@@ -118,6 +120,8 @@ export function createCounter(options: {
 export interface RateLimits {
   /** preHandler of every route a customer's token opens: one shared budget per tenant + user. */
   perUser: preHandlerAsyncHookHandler;
+  /** preHandler of the console's routes: one budget per tenant + staff user. */
+  perStaff: preHandlerAsyncHookHandler;
   counter: Counter;
 }
 
@@ -168,8 +172,15 @@ export async function installRateLimits(
         : `ip:${request.ip}`,
   });
 
+  const perStaff = app.rateLimit({
+    ...LIMITS.perStaff,
+    keyGenerator: (request) =>
+      request.staff ? `staff:${request.staff.tenantId}:${request.staff.sub}` : `ip:${request.ip}`,
+  });
+
   return {
     perUser,
+    perStaff,
     counter: createCounter({
       redis: options.redis,
       namespace: options.namespace,

@@ -6,6 +6,7 @@ import type {
 } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { SystemDatabase } from '../db/types.js';
+import type { StaffTokens } from '../security/staff-tokens.js';
 import type { AccessTokens } from '../security/tokens.js';
 import type { SessionVersions } from '../auth/session-versions.js';
 import type { Tenancy } from '../tenancy/tenancy.js';
@@ -34,6 +35,9 @@ export interface DoorDeps {
   versions: SessionVersions;
   /** The per-user limit of the routes a customer's token opens (platform/rate-limit.ts). */
   perUserLimit: PreHandlerHook;
+  /** The administrative system's tokens (docs/staff.md), and the limit per staff user. */
+  staffTokens: StaffTokens;
+  perStaffLimit: PreHandlerHook;
   systemDb: Kysely<SystemDatabase>;
 }
 

@@ -3,6 +3,7 @@ import type { IdempotencyChecks } from '../idempotency/http.js';
 import { customerDoor } from './customer.js';
 import type { DoorChecks, DoorDefinition, DoorDeps, SecurityScheme } from './door.js';
 import { publicDoor } from './public.js';
+import { staffDoor } from './staff.js';
 
 export type { DoorDeps, OnRequestHook, SecurityScheme } from './door.js';
 
@@ -13,6 +14,7 @@ export type { DoorDeps, OnRequestHook, SecurityScheme } from './door.js';
 const DOORS = {
   public: publicDoor,
   customer: customerDoor,
+  staff: staffDoor,
 } as const satisfies { readonly [N in DoorName]: DoorDefinition };
 
 /** A door opened with the platform's pieces: its checks and what its routes document. */

@@ -25,7 +25,11 @@ async function liveness(refuse: boolean, code: ErrorCode) {
   // The route is public: its door checks nothing, so none of the platform's pieces is needed.
   const open = { onRequest: [], preHandler: [], privateAnswers: false, security: undefined };
   app.decorate('routeChecks', {
-    doors: { public: { name: 'public', ...open }, customer: { name: 'customer', ...open } },
+    doors: {
+      public: { name: 'public', ...open },
+      customer: { name: 'customer', ...open },
+      staff: { name: 'staff', ...open },
+    },
   });
   declareRoute(app, 'checkLiveness', { tags: ['health'], summary: 'test' }, () => {
     throw new AppError(code, 'dicho');
