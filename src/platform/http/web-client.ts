@@ -59,6 +59,16 @@ export interface WebClient {
   ) => Promise<boolean>;
 }
 
+/**
+ * The business's console (docs/web.md "The business's console"): its own page of the build,
+ * `comercio/index.html`, for `/comercio` and every path under it (its views are client routes).
+ */
+const CONSOLE_PAGE = '/comercio/index.html';
+
+function isConsolePath(pathname: string): boolean {
+  return pathname === '/comercio' || pathname.startsWith('/comercio/');
+}
+
 function isApiPath(pathname: string): boolean {
   return API_PATHS.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
 }
@@ -257,14 +267,18 @@ export async function openWebClient(config: {
       }
       const accepted = acceptedEncodings(request.headers['accept-encoding']);
       const isIndex = pathname === '/' || pathname === '/index.html';
-      const found = isIndex ? undefined : await openEncoded(root, pathname, accepted);
+      const isConsole = isConsolePath(pathname);
+      const isPage = isIndex || pathname === CONSOLE_PAGE || pathname === '/comercio/';
+      const found = isPage ? undefined : await openEncoded(root, pathname, accepted);
       if (found) {
         const hashed = pathname.startsWith(HASHED_ASSETS) && !found.original.endsWith('.html');
         sendFile(request, reply, found.file, hashed ? IMMUTABLE : REVALIDATE, found);
         return true;
       }
       // A client route (`/e/1/deudas`, `/pagos/resultado`): the page, whose script routes it.
-      if (!isIndex && !acceptsHtml(request)) return false;
+      if (!isPage && !acceptsHtml(request)) return false;
+      // The console's page carries the settings, never a tenant: its tenant is its token's.
+      if (isConsole) return sendIndex(request, reply, undefined, accepted[0], CONSOLE_PAGE);
       const search = request.url.slice(pathname.length);
       const tenantId = tenantOfPath(pathname, search);
       const tenant =
@@ -280,13 +294,14 @@ export async function openWebClient(config: {
     reply: FastifyReply,
     tenant: PageTenant | undefined,
     encoding: Encoding | undefined,
+    page = '/index.html',
   ): Promise<boolean> {
-    const index = await openInside(root, '/index.html');
+    const index = await openInside(root, page);
     if (!index) return false; // the build was removed while running
     const { stats } = index;
     // The name is part of the page: a renamed tenant is another page (and another ETag).
     const named = tenant?.nombre === undefined ? '' : nameTag(tenant.nombre);
-    const key = `${etagOf(stats)}|${tenant?.id ?? ''}|${named}|${encoding ?? ''}`;
+    const key = `${page}|${etagOf(stats)}|${tenant?.id ?? ''}|${named}|${encoding ?? ''}`;
     let body = rendered.get(key);
     try {
       if (!body) {
@@ -299,7 +314,7 @@ export async function openWebClient(config: {
     } finally {
       await index.handle.close();
     }
-    const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}-t${tenant?.id ?? 0}${named ? `-${named}` : ''}${encoding ? `-${encoding}` : ''}"`;
+    const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}${page === CONSOLE_PAGE ? '-c' : ''}-t${tenant?.id ?? 0}${named ? `-${named}` : ''}${encoding ? `-${encoding}` : ''}"`;
     void reply
       .header('cache-control', REVALIDATE)
       .header('etag', etag)
