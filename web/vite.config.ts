@@ -67,6 +67,14 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,
+    // Two pages, two entries: the customers' portal and the business's console (/comercio/),
+    // so neither bundle carries the other's code (docs/web.md "The business's console").
+    rollupOptions: {
+      input: {
+        main: path.join(root, 'index.html'),
+        comercio: path.join(root, 'comercio', 'index.html'),
+      },
+    },
   },
   server: { host: '127.0.0.1' },
 });

@@ -11,6 +11,7 @@ export const WEB_DIST = fromRoot('web', 'dist');
 const WEB_SOURCES = [
   fromRoot('web', 'src'),
   fromRoot('web', 'index.html'),
+  fromRoot('web', 'comercio'),
   fromRoot('web', 'public'),
 ];
 

@@ -41,6 +41,11 @@ export interface CallOptions {
   idempotencyKey?: string;
   /** The request outlives the page (fetch's keepalive): its answer is taken even after the tab closes. */
   keepalive?: boolean;
+  /**
+   * Cookies: `include` (the default, the refresh cookie travels to the API on another origin
+   * too); the business's console sends `omit`, so no customer cookie goes with a staff call.
+   */
+  credentials?: RequestInit['credentials'];
 }
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -87,7 +92,7 @@ async function send(
       headers: headersFor(options, accept),
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       // The refresh cookie travels to the API even when it is on another origin.
-      credentials: 'include',
+      credentials: options.credentials ?? 'include',
       signal: options.signal,
       keepalive: options.keepalive,
     });
@@ -140,15 +145,19 @@ export async function callApi<T>(
   throw errorOf(response, payload);
 }
 
-/** A PDF (receipt, coupon): the bytes on success, the envelope's error otherwise. */
+/**
+ * A file (a PDF by default: receipt, coupon; `text/csv` for the console's list): the bytes on
+ * success, the envelope's error otherwise.
+ */
 export async function callApiBlob(
   fetchFn: FetchLike,
   base: string,
   path: string,
   options: CallOptions = {},
+  mediaType = 'application/pdf',
 ): Promise<Blob> {
-  const response = await send(fetchFn, `${base}${path}`, options, 'application/pdf');
+  const response = await send(fetchFn, `${base}${path}`, options, mediaType);
   const type = response.headers.get('content-type') ?? '';
-  if (response.ok && type.startsWith('application/pdf')) return response.blob();
+  if (response.ok && type.startsWith(mediaType)) return response.blob();
   throw errorOf(response, await jsonOf(response));
 }

@@ -28,7 +28,7 @@ export type RouteInput<K extends RouteKey> = (ParamsOf<K> extends undefined
 /** What a call may add to the route's input. */
 export type CallExtras = Pick<
   CallOptions,
-  'token' | 'tenant' | 'signal' | 'idempotencyKey' | 'keepalive'
+  'token' | 'tenant' | 'signal' | 'idempotencyKey' | 'keepalive' | 'credentials'
 >;
 
 /** The input argument, optional when the route needs none. */
@@ -88,14 +88,21 @@ export function sendRoute<T>(
   return callApi<T>(fetchFn, base, routeUrl(route.path, input), optionsOf(route, input));
 }
 
-/** A PDF route's bytes, or ApiError. */
+/** A file route's bytes (a PDF unless `mediaType` says otherwise), or ApiError. */
 export function sendRouteBlob(
   fetchFn: FetchLike,
   base: string,
   route: RouteFacts,
   input: AnyInput = {},
+  mediaType?: string,
 ): Promise<Blob> {
-  return callApiBlob(fetchFn, base, routeUrl(route.path, input), optionsOf(route, input));
+  return callApiBlob(
+    fetchFn,
+    base,
+    routeUrl(route.path, input),
+    optionsOf(route, input),
+    mediaType,
+  );
 }
 
 /** Route K's `data`, or ApiError (http.ts). */

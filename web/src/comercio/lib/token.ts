@@ -1,0 +1,88 @@
+/**
+ * The staff token the administrative system hands the console in the address's fragment
+ * (`/comercio/#token=<token>`, decision 43): taken out of the fragment, and its claims read
+ * without verifying the signature (the API verifies every call; the page only needs to know the
+ * tenant, the role, the name and when it ends). Pure, tested in test/web/unit/staff-token.test.ts.
+ */
+
+export type StaffRole = 'lectura' | 'operador';
+
+export interface StaffClaims {
+  sub: string;
+  tenantId: number;
+  rol: StaffRole;
+  nombre: string | null;
+  /** Seconds since the epoch, as the token says. */
+  exp: number;
+}
+
+/** `#token=abc&x=1` -> `abc`; null when the fragment carries none. */
+export function tokenFromFragment(hash: string): string | null {
+  const fields = new URLSearchParams(hash.replace(/^#/, ''));
+  const token = fields.get('token')?.trim();
+  return token ? token : null;
+}
+
+/** The fragment without its token (`#token=abc&x=1` -> `#x=1`; only the token -> ''). */
+export function fragmentWithoutToken(hash: string): string {
+  const fields = new URLSearchParams(hash.replace(/^#/, ''));
+  fields.delete('token');
+  const rest = fields.toString();
+  return rest === '' ? '' : `#${rest}`;
+}
+
+/** base64url (no padding) to the UTF-8 text it encodes, or null. */
+export function decodeBase64Url(value: string): string | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(value)) return null;
+  const base64 = value.replaceAll('-', '+').replaceAll('_', '/');
+  const padded = base64 + '='.repeat((4 - (base64.length % 4)) % 4);
+  try {
+    const binary = atob(padded);
+    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The claims the console uses, or null when the token is not a JWT carrying them (a portal
+ * token, a truncated address): the page then says the session ended, as for a refused one.
+ */
+export function readClaims(token: string): StaffClaims | null {
+  const parts = token.split('.');
+  if (parts.length !== 3) return null;
+  const text = decodeBase64Url(parts[1] ?? '');
+  if (text === null) return null;
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isRecord(payload)) return null;
+  const { sub, tenant_id: tenantId, rol, nombre, exp } = payload;
+  if (typeof sub !== 'string' || sub === '') return null;
+  if (typeof tenantId !== 'number' || !Number.isSafeInteger(tenantId) || tenantId < 1) return null;
+  if (rol !== 'lectura' && rol !== 'operador') return null;
+  if (typeof exp !== 'number' || !Number.isFinite(exp)) return null;
+  const name = typeof nombre === 'string' && nombre.trim() !== '' ? nombre.trim() : null;
+  return { sub, tenantId, rol, nombre: name, exp };
+}
+
+/** Milliseconds until the token ends (0 or less: ended). */
+export function msUntilExpiry(claims: Pick<StaffClaims, 'exp'>, nowMs: number): number {
+  return claims.exp * 1000 - nowMs;
+}
+
+/** What the header says of who is using the console: "Ana Gómez · operador". */
+export function staffLabel(claims: Pick<StaffClaims, 'nombre' | 'sub' | 'rol'>): string {
+  return `${claims.nombre ?? claims.sub} · ${claims.rol === 'operador' ? 'operador' : 'solo lectura'}`;
+}
+
+/** The sentence of the end of a session, decision 43's words. */
+export const SESSION_ENDED = 'Tu sesión terminó: volvé a entrar desde el sistema.';
