@@ -12,6 +12,7 @@ import { registerProfile } from './modules/profile/index.js';
 import { registerReceipts } from './modules/receipts/index.js';
 import { registerReminders } from './modules/reminders/index.js';
 import type { Shared } from './modules/shared.js';
+import { registerStaff } from './modules/staff/index.js';
 import { registerStatement } from './modules/statement/index.js';
 import { registerTenants } from './modules/tenants/index.js';
 import { openPlatform } from './platform/assemble.js';
@@ -83,7 +84,8 @@ async function registerModules(
   settings: ModuleSettings,
 ): Promise<void> {
   registerTenants(app, shared, settings.tenants);
-  const { users } = await registerAuth(app, shared, settings.auth);
+  const auth = await registerAuth(app, shared, settings.auth);
+  const { users } = auth;
   await registerProfile(app, shared, settings.profile);
   const payments = await registerPayments(app, shared, settings.payments, { users });
   registerAccount(app, shared, payments);
@@ -95,4 +97,5 @@ async function registerModules(
   await registerReminders(app, shared, settings.reminders, {
     heldDebts: payments.debtsHeldByPayments,
   });
+  registerStaff(app, shared, { payments: payments.console, accounts: auth.console });
 }

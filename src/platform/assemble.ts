@@ -28,6 +28,7 @@ import type { TenantDirectory } from './tenancy/directory.js';
 import type { Issuers } from './tenancy/issuer.js';
 import type { Tenancy } from './tenancy/tenancy.js';
 import type { TenantCalendar } from './tenancy/today.js';
+import { createSucursalSchemas, type SucursalSchemas } from './tenancy/sucursal-schemas.js';
 
 /*
  * The platform's wiring: what the modules share, opened once per app, each piece put into the
@@ -83,6 +84,8 @@ export interface Platform {
   passwords: PasswordHasher;
   sessionVersions: SessionVersions;
   calendar: TenantCalendar;
+  /** Each tenant's sucursales and their customer-data schemas, for reads that span them. */
+  sucursales: SucursalSchemas;
   /** What a module opens beyond these goes here, to be closed with the app. */
   lifetime: Lifetime;
   /** Whether the API serves the web client (which then owns /pagos/resultado). */
@@ -181,6 +184,7 @@ export async function openPlatform(
     passwords: options.passwords ?? bcryptPasswords,
     sessionVersions,
     calendar: core.calendar,
+    sucursales: createSucursalSchemas({ clock }),
     lifetime,
     servesWebClient: webClient !== undefined,
   };

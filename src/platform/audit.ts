@@ -7,6 +7,11 @@ export type AuditEvent =
   | 'login_success'
   | 'login_failed'
   | 'login_locked'
+  /** The business's staff cleared the lock (docs/staff.md "desbloquear"). */
+  | 'login_unlocked'
+  /** The business's staff ended the account's sessions, or turned its access off or on. */
+  | 'sessions_ended_by_staff'
+  | 'access_changed_by_staff'
   | 'register'
   | 'password_reset_request'
   | 'password_reset_complete'

@@ -84,3 +84,18 @@ export function instantOfLocalTime(date: string, hour: number, timeZone: string)
   if (second + zoneOffsetMs(second, timeZone) === wall) return new Date(second);
   return new Date(Math.max(first, second));
 }
+
+/**
+ * `instant` as ISO 8601 on the wall clock of `timeZone`, with its offset:
+ * `2026-12-10T09:31:05-03:00` (what the console shows a business in its own time).
+ */
+export function isoInTimeZone(instant: Date, timeZone: string): string {
+  const ms = instant.getTime();
+  const offsetMinutes = Math.round(zoneOffsetMs(ms, timeZone) / 60_000);
+  const wall = new Date(ms - (ms % 1000) + offsetMinutes * 60_000).toISOString().slice(0, 19);
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMinutes);
+  const hh = String(Math.floor(abs / 60)).padStart(2, '0');
+  const mm = String(abs % 60).padStart(2, '0');
+  return `${wall}${sign}${hh}:${mm}`;
+}

@@ -10,7 +10,7 @@ import type { QueueBacklog } from './jobs.js';
  * payment, address, e-mail, token or code: those would leak and would explode the series count.
  */
 
-export type LoginOutcome = 'ok' | 'wrong_password' | 'locked' | 'unknown_user';
+export type LoginOutcome = 'ok' | 'wrong_password' | 'locked' | 'unknown_user' | 'disabled';
 export type WebhookMetricOutcome =
   | 'approved'
   | 'rejected'

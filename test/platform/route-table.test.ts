@@ -144,16 +144,17 @@ describe('the route table and the OpenAPI document', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('an operation asks for the bearer token exactly when its table entry’s door is the customer’s', () => {
+  it('an operation asks for its door’s token: the customer’s bearer, the staff’s, or none', () => {
+    const schemeOf = { public: '[]', customer: '[{"bearerAuth":[]}]', staff: '[{"staffAuth":[]}]' };
     const wrong = keys.filter((key) => {
       const { method, path, door } = routes[key];
       const security = operations.get(`${method} ${path}`)?.security;
-      return JSON.stringify(security) !== (door === 'customer' ? '[{"bearerAuth":[]}]' : '[]');
+      return JSON.stringify(security) !== schemeOf[door];
     });
     expect(wrong).toEqual([]);
   });
 
-  it('a customer route of the table is refused without a token (its door checks it); a public one is not', async () => {
+  it('a customer or staff route of the table is refused without a token (its door checks it); a public one is not', async () => {
     const wrong: string[] = [];
     for (const key of keys) {
       const { method, path, door } = routes[key];
@@ -166,7 +167,7 @@ describe('the route table and the OpenAPI document', () => {
         response.statusCode === 401 &&
         String(response.headers['content-type']).startsWith('application/json') &&
         response.json<{ code?: string }>().code === 'UNAUTHORIZED';
-      if (refused !== (door === 'customer')) wrong.push(`${key}: ${response.statusCode}`);
+      if (refused !== (door !== 'public')) wrong.push(`${key}: ${response.statusCode}`);
     }
     expect(wrong).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createRefusalBudget, LIMITS } from '../../platform/rate-limit.js';
 import type { Shared } from '../shared.js';
+import { createAccountsConsole, type AccountsConsole } from './console/index.js';
 import { createPasswordNotices } from './password-notice.js';
 import { createPasswordReset, RESET_EMAIL_JOB } from './password-reset.js';
 import { authRoutes, publicAuthRoutes } from './routes.js';
@@ -39,12 +40,17 @@ export async function registerAuth(
     | 'metrics'
     | 'passwords'
     | 'sessionVersions'
+    | 'sucursales'
     | 'systemDb'
     | 'tenancy'
     | 'tokens'
   >,
   settings: AuthSettings,
-): Promise<{ users: PortalUsers }> {
+): Promise<{
+  users: PortalUsers;
+  /** The accounts as the business's console reads them and acts on them (docs/staff.md). */
+  console: AccountsConsole;
+}> {
   const { keys, clock, tenancy, systemDb, passwords, audit, jobs, mailer, counter } = shared;
   const sessions = createSessions({
     systemDb,
@@ -93,5 +99,15 @@ export async function registerAuth(
   };
   publicAuthRoutes(app, { auth, reset, deployment });
   authRoutes(app, { auth, deployment });
-  return { users: auth };
+  return {
+    users: auth,
+    console: createAccountsConsole({
+      tenancy,
+      sucursales: shared.sucursales,
+      calendar: shared.calendar,
+      clock,
+      sessions,
+      audit,
+    }),
+  };
 }

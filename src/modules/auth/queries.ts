@@ -95,6 +95,8 @@ export interface ClaimedAttempt {
   failed_login_attempts: number;
   /** Set when this attempt was the last one allowed: it locked the account for the others. */
   locked_until: Date | null;
+  /** The business lets the account in (docs/staff.md "acceso"). */
+  acceso_habilitado: boolean;
 }
 
 /**
@@ -128,8 +130,43 @@ export function claimLoginAttempt(
       'session_version',
       'failed_login_attempts',
       'locked_until',
+      'acceso_habilitado',
     ])
     .executeTakeFirst();
+}
+
+/**
+ * No failed logins counted and no lock: a right password of a disabled account (its attempt was
+ * claimed as failed), and staff's desbloquear. Whether the user exists.
+ */
+export async function clearFailedLogins(
+  db: TenantExecutor,
+  tenant: TenantContext,
+  id: string,
+  now: Date,
+): Promise<boolean> {
+  const result = await inCustomerSchema(db, tenant)
+    .updateTable('portal_users')
+    .set({ failed_login_attempts: 0, locked_until: null, updated_at: now })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** The business's say over the account (docs/staff.md "acceso"); whether the user exists. */
+export async function setAccountAccess(
+  db: TenantExecutor,
+  tenant: TenantContext,
+  id: string,
+  enabled: boolean,
+  now: Date,
+): Promise<boolean> {
+  const result = await inCustomerSchema(db, tenant)
+    .updateTable('portal_users')
+    .set({ acceso_habilitado: enabled, updated_at: now })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /**
@@ -227,7 +264,13 @@ export async function endUserSession(
 export function lockUserSession(db: TenantExecutor, tenant: TenantContext, portalUserId: string) {
   return inCustomerSchema(db, tenant)
     .selectFrom('portal_users')
-    .select(['refresh_token', 'refresh_token_expires', 'locked_until', 'session_version'])
+    .select([
+      'refresh_token',
+      'refresh_token_expires',
+      'locked_until',
+      'session_version',
+      'acceso_habilitado',
+    ])
     .where('id', '=', portalUserId)
     .forUpdate()
     .executeTakeFirst();

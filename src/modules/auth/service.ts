@@ -12,6 +12,7 @@ import { identifierDigits, type IdentifierType } from './identifiers.js';
 import { assertNewPassword, assertPasswordPolicy } from './password-policy.js';
 import {
   claimLoginAttempt,
+  clearFailedLogins,
   findCustomerByIdentifier,
   findUserById,
   findUserForLogin,
@@ -22,7 +23,12 @@ import {
   updatePasswordHash,
 } from './queries.js';
 import type { PasswordNotices } from './password-notice.js';
-import { invalidRefreshToken, type IssuedSession, type Sessions } from './sessions.js';
+import {
+  ACCESS_DISABLED_MESSAGE,
+  invalidRefreshToken,
+  type IssuedSession,
+  type Sessions,
+} from './sessions.js';
 
 /** docs/api.md "Password and lock rules". */
 export const MAX_FAILED_LOGINS = 5;
@@ -175,6 +181,19 @@ export function createAuthService(deps: AuthDeps) {
         if (claim.locked_until !== null) return locked(claim.id, claim.locked_until);
         metrics.login('wrong_password');
         throw new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
+      }
+
+      if (!claim.acceso_habilitado) {
+        // The right password: the attempt counted as failed is taken back, and the customer is
+        // told who can let them in (nobody without the password learns the account is there).
+        await clearFailedLogins(tenant.db, tenant, claim.id, now);
+        await audit.record(tenant, origin, {
+          event: 'login_failed',
+          portalUserId: claim.id,
+          details: { reason: 'access_disabled' },
+        });
+        metrics.login('disabled');
+        throw new AppError('INVALID_CREDENTIALS', ACCESS_DISABLED_MESSAGE);
       }
 
       const success = await recordSuccessfulLogin(tenant, claim.id, {

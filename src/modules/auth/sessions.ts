@@ -64,6 +64,10 @@ export interface Sessions {
   ): Promise<void>;
 }
 
+/** A disabled account's 401 (login, refresh): who can let it in again. */
+export const ACCESS_DISABLED_MESSAGE =
+  'Tu acceso al portal está deshabilitado. Comunicate con el comercio para habilitarlo.';
+
 /** The 401's message by reason, addressed to the customer (es-AR); the code stays the same. */
 const REFUSAL_MESSAGES: Record<RefusalReason, string> = {
   login: 'Tu sesión se cerró porque ingresaste desde otro dispositivo.',
@@ -73,6 +77,8 @@ const REFUSAL_MESSAGES: Record<RefusalReason, string> = {
   reuse:
     'Tu sesión se cerró por seguridad: se usó un acceso que ya había sido reemplazado. Ingresá de nuevo.',
   expired: 'Tu sesión venció. Ingresá de nuevo.',
+  staff: 'Tu sesión fue cerrada por el comercio. Ingresá de nuevo.',
+  disabled: ACCESS_DISABLED_MESSAGE,
 };
 
 /**
@@ -211,6 +217,8 @@ export function createSessions(deps: {
         const user = await lockUserSession(trx, tenant, portalUserId);
         if (user?.refresh_token == null || user.refresh_token_expires === null) return undefined;
         if (user.locked_until !== null && user.locked_until > now) return undefined;
+        // Disabling revokes the session too; this holds should a token outlive that.
+        if (!user.acceso_habilitado) return 'disabled' as const;
         if (user.refresh_token_expires <= now) return 'expired' as const;
         if (safeEqual(user.refresh_token, hash)) {
           await storeRefreshToken(trx, tenant, portalUserId, { hash: successorHash, expiresAt });
@@ -227,7 +235,7 @@ export function createSessions(deps: {
         }
         return undefined;
       });
-      if (rotated === undefined || rotated === 'expired') {
+      if (rotated === undefined || rotated === 'expired' || rotated === 'disabled') {
         if (indexedHere) {
           await deleteRefreshToken(systemDb, successorHash);
         }

@@ -34,6 +34,7 @@ import { createWebhookHandler } from './notifications/webhook.js';
 import { createReceiptDownload } from './receipts/download.js';
 import { createReceiptIssuer, workReceiptJobs } from './receipts/issuer.js';
 import { createPaymentLifecycle } from './refunds/cancel-and-refund.js';
+import { createPaymentsConsole, type PaymentsConsole } from './console/index.js';
 import { createPaymentResult } from './result.js';
 import { paymentResultRoutes, paymentRoutes, paymentWebhookRoutes } from './routes.js';
 
@@ -58,6 +59,7 @@ export { createReceipt } from './receipts/writer.js';
 export { signNotification, verifyNotificationSignature } from './gateways/signature.js';
 
 export type { PendingDebtsWithPayments } from './history.js';
+export type { PaymentsConsole, StaffTenant } from './console/index.js';
 export type { PartialPaymentSettingsReader } from './partial-settings.js';
 
 /** What payments read of the deployment (config.ts, filled by src/module-settings.ts). */
@@ -89,6 +91,7 @@ export async function registerPayments(
     | 'reportsCountedAs'
     | 'servesWebClient'
     | 'settings'
+    | 'sucursales'
     | 'systemDb'
     | 'tenancy'
   >,
@@ -104,6 +107,8 @@ export async function registerPayments(
   debtsHeldByPayments: DebtsHeldByPayments;
   /** Which payment in flight holds some of these debts: coupons refuse them. */
   paymentHoldingDebts: PaymentHoldingDebts;
+  /** The payments as the business's console reads them and acts on them (docs/staff.md). */
+  console: PaymentsConsole;
 }> {
   const { clock, log, metrics, systemDb, tenancy, jobs, calendar, audit, reports } = shared;
   const { settings } = shared;
@@ -185,6 +190,7 @@ export async function registerPayments(
     settings,
     servesWebClient: shared.servesWebClient,
   });
+  const lifecycle = createPaymentLifecycle({ settings, gateways, claims, clock, emails });
   paymentRoutes(app, {
     start: createPaymentStart({
       config: deployment,
@@ -196,7 +202,7 @@ export async function registerPayments(
       resultKey,
       partialSettings: partialPayments,
     }),
-    lifecycle: createPaymentLifecycle({ settings, gateways, claims, clock, emails }),
+    lifecycle,
     history: createPaymentHistory({ calendar, clock, checkoutTtlMs }),
     detail: createPaymentDetail({ calendar, clock, checkoutTtlMs, resolution }),
     receiptPdf: createReceiptDownload({ reports }),
@@ -207,5 +213,17 @@ export async function registerPayments(
     paymentsOfReceipts,
     debtsHeldByPayments,
     paymentHoldingDebts,
+    console: createPaymentsConsole({
+      tenancy,
+      sucursales: shared.sucursales,
+      calendar,
+      clock,
+      checkoutTtlMs,
+      // pg-boss's backoff doubles the delay from one try to the next: 8 retries span 255 delays.
+      receiptRetriesMs: jobs.retryDelaySeconds * 255 * 1000,
+      attempts: receipts,
+      emails,
+      lifecycle,
+    }),
   };
 }

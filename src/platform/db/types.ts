@@ -39,7 +39,16 @@ export interface SystemDatabase {
     expires_at: Timestamp;
     rotated_at: Timestamp | null;
     /** Why the token's session ended (system/0006); null while it lives. */
-    ended_reason: 'login' | 'logout' | 'password_change' | 'password_reset' | 'reuse' | null;
+    ended_reason:
+      | 'login'
+      | 'logout'
+      | 'password_change'
+      | 'password_reset'
+      | 'reuse'
+      /** The business's staff ended the account's sessions, or disabled it (system/0008). */
+      | 'staff'
+      | 'disabled'
+      | null;
   };
   portal_migrations: MigrationsTable;
 }
@@ -133,6 +142,8 @@ export interface TenantDatabase {
     reset_window_start: Timestamp | null;
     /** The customer's choice about due-date reminders (customer/0008), on by default. */
     avisos_vencimiento: Generated<boolean>;
+    /** The business lets the account in (customer/0012; docs/staff.md "acceso"). */
+    acceso_habilitado: Generated<boolean>;
     created_at: CreatedAt;
     updated_at: Timestamp | null;
   };
@@ -179,6 +190,18 @@ export interface TenantDatabase {
     cancelled_at: Timestamp | null;
     created_at: CreatedAt;
     updated_at: Timestamp | null;
+  };
+  /** What the business's staff did at the console (tenant/0014), append-only. */
+  portal_staff_audit: {
+    id: Generated<number>;
+    tenant_id: number;
+    sub: string;
+    nombre: string | null;
+    accion: string;
+    objeto: string;
+    motivo: string | null;
+    ip: string | null;
+    created_at: CreatedAt;
   };
   portal_audit_log: {
     id: Generated<number>;

@@ -126,11 +126,15 @@ export async function openStaffTokens(
     return createStaffTokens({ keys: undefined, issuer: '', clock: deps.clock });
   }
   const source: StaffKeySource =
-    settings.kind === 'pem' ? { kind: 'pem', path: settings.path } : { kind: 'jwks', url: settings.url };
+    settings.kind === 'pem'
+      ? { kind: 'pem', path: settings.path }
+      : { kind: 'jwks', url: settings.url };
   if (source.kind === 'pem') {
     const count = keysOfPem(await readFile(source.path, 'utf8')).size;
     if (count === 0) {
-      throw new Error('PORTAL_STAFF_JWT_PUBLIC_KEY_PATH holds no RSA public key (PEM "PUBLIC KEY")');
+      throw new Error(
+        'PORTAL_STAFF_JWT_PUBLIC_KEY_PATH holds no RSA public key (PEM "PUBLIC KEY")',
+      );
     }
   }
   const keys = createStaffKeySet(source, deps);

@@ -4,11 +4,14 @@ import { createSettingsReader, type SettingsReader } from '../settings/reader.js
 import { SETTINGS } from '../settings/registry.js';
 import type { TenantContext } from './tenancy.js';
 
+/** What the calendar needs of a tenant: its `ini` (any sucursal's context has it). */
+type TenantIni = Pick<TenantContext, 'tenantId' | 'db'>;
+
 export interface TenantCalendar {
   /** `YYYY-MM-DD` today in the tenant's time zone (docs/decisions.md #6). */
-  today(tenant: TenantContext): Promise<string>;
+  today(tenant: TenantIni): Promise<string>;
   /** The tenant's IANA time zone. */
-  zone(tenant: TenantContext): Promise<string>;
+  zone(tenant: TenantIni): Promise<string>;
 }
 
 const ZONE = { zone: SETTINGS.timeZone };
@@ -22,7 +25,7 @@ export function createTenantCalendar(
   clock: TimerClock,
   settings: SettingsReader = createSettingsReader({ clock }),
 ): TenantCalendar {
-  async function zone(tenant: TenantContext): Promise<string> {
+  async function zone(tenant: TenantIni): Promise<string> {
     return (await settings.read(tenant, ZONE, 'cached')).zone;
   }
   // Formatting a date in a zone costs microseconds on every request; the answer only changes at

@@ -105,11 +105,7 @@ export function findPaymentStatusForUpdate(trx: TenantTransaction, paymentId: nu
 }
 
 /** One payment of one user of the tenant: what cancel and refund need to call its gateway. */
-export function findOwnPayment(
-  db: TenantExecutor,
-  owner: { tenantId: number; portalUserId: string },
-  paymentId: number,
-) {
+function paymentToActOn(db: TenantExecutor, tenantId: number, paymentId: number) {
   return inPublic(db)
     .selectFrom('portal_payments')
     .select([
@@ -122,9 +118,22 @@ export function findOwnPayment(
       'recibo_id',
     ])
     .where('id', '=', paymentId)
+    .where('tenant_id', '=', tenantId);
+}
+
+export function findOwnPayment(
+  db: TenantExecutor,
+  owner: { tenantId: number; portalUserId: string },
+  paymentId: number,
+) {
+  return paymentToActOn(db, owner.tenantId, paymentId)
     .where('portal_user_id', '=', owner.portalUserId)
-    .where('tenant_id', '=', owner.tenantId)
     .executeTakeFirst();
+}
+
+/** The same of any payment of the tenant (the business's console acts on any). */
+export function findPaymentOfTenant(db: TenantExecutor, tenantId: number, paymentId: number) {
+  return paymentToActOn(db, tenantId, paymentId).executeTakeFirst();
 }
 
 /** The payment's status and receipt, its row locked until the transaction ends. */

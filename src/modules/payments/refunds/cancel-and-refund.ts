@@ -10,12 +10,19 @@ import { isGatewayId } from '../gateways/table.js';
 import type { PaymentClaims } from '../claims.js';
 import { checkoutIdOf } from '../queries/json-columns.js';
 import { cancelInFlight } from '../queries/in-flight.js';
-import { findOwnPayment, findPaymentForUpdate, setMissingRefundId } from '../queries/payments.js';
+import {
+  findOwnPayment,
+  findPaymentForUpdate,
+  findPaymentOfTenant,
+  setMissingRefundId,
+} from '../queries/payments.js';
 import type { PaymentEmailQueue } from '../emails/payment-emails.js';
 import { recordRefund } from './refund-ledger.js';
 import { readPaymentSettings, type PaymentSettings } from '../settings.js';
 
 const NOT_FOUND = 'Pago no encontrado';
+
+type FoundPayment = Awaited<ReturnType<typeof findOwnPayment>> & object;
 
 /** docs/decisions.md #4/#33: a payment of another customer is as absent as a missing one. */
 async function ownPayment(tenant: TenantContext, portalUserId: string, paymentId: number) {
@@ -79,6 +86,44 @@ export function createPaymentLifecycle(deps: {
     }
   }
 
+  /**
+   * Approved only. The payment is claimed, the gateway refunds (idempotent key per payment),
+   * then, in one transaction with the status change, the receipt is reversed (docs/decisions.md #37).
+   */
+  async function refundFound(tenant: TenantContext, payment: FoundPayment) {
+    if (payment.status !== 'approved') {
+      throw new AppError(
+        'INVALID_STATUS',
+        `Solo se devuelve un pago aprobado (estado: ${payment.status})`,
+      );
+    }
+    const gatewayPaymentId = payment.gateway_payment_id;
+    if (!gatewayPaymentId) throw gatewayError(new Error('payment has no gateway id'));
+    const settings = await readPaymentSettings(deps.settings, tenant);
+    const adapter = adapterOf(tenant, settings, payment.gateway);
+    const refund = await underClaim(tenant, payment, 'refund', ['approved'], () =>
+      adapter.refund(gatewayPaymentId, `refund-${payment.reference ?? payment.id}`),
+    );
+
+    const now = clock.now();
+    await tenant.db.transaction().execute(async function recordRefundedPayment(trx) {
+      const current = await findPaymentForUpdate(trx, payment.id);
+      if (current.status === 'approved') {
+        await recordRefund(trx, tenant, current, settings, {
+          now,
+          refundId: refund.refundId,
+          emails,
+        });
+        return;
+      }
+      // The gateway's own notification of this refund got here first and reversed the ledger:
+      // the refund is done; it only lacks the gateway's refund id.
+      await setMissingRefundId(trx, payment.id, refund.refundId, now);
+      await claims.release(trx, payment.id);
+    });
+    return { payment_id: payment.id, status: 'refunded' as const };
+  }
+
   return {
     /** docs/decisions.md #24: pending or issued; the gateway is told first; its failure changes nothing. */
     async cancel(tenant: TenantContext, portalUserId: string, paymentId: number) {
@@ -104,43 +149,19 @@ export function createPaymentLifecycle(deps: {
       return { payment_id: payment.id, status: 'cancelled' as const };
     },
 
-    /**
-     * Approved only. The payment is claimed, the gateway refunds (idempotent key per payment),
-     * then, in one transaction with the status change, the receipt is reversed (docs/decisions.md #37).
-     */
+    /** The customer's devolver: their own payment only (another's is as absent as a missing one). */
     async refund(tenant: TenantContext, portalUserId: string, paymentId: number) {
-      const payment = await ownPayment(tenant, portalUserId, paymentId);
-      if (payment.status !== 'approved') {
-        throw new AppError(
-          'INVALID_STATUS',
-          `Solo se devuelve un pago aprobado (estado: ${payment.status})`,
-        );
-      }
-      const gatewayPaymentId = payment.gateway_payment_id;
-      if (!gatewayPaymentId) throw gatewayError(new Error('payment has no gateway id'));
-      const settings = await readPaymentSettings(deps.settings, tenant);
-      const adapter = adapterOf(tenant, settings, payment.gateway);
-      const refund = await underClaim(tenant, payment, 'refund', ['approved'], () =>
-        adapter.refund(gatewayPaymentId, `refund-${payment.reference ?? payment.id}`),
-      );
+      return refundFound(tenant, await ownPayment(tenant, portalUserId, paymentId));
+    },
 
-      const now = clock.now();
-      await tenant.db.transaction().execute(async function recordRefundedPayment(trx) {
-        const current = await findPaymentForUpdate(trx, payment.id);
-        if (current.status === 'approved') {
-          await recordRefund(trx, tenant, current, settings, {
-            now,
-            refundId: refund.refundId,
-            emails,
-          });
-          return;
-        }
-        // The gateway's own notification of this refund got here first and reversed the ledger:
-        // the refund is done; it only lacks the gateway's refund id.
-        await setMissingRefundId(trx, payment.id, refund.refundId, now);
-        await claims.release(trx, payment.id);
-      });
-      return { payment_id: payment.id, status: 'refunded' as const };
+    /**
+     * The same refund of any payment of the tenant (the business's console, docs/staff.md): the
+     * caller found it in `tenant`, the context of the payment's own sucursal.
+     */
+    async refundPayment(tenant: TenantContext, paymentId: number) {
+      const payment = await findPaymentOfTenant(tenant.db, tenant.tenantId, paymentId);
+      if (!payment) throw new AppError('PAYMENT_NOT_FOUND', NOT_FOUND);
+      return refundFound(tenant, payment);
     },
   };
 }

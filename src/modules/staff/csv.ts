@@ -1,0 +1,30 @@
+/*
+ * CSV as a spreadsheet in es-AR opens it (docs/staff.md "pagos.csv"): UTF-8 with a byte order
+ * mark (so accents survive a double click), `;` between fields (the comma is the decimal mark),
+ * CRLF between rows, amounts with a decimal comma and no thousands separator.
+ */
+
+/** The byte order mark that tells a spreadsheet the file is UTF-8. */
+export const BOM = '\uFEFF';
+
+/** A cell that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, or a tab or CR first). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * One cell: quoted when it holds the separator, a quote or a line break; a text that would start a
+ * formula gets a leading apostrophe (OWASP's "CSV injection"), so `=HYPERLINK(...)` in a
+ * customer's name is shown, never run. Numbers are written by `amountCell`, never through here.
+ */
+export function textCell(value: string): string {
+  const safe = FORMULA_START.test(value) ? `'${value}` : value;
+  return /[;"\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/** `1234.5` -> `1234,50`: a number the spreadsheet reads as such in es-AR. */
+export function amountCell(value: number): string {
+  return value.toFixed(2).replace('.', ',');
+}
+
+export function csvRow(cells: readonly string[]): string {
+  return `${cells.join(';')}\r\n`;
+}

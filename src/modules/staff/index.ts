@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import type { AccountsConsole } from '../auth/console/index.js';
+import type { PaymentsConsole } from '../payments/index.js';
+import type { Shared } from '../shared.js';
+import { staffRoutes } from './routes.js';
+
+/**
+ * The business's console (docs/staff.md): its staff, entered by the staff door with the ERP
+ * administrative system's tokens, read the tenant's payments, accounts and what needs a person,
+ * and act on them through what payments and auth give (TX2 again, a refund, a lock cleared,
+ * sessions ended, access off or on), each act in the staff audit.
+ */
+export function registerStaff(
+  app: FastifyInstance,
+  shared: Pick<Shared, 'calendar'>,
+  deps: { payments: PaymentsConsole; accounts: AccountsConsole },
+): void {
+  staffRoutes(app, { ...deps, calendar: shared.calendar });
+}

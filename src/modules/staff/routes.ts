@@ -1,0 +1,279 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { staffOf } from '../../platform/auth/staff-guard.js';
+import { isoInTimeZone } from '../../platform/dates.js';
+import { AppError } from '../../platform/errors.js';
+import { declareRoute } from '../../platform/http/declare-route.js';
+import type { TenantCalendar } from '../../platform/tenancy/today.js';
+import { STAFF_DEFAULT_LIMIT } from '../../../contract/staff.js';
+import type { AccountsConsole } from '../auth/console/index.js';
+import type { PaymentsConsole } from '../payments/index.js';
+import { findStaffActions, recordStaffAction } from './audit.js';
+import { amountCell, BOM, csvRow, textCell } from './csv.js';
+
+const tags = ['comercio'];
+
+export interface StaffRouteDeps {
+  payments: PaymentsConsole;
+  accounts: AccountsConsole;
+  calendar: TenantCalendar;
+}
+
+function pageOf(query: { limit?: number | undefined; offset?: number | undefined }) {
+  return { limit: query.limit ?? STAFF_DEFAULT_LIMIT, offset: query.offset ?? 0 };
+}
+
+/** `/pagos/{id}`: digits only (the schema); beyond PostgreSQL's integer it is simply absent. */
+function paymentIdOf(request: FastifyRequest<{ Params: { id: string } }>): number {
+  const id = Number(request.params.id);
+  if (!Number.isSafeInteger(id)) throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
+  return id;
+}
+
+/** Actions whose body is optional may come without one (a bare POST): it is then `{}`. */
+async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
+  request.body ??= {};
+}
+
+const CSV_HEADER = [
+  'pago',
+  'fecha',
+  'sucursal',
+  'cliente',
+  'nombre',
+  'dni_cuit',
+  'metodo',
+  'monto',
+  'estado',
+  'recibo',
+  'atencion',
+];
+
+/** The console's routes (docs/staff.md): the staff door checks the token, tenant and role. */
+export function staffRoutes(app: FastifyInstance, deps: StaffRouteDeps): void {
+  const { payments, accounts } = deps;
+
+  declareRoute(
+    app,
+    'getStaffSummary',
+    { tags, summary: "The business's day: accounts, what was collected, what needs a person" },
+    async (request) => {
+      const staff = staffOf(request);
+      const [clientes, cobros, atencion] = await Promise.all([
+        accounts.counts(staff),
+        payments.collected(staff),
+        payments.attentionCount(staff),
+      ]);
+      return { clientes, cobros, atencion };
+    },
+  );
+
+  declareRoute(
+    app,
+    'listStaffPayments',
+    { tags, summary: "The tenant's payments, newest first, with filters" },
+    async (request) => payments.page(staffOf(request), request.query, pageOf(request.query)),
+  );
+
+  declareRoute(
+    app,
+    'exportStaffPayments',
+    { tags, summary: 'The payments of the filters as CSV (es-AR spreadsheets)' },
+    async (request, reply) => {
+      const staff = staffOf(request);
+      const [items, day] = await Promise.all([
+        payments.all(staff, request.query),
+        deps.calendar.today(staff),
+      ]);
+      // Written row by row into the answer: a month of payments is never one string.
+      function* lines(): Generator<string> {
+        yield BOM + csvRow(CSV_HEADER);
+        for (const item of items) {
+          yield csvRow([
+            String(item.payment_id),
+            textCell(item.fecha),
+            String(item.sucursal_id),
+            String(item.cliente.cnro),
+            textCell(item.cliente.nombre),
+            textCell(item.cliente.dni_cuit),
+            textCell(item.metodo_nombre),
+            amountCell(item.monto),
+            textCell(item.estado),
+            textCell(item.recibo_numero ?? ''),
+            textCell(item.atencion ?? ''),
+          ]);
+        }
+      }
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="pagos-${day}.csv"`)
+        .send(Readable.from(lines()));
+    },
+  );
+
+  declareRoute(
+    app,
+    'getStaffPayment',
+    { tags, summary: 'One payment: its debts, lifecycle, receipt error and what the gateway said' },
+    async (request) => payments.detail(staffOf(request), paymentIdOf(request)),
+  );
+
+  declareRoute(
+    app,
+    'listStaffAttention',
+    { tags, summary: 'What needs a person, the longest waiting first' },
+    async (request) => payments.attention(staffOf(request), pageOf(request.query)),
+  );
+
+  declareRoute(
+    app,
+    'listStaffClients',
+    { tags, summary: 'Portal accounts, newest first, with search' },
+    async (request) => accounts.page(staffOf(request), request.query, pageOf(request.query)),
+  );
+
+  declareRoute(
+    app,
+    'listStaffAudit',
+    { tags, summary: 'What staff did, newest first' },
+    async (request) => {
+      const staff = staffOf(request);
+      const page = pageOf(request.query);
+      const [rows, zone] = await Promise.all([
+        findStaffActions(staff.db, staff.tenantId, page),
+        deps.calendar.zone(staff),
+      ]);
+      const total = rows[0] ? Number(rows[0].total) : 0;
+      return {
+        items: rows.map((row) => ({
+          fecha: isoInTimeZone(row.created_at, zone),
+          sub: row.sub,
+          nombre: row.nombre,
+          accion: row.accion,
+          objeto: row.objeto,
+          motivo: row.motivo,
+        })),
+        total,
+        has_more: page.offset + rows.length < total,
+      };
+    },
+  );
+
+  declareRoute(
+    app,
+    'retryStaffReceipt',
+    {
+      tags,
+      summary: 'TX2 again for an approved payment without its receipt (never a second one)',
+      preValidation: emptyBodyAsObject,
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const answer = await payments.retryReceipt(staff, paymentIdOf(request));
+      await recordStaffAction(staff, {
+        accion: 'reintentar_recibo',
+        objeto: `pago ${answer.payment_id}`,
+        motivo: request.body.motivo,
+        ip: request.ip,
+      });
+      return answer;
+    },
+  );
+
+  declareRoute(
+    app,
+    'refundStaffPayment',
+    { tags, summary: 'Refund a payment through its gateway, the ledger reversed (decision 37)' },
+    async (request) => {
+      const staff = staffOf(request);
+      const answer = await payments.refund(staff, paymentIdOf(request));
+      await recordStaffAction(staff, {
+        accion: 'devolver',
+        objeto: `pago ${answer.payment_id}`,
+        motivo: request.body.motivo,
+        ip: request.ip,
+      });
+      return answer;
+    },
+  );
+
+  const clientObject = (item: { portal_user_id: string; sucursal_id: number }) =>
+    `cliente ${item.portal_user_id} (sucursal ${item.sucursal_id})`;
+  const originOf = (request: FastifyRequest) => ({
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+  });
+
+  declareRoute(
+    app,
+    'unlockStaffClient',
+    {
+      tags,
+      summary: "Clear an account's lock and its failed logins",
+      preValidation: emptyBodyAsObject,
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const { portal_user_id: id } = request.params;
+      const item = await accounts.unlock(staff, request.query.sucursal_id, id, originOf(request));
+      await recordStaffAction(staff, {
+        accion: 'desbloquear',
+        objeto: clientObject(item),
+        motivo: request.body.motivo,
+        ip: request.ip,
+      });
+      return item;
+    },
+  );
+
+  declareRoute(
+    app,
+    'endStaffClientSessions',
+    {
+      tags,
+      summary: "End an account's sessions: its refresh token and every access token",
+      preValidation: emptyBodyAsObject,
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const { portal_user_id: id } = request.params;
+      const item = await accounts.endSessions(
+        staff,
+        request.query.sucursal_id,
+        id,
+        originOf(request),
+      );
+      await recordStaffAction(staff, {
+        accion: 'cerrar_sesiones',
+        objeto: clientObject(item),
+        motivo: request.body.motivo,
+        ip: request.ip,
+      });
+      return item;
+    },
+  );
+
+  declareRoute(
+    app,
+    'setStaffClientAccess',
+    { tags, summary: 'Turn an account off (no login, refresh or token) or on again' },
+    async (request) => {
+      const staff = staffOf(request);
+      const { portal_user_id: id } = request.params;
+      const item = await accounts.setAccess(
+        staff,
+        request.query.sucursal_id,
+        id,
+        request.body.habilitado,
+        originOf(request),
+      );
+      await recordStaffAction(staff, {
+        accion: 'acceso',
+        objeto: `${clientObject(item)}: ${request.body.habilitado ? 'habilitado' : 'deshabilitado'}`,
+        motivo: request.body.motivo,
+        ip: request.ip,
+      });
+      return item;
+    },
+  );
+}
