@@ -2,7 +2,7 @@ import { render } from 'preact';
 import { loadConfig } from '../config.js';
 import { ConsoleApp } from './app.js';
 import { fragmentWithoutToken, readClaims, tokenFromFragment } from './lib/token.js';
-import { configureStaff, startStaffSession } from './staff-api.js';
+import { configureStaff, endStaffSession, startStaffSession } from './staff-api.js';
 import '../styles.css';
 import './comercio.css';
 
@@ -21,14 +21,29 @@ function takeToken(): string | null {
   return token;
 }
 
+let sessions = 0;
+
+/** A session of the token (or none): a console of its own, nothing kept from the last one. */
+function mount(token: string | null): void {
+  const claims = token === null ? null : readClaims(token);
+  if (token !== null && claims !== null) startStaffSession(token, claims);
+  else endStaffSession();
+  sessions += 1;
+  const root = document.getElementById('app');
+  if (root) render(<ConsoleApp key={sessions} claims={claims} />, root);
+}
+
 async function start(): Promise<void> {
   const token = takeToken();
-  const claims = token === null ? null : readClaims(token);
   const config = await loadConfig();
   configureStaff(config.apiBaseUrl);
-  if (token !== null && claims !== null) startStaffSession(token, claims);
-  const root = document.getElementById('app');
-  if (root) render(<ConsoleApp claims={claims} />, root);
+  mount(token);
+  // The system opening the console again in this tab changes the fragment only (no new
+  // document): the new token is taken out of the address the same way and starts afresh.
+  window.addEventListener('hashchange', () => {
+    const next = takeToken();
+    if (next !== null) mount(next);
+  });
 }
 
 void start();

@@ -181,7 +181,7 @@ export function ClientsPage() {
                       <button
                         type="button"
                         class="button secondary"
-                        aria-label={`Cerrar las sesiones de ${client.nombre}`}
+                        aria-label={`Cerrar sesiones de ${client.nombre}`}
                         onClick={(event) => openAction('cerrar_sesiones', client, event)}
                       >
                         Cerrar sesiones
@@ -189,7 +189,7 @@ export function ClientsPage() {
                       <button
                         type="button"
                         class={client.habilitado ? 'button danger' : 'button'}
-                        aria-label={`${client.habilitado ? 'Deshabilitar' : 'Habilitar'} el acceso de ${client.nombre}`}
+                        aria-label={`${client.habilitado ? 'Deshabilitar' : 'Habilitar'} acceso de ${client.nombre}`}
                         onClick={(event) => openAction('acceso', client, event)}
                       >
                         {client.habilitado ? 'Deshabilitar acceso' : 'Habilitar acceso'}

@@ -7,11 +7,11 @@ import { ConsoleLink, ConsolePage } from '../ui.js';
 
 type Collected = StaffData<'getStaffSummary'>['cobros']['hoy'];
 
-function Collection(props: { title: string; data: Collected }) {
+function Collection(props: { id: string; title: string; data: Collected }) {
   const { data } = props;
   return (
-    <section class="card summary-card" aria-labelledby={`cobros-${props.title}`}>
-      <h2 id={`cobros-${props.title}`}>{props.title}</h2>
+    <section class="card summary-card" aria-labelledby={props.id}>
+      <h2 id={props.id}>{props.title}</h2>
       <p class="amount-large">{formatMoney(data.monto)}</p>
       <p class="hint">{plural(data.cantidad, 'pago', 'pagos')}</p>
       {data.por_metodo.length > 0 && (
@@ -48,8 +48,12 @@ export function SummaryPage() {
               )}
             </p>
           </section>
-          <Collection title="Cobrado hoy" data={state.data.cobros.hoy} />
-          <Collection title="Últimos 30 días" data={state.data.cobros.ultimos_30_dias} />
+          <Collection id="cobros-hoy" title="Cobrado hoy" data={state.data.cobros.hoy} />
+          <Collection
+            id="cobros-30"
+            title="Últimos 30 días"
+            data={state.data.cobros.ultimos_30_dias}
+          />
           <section class="card summary-card" aria-labelledby="resumen-clientes">
             <h2 id="resumen-clientes">Clientes</h2>
             <dl class="facts">
