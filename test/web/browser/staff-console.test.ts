@@ -64,10 +64,9 @@ function money(amount: number): string {
 }
 
 async function noSidewaysScroll(page: Page): Promise<void> {
-  const widths = await page.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth,
-    client: document.documentElement.clientWidth,
-  }));
+  const widths = await page.evaluate<{ scroll: number; client: number }>(
+    '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
+  );
   expect(widths.scroll).toBeLessThanOrEqual(widths.client);
 }
 
@@ -105,16 +104,16 @@ describe("the business's console", () => {
     const { page, context } = session;
     const requests = recordRequests(page);
     const staffToken = await token();
-    const before = await page.evaluate(() => window.history.length);
+    const before = await page.evaluate<number>('window.history.length');
     const answer = page.waitForResponse((response) => response.url().endsWith('/comercio/'));
     await openConsole(page, staffToken);
     const csp = (await answer).headers()['content-security-policy'] ?? '';
     await expectHeading(page, 'Resumen');
     await page.getByText('Ana Gómez · operador').waitFor();
 
-    expect(await page.evaluate(() => window.location.hash)).toBe('');
+    expect(await page.evaluate<string>('window.location.hash')).toBe('');
     expect(page.url()).toBe(`${portal.url}/comercio/`);
-    expect(await page.evaluate(() => window.history.length)).toBe(before + 1);
+    expect(await page.evaluate<number>('window.history.length')).toBe(before + 1);
     // Moving inside the console and back never brings the token back.
     await nav(page, 'Pagos').click();
     await expectHeading(page, 'Pagos');
@@ -122,12 +121,12 @@ describe("the business's console", () => {
     await page.goBack();
     await expectHeading(page, 'Resumen');
     expect(page.url()).toBe(`${portal.url}/comercio/`);
-    expect(await page.evaluate(() => window.history.length)).toBe(before + 2);
+    expect(await page.evaluate<number>('window.history.length')).toBe(before + 2);
 
-    const storage = await page.evaluate(() => localStorage.length + sessionStorage.length);
+    const storage = await page.evaluate<number>('localStorage.length + sessionStorage.length');
     expect(storage).toBe(0);
     expect(await context.cookies()).toEqual([]);
-    expect(await page.evaluate(() => document.cookie)).toBe('');
+    expect(await page.evaluate<string>('document.cookie')).toBe('');
 
     const staffCalls = requests.filter((request) => request.url().includes('/portal/comercio/'));
     expect(staffCalls.length).toBeGreaterThan(0);
@@ -193,7 +192,9 @@ describe("the business's console", () => {
     // The reason is required: nothing is sent without it.
     await dialog.getByRole('button', { name: `Devolver ${money(payment.monto)}` }).click();
     await dialog.getByText('Escribí el motivo: queda en la auditoría.').waitFor();
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('accion-motivo');
+    expect(await page.evaluate<string | undefined>('document.activeElement?.id')).toBe(
+      'accion-motivo',
+    );
     await dialog.getByLabel('Motivo').fill('Cobro duplicado en el mostrador');
     await dialog.getByRole('button', { name: `Devolver ${money(payment.monto)}` }).click();
     await page.getByText(`Listo: devolvimos el pago ${payment.id}.`).waitFor();
@@ -254,9 +255,9 @@ describe("the business's console", () => {
     // Escape closes it with nothing done, focus back on its button.
     await page.keyboard.press('Escape');
     await expect(dialog.count()).resolves.toBe(0);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
-      'Cerrar sesiones de Juan Pérez',
-    );
+    expect(
+      await page.evaluate<string | null>("document.activeElement?.getAttribute('aria-label')"),
+    ).toBe('Cerrar sesiones de Juan Pérez');
     await juan.getByRole('button', { name: 'Cerrar sesiones de Juan Pérez' }).click();
     await dialog.getByRole('button', { name: 'Cerrar sesiones' }).click();
     await page.getByText('Listo: cerramos las sesiones de Juan Pérez.').waitFor();
@@ -314,7 +315,7 @@ describe("the business's console", () => {
     // token is taken out of the address too. A reload then keeps nothing: it was in memory only.
     await openConsole(page, await token());
     await expectHeading(page, 'Resumen');
-    expect(await page.evaluate(() => window.location.hash)).toBe('');
+    expect(await page.evaluate<string>('window.location.hash')).toBe('');
     await page.reload();
     await page.getByText(ENDED).waitFor();
     expect(page.url()).toBe(`${portal.url}/comercio/`);

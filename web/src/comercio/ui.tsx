@@ -215,7 +215,15 @@ export function ActionDialog<T>(props: {
         )}
         <div class="actions">
           {action && (
-            <button type="submit" class="button" aria-disabled={busy ? 'true' : undefined}>
+            <button
+              type="submit"
+              class={
+                action.kind === 'devolver' || (action.kind === 'acceso' && !action.habilitado)
+                  ? 'button danger'
+                  : 'button'
+              }
+              aria-disabled={busy ? 'true' : undefined}
+            >
               {busy ? 'Procesando…' : actionButton(action)}
             </button>
           )}
