@@ -4,6 +4,7 @@ import { remindersSettings } from './module-settings.js';
 import { debtsHeldByPayments, paymentsCommands } from './modules/payments/index.js';
 import { printCommands } from './modules/print/index.js';
 import { remindersCommands } from './modules/reminders/index.js';
+import { staffCommands } from './modules/staff/index.js';
 import {
   UsageError,
   type Command,
@@ -55,6 +56,14 @@ const COMMANDS = new Map<string, Entry>([
   ...entries(printCommands, async () => {
     await loadEnvFile();
     return { dataDir: process.env.PORTAL_DATA_DIR ?? '.data' };
+  }),
+  // The development key only: no database, no configuration beyond where the data is.
+  ...entries(staffCommands, async () => {
+    await loadEnvFile();
+    return {
+      dataDir: process.env.PORTAL_DATA_DIR ?? '.data',
+      isProduction: process.env.NODE_ENV === 'production',
+    };
   }),
 ]);
 

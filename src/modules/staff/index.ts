@@ -4,6 +4,9 @@ import type { PaymentsConsole } from '../payments/index.js';
 import type { Shared } from '../shared.js';
 import { staffRoutes } from './routes.js';
 
+/** Its command (`cli staff token`, development only), for src/cli.ts's table. */
+export { staffCommands } from './commands.js';
+
 /**
  * The business's console (docs/staff.md): its staff, entered by the staff door with the ERP
  * administrative system's tokens, read the tenant's payments, accounts and what needs a person,
