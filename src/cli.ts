@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { bootConfig } from './boot.js';
 import type { Config } from './config.js';
 import { remindersSettings } from './module-settings.js';
@@ -60,9 +61,13 @@ const COMMANDS = new Map<string, Entry>([
   // The development key only: no database, no configuration beyond where the data is.
   ...entries(staffCommands, async () => {
     await loadEnvFile();
+    const dataDir = path.resolve(process.env.PORTAL_DATA_DIR ?? '.data');
     return {
-      dataDir: process.env.PORTAL_DATA_DIR ?? '.data',
       isProduction: process.env.NODE_ENV === 'production',
+      where: path.join(dataDir, 'staff'),
+      // Loaded only when a token is minted, never in production (the command refuses first).
+      mint: async (claims) =>
+        (await import('./dev/staff-keys.js')).mintDevStaffToken(dataDir, claims),
     };
   }),
 ]);

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import {
   defineCommand,
   positiveInteger,
@@ -7,10 +6,22 @@ import {
 } from '../../platform/cli/command.js';
 import { STAFF_ROLES, type StaffRole } from '../../platform/security/staff-tokens.js';
 
-/** Where the development key is (PORTAL_DATA_DIR), and whether this is production. */
+/** A development token's claims (src/dev/staff-keys.ts signs them). */
+export interface DevStaffClaims {
+  tenantId: number;
+  rol: StaffRole;
+  sub: string | undefined;
+  nombre: string | undefined;
+}
+
+/**
+ * Whether this is production, and the development signer (the CLI hands it in from src/dev/, which
+ * no module imports): undefined when there is no development key.
+ */
 export interface StaffCommandSettings {
-  dataDir: string;
   isProduction: boolean;
+  where: string;
+  mint: (claims: DevStaffClaims) => Promise<string | undefined>;
 }
 
 const isRole = (value: string): value is StaffRole =>
@@ -38,24 +49,16 @@ export const staffCommands: Record<string, Command<StaffCommandSettings>> = {
       if (values.sub !== undefined && (values.sub === '' || values.sub.length > 100)) {
         throw new UsageError('--sub must be 1-100 characters');
       }
-      const { dataDir, isProduction } = await settings();
+      const { isProduction, where, mint } = await settings();
       if (isProduction) {
         warn(
           'production never mints staff tokens: the administrative system signs them (docs/staff.md)',
         );
         return 1;
       }
-      const { mintDevStaffToken } = await import('../../dev/staff-keys.js');
-      const token = await mintDevStaffToken(path.resolve(dataDir), {
-        tenantId,
-        rol,
-        sub: values.sub,
-        nombre: values.nombre,
-      });
+      const token = await mint({ tenantId, rol, sub: values.sub, nombre: values.nombre });
       if (token === undefined) {
-        warn(
-          `no development staff key under ${path.join(dataDir, 'staff')}: \`npm start\` makes it on its first run`,
-        );
+        warn(`no development staff key under ${where}: \`npm start\` makes it on its first run`);
         return 1;
       }
       say(token);
