@@ -8,6 +8,11 @@ export interface BootOptions {
    * `npm start` serves the print routes; the CLI's commands must not write RSA keys.
    */
   printAgentKeys?: boolean;
+  /**
+   * Point the staff door at a development key pair when no PORTAL_STAFF_* is set, generating it
+   * on first run (docs/staff.md). Only `npm start`: the CLI's commands must not write keys.
+   */
+  staffDevKeys?: boolean;
 }
 
 /**
@@ -21,10 +26,16 @@ async function withDevelopmentSettings(
 ): Promise<Record<string, string | undefined>> {
   if (env.NODE_ENV === 'production') return env;
   const { withDevDefaults } = await import('./platform/dev-defaults.js');
-  const defaults = await withDevDefaults(env, dataDir);
-  if (!options.printAgentKeys) return defaults;
-  const { withDevPrintAgentKeys } = await import('./dev/print-agent-keys.js');
-  return withDevPrintAgentKeys(defaults, dataDir);
+  let settings = await withDevDefaults(env, dataDir);
+  if (options.printAgentKeys) {
+    const { withDevPrintAgentKeys } = await import('./dev/print-agent-keys.js');
+    settings = await withDevPrintAgentKeys(settings, dataDir);
+  }
+  if (options.staffDevKeys) {
+    const { withDevStaffKeys } = await import('./dev/staff-keys.js');
+    settings = await withDevStaffKeys(settings, dataDir);
+  }
+  return settings;
 }
 
 /** Shared start of `npm start` and the CLI: `.env`, development secrets, validated config. */

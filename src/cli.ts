@@ -1,9 +1,11 @@
+import path from 'node:path';
 import { bootConfig } from './boot.js';
 import type { Config } from './config.js';
 import { remindersSettings } from './module-settings.js';
 import { debtsHeldByPayments, paymentsCommands } from './modules/payments/index.js';
 import { printCommands } from './modules/print/index.js';
 import { remindersCommands } from './modules/reminders/index.js';
+import { staffCommands } from './modules/staff/index.js';
 import {
   UsageError,
   type Command,
@@ -55,6 +57,18 @@ const COMMANDS = new Map<string, Entry>([
   ...entries(printCommands, async () => {
     await loadEnvFile();
     return { dataDir: process.env.PORTAL_DATA_DIR ?? '.data' };
+  }),
+  // The development key only: no database, no configuration beyond where the data is.
+  ...entries(staffCommands, async () => {
+    await loadEnvFile();
+    const dataDir = path.resolve(process.env.PORTAL_DATA_DIR ?? '.data');
+    return {
+      isProduction: process.env.NODE_ENV === 'production',
+      where: path.join(dataDir, 'staff'),
+      // Loaded only when a token is minted, never in production (the command refuses first).
+      mint: async (claims) =>
+        (await import('./dev/staff-keys.js')).mintDevStaffToken(dataDir, claims),
+    };
   }),
 ]);
 

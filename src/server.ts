@@ -1,5 +1,6 @@
 import { bcryptAtCost } from './platform/security/passwords.js';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { buildApp } from './app.js';
 import { bootConfig } from './boot.js';
 import type { Config } from './config.js';
@@ -40,11 +41,23 @@ async function startDevelopmentDatabase(config: Config) {
 
 type DevelopmentDatabase = Awaited<ReturnType<typeof startDevelopmentDatabase>>;
 
+/**
+ * Development's console address (docs/staff.md): an `operador` token of the demo tenant, signed
+ * with the development key, when the staff door trusts that key. Never in production.
+ */
+async function devConsoleToken(config: Config, tenantId: number): Promise<string | undefined> {
+  if (config.isProduction) return undefined;
+  const { DEV_STAFF_ISSUER, mintDevStaffToken } = await import('./dev/staff-keys.js');
+  if (config.staffKeys?.issuer !== DEV_STAFF_ISSUER) return undefined;
+  return mintDevStaffToken(path.resolve(config.dataDir), { tenantId, rol: 'operador' });
+}
+
 function banner(
   url: string,
   embedded: DevelopmentDatabase | undefined,
   reports: { url: string; child: boolean } | undefined,
   webClientDir: string | undefined,
+  consoleToken: string | undefined,
 ): string {
   const lines = [
     '',
@@ -52,6 +65,7 @@ function banner(
     ...(webClientDir ? [`  Web client        ${url}/ (${webClientDir})`] : []),
     `  API reference     ${url}${DOCS_PATH}`,
     `  Health            ${url}/healthz`,
+    ...(consoleToken ? [`  Consola del comercio  ${url}/comercio/#token=${consoleToken}`] : []),
   ];
   if (reports) {
     const how = reports.child ? 'child process, internal only' : 'already running';
@@ -129,7 +143,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', onSignal);
 
   // The API serves the print routes: outside production it brings its development QZ pair.
-  const config = await bootConfig({ printAgentKeys: true });
+  const config = await bootConfig({ printAgentKeys: true, staffDevKeys: true });
   if (stop.requested) return stop.started();
   running.embedded =
     config.databaseUrl === undefined ? await startDevelopmentDatabase(config) : undefined;
@@ -178,12 +192,14 @@ async function main(): Promise<void> {
 
   const listenUrl = await app.listen({ port: config.port, host: config.host });
   if (stop.requested) return stop.started();
+  const consoleToken = await devConsoleToken(config, embedded?.demoTenant.id ?? 1);
   say(
     banner(
       listenUrl,
       embedded,
       reports && { url: config.reportsUrl, child: reports.child },
       app.webClientDir,
+      consoleToken,
     ),
   );
   await stop.started();

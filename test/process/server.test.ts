@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { access } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { databaseUrlFor, ensureDatabase } from '../../src/platform/db/admin.js';
 import { useTestEnvironment } from '../helpers/harness.js';
 import { freePort } from '../helpers/ports.js';
-import { childEnv, startNode } from '../helpers/processes.js';
+import { childEnv, runNode, startNode } from '../helpers/processes.js';
 
 const env = useTestEnvironment();
 
@@ -82,6 +82,42 @@ describe('npm start on embedded defaults', () => {
       expect(demoUser?.password_hash).toMatch(/^\$2b\$12\$/);
       expect(await bcrypt.compare('Portal2026', demoUser?.password_hash ?? '')).toBe(true);
       await query(tenantUrl, `INSERT INTO public.ini VALUES ('test.marker', 'kept')`);
+
+      // The business's console (docs/staff.md): a development key pair, and an operador token of
+      // the demo tenant in the printed address, which the staff door takes.
+      const [, consoleToken] = await first.waitFor(
+        /Consola del comercio {2}http:\/\/\S+\/comercio\/#token=(\S+)/,
+        1_000,
+      );
+      expect((await stat(path.join(dataDir, 'staff', 'private.pem'))).mode & 0o777).toBe(0o600);
+      const summary = await fetch(`${url}/portal/comercio/resumen`, {
+        headers: { authorization: `Bearer ${consoleToken}` },
+      });
+      expect(summary.status).toBe(200);
+      const minted = await runNode(
+        'src/cli.ts',
+        ['staff', 'token', '--tenant', '1', '--rol', 'lectura', '--sub', 'contadora'],
+        processEnv,
+      );
+      expect(minted.code, minted.output).toBe(0);
+      const lectura = minted.output.trim().split('\n').at(-1) ?? '';
+      const asLectura = await fetch(`${url}/portal/comercio/pagos`, {
+        headers: { authorization: `Bearer ${lectura}` },
+      });
+      expect(asLectura.status).toBe(200);
+      const action = await fetch(`${url}/portal/comercio/pagos/1/reintentar-recibo`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${lectura}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(action.status).toBe(403);
+      const production = await runNode(
+        'src/cli.ts',
+        ['staff', 'token', '--tenant', '1', '--rol', 'operador'],
+        { ...processEnv, NODE_ENV: 'production' },
+      );
+      expect(production.code).toBe(1);
+      expect(production.output).toContain('production never mints');
 
       first.child.kill('SIGTERM');
       expect(await first.exited(), first.output()).toBe(0);

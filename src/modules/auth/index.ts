@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { createRefusalBudget, LIMITS } from '../../platform/rate-limit.js';
 import type { Shared } from '../shared.js';
 import { createAccountsConsole, type AccountsConsole } from './console/index.js';
+
+export type { AccountsConsole } from './console/index.js';
 import { createPasswordNotices } from './password-notice.js';
 import { createPasswordReset, RESET_EMAIL_JOB } from './password-reset.js';
 import { authRoutes, publicAuthRoutes } from './routes.js';

@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { AccountsConsole } from '../auth/console/index.js';
+import type { AccountsConsole } from '../auth/index.js';
 import type { PaymentsConsole } from '../payments/index.js';
 import type { Shared } from '../shared.js';
 import { staffRoutes } from './routes.js';
+
+/** Its command (`cli staff token`, development only), for src/cli.ts's table. */
+export { staffCommands, type StaffCommandSettings } from './commands.js';
 
 /**
  * The business's console (docs/staff.md): its staff, entered by the staff door with the ERP

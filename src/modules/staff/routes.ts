@@ -1,12 +1,17 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+} from 'fastify';
 import { staffOf } from '../../platform/auth/staff-guard.js';
 import { isoInTimeZone } from '../../platform/dates.js';
 import { AppError } from '../../platform/errors.js';
 import { declareRoute } from '../../platform/http/declare-route.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import { STAFF_DEFAULT_LIMIT } from '../../../contract/staff.js';
-import type { AccountsConsole } from '../auth/console/index.js';
+import type { AccountsConsole } from '../auth/index.js';
 import type { PaymentsConsole } from '../payments/index.js';
 import { findStaffActions, recordStaffAction } from './audit.js';
 import { amountCell, BOM, csvRow, textCell } from './csv.js';
@@ -31,8 +36,13 @@ function paymentIdOf(request: FastifyRequest<{ Params: { id: string } }>): numbe
 }
 
 /** Actions whose body is optional may come without one (a bare POST): it is then `{}`. */
-async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
+function emptyBodyAsObject(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void {
   request.body ??= {};
+  done();
 }
 
 const CSV_HEADER = [

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { TenantDatabase } from '../db/types.js';
 import { AppError } from '../errors.js';
@@ -57,16 +57,24 @@ function namedTenant(part: unknown): unknown {
  * After validation: a tenant named in the query or the body must be the token's (403 FORBIDDEN
  * otherwise), and anything but a read needs the `operador` role (403 FORBIDDEN for `lectura`).
  */
-export async function staffScope(request: FastifyRequest): Promise<void> {
-  const staff = staffOf(request);
+export function staffScope(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void {
+  const staff = request.staff;
+  if (!staff) return done(new AppError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE));
   for (const named of [namedTenant(request.query), namedTenant(request.body)]) {
     if (named !== undefined && named !== staff.tenantId) {
-      throw new AppError('FORBIDDEN', 'El token no es de esa empresa');
+      return done(new AppError('FORBIDDEN', 'El token no es de esa empresa'));
     }
   }
   if (request.method !== 'GET' && request.method !== 'HEAD' && staff.rol !== 'operador') {
-    throw new AppError('FORBIDDEN', 'Tu rol es de lectura: esta acción necesita el rol operador');
+    return done(
+      new AppError('FORBIDDEN', 'Tu rol es de lectura: esta acción necesita el rol operador'),
+    );
   }
+  done();
 }
 
 /** The staff principal of a console route (the guard ran, so it is there). */
