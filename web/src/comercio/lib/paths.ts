@@ -1,6 +1,6 @@
 /**
  * The console's addresses, under `/comercio/` (never with the token: it stays in memory), and
- * what each one shows. Pure, tested in test/web/unit/staff-words.test.ts.
+ * what each one shows. Pure, tested in test/web/unit/staff-console.test.ts.
  */
 
 export const CONSOLE_ROOT = '/comercio/';

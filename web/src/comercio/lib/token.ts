@@ -2,7 +2,7 @@
  * The staff token the administrative system hands the console in the address's fragment
  * (`/comercio/#token=<token>`, decision 43): taken out of the fragment, and its claims read
  * without verifying the signature (the API verifies every call; the page only needs to know the
- * tenant, the role, the name and when it ends). Pure, tested in test/web/unit/staff-token.test.ts.
+ * tenant, the role, the name and when it ends). Pure, tested in test/web/unit/staff-console.test.ts.
  */
 
 export type StaffRole = 'lectura' | 'operador';

@@ -1,7 +1,7 @@
 /**
  * The console's words: states, reasons and actions in Spanish, what each action will do (the
  * sentence its dialog confirms, "Devolver $ 20.000,00 del pago 41 a Juan Pérez"), the reason's
- * check, and a moment as the API gives it. Pure, tested in test/web/unit/staff-words.test.ts.
+ * check, and a moment as the API gives it. Pure, tested in test/web/unit/staff-console.test.ts.
  */
 import type { AttentionReason, StaffAction } from '../../../../contract/staff.js';
 import { formatMoney } from '../../lib/format.js';
