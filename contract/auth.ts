@@ -16,9 +16,23 @@ const Email = Type.String({ format: 'email', maxLength: 254 });
 
 const strict = { additionalProperties: false } as const;
 
+/**
+ * The specification's register (the customer names themselves by DNI/CUIT and sucursal) or, in
+ * their place, an invitation (docs/pay-links.md "Invitations"), which names the customer: one of
+ * the two, checked by the service (a body with neither is 422 VALIDATION_ERROR).
+ */
 export const RegisterBody = Type.Object(
   {
-    ...Identifier,
+    identifier: Type.Optional(Identifier.identifier),
+    identifier_type: Type.Optional(Identifier.identifier_type),
+    invitacion: Type.Optional(
+      Type.String({
+        minLength: 16,
+        maxLength: 100,
+        pattern: '^[A-Za-z0-9_-]+$',
+        description: "An invitation's token, instead of identifier, identifier_type and the ids",
+      }),
+    ),
     email: Email,
     password: Password,
     password_confirmation: Password,

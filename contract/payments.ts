@@ -78,6 +78,9 @@ const PaymentItem = Type.Object({
     description:
       "The gateway's checkout of an issued payment, while it can still be paid; otherwise null (an addition)",
   }),
+  pagado_con_enlace: Type.Boolean({
+    description: 'Started from a pay link (docs/pay-links.md; an addition)',
+  }),
 });
 
 export const HistoryResponse = Envelope(Type.Array(PaymentItem));

@@ -87,6 +87,20 @@ import {
   StaffSummaryResponse,
   StaffTenantQuery,
 } from './staff.js';
+import {
+  InvitationBody,
+  InvitationReadBody,
+  InvitationReadResponse,
+  InvitationResponse,
+  PayLinkCreatedResponse,
+  PayLinkExchangeBody,
+  PayLinkExchangeResponse,
+  PayLinkListResponse,
+  PayLinkParams,
+  PayLinkRevokedResponse,
+  StaffInvitationListResponse,
+  StaffPayLinkResponse,
+} from './links.js';
 import { StatementQuery, StatementResponse } from './statement.js';
 import { TenantParams, TenantResponse } from './tenants.js';
 
@@ -128,6 +142,8 @@ export const routeSchemas = {
   forgotPassword: { body: ForgotPasswordBody, response: { 200: MessageResponse } },
   resetPassword: { body: ResetPasswordBody, response: { 200: MessageResponse } },
   refreshToken: { body: RefreshBody, response: { 200: RefreshResponse } },
+  exchangePayLink: { body: PayLinkExchangeBody, response: { 200: PayLinkExchangeResponse } },
+  readInvitation: { body: InvitationReadBody, response: { 200: InvitationReadResponse } },
   changePassword: { body: ChangePasswordBody, response: { 200: MessageResponse } },
   getSessionUser: { response: { 200: MeResponse } },
   logout: { response: { 200: MessageResponse } },
@@ -161,6 +177,10 @@ export const routeSchemas = {
   listCoupons: { querystring: ListQuery, response: { 200: ListResponse } },
   getCouponByBarcode: { params: BarcodeParams, response: { 200: CouponResponse } },
   getCouponPdf: { params: CouponIdParams, response: PDF },
+
+  createPayLink: { response: { 201: PayLinkCreatedResponse } },
+  listPayLinks: { response: { 200: PayLinkListResponse } },
+  revokePayLink: { params: PayLinkParams, response: { 200: PayLinkRevokedResponse } },
 
   getUnsubscribePage: { querystring: UnsubscribeQuery, response: { 200: UnsubscribePageResponse } },
   unsubscribeFromReminders: {
@@ -235,6 +255,17 @@ export const routeSchemas = {
     querystring: StaffClientActionQuery,
     body: StaffAccessBody,
     response: { 200: StaffClientResponse },
+  },
+  createStaffPayLink: {
+    params: StaffClientParams,
+    querystring: StaffClientActionQuery,
+    body: StaffOptionalReasonBody,
+    response: { 200: StaffPayLinkResponse },
+  },
+  inviteStaffClient: { body: InvitationBody, response: { 200: InvitationResponse } },
+  listStaffInvitations: {
+    querystring: StaffAttentionQuery,
+    response: { 200: StaffInvitationListResponse },
   },
 } satisfies Record<string, RouteSchema>;
 

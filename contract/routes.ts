@@ -38,14 +38,18 @@ const WITH_BODY = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TY
  * here); an entry names its door, and the declaration attaches the door's checks to the route.
  * - `public`: no credential of the portal's; the entry says why (`why`).
  * - `customer`: a customer's access token (Authorization: Bearer), checked with the session it
- *   belongs to, and the per-user limit.
+ *   belongs to, and the per-user limit; a pay link's token (`alcance: "pago"`) is FORBIDDEN here.
+ * - `payer`: the same, and also a pay link's token while its link lives (docs/pay-links.md): the
+ *   few routes a person who may only pay needs (debts, account, start a payment, its result and
+ *   receipt, a pending invoice's PDF).
  * - `staff`: a token of the ERP's administrative system (RS256, its own keys; docs/staff.md),
  *   for the tenant it names (another tenant is FORBIDDEN), with a limit per staff user; an
  *   action needs the `operador` role (FORBIDDEN for `lectura`).
  */
 const DOORS = {
   public: [],
-  customer: ['UNAUTHORIZED', 'RATE_LIMITED'],
+  customer: ['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED'],
+  payer: ['UNAUTHORIZED', 'RATE_LIMITED'],
   staff: ['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED'],
 } as const satisfies Record<string, readonly ErrorCode[]>;
 
@@ -138,6 +142,7 @@ const table = {
     door: 'public',
     why: 'a way in: nobody holds a token yet',
     errors: [
+      'INVALID_INVITATION',
       'ORDCON_NOT_FOUND',
       'USER_ALREADY_EXISTS',
       'INVALID_SUCURSAL',
@@ -179,6 +184,20 @@ const table = {
     why: 'the refresh token (body or cookie) is the credential',
     errors: ['INVALID_REFRESH_TOKEN', 'FORBIDDEN', 'VALIDATION_ERROR', 'RATE_LIMITED'],
   },
+  exchangePayLink: {
+    method: 'POST',
+    path: '/portal/auth/enlace',
+    door: 'public',
+    why: "a pay link's token is the credential, exchanged for a token that may only pay",
+    errors: ['INVALID_LINK', 'RATE_LIMITED', 'VALIDATION_ERROR'],
+  },
+  readInvitation: {
+    method: 'POST',
+    path: '/portal/auth/invitacion',
+    door: 'public',
+    why: "an invitation's token is the credential: it says whom it invites, before they register",
+    errors: ['INVALID_INVITATION', 'RATE_LIMITED', 'VALIDATION_ERROR'],
+  },
   changePassword: {
     method: 'PUT',
     path: '/portal/auth/cambiar-password',
@@ -209,13 +228,13 @@ const table = {
   getAccountSummary: {
     method: 'GET',
     path: '/portal/mi-cuenta',
-    door: 'customer',
+    door: 'payer',
     errors: ['USER_NOT_FOUND'],
   },
   listDebts: {
     method: 'GET',
     path: '/portal/deudas',
-    door: 'customer',
+    door: 'payer',
     errors: ['USER_NOT_FOUND'],
   },
   getStatement: {
@@ -251,7 +270,7 @@ const table = {
   getInvoicePdf: {
     method: 'GET',
     path: '/portal/facturas/{id}/pdf',
-    door: 'customer',
+    door: 'payer',
     errors: [
       'FACTURA_NOT_FOUND',
       'FACTURA_NO_DISPONIBLE',
@@ -264,7 +283,7 @@ const table = {
   startPayment: {
     method: 'POST',
     path: '/portal/pagos/iniciar',
-    door: 'customer',
+    door: 'payer',
     errors: [
       'INVALID_FACTURAS',
       'MONTO_MISMATCH',
@@ -289,7 +308,7 @@ const table = {
   getPayment: {
     method: 'GET',
     path: '/portal/pagos/{id}',
-    door: 'customer',
+    door: 'payer',
     errors: ['PAYMENT_NOT_FOUND', 'VALIDATION_ERROR'],
   },
   getPaymentResult: {
@@ -302,7 +321,7 @@ const table = {
   getPaymentReceipt: {
     method: 'GET',
     path: '/portal/pagos/{id}/recibo',
-    door: 'customer',
+    door: 'payer',
     errors: [
       'PAYMENT_NOT_FOUND',
       'RECIBO_PENDIENTE',
@@ -360,6 +379,20 @@ const table = {
       'USER_NOT_FOUND',
       'INFORMES_SERVICE_ERROR',
     ],
+  },
+
+  createPayLink: {
+    method: 'POST',
+    path: '/portal/enlaces',
+    door: 'customer',
+    errors: ['CONFLICT', 'VALIDATION_ERROR'],
+  },
+  listPayLinks: { method: 'GET', path: '/portal/enlaces', door: 'customer', errors: [] },
+  revokePayLink: {
+    method: 'DELETE',
+    path: '/portal/enlaces/{id}',
+    door: 'customer',
+    errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
   },
 
   getUnsubscribePage: {
@@ -491,6 +524,24 @@ const table = {
     path: '/portal/comercio/clientes/{portal_user_id}/acceso',
     door: 'staff',
     errors: ['USER_NOT_FOUND', 'VALIDATION_ERROR'],
+  },
+  createStaffPayLink: {
+    method: 'POST',
+    path: '/portal/comercio/clientes/{portal_user_id}/enlace',
+    door: 'staff',
+    errors: ['USER_NOT_FOUND', 'CONFLICT', 'VALIDATION_ERROR'],
+  },
+  inviteStaffClient: {
+    method: 'POST',
+    path: '/portal/comercio/clientes/invitar',
+    door: 'staff',
+    errors: ['ORDCON_NOT_FOUND', 'USER_ALREADY_EXISTS', 'INVALID_SUCURSAL', 'VALIDATION_ERROR'],
+  },
+  listStaffInvitations: {
+    method: 'GET',
+    path: '/portal/comercio/invitaciones',
+    door: 'staff',
+    errors: ['VALIDATION_ERROR'],
   },
 } as const satisfies { readonly [K in keyof RouteSchemas]: RouteFacts };
 

@@ -172,6 +172,7 @@ const StaffPaymentFields = {
   estado: Type.String(),
   recibo_numero: NullableString(),
   atencion: NullableAttention,
+  pagado_con_enlace: Type.Boolean({ description: 'Started from a pay link (docs/pay-links.md)' }),
 };
 
 const StaffPaymentItem = Type.Object(StaffPaymentFields);

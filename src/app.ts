@@ -96,6 +96,11 @@ async function registerModules(
   await registerPrint(app, shared, settings.print);
   await registerReminders(app, shared, settings.reminders, {
     heldDebts: payments.debtsHeldByPayments,
+    payLink: (tenant, portalUserId) => auth.links.payLinks.create(tenant, portalUserId, 'aviso'),
   });
-  registerStaff(app, shared, { payments: payments.console, accounts: auth.console });
+  registerStaff(app, shared, {
+    payments: payments.console,
+    accounts: auth.console,
+    links: auth.links,
+  });
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { createAudit, type Audit } from './audit.js';
+import { createPayLinkStatus, type PayLinkStatus } from './auth/pay-links.js';
 import { createSessionVersions, type SessionVersions } from './auth/session-versions.js';
 import { systemClock, type TimerClock } from './clock.js';
 import type { SystemDatabase } from './db/types.js';
@@ -83,6 +84,8 @@ export interface Platform {
   keys: Keys;
   passwords: PasswordHasher;
   sessionVersions: SessionVersions;
+  /** Whether a pay link still lets its tokens in; forget a link revoked here. */
+  payLinks: PayLinkStatus;
   calendar: TenantCalendar;
   /** Each tenant's sucursales and their customer-data schemas, for reads that span them. */
   sucursales: SucursalSchemas;
@@ -140,12 +143,14 @@ export async function openPlatform(
     ...(options.sessionVersionCacheMs !== undefined && { cacheMs: options.sessionVersionCacheMs }),
   });
   lifetime.add('session versions', () => sessionVersions.close());
+  const payLinks = createPayLinkStatus({ systemDb, clock });
   // Before any route: each route's declaration attaches its door's checks (declare-route.ts).
   app.decorate('routeChecks', {
     doors: openDoors({
       tokens,
       tenancy,
       versions: sessionVersions,
+      payLinks,
       perUserLimit: limits.perUser,
       staffTokens: await openStaffTokens(settings.staffKeys, { clock, log }),
       perStaffLimit: limits.perStaff,
@@ -183,6 +188,7 @@ export async function openPlatform(
     keys: createKeys(settings.jwtSecret),
     passwords: options.passwords ?? bcryptPasswords,
     sessionVersions,
+    payLinks,
     calendar: core.calendar,
     sucursales: createSucursalSchemas({ clock }),
     lifetime,

@@ -5,6 +5,8 @@ import type { TenantContext } from './tenancy/tenancy.js';
 /** docs/api.md "Audit logging" events, plus docs/decisions.md #17's and 28's. */
 export type AuditEvent =
   | 'login_success'
+  /** A pay link exchanged for a token that may only pay (docs/pay-links.md). */
+  | 'login_link'
   | 'login_failed'
   | 'login_locked'
   /** The business's staff cleared the lock (docs/staff.md "desbloquear"). */

@@ -31,6 +31,8 @@ export const LIMITS = {
    * asks every 2 s at most (30 a minute); twice that leaves room for a second tab or device.
    */
   paymentResultPerIp: { max: 60, timeWindow: 60_000 },
+  /** docs/pay-links.md: a pay link's exchange, and an invitation's reading, per IP. */
+  payLinkPerIp: { max: 10, timeWindow: 60_000 },
   /** docs/decisions.md #16: per tenant + portal user, whatever the access token. */
   perUser: { max: 100, timeWindow: 60_000 },
   /** docs/staff.md: per tenant + staff user (`sub`) at the console. */

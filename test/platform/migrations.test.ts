@@ -52,6 +52,7 @@ describe('migrations', () => {
       id: ['integer', null, 'NO'],
       portal_user_id: ['uuid', null, 'NO'],
       ordcon_id: ['integer', null, 'YES'],
+      pay_link_id: ['bigint', null, 'YES'],
       tenant_id: ['integer', null, 'NO'],
       sucursal_id: ['integer', null, 'NO'],
       gateway: ['character varying', 50, 'YES'],

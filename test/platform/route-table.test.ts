@@ -145,7 +145,12 @@ describe('the route table and the OpenAPI document', () => {
   });
 
   it('an operation asks for its door’s token: the customer’s bearer, the staff’s, or none', () => {
-    const schemeOf = { public: '[]', customer: '[{"bearerAuth":[]}]', staff: '[{"staffAuth":[]}]' };
+    const schemeOf = {
+      public: '[]',
+      customer: '[{"bearerAuth":[]}]',
+      payer: '[{"bearerAuth":[]}]',
+      staff: '[{"staffAuth":[]}]',
+    };
     const wrong = keys.filter((key) => {
       const { method, path, door } = routes[key];
       const security = operations.get(`${method} ${path}`)?.security;

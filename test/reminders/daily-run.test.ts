@@ -203,9 +203,16 @@ describe('the e-mail', () => {
       `Por vencer:\n  Factura B ${coming.nrocomp}: $ 99,90, vence el 24/11/2026 (en 3 días)`,
     );
     expect(text).toContain('Total: $ 1.334,40');
-    expect(text).toContain(
-      'Podés verlos y pagarlos en el portal de clientes:\nhttps://portal.example.com/e/1/deudas',
+    // The "Pagar" of every reminder is a pay link of the account (docs/pay-links.md), made with
+    // the e-mail and kept hashed; the login's address stays for those who want it.
+    expect(text).toMatch(
+      /Pagalos desde este enlace, sin contraseña \(sirve hasta el \d{2}\/\d{2}\/\d{4}\):\nhttps:\/\/portal\.example\.com\/e\/1\/pagar#enlace=[A-Za-z0-9_-]{43}\n/,
     );
+    expect(text).toContain(
+      'O ingresá al portal de clientes:\nhttps://portal.example.com/e/1/deudas',
+    );
+    const links = await env.systemQuery<{ motivo: string }>('SELECT motivo FROM portal_pay_links');
+    expect(links.map((link) => link.motivo)).toContain('aviso');
     expect(text).toContain('Si ya pagaste');
     const url = unsubscribeUrlOf(mail);
     expect(`${url.origin}${url.pathname}`).toBe(

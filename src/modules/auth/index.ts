@@ -4,9 +4,22 @@ import type { Shared } from '../shared.js';
 import { createAccountsConsole, type AccountsConsole } from './console/index.js';
 
 export type { AccountsConsole } from './console/index.js';
+export type { PayLinks } from './links/index.js';
+export type { Invitations } from './links/invitations.js';
 import { createPasswordNotices } from './password-notice.js';
 import { createPasswordReset, RESET_EMAIL_JOB } from './password-reset.js';
-import { authRoutes, publicAuthRoutes } from './routes.js';
+import { authRoutes, linkRoutes, publicAuthRoutes } from './routes.js';
+import { createPayLinks, type PayLinks } from './links/index.js';
+import { createInvitations, INVITATION_EMAIL_JOB, type Invitations } from './links/invitations.js';
+import type { SessionEnd } from './sessions.js';
+
+/** The session ends that end the account's pay links too (not a logout or another login). */
+const LINK_ENDING_REASONS: ReadonlySet<SessionEnd> = new Set<SessionEnd>([
+  'password_change',
+  'password_reset',
+  'staff',
+  'disabled',
+]);
 import { createAuthService, type AuthService } from './service.js';
 import { createSessions } from './sessions.js';
 
@@ -41,7 +54,9 @@ export async function registerAuth(
     | 'mailer'
     | 'metrics'
     | 'passwords'
+    | 'payLinks'
     | 'sessionVersions'
+    | 'settings'
     | 'sucursales'
     | 'systemDb'
     | 'tenancy'
@@ -52,6 +67,8 @@ export async function registerAuth(
   users: PortalUsers;
   /** The accounts as the business's console reads them and acts on them (docs/staff.md). */
   console: AccountsConsole;
+  /** Pay links and invitations, for the console's and the reminders' (docs/pay-links.md). */
+  links: { payLinks: PayLinks; invitations: Invitations };
 }> {
   const { keys, clock, tenancy, systemDb, passwords, audit, jobs, mailer, counter } = shared;
   const sessions = createSessions({
@@ -62,7 +79,37 @@ export async function registerAuth(
     ttlDays: settings.refreshTtlDays,
     graceSeconds: settings.refreshGraceSeconds,
     successorKey: keys.derive('refresh-successor'),
+    // docs/pay-links.md: a password changed or reset, or staff ending the account, ends its links.
+    onEnded: async (tenant, portalUserId, reason) => {
+      if (LINK_ENDING_REASONS.has(reason)) await payLinks.revokeAll(tenant, portalUserId);
+    },
   });
+  const webOrigin = settings.allowedOrigins[0];
+  const payLinks = createPayLinks({
+    systemDb,
+    tenancy,
+    tokens: shared.tokens,
+    versions: shared.sessionVersions,
+    settings: shared.settings,
+    status: shared.payLinks,
+    audit,
+    clock,
+    webOrigin,
+  });
+  const invitations = createInvitations({
+    systemDb,
+    tenancy,
+    jobs,
+    mailer,
+    clock,
+    sealKey: keys.derive('invitation-seal'),
+    webOrigin,
+  });
+  await jobs.work(
+    INVITATION_EMAIL_JOB,
+    (job: Parameters<typeof invitations.sendEmail>[0]) => invitations.sendEmail(job),
+    { concurrency: settings.jobConcurrency },
+  );
   const notices = createPasswordNotices({ tenancy, calendar: shared.calendar, jobs, mailer });
   await notices.work(settings.jobConcurrency);
   const auth = createAuthService({
@@ -99,8 +146,9 @@ export async function registerAuth(
     publicPrefix: settings.publicPrefix,
     allowedOrigins: settings.allowedOrigins,
   };
-  publicAuthRoutes(app, { auth, reset, deployment });
+  publicAuthRoutes(app, { auth, reset, deployment, payLinks, invitations });
   authRoutes(app, { auth, deployment });
+  linkRoutes(app, { payLinks, invitations });
   return {
     users: auth,
     console: createAccountsConsole({
@@ -111,5 +159,6 @@ export async function registerAuth(
       sessions,
       audit,
     }),
+    links: { payLinks, invitations },
   };
 }

@@ -1,10 +1,11 @@
 import { greeting } from '../../platform/mail/greeting.js';
-import { createCipheriv, createDecipheriv, randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import type { Audit, RequestOrigin } from '../../platform/audit.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
+import { seal, unseal } from '../../platform/security/seal.js';
 import type { PasswordNotices } from './password-notice.js';
 import type { Counter } from '../../platform/rate-limit.js';
 import { LIMITS } from '../../platform/rate-limit.js';
@@ -57,20 +58,6 @@ export interface PasswordResetDeps {
   /** HMAC key for stored codes (docs/decisions.md #14) and the key that seals codes in job payloads. */
   codeKey: Buffer;
   sealKey: Buffer;
-}
-
-function seal(key: Buffer, plain: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
-}
-
-function unseal(key: Buffer, sealed: string): string {
-  const raw = Buffer.from(sealed, 'base64url');
-  const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
-  decipher.setAuthTag(raw.subarray(12, 28));
-  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
 }
 
 /**

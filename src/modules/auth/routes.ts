@@ -9,10 +9,14 @@ import { requestedTenant } from '../../platform/tenancy/requested-tenant.js';
 import { FORGOT_PASSWORD_MESSAGE, type PasswordReset } from './password-reset.js';
 import { clearRefreshCookie, REFRESH_COOKIE, setRefreshCookie } from './refresh-cookie.js';
 import type { AuthService } from './service.js';
+import type { PayLinks } from './links/index.js';
+import type { Invitations } from './links/invitations.js';
 
 export interface AuthRouteDeps {
   auth: AuthService;
   reset: PasswordReset;
+  invitations: Invitations;
+  payLinks: PayLinks;
   /** The public prefix of the refresh cookie's path, and the origins that may send the cookie. */
   deployment: { publicPrefix: '' | '/backend'; allowedOrigins: readonly string[] };
 }
@@ -51,17 +55,38 @@ export function publicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): voi
     },
     async (request, reply) => {
       const { body } = request;
-      const data = await auth.register(
-        requestedTenant(request, body),
-        {
-          identifier: body.identifier,
-          identifierType: body.identifier_type,
-          email: body.email,
-          password: body.password,
-          passwordConfirmation: body.password_confirmation,
-        },
-        originOf(request),
-      );
+      const credentials = {
+        email: body.email,
+        password: body.password,
+        passwordConfirmation: body.password_confirmation,
+      };
+      let data;
+      if (body.invitacion !== undefined) {
+        // The invitation names the customer: the DNI/CUIT and the ids are not asked for.
+        if (body.identifier !== undefined || body.tenant_id !== undefined) {
+          throw new AppError(
+            'VALIDATION_ERROR',
+            'Con invitacion no se envían identifier ni tenant_id',
+          );
+        }
+        data = await auth.registerInvited(
+          deps.invitations,
+          { invitacion: body.invitacion, ...credentials },
+          originOf(request),
+        );
+      } else {
+        if (body.identifier === undefined || body.identifier_type === undefined) {
+          throw new AppError(
+            'VALIDATION_ERROR',
+            "body must have required property 'identifier' and 'identifier_type' (or 'invitacion')",
+          );
+        }
+        data = await auth.register(
+          requestedTenant(request, body),
+          { identifier: body.identifier, identifierType: body.identifier_type, ...credentials },
+          originOf(request),
+        );
+      }
       void reply.code(201);
       return data;
     },
@@ -237,6 +262,69 @@ export function authRoutes(
       if (!sessionEnded) await auth.logout(tenant, portalUserId, originOf(request));
       clearRefreshCookie(reply, prefix);
       return { message: 'Sesión cerrada' };
+    },
+  );
+}
+
+/** A pay link's exchange and an invitation's reading: public, their token is the credential. */
+export function linkRoutes(
+  app: FastifyInstance,
+  deps: Pick<AuthRouteDeps, 'payLinks' | 'invitations'>,
+): void {
+  declareRoute(
+    app,
+    'exchangePayLink',
+    {
+      tags,
+      summary: "A pay link's token for a 15-minute access token that may only pay (no cookie)",
+      privateAnswers: true,
+      config: { rateLimit: LIMITS.payLinkPerIp },
+    },
+    async (request) => deps.payLinks.exchange(request.body.token, originOf(request)),
+  );
+
+  declareRoute(
+    app,
+    'readInvitation',
+    {
+      tags,
+      summary: 'Whom an invitation invites (marks it opened), before registering from it',
+      privateAnswers: true,
+      config: { rateLimit: LIMITS.payLinkPerIp },
+    },
+    async (request) => deps.invitations.read(request.body.invitacion),
+  );
+
+  declareRoute(
+    app,
+    'createPayLink',
+    { tags, summary: 'A pay link to share: whoever holds it may see what is owed and pay it' },
+    async (request, reply) => {
+      const { tenant, portalUserId } = principalOf(request);
+      const link = await deps.payLinks.create(tenant, portalUserId, 'cliente');
+      if (!link) throw new AppError('CONFLICT', 'El comercio no usa enlaces de pago');
+      void reply.code(201);
+      return link;
+    },
+  );
+
+  declareRoute(
+    app,
+    'listPayLinks',
+    { tags, summary: "The account's live pay links" },
+    async (request) => {
+      const { tenant, portalUserId } = principalOf(request);
+      return { items: await deps.payLinks.list(tenant, portalUserId) };
+    },
+  );
+
+  declareRoute(
+    app,
+    'revokePayLink',
+    { tags, summary: 'Revoke one of the account’s pay links: its tokens stop at once' },
+    async (request) => {
+      const { tenant, portalUserId } = principalOf(request);
+      return deps.payLinks.revoke(tenant, portalUserId, Number(request.params.id));
     },
   );
 }

@@ -22,6 +22,7 @@ import {
   recordSuccessfulLogin,
   updatePasswordHash,
 } from './queries.js';
+import type { Invitations } from './links/invitations.js';
 import type { PasswordNotices } from './password-notice.js';
 import {
   ACCESS_DISABLED_MESSAGE,
@@ -88,6 +89,44 @@ export function createAuthService(deps: AuthDeps) {
     });
   }
 
+  /** The account of an ERP customer (docs/api.md register): one per customer, 409 otherwise. */
+  async function createAccount(
+    tenant: TenantContext,
+    customer: { cnro: number; cnom: string; digits: string },
+    input: { email: string; password: string },
+    origin: RequestOrigin,
+    details?: Record<string, boolean>,
+  ) {
+    const taken = await portalUserExists(tenant, customer.cnro, customer.digits);
+    assertThat(!taken, 'USER_ALREADY_EXISTS', 'Ya existe un usuario del portal para ese cliente');
+    const passwordHash = await passwords.hash(input.password);
+    let created;
+    try {
+      created = await insertPortalUser(tenant, {
+        cnro: customer.cnro,
+        dniCuit: customer.digits,
+        email: input.email,
+        passwordHash,
+        now: clock.now(),
+      });
+    } catch (error) {
+      // Two registrations of the same customer at once: the unique index decides.
+      if ((error as { code?: string }).code === '23505') {
+        throw new AppError(
+          'USER_ALREADY_EXISTS',
+          'Ya existe un usuario del portal para ese cliente',
+        );
+      }
+      throw error;
+    }
+    await audit.record(tenant, origin, {
+      event: 'register',
+      portalUserId: created.id,
+      ...(details && { details }),
+    });
+    return { portal_user_id: created.id, nombre: customer.cnom, email: input.email };
+  }
+
   async function customerNameOf(tenant: TenantContext, portalUserId: string): Promise<string> {
     const profile = await findUserProfile(tenant, portalUserId);
     return profile?.cnom ?? '';
@@ -104,31 +143,27 @@ export function createAuthService(deps: AuthDeps) {
       const tenant = await tenancy.resolve(ids.tenantId, ids.sucursalId);
       const customer = await findCustomerByIdentifier(tenant, digits);
       assertThat(customer, 'ORDCON_NOT_FOUND', 'No hay un cliente con esa identificación');
-      const taken = await portalUserExists(tenant, customer.cnro, digits);
-      assertThat(!taken, 'USER_ALREADY_EXISTS', 'Ya existe un usuario del portal para ese cliente');
+      return createAccount(tenant, { ...customer, digits }, input, origin);
+    },
 
-      const passwordHash = await passwords.hash(input.password);
-      let created;
-      try {
-        created = await insertPortalUser(tenant, {
-          cnro: customer.cnro,
-          dniCuit: digits,
-          email: input.email,
-          passwordHash,
-          now: clock.now(),
-        });
-      } catch (error) {
-        // Two registrations of the same customer at once: the unique index decides.
-        if ((error as { code?: string }).code === '23505') {
-          throw new AppError(
-            'USER_ALREADY_EXISTS',
-            'Ya existe un usuario del portal para ese cliente',
-          );
-        }
-        throw error;
-      }
-      await audit.record(tenant, origin, { event: 'register', portalUserId: created.id });
-      return { portal_user_id: created.id, nombre: customer.cnom, email: input.email };
+    /**
+     * Registering from an invitation (docs/pay-links.md "Invitations"): the invitation names the
+     * customer and their sucursal, so nobody types a DNI; the e-mail may differ from the invited
+     * one. The invitation is spent by the account it made.
+     */
+    async registerInvited(
+      invitations: Pick<Invitations, 'live' | 'spend'>,
+      input: { invitacion: string; email: string; password: string; passwordConfirmation: string },
+      origin: RequestOrigin,
+    ) {
+      assertNewPassword(input.password, input.passwordConfirmation);
+      const { row, tenant, customer } = await invitations.live(input.invitacion);
+      const digits = customer.ccui.replace(/[^0-9]/g, '');
+      const created = await createAccount(tenant, { ...customer, digits }, input, origin, {
+        invitacion: true,
+      });
+      await invitations.spend(row.id);
+      return created;
     },
 
     /**

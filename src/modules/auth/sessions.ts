@@ -127,6 +127,8 @@ export function createSessions(deps: {
   graceSeconds: number;
   /** The key successors are derived with (`keys.derive`: the platform derives it from the JWT secret). */
   successorKey: Buffer;
+  /** After a session ended: what else ends with it (the account's pay links, by reason). */
+  onEnded?: (tenant: TenantContext, portalUserId: string, reason: SessionEnd) => Promise<void>;
 }): Sessions {
   const { systemDb, tenancy, versions, clock, successorKey } = deps;
   const ttlSeconds = deps.ttlDays * 86_400;
@@ -147,6 +149,7 @@ export function createSessions(deps: {
     await versions.ended(tenant, portalUserId);
     await endUserSession(db, tenant, portalUserId, clock.now());
     await endRefreshTokens(systemDb, tenant, portalUserId, reason);
+    await deps.onEnded?.(tenant, portalUserId, reason);
   }
 
   return {

@@ -102,6 +102,8 @@ export interface InvoiceDocument {
   lineas: CbtefisdetLine[];
   iva: CbtefisivaRate[];
   /** The document a note adjusts, when it names one of the same customer's. */
+  /** What it still owes (a pay link's token reads only pending debts' PDFs). */
+  saldo: string;
   asociado: {
     comprobante: string;
     nrocomp: string;
@@ -126,7 +128,7 @@ export async function findInvoiceDocument(
 ): Promise<InvoiceDocument | undefined> {
   const table = (name: string) => sql.table(`${tenant.customerSchema}.${name}`);
   const { rows } = await sql<InvoiceDocument>`
-    SELECT o.id::text AS id, o.tipo, o.comprobante, o.nrocomp,
+    SELECT o.id::text AS id, o.tipo, o.comprobante, o.nrocomp, o.saldo::text AS saldo,
            CASE WHEN f.ordcta_id IS NULL THEN NULL ELSE json_build_object(
              'tipo_cbte', f.tipo_cbte, 'letra', f.letra, 'punto_venta', f.punto_venta,
              'numero', f.numero, 'fecha', f.fecha::text, 'cae', f.cae, 'cae_vto', f.cae_vto::text,

@@ -47,11 +47,11 @@ export function invoiceRoutes(
         'The printed representation of an authorized document: CAE, Vto. CAE and the ARCA QR (RG 4892)',
     },
     async (request) => {
-      const { tenant, portalUserId } = principalOf(request);
+      const { tenant, portalUserId, payLinkId } = principalOf(request);
       // After the params' schema, before anything is read.
       const release = await admitPdf(request);
       const { filename, pdf } = await deps.invoices
-        .pdf(tenant, portalUserId, request.params.id)
+        .pdf(tenant, portalUserId, request.params.id, { pendingOnly: payLinkId !== undefined })
         .finally(() => void release());
       return { filename, pdf, disposition: 'attachment' as const };
     },

@@ -93,13 +93,17 @@ export function createInvoiceService(deps: {
       tenant: TenantContext,
       portalUserId: string,
       id: string,
+      scope: { pendingOnly: boolean } = { pendingOnly: false },
     ): Promise<{ filename: string; pdf: Buffer }> {
       if (!isUuid(id)) throw new AppError('FACTURA_NOT_FOUND', NOT_FOUND);
       const [document, issuer] = await Promise.all([
         findInvoiceDocument(tenant, portalUserId, id),
         deps.issuers.issuer(tenant),
       ]);
-      if (!document) throw new AppError('FACTURA_NOT_FOUND', NOT_FOUND);
+      // A pay link's token reads the documents it may pay, no other (docs/pay-links.md).
+      if (!document || (scope.pendingOnly && !(Number(document.saldo) > 0))) {
+        throw new AppError('FACTURA_NOT_FOUND', NOT_FOUND);
+      }
       const { fiscal } = document;
       if (!isAuthorized(fiscal)) {
         throw new AppError(

@@ -47,6 +47,7 @@ function toItem(row: PaymentHistoryRow, context: ItemContext) {
     })),
     recibo_numero: row.recibo_numero,
     checkout_url: liveCheckoutUrl(row, context),
+    pagado_con_enlace: row.con_enlace,
   };
 }
 
@@ -100,10 +101,14 @@ export function createPaymentDetail(deps: {
     tenant: TenantContext,
     portalUserId: string,
     paymentId: number,
+    scope: { fromPayLinksOnly: boolean } = { fromPayLinksOnly: false },
   ): Promise<PaymentItem> {
     if (!isPositiveInt4(paymentId)) throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
     let row = await find(tenant, portalUserId, paymentId);
-    if (!row) throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
+    // A pay link's token sees the payments pay links started, no other (docs/pay-links.md).
+    if (!row || (scope.fromPayLinksOnly && !row.con_enlace)) {
+      throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
+    }
     if (row.status === 'issued' && (await deps.resolution.look(tenant, row.id))) {
       row = (await find(tenant, portalUserId, paymentId)) ?? row;
     }

@@ -127,11 +127,12 @@ export function paymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): voi
       },
     },
     async (request) => {
-      const { tenant, portalUserId } = principalOf(request);
+      const { tenant, portalUserId, payLinkId } = principalOf(request);
       const data = await deps.start(tenant, portalUserId, {
         facturas: request.body.facturas,
         total: request.body.total,
         origin: request.headers.origin,
+        payLinkId,
       });
       return data;
     },
@@ -162,8 +163,10 @@ export function paymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): voi
       summary: 'One of the user’s payments, as historial lists it (the result page polls it)',
     },
     async (request) => {
-      const { tenant, portalUserId } = principalOf(request);
-      const data = await deps.detail(tenant, portalUserId, request.params.id);
+      const { tenant, portalUserId, payLinkId } = principalOf(request);
+      const data = await deps.detail(tenant, portalUserId, request.params.id, {
+        fromPayLinksOnly: payLinkId !== undefined,
+      });
       return data;
     },
   );
@@ -214,8 +217,10 @@ export function paymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): voi
       summary: 'The receipt of an approved payment, as a PDF',
     },
     async (request) => {
-      const { tenant, portalUserId } = principalOf(request);
-      const { filename, pdf } = await deps.receiptPdf(tenant, portalUserId, request.params.id);
+      const { tenant, portalUserId, payLinkId } = principalOf(request);
+      const { filename, pdf } = await deps.receiptPdf(tenant, portalUserId, request.params.id, {
+        fromPayLinksOnly: payLinkId !== undefined,
+      });
       return { filename, pdf };
     },
   );

@@ -11,7 +11,7 @@ import {
   scheduleDailyReminders,
 } from './run.js';
 import { stageKindOf } from './schedule.js';
-import { createReminderSender, type ReminderEmailJob } from './send.js';
+import { createReminderSender, type ReminderSenderDeps, type ReminderEmailJob } from './send.js';
 import { createUnsubscribe } from './unsubscribe.js';
 import {
   createDailyDiscovery,
@@ -49,7 +49,11 @@ export async function registerReminders(
     'clock' | 'jobs' | 'keys' | 'log' | 'mailer' | 'metrics' | 'settings' | 'systemDb' | 'tenancy'
   >,
   deployment: RemindersSettings,
-  deps: { heldDebts: DebtsHeldByPayments },
+  deps: {
+    heldDebts: DebtsHeldByPayments;
+    /** The e-mail's pay link (auth's pay links, reason `aviso`). */
+    payLink?: ReminderSenderDeps['payLink'];
+  },
 ): Promise<void> {
   const { heldDebts } = deps;
   const { clock, log, metrics, systemDb, tenancy, jobs, mailer } = shared;
@@ -64,6 +68,7 @@ export async function registerReminders(
     tokenKey,
     heldDebts,
     settings,
+    ...(deps.payLink && { payLink: deps.payLink }),
   });
   if (!links) {
     // Production without BACKEND_URL: a reminder without its unsubscribe link is not sent, and

@@ -45,6 +45,8 @@ export function reminderMessage(input: {
   today: string;
   debts: readonly ReminderDebt[];
   debtsUrl: string;
+  /** A pay link of the account: paying needs no password (docs/pay-links.md). */
+  payLink?: { url: string; until: string } | undefined;
   unsubscribeUrl: string;
 }): MailMessage {
   const { today, debts } = input;
@@ -68,8 +70,16 @@ export function reminderMessage(input: {
       ...section('Por vencer:', coming),
       `Total: ${formatMoney(centsToNumeric(totalCents))}`,
       '',
-      'Podés verlos y pagarlos en el portal de clientes:',
-      input.debtsUrl,
+      ...(input.payLink
+        ? [
+            'Pagalos desde este enlace, sin contraseña (sirve hasta el ' +
+              `${formatDate(input.payLink.until)}):`,
+            input.payLink.url,
+            '',
+            'O ingresá al portal de clientes:',
+            input.debtsUrl,
+          ]
+        : ['Podés verlos y pagarlos en el portal de clientes:', input.debtsUrl]),
       '',
       'Si ya pagaste, no tengas en cuenta este aviso.',
       '',

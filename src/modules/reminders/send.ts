@@ -55,6 +55,15 @@ export interface ReminderSenderDeps {
   heldDebts(db: TenantExecutor, tenant: Pick<TenantContext, 'tenantId'>): Promise<Set<string>>;
   /** The tenant's reminder settings, read fresh. */
   settings: SettingsReader;
+  /**
+   * A pay link of the recipient's account for the e-mail's "Pagar" (docs/pay-links.md): undefined
+   * when the tenant turned links off, and then the e-mail links to the login. The CLI's run has
+   * none and links to the login.
+   */
+  payLink?: (
+    tenant: TenantContext,
+    portalUserId: string,
+  ) => Promise<{ url: string; vence: string } | undefined>;
 }
 
 /** One line per debt, whatever the number of its stages the e-mail settles. */
@@ -126,6 +135,8 @@ export function createReminderSender(deps: ReminderSenderDeps) {
         portalUserId: job.portalUserId,
         createdMicros: recipient.created_micros,
       });
+      // One link per e-mail, made with it: the reminder still pays the day it is read.
+      const payLink = await deps.payLink?.(tenant, job.portalUserId);
       const message: MailMessage = reminderMessage({
         to: recipient.email.trim(),
         nombre: recipient.nombre,
@@ -133,6 +144,7 @@ export function createReminderSender(deps: ReminderSenderDeps) {
         today: tenantToday(clock.now(), settings),
         debts: debtsOf(sendable),
         debtsUrl: links.debtsUrl(tenant.tenantId),
+        payLink: payLink && { url: payLink.url, until: payLink.vence.slice(0, 10) },
         unsubscribeUrl: links.unsubscribeUrl(token),
       });
       try {

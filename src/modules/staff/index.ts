@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AccountsConsole } from '../auth/index.js';
+import type { AccountsConsole, Invitations, PayLinks } from '../auth/index.js';
 import type { PaymentsConsole } from '../payments/index.js';
 import type { Shared } from '../shared.js';
 import { staffRoutes } from './routes.js';
@@ -15,8 +15,12 @@ export { staffCommands, type StaffCommandSettings } from './commands.js';
  */
 export function registerStaff(
   app: FastifyInstance,
-  shared: Pick<Shared, 'calendar'>,
-  deps: { payments: PaymentsConsole; accounts: AccountsConsole },
+  shared: Pick<Shared, 'calendar' | 'tenancy'>,
+  deps: {
+    payments: PaymentsConsole;
+    accounts: AccountsConsole;
+    links: { payLinks: PayLinks; invitations: Invitations };
+  },
 ): void {
-  staffRoutes(app, { ...deps, calendar: shared.calendar });
+  staffRoutes(app, { ...deps, calendar: shared.calendar, tenancy: shared.tenancy });
 }

@@ -11,7 +11,8 @@ import { AppError } from '../../platform/errors.js';
 import { declareRoute } from '../../platform/http/declare-route.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import { STAFF_DEFAULT_LIMIT } from '../../../contract/staff.js';
-import type { AccountsConsole } from '../auth/index.js';
+import type { AccountsConsole, Invitations, PayLinks } from '../auth/index.js';
+import type { Tenancy } from '../../platform/tenancy/tenancy.js';
 import type { PaymentsConsole } from '../payments/index.js';
 import { findStaffActions, recordStaffAction } from './audit.js';
 import { amountCell, BOM, csvRow, textCell } from './csv.js';
@@ -21,7 +22,9 @@ const tags = ['comercio'];
 export interface StaffRouteDeps {
   payments: PaymentsConsole;
   accounts: AccountsConsole;
+  links: { payLinks: PayLinks; invitations: Invitations };
   calendar: TenantCalendar;
+  tenancy: Tenancy;
 }
 
 function pageOf(query: { limit?: number | undefined; offset?: number | undefined }) {
@@ -285,5 +288,66 @@ export function staffRoutes(app: FastifyInstance, deps: StaffRouteDeps): void {
       });
       return item;
     },
+  );
+
+  declareRoute(
+    app,
+    'createStaffPayLink',
+    {
+      tags,
+      summary: "A pay link of the customer's account, to send by the business's own channel",
+      preValidation: emptyBodyAsObject,
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const { portal_user_id: id } = request.params;
+      const item = await accounts.find(staff, request.query.sucursal_id, id);
+      const context = await deps.tenancy.tryResolve(staff.tenantId, request.query.sucursal_id);
+      if (!context) throw new AppError('USER_NOT_FOUND', 'Cuenta del portal no encontrada');
+      const link = await deps.links.payLinks.create(context, id, 'comercio');
+      if (!link)
+        throw new AppError(
+          'CONFLICT',
+          'El comercio no usa enlaces de pago (portal.enlaces.dias = 0)',
+        );
+      await recordStaffAction(staff, {
+        accion: 'enlace',
+        objeto: clientObject(item),
+        motivo: request.body.motivo,
+        ip: request.ip,
+      });
+      return { url: link.url, vence: link.vence };
+    },
+  );
+
+  declareRoute(
+    app,
+    'inviteStaffClient',
+    { tags, summary: 'Invite a customer of the ERP without an account to register, by e-mail' },
+    async (request) => {
+      const staff = staffOf(request);
+      const { sucursal_id: sucursalId, cnro, email } = request.body;
+      const context = await deps.tenancy.tryResolve(staff.tenantId, sucursalId);
+      if (!context) throw new AppError('INVALID_SUCURSAL', 'La sucursal no pertenece a la empresa');
+      const answer = await deps.links.invitations.invite(context, cnro, email);
+      await recordStaffAction(staff, {
+        accion: 'invitar',
+        objeto: `cliente ${cnro} (sucursal ${sucursalId})`,
+        motivo: undefined,
+        ip: request.ip,
+      });
+      return answer;
+    },
+  );
+
+  declareRoute(
+    app,
+    'listStaffInvitations',
+    {
+      tags,
+      summary: 'Invitations and their state, and the share of invited customers who registered',
+    },
+    async (request) =>
+      deps.links.invitations.list(staffOf(request).tenantId, pageOf(request.query)),
   );
 }

@@ -1,12 +1,18 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { AccessTokens } from '../security/tokens.js';
+import type { PayLinkStatus } from './pay-links.js';
 import type { SessionVersions } from './session-versions.js';
 import type { Tenancy, TenantContext } from '../tenancy/tenancy.js';
 
 export interface Principal {
   portalUserId: string;
   tenant: TenantContext;
+  /**
+   * The pay link the token was exchanged for (docs/pay-links.md): only the payer door's routes
+   * see such a principal, and they show it what the link may see. Undefined: a full session.
+   */
+  payLinkId: number | undefined;
   /** The token's session has ended (only routes with `acceptsEndedSession` see this). */
   sessionEnded: boolean;
 }
@@ -33,7 +39,20 @@ const UNAUTHORIZED_MESSAGE = 'Token de acceso ausente, inválido o vencido';
  * belong to the user's current session (an ended session's tokens are refused at once). Anything
  * else is 401 UNAUTHORIZED.
  */
-export function createJwtGuard(tokens: AccessTokens, tenancy: Tenancy, versions: SessionVersions) {
+/** What a pay link's token hears on a route of a full session (403 FORBIDDEN). */
+export const PAY_LINK_ONLY_MESSAGE =
+  'Este enlace sólo permite pagar. Ingresá con tu contraseña para ver todo.';
+
+/**
+ * `payLinks` present: the payer door, which takes a pay link's token too (while its link lives);
+ * absent: the customer door, which answers such a token 403 FORBIDDEN.
+ */
+export function createJwtGuard(
+  tokens: AccessTokens,
+  tenancy: Tenancy,
+  versions: SessionVersions,
+  payLinks?: PayLinkStatus,
+) {
   return async function jwtGuard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const header = request.headers.authorization;
     const match = header === undefined ? null : /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header);
@@ -50,7 +69,18 @@ export function createJwtGuard(tokens: AccessTokens, tenancy: Tenancy, versions:
     if (sessionEnded && request.routeOptions.config.acceptsEndedSession !== true) {
       throw new AppError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
     }
-    request.principal = { portalUserId: claims.portal_user_id, tenant, sessionEnded };
+    if (claims.alcance === 'pago') {
+      if (!payLinks) throw new AppError('FORBIDDEN', PAY_LINK_ONLY_MESSAGE);
+      if (claims.enlace === undefined || !(await payLinks.live(claims.enlace))) {
+        throw new AppError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
+      }
+    }
+    request.principal = {
+      portalUserId: claims.portal_user_id,
+      tenant,
+      sessionEnded,
+      payLinkId: claims.alcance === 'pago' ? claims.enlace : undefined,
+    };
   };
 }
 

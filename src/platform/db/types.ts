@@ -50,8 +50,40 @@ export interface SystemDatabase {
       | 'disabled'
       | null;
   };
+  /** Pay links (system/0009): exchanged for a token that may only pay. */
+  portal_pay_links: {
+    id: Generated<number>;
+    token_hash: string;
+    tenant_id: number;
+    sucursal_id: number;
+    portal_user_id: string;
+    motivo: PayLinkReason;
+    created_at: CreatedAt;
+    expires_at: Timestamp;
+    revoked_at: Timestamp | null;
+    last_used_at: Timestamp | null;
+    uses: Generated<number>;
+  };
+  /** Invitations to register (system/0009), one live per customer. */
+  portal_invitations: {
+    id: Generated<number>;
+    token_hash: string;
+    tenant_id: number;
+    sucursal_id: number;
+    customer_schema: string;
+    cnro: number;
+    email: string;
+    created_at: CreatedAt;
+    expires_at: Timestamp;
+    opened_at: Timestamp | null;
+    registered_at: Timestamp | null;
+    replaced_at: Timestamp | null;
+  };
   portal_migrations: MigrationsTable;
 }
+
+/** Why a pay link was made (system/0009). */
+export type PayLinkReason = 'aviso' | 'cliente' | 'comercio';
 
 export interface MigrationsTable {
   name: string;
@@ -183,6 +215,8 @@ export interface TenantDatabase {
     /** Whether a refund reversed the ledger; null without a receipt to reverse (tenant/0011). */
     refund_ledger_reversed: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
     refund_id: string | null;
+    /** The pay link it was started from (tenant/0015), if any. */
+    pay_link_id: ColumnType<string | null, number | null | undefined, number | null>;
     issued_at: Timestamp | null;
     approved_at: Timestamp | null;
     rejected_at: Timestamp | null;

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { SystemDatabase } from '../db/types.js';
 import type { StaffTokens } from '../security/staff-tokens.js';
 import type { AccessTokens } from '../security/tokens.js';
+import type { PayLinkStatus } from '../auth/pay-links.js';
 import type { SessionVersions } from '../auth/session-versions.js';
 import type { Tenancy } from '../tenancy/tenancy.js';
 
@@ -33,6 +34,8 @@ export interface DoorDeps {
   tokens: AccessTokens;
   tenancy: Tenancy;
   versions: SessionVersions;
+  /** Whether a pay link still lets its tokens in (the payer door). */
+  payLinks: PayLinkStatus;
   /** The per-user limit of the routes a customer's token opens (platform/rate-limit.ts). */
   perUserLimit: PreHandlerHook;
   /** The administrative system's tokens (docs/staff.md), and the limit per staff user. */

@@ -2,6 +2,7 @@ import type { DoorName } from '../../../contract/routes.js';
 import type { IdempotencyChecks } from '../idempotency/http.js';
 import { customerDoor } from './customer.js';
 import type { DoorChecks, DoorDefinition, DoorDeps, SecurityScheme } from './door.js';
+import { payerDoor } from './payer.js';
 import { publicDoor } from './public.js';
 import { staffDoor } from './staff.js';
 
@@ -14,6 +15,7 @@ export type { DoorDeps, OnRequestHook, SecurityScheme } from './door.js';
 const DOORS = {
   public: publicDoor,
   customer: customerDoor,
+  payer: payerDoor,
   staff: staffDoor,
 } as const satisfies { readonly [N in DoorName]: DoorDefinition };
 

@@ -16,10 +16,21 @@ export interface AccessClaims {
    * guard refuses tokens of an older version. A token without it is of version 0.
    */
   sv: number;
+  /**
+   * `pago`: a pay link's token (docs/pay-links.md), which only the routes of the payer door take;
+   * absent: a full session's.
+   */
+  alcance?: 'pago';
+  /** The pay link it was exchanged for (its id in portal_pay_links), with `alcance`. */
+  enlace?: number;
 }
 
+/** A pay link's access token lives 15 minutes and is never refreshed. */
+export const PAY_LINK_TOKEN_TTL_SECONDS = 900 as const;
+
 export interface AccessTokens {
-  sign(claims: AccessClaims): Promise<string>;
+  /** A token of `ttlSeconds` (an hour unless said). */
+  sign(claims: AccessClaims, ttlSeconds?: number): Promise<string>;
   /** The claims of a valid token, or undefined for anything else (never throws). */
   verify(token: string): Promise<AccessClaims | undefined>;
 }
@@ -30,17 +41,22 @@ export interface AccessTokens {
  * before any key is used. A client sends the same token on every request for an hour: a verified
  * token is remembered (exact string -> claims) until its `exp`, which is checked on every use.
  */
+/** A bigserial id as the token carries it: a positive safe integer. */
+function isPositiveInt8(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+}
+
 export function createAccessTokens(secret: string, clock: Clock): AccessTokens {
   const key = importHmacKey(secret);
   const verified = growingLru<string, AccessClaims & { exp: number }>(50_000);
 
   return {
-    async sign(claims) {
+    async sign(claims, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS) {
       const iat = Math.floor(clock.now().getTime() / 1000);
       return new SignJWT({ ...claims })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuedAt(iat)
-        .setExpirationTime(iat + ACCESS_TOKEN_TTL_SECONDS)
+        .setExpirationTime(iat + ttlSeconds)
         .sign(await key);
     },
     async verify(token) {
@@ -57,12 +73,20 @@ export function createAccessTokens(secret: string, clock: Clock): AccessTokens {
           currentDate: clock.now(),
           requiredClaims: ['iat', 'exp'],
         });
-        const { portal_user_id, tenant_id, sucursal_id, exp, sv = 0 } = payload;
+        const { portal_user_id, tenant_id, sucursal_id, exp, sv = 0, alcance, enlace } = payload;
         if (typeof portal_user_id !== 'string' || !isUuid(portal_user_id)) return undefined;
         if (!isPositiveInt4(tenant_id) || !isPositiveInt4(sucursal_id) || typeof exp !== 'number')
           return undefined;
         if (typeof sv !== 'number' || !Number.isSafeInteger(sv) || sv < 0) return undefined;
-        const claims = { portal_user_id, tenant_id, sucursal_id, sv };
+        if (alcance !== undefined && (alcance !== 'pago' || !isPositiveInt8(enlace)))
+          return undefined;
+        const claims: AccessClaims = {
+          portal_user_id,
+          tenant_id,
+          sucursal_id,
+          sv,
+          ...(alcance === 'pago' && { alcance, enlace: enlace as number }),
+        };
         verified.set(token, { ...claims, exp });
         return claims;
       } catch (error) {

@@ -233,6 +233,13 @@ export const SETTINGS = {
     wholeNumber(0, 23, 9),
     true,
   ),
+  payLinkDays: setting(
+    'portal.enlaces.dias',
+    '`14`',
+    'days a pay link lives; `0`: no pay links (docs/pay-links.md)',
+    wholeNumber(0, 365, 14),
+    true,
+  ),
   partialPayments: setting(
     'portal.pagos.parciales',
     'off',

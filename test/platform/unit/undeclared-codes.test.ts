@@ -28,6 +28,7 @@ async function liveness(refuse: boolean, code: ErrorCode) {
     doors: {
       public: { name: 'public', ...open },
       customer: { name: 'customer', ...open },
+      payer: { name: 'payer', ...open },
       staff: { name: 'staff', ...open },
     },
   });

@@ -54,6 +54,10 @@ const MESSAGES = {
   RECIBO_NOT_CONFIGURED: 'La empresa todavía no tiene habilitados los pagos en línea.',
   GATEWAY_ERROR: 'La plataforma de pago no respondió. Probá de nuevo en unos minutos.',
   PAYMENT_NOT_FOUND: 'No encontramos ese pago.',
+  INVALID_LINK:
+    'Este enlace de pago ya no sirve: venció o fue revocado. Ingresá con tu contraseña o pedí un enlace nuevo.',
+  INVALID_INVITATION:
+    'Esta invitación ya no sirve: venció, ya se usó o fue reemplazada. Registrate con tu documento o pedí una nueva.',
   INVALID_RESULT_TOKEN:
     'El enlace de este pago venció o no es válido. Ingresá a tu cuenta para ver cómo terminó.',
   INVALID_STATUS: 'El pago cambió de estado y ya no admite esta operación. Actualizá la página.',

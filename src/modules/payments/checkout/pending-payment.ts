@@ -20,6 +20,7 @@ export async function recordPendingPayment(
     monto: string;
     facturas: readonly PaymentInvoice[];
     reference: string;
+    payLinkId?: number | undefined;
   },
   clock: Clock,
 ): Promise<{ id: number }> {

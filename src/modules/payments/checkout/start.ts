@@ -24,6 +24,8 @@ import type { PartialPaymentSettingsReader } from '../partial-settings.js';
 
 export interface StartRequest extends SelectionRequest {
   origin: string | undefined;
+  /** The pay link whose token started it (docs/pay-links.md), kept on the payment. */
+  payLinkId?: number | undefined;
 }
 
 export function createPaymentStart(deps: {
@@ -99,6 +101,7 @@ export function createPaymentStart(deps: {
         monto: centsToNumeric(totalCents),
         facturas,
         reference,
+        payLinkId: request.payLinkId,
       },
       clock,
     );

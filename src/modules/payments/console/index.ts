@@ -56,6 +56,7 @@ export interface ConsolePayment {
   estado: PaymentStatus;
   recibo_numero: string | null;
   atencion: AttentionReason | null;
+  pagado_con_enlace: boolean;
 }
 
 export interface ListQuery {
@@ -105,6 +106,7 @@ export function createPaymentsConsole(deps: {
       estado: row.status,
       recibo_numero: row.recibo_numero,
       atencion: row.atencion,
+      pagado_con_enlace: row.con_enlace,
     };
   }
 

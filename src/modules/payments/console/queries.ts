@@ -26,6 +26,7 @@ export interface ConsolePaymentRow {
   /** Since when it needs a person (the moment the reason began), when it does. */
   atencion_desde: Date | null;
   recibo_error: string | null;
+  con_enlace: boolean;
   total: string;
 }
 
@@ -159,7 +160,8 @@ function filtersOf(filters: PaymentFilters, reason: RawBuilder<unknown>): RawBui
 }
 
 const PAYMENT_COLUMNS = sql`p.id, p.created_at, p.sucursal_id, p.ordcon_id, c.cnom, c.ccui,
-       p.gateway, p.monto::text AS monto, p.status, r.nrocomp AS recibo_numero, p.recibo_error`;
+       p.gateway, p.monto::text AS monto, p.status, r.nrocomp AS recibo_numero, p.recibo_error,
+       p.pay_link_id IS NOT NULL AS con_enlace`;
 
 /** A page of the tenant's payments, newest first, with the count of all that match. */
 export async function findConsolePayments(

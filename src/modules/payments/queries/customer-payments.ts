@@ -16,6 +16,8 @@ export interface PaymentHistoryRow {
   recibo_numero: string | null;
   created_at: Date;
   checkout_url: string | null;
+  /** Started from a pay link (docs/pay-links.md). */
+  con_enlace: boolean;
 }
 
 /**
@@ -43,7 +45,8 @@ export async function findPaymentHistory(
            p.facturas_json,
            r.nrocomp AS recibo_numero,
            p.created_at,
-           p.checkout_url
+           p.checkout_url,
+           p.pay_link_id IS NOT NULL AS con_enlace
       FROM public.portal_payments p
       LEFT JOIN ${sql.table(`${tenant.customerSchema}.ordcta`)} r ON r.id = p.recibo_id::uuid
      WHERE p.portal_user_id = ${portalUserId} AND p.tenant_id = ${tenant.tenantId} ${where}
@@ -71,6 +74,7 @@ export interface ReceiptPaymentRow {
   gateway: string | null;
   gateway_payment_id: string | null;
   facturas_json: PaymentInvoice[];
+  con_enlace: boolean;
 }
 
 /**
@@ -85,7 +89,7 @@ export async function findPaymentOfCustomer(
 ): Promise<ReceiptPaymentRow | undefined> {
   const { rows } = await sql<ReceiptPaymentRow>`
     SELECT p.id, p.status, p.recibo_id, p.ordcon_id, p.gateway, p.gateway_payment_id,
-           p.facturas_json
+           p.facturas_json, p.pay_link_id IS NOT NULL AS con_enlace
       FROM public.portal_payments p
      WHERE p.id = ${paymentId}
        AND p.tenant_id = ${tenant.tenantId}

@@ -32,6 +32,7 @@ export function insertPayment(
     monto: string;
     facturas: readonly PaymentInvoice[];
     reference: string;
+    payLinkId?: number | undefined;
     now: Date;
   },
 ) {
@@ -48,6 +49,7 @@ export function insertPayment(
       status: 'pending',
       facturas_json: facturasJson(payment.facturas),
       reference: payment.reference,
+      pay_link_id: payment.payLinkId ?? null,
       created_at: payment.now,
     })
     .returning('id')

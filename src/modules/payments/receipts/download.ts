@@ -17,11 +17,15 @@ export function createReceiptDownload(deps: { reports: ReportsClient }) {
     tenant: TenantContext,
     portalUserId: string,
     paymentId: number,
+    scope: { fromPayLinksOnly: boolean } = { fromPayLinksOnly: false },
   ): Promise<{ filename: string; pdf: Buffer }> {
     if (!isPositiveInt4(paymentId)) throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
     // The customer comes from the token's user, in the same round trip as the payment.
     const payment = await findPaymentOfCustomer(tenant.db, tenant, portalUserId, paymentId);
-    if (!payment) throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
+    // A pay link's token reads the receipts of payments pay links started (docs/pay-links.md).
+    if (!payment || (scope.fromPayLinksOnly && !payment.con_enlace)) {
+      throw new AppError('PAYMENT_NOT_FOUND', 'Pago no encontrado');
+    }
     if (payment.status !== 'approved') {
       throw new AppError(
         'RECIBO_NO_DISPONIBLE',
