@@ -190,7 +190,8 @@ async function withRefreshLock<T>(task: () => Promise<T>): Promise<T> {
 
 /** The routes that take no access token, and those that take it (contract/routes.ts). */
 type PublicKey = RouteKeyWhere<{ door: 'public' }>;
-type BearerKey = RouteKeyWhere<{ door: 'customer' }>;
+/** A full session's token opens the customer door and the payer door (which a pay link's opens too). */
+type BearerKey = RouteKeyWhere<{ door: 'customer' | 'payer' }>;
 /** What a call adds to the route's input: all but the token, which the session adds. */
 type Extras = Omit<CallExtras, 'token'>;
 
