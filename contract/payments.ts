@@ -109,5 +109,10 @@ export const ResultResponse = Envelope(
     estado: Type.String(),
     monto: Type.Number(),
     recibo_numero: NullableString(),
+    tenant_id: Type.Integer({
+      description:
+        "The token's tenant: the page takes its brand from it and refuses an address of another (an addition)",
+    }),
+    sucursal_id: Type.Integer({ description: "The token's sucursal (an addition)" }),
   }),
 );

@@ -1,3 +1,4 @@
+import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { numericToNumber } from '../../platform/money.js';
@@ -14,11 +15,20 @@ export interface PaymentResult {
   estado: PaymentResultRow['status'];
   monto: number;
   recibo_numero: string | null;
+  tenant_id: number;
+  sucursal_id: number;
 }
 
-function toResult(row: PaymentResultRow): PaymentResult {
+/**
+ * The token's tenant and sucursal go with the status: the page shows the brand of the tenant the
+ * payment is of, never the address's (a token of one business under another's address is a fake
+ * proof of payment; the page refuses the mismatch).
+ */
+function toResult(row: PaymentResultRow, tenant: TenantContext): PaymentResult {
   return {
     payment_id: row.id,
+    tenant_id: tenant.tenantId,
+    sucursal_id: tenant.sucursalId,
     estado: row.status,
     monto: row.monto === null ? 0 : numericToNumber(row.monto),
     recibo_numero: row.recibo_numero,
@@ -54,7 +64,7 @@ export function createPaymentResult(deps: {
     if (row.status === 'issued' && (await deps.resolution.look(tenant, row.id))) {
       row = (await findPaymentResult(tenant.db, tenant, paymentId)) ?? row;
     }
-    return toResult(row);
+    return toResult(row, tenant);
   };
 }
 
