@@ -449,4 +449,62 @@ describe('invitations', () => {
         .data.items.some((item) => item.accion === 'invitar'),
     ).toBe(true);
   });
+
+  it('a CSV invites many: per row sent or why not, never twice to a customer in a day', async () => {
+    await tenant.query(
+      `INSERT INTO suc0001.ordcon (cnro, cnom, ccui) VALUES (4, 'Carla Ruiz', '27111222'),
+                                                           (5, 'Dario Sosa', '20555666')`,
+    );
+    const csv = [
+      'sucursal_id;cnro;email',
+      '1;4;carla@example.com',
+      '1;5;dario@example.com',
+      '1;5;dario@example.com',
+      '1;1;ana@example.com',
+      '1;99;nadie@example.com',
+      '77;4;carla@example.com',
+      'esto no es una fila',
+      '',
+    ].join('\r\n');
+    const upload = () =>
+      app.inject({
+        method: 'POST',
+        url: '/portal/comercio/clientes/invitar.csv',
+        headers: { ...bearer(staff), 'content-type': 'text/csv' },
+        payload: `\uFEFF${csv}`,
+      });
+    const first = await upload();
+    expect(first.statusCode, first.body).toBe(200);
+    const { data } = first.json<{
+      data: {
+        items: { fila: number; enviada: boolean; motivo: string | null }[];
+        enviadas: number;
+      };
+    }>();
+    expect(data.items.map((item) => [item.fila, item.enviada, item.motivo])).toEqual([
+      [2, true, null],
+      [3, true, null],
+      [4, false, 'repetido'],
+      [5, false, 'ya_tiene_cuenta'],
+      [6, false, 'cliente_inexistente'],
+      [7, false, 'sucursal_invalida'],
+      [8, false, 'fila_invalida'],
+    ]);
+    await invitationToken('carla@example.com');
+    await invitationToken('dario@example.com');
+    const again = await upload();
+    const motivos = again.json<{ data: { items: { motivo: string | null }[] } }>().data.items;
+    expect(motivos.slice(0, 2).map((item) => item.motivo)).toEqual([
+      'invitado_hoy',
+      'invitado_hoy',
+    ]);
+    // No other route takes CSV.
+    const elsewhere = await app.inject({
+      method: 'POST',
+      url: '/portal/comercio/clientes/invitar',
+      headers: { ...bearer(staff), 'content-type': 'text/csv' },
+      payload: csv,
+    });
+    expect(elsewhere.statusCode).toBe(415);
+  });
 });
