@@ -507,4 +507,51 @@ describe('invitations', () => {
     });
     expect(elsewhere.statusCode).toBe(415);
   });
+
+  it('an expired invitation does not register', async () => {
+    await tenant.query(
+      `INSERT INTO suc0001.ordcon (cnro, cnom, ccui) VALUES (6, 'Elena Vidal', '27999888')`,
+    );
+    await invite({ sucursal_id: 1, cnro: 6, email: 'elena@example.com' });
+    const token = await invitationToken('elena@example.com');
+    await env.systemQuery(
+      `UPDATE portal_invitations SET expires_at = now() - interval '1 minute' WHERE cnro = 6`,
+    );
+    const registered = await app.inject({
+      method: 'POST',
+      url: '/portal/auth/register',
+      payload: {
+        invitacion: token,
+        email: 'e@example.com',
+        password: PASSWORD,
+        password_confirmation: PASSWORD,
+      },
+      remoteAddress: uniqueAddress(),
+    });
+    expect(registered.statusCode).toBe(400);
+    expect(registered.json()).toMatchObject({ code: 'INVALID_INVITATION' });
+    const listed = await app.inject({
+      method: 'GET',
+      url: '/portal/comercio/invitaciones',
+      headers: bearer(staff),
+    });
+    const items = listed.json<{ data: { items: { cnro: number; estado: string }[] } }>().data.items;
+    expect(items.find((item) => item.cnro === 6)?.estado).toBe('vencida');
+  });
+});
+
+it('the exchange is limited to 10 a minute per address', async () => {
+  const address = uniqueAddress();
+  const statuses: number[] = [];
+  for (let attempt = 0; attempt < 11; attempt += 1) {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/portal/auth/enlace',
+      payload: { token: 'B'.repeat(43) },
+      remoteAddress: address,
+    });
+    statuses.push(response.statusCode);
+  }
+  expect(statuses.slice(0, 10).every((status) => status === 401)).toBe(true);
+  expect(statuses[10]).toBe(429);
 });
