@@ -1,0 +1,12 @@
+/**
+ * TypeScript is parsed with Babel's TypeScript parser (`babel-ts`) instead of Prettier's default
+ * (`typescript`, the compiler's own): the same output on every file here, in about two thirds of
+ * the time (README.md "What each change bought": a fresh clone's format check, 21 → 16 s of CPU).
+ * If a file ever formats differently under the two, that file can be given `typescript` back.
+ */
+export default {
+  printWidth: 100,
+  singleQuote: true,
+  trailingComma: 'all',
+  overrides: [{ files: ['*.ts', '*.tsx', '*.mts', '*.cts'], options: { parser: 'babel-ts' } }],
+};
