@@ -2,6 +2,7 @@ import path from 'node:path';
 import { bootConfig } from './boot.js';
 import type { Config } from './config.js';
 import { remindersSettings } from './module-settings.js';
+import { createPayLinkMaker } from './modules/auth/index.js';
 import { debtsHeldByPayments, paymentsCommands } from './modules/payments/index.js';
 import { printCommands } from './modules/print/index.js';
 import { remindersCommands } from './modules/reminders/index.js';
@@ -50,8 +51,9 @@ const noSettings = () => Promise.resolve(undefined);
 const COMMANDS = new Map<string, Entry>([
   ...entries(tenancyCommands, noSettings),
   ...entries(paymentsCommands, noSettings),
-  ...entries(remindersCommands({ heldDebts: debtsHeldByPayments }), async (config) =>
-    remindersSettings(await config()),
+  ...entries(
+    remindersCommands({ heldDebts: debtsHeldByPayments, payLinkMaker: createPayLinkMaker }),
+    async (config) => remindersSettings(await config()),
   ),
   // It touches no database and needs no configuration: the data directory only.
   ...entries(printCommands, async () => {

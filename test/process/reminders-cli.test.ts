@@ -76,6 +76,13 @@ describe('cli avisos', () => {
     expect(result.output).not.toContain('tenant 42');
     expect(result.output).not.toContain('@');
     expect(mailsTo(smtp, 'ana.cli@example.com')).toHaveLength(1);
+    // The command's e-mail pays without a password, as the API's: a pay link, made and kept.
+    expect(mailsTo(smtp, 'ana.cli@example.com')[0]?.text).toMatch(
+      /\/e\/41\/pagar#enlace=[A-Za-z0-9_-]{43}/,
+    );
+    expect(
+      await env.systemQuery(`SELECT motivo FROM portal_pay_links WHERE tenant_id = 41`),
+    ).toEqual([{ motivo: 'aviso' }]);
 
     const again = await runNode('src/cli.ts', ['avisos', 'enviar', '--tenant', '41'], processEnv);
     expect(again.code, again.output).toBe(0);

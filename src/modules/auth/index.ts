@@ -5,6 +5,8 @@ import { createAccountsConsole, type AccountsConsole } from './console/index.js'
 
 export type { AccountsConsole } from './console/index.js';
 export type { PayLinks } from './links/index.js';
+/** Making pay links outside the API (`cli avisos enviar`'s reminders). */
+export { createPayLinkMaker } from './links/index.js';
 export type { Invitations } from './links/invitations.js';
 import { createPasswordNotices } from './password-notice.js';
 import { createPasswordReset, RESET_EMAIL_JOB } from './password-reset.js';

@@ -1,3 +1,4 @@
+import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { CommandPlatform } from '../../platform/cli/platform.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { dueMarks, type DueMarks } from '../../platform/db/due-marks.js';
@@ -11,6 +12,20 @@ import { nextRunAt } from './schedule.js';
 import { createReminderSender, type ReminderEmailJob } from './send.js';
 import type { RemindersSettings } from './module-settings.js';
 import { UNSUBSCRIBE_KEY_PURPOSE } from './unsubscribe-token.js';
+
+/** How the command makes pay links: auth's maker (src/cli.ts hands it in). */
+export type PayLinkMaker = (deps: {
+  systemDb: RemindersCommandPlatform['systemDb'];
+  settings: RemindersCommandPlatform['settings'];
+  clock: Clock;
+  webOrigin: string | undefined;
+}) => {
+  create(
+    tenant: TenantContext,
+    portalUserId: string,
+    motivo: 'aviso',
+  ): Promise<{ url: string; vence: string } | undefined>;
+};
 
 /** What the commands read through: the platform as a command opens it (platform/cli/). */
 export type RemindersCommandPlatform = Pick<
@@ -120,7 +135,7 @@ export async function sendRemindersNow(
   platform: RemindersCommandPlatform,
   deployment: Pick<RemindersSettings, 'allowedOrigins' | 'backendUrl' | 'smtpUrl'>,
   filter: { tenantId?: number | undefined },
-  options: { clock?: Clock; heldDebts: DebtsHeldByPayments },
+  options: { clock?: Clock; heldDebts: DebtsHeldByPayments; payLinkMaker?: PayLinkMaker },
 ): Promise<SendResult[]> {
   const { heldDebts } = options;
   const { clock, systemDb, tenancy, marks, settings, discover } = openCommand(platform, options);
@@ -148,6 +163,19 @@ export async function sendRemindersNow(
     tokenKey: platform.keys.derive(UNSUBSCRIBE_KEY_PURPOSE),
     heldDebts,
     settings,
+    // As the API's: each e-mail's "Pagar" is a pay link of its recipient (docs/pay-links.md).
+    ...(options.payLinkMaker && {
+      payLink: (() => {
+        const maker = options.payLinkMaker({
+          systemDb,
+          settings,
+          clock,
+          webOrigin: deployment.allowedOrigins[0],
+        });
+        return (tenant: TenantContext, portalUserId: string) =>
+          maker.create(tenant, portalUserId, 'aviso');
+      })(),
+    }),
   });
 
   async function runTenant(tenantId: number): Promise<SendResult> {

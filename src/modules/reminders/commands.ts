@@ -7,6 +7,7 @@ import type { CommandPlatformOptions } from '../../platform/cli/platform.js';
 import type { DebtsHeldByPayments } from '../payments/index.js';
 import { activateReminders, sendRemindersNow } from './command.js';
 import type { RemindersSettings } from './module-settings.js';
+import type { PayLinkMaker } from './command.js';
 
 /** What the commands read of the deployment. */
 export type RemindersCommandSettings = Pick<
@@ -25,6 +26,8 @@ function terminal(warn: (message: string) => void): CommandPlatformOptions {
  */
 export function remindersCommands(deps: {
   heldDebts: DebtsHeldByPayments;
+  /** Each e-mail's pay link, as the API makes them (auth's face). */
+  payLinkMaker?: PayLinkMaker;
 }): Record<string, Command<RemindersCommandSettings>> {
   return {
     'avisos activar': defineCommand({

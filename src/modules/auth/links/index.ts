@@ -41,19 +41,18 @@ export interface CreatedLink {
   vence: string;
 }
 
-export function createPayLinks(deps: {
+/** What making a link takes: the API has it, and so does `cli avisos enviar`. */
+export interface PayLinkMakerDeps {
   systemDb: Kysely<SystemDatabase>;
-  tenancy: Tenancy;
-  tokens: AccessTokens;
-  versions: SessionVersions;
   settings: SettingsReader;
-  status: PayLinkStatus;
-  audit: Audit;
   clock: Clock;
   /** The web client's public address (PORTAL_ALLOWED_ORIGIN's first), where `/e/...` pages are. */
   webOrigin: string | undefined;
-}) {
-  const { systemDb, tenancy, tokens, versions, settings, status, audit, clock } = deps;
+}
+
+/** Making a link (any process); exchanging and revoking them are the API's (createPayLinks). */
+export function createPayLinkMaker(deps: PayLinkMakerDeps) {
+  const { systemDb, settings, clock } = deps;
 
   /** Days a link lives for the tenant: 0 turns them off. */
   async function daysOf(tenant: Pick<TenantContext, 'tenantId' | 'db'>): Promise<number> {
@@ -91,6 +90,22 @@ export function createPayLinks(deps: {
         vence: expiresAt.toISOString(),
       };
     },
+  };
+}
+
+export function createPayLinks(
+  deps: PayLinkMakerDeps & {
+    tenancy: Tenancy;
+    tokens: AccessTokens;
+    versions: SessionVersions;
+    status: PayLinkStatus;
+    audit: Audit;
+  },
+) {
+  const { systemDb, tenancy, tokens, versions, status, audit, clock } = deps;
+
+  return {
+    ...createPayLinkMaker(deps),
 
     /** `POST /portal/auth/enlace`: a live link's token for a token that may only pay. */
     async exchange(token: string, origin: RequestOrigin) {
