@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { numericToNumber } from '../../platform/money.js';
-import type { Tenancy } from '../../platform/tenancy/tenancy.js';
+import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
 import { verifyResultToken } from './checkout/result-token.js';
 import type { PaymentResolution } from './notifications/resolution.js';
 import { findPaymentResult, type PaymentResultRow } from './queries/payment-result.js';
@@ -11,14 +11,19 @@ const NOT_FOUND = 'Pago no encontrado';
 
 export interface PaymentResult {
   payment_id: number;
+  /** The token's tenant and sucursal: the page compares them with its address (issue 45). */
+  tenant_id: number;
+  sucursal_id: number;
   estado: PaymentResultRow['status'];
   monto: number;
   recibo_numero: string | null;
 }
 
-function toResult(row: PaymentResultRow): PaymentResult {
+function toResult(row: PaymentResultRow, tenant: TenantContext): PaymentResult {
   return {
     payment_id: row.id,
+    tenant_id: tenant.tenantId,
+    sucursal_id: tenant.sucursalId,
     estado: row.status,
     monto: row.monto === null ? 0 : numericToNumber(row.monto),
     recibo_numero: row.recibo_numero,
@@ -54,7 +59,7 @@ export function createPaymentResult(deps: {
     if (row.status === 'issued' && (await deps.resolution.look(tenant, row.id))) {
       row = (await findPaymentResult(tenant.db, tenant, paymentId)) ?? row;
     }
-    return toResult(row);
+    return toResult(row, tenant);
   };
 }
 
