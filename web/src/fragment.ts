@@ -39,3 +39,8 @@ export function onFragmentToken(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
+
+/** Done with a token (an invitation found unusable): the page goes on without it. */
+export function forgetFragmentToken(field: FragmentField): void {
+  taken.delete(field);
+}
