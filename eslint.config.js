@@ -306,7 +306,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['eslint.config.js'],
+    files: ['eslint.config.js', 'prettier.config.js'],
     ...tseslint.configs.disableTypeChecked,
   },
   {

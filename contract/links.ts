@@ -118,3 +118,44 @@ export const StaffInvitationListResponse = Envelope(
     registrados: Type.Integer({ description: 'Of them, those who registered from it' }),
   }),
 );
+
+/** At most this many rows in one CSV of invitations. */
+export const MAX_INVITATION_ROWS = 5_000;
+
+/** Why a row of the CSV was not sent. */
+export const INVITATION_ROW_REFUSALS = [
+  'fila_invalida',
+  'sucursal_invalida',
+  'cliente_inexistente',
+  'ya_tiene_cuenta',
+  'invitado_hoy',
+  'repetido',
+] as const;
+export type InvitationRowRefusal = (typeof INVITATION_ROW_REFUSALS)[number];
+
+export const InvitationCsvBody = Type.String({
+  maxLength: 1_000_000,
+  description:
+    'text/csv, UTF-8: one invitation a line, `sucursal_id;cnro;email` (a header line with those names is skipped), at most 5,000 rows',
+});
+
+export const InvitationCsvResponse = Envelope(
+  Type.Object({
+    items: Type.Array(
+      Type.Object({
+        fila: Type.Integer({ description: 'The line of the CSV, from 1' }),
+        sucursal_id: Type.Unsafe<number | null>({ type: ['integer', 'null'] }),
+        cnro: Type.Unsafe<number | null>({ type: ['integer', 'null'] }),
+        email: NullableString(),
+        enviada: Type.Boolean(),
+        motivo: Type.Unsafe<InvitationRowRefusal | null>({
+          type: ['string', 'null'],
+          enum: [...INVITATION_ROW_REFUSALS, null],
+          description: 'Why it was not sent; null when it was',
+        }),
+      }),
+    ),
+    enviadas: Type.Integer(),
+    no_enviadas: Type.Integer(),
+  }),
+);

@@ -106,12 +106,13 @@ export const ResultQuery = Type.Object({
 export const ResultResponse = Envelope(
   Type.Object({
     payment_id: Type.Integer(),
-    tenant_id: Type.Integer({
-      description: "The token's tenant: the page refuses an address naming another one",
-    }),
-    sucursal_id: Type.Integer({ description: "The token's sucursal" }),
     estado: Type.String(),
     monto: Type.Number(),
     recibo_numero: NullableString(),
+    tenant_id: Type.Integer({
+      description:
+        "The token's tenant: the page takes its brand from it and refuses an address of another (an addition)",
+    }),
+    sucursal_id: Type.Integer({ description: "The token's sucursal (an addition)" }),
   }),
 );

@@ -89,6 +89,8 @@ import {
 } from './staff.js';
 import {
   InvitationBody,
+  InvitationCsvBody,
+  InvitationCsvResponse,
   InvitationReadBody,
   InvitationReadResponse,
   InvitationResponse,
@@ -263,6 +265,11 @@ export const routeSchemas = {
     response: { 200: StaffPayLinkResponse },
   },
   inviteStaffClient: { body: InvitationBody, response: { 200: InvitationResponse } },
+  inviteStaffClientsCsv: {
+    querystring: StaffTenantQuery,
+    body: InvitationCsvBody,
+    response: { 200: InvitationCsvResponse },
+  },
   listStaffInvitations: {
     querystring: StaffAttentionQuery,
     response: { 200: StaffInvitationListResponse },

@@ -537,6 +537,12 @@ const table = {
     door: 'staff',
     errors: ['ORDCON_NOT_FOUND', 'USER_ALREADY_EXISTS', 'INVALID_SUCURSAL', 'VALIDATION_ERROR'],
   },
+  inviteStaffClientsCsv: {
+    method: 'POST',
+    path: '/portal/comercio/clientes/invitar.csv',
+    door: 'staff',
+    errors: ['VALIDATION_ERROR'],
+  },
   listStaffInvitations: {
     method: 'GET',
     path: '/portal/comercio/invitaciones',

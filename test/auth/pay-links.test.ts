@@ -449,4 +449,109 @@ describe('invitations', () => {
         .data.items.some((item) => item.accion === 'invitar'),
     ).toBe(true);
   });
+
+  it('a CSV invites many: per row sent or why not, never twice to a customer in a day', async () => {
+    await tenant.query(
+      `INSERT INTO suc0001.ordcon (cnro, cnom, ccui) VALUES (4, 'Carla Ruiz', '27111222'),
+                                                           (5, 'Dario Sosa', '20555666')`,
+    );
+    const csv = [
+      'sucursal_id;cnro;email',
+      '1;4;carla@example.com',
+      '1;5;dario@example.com',
+      '1;5;dario@example.com',
+      '1;1;ana@example.com',
+      '1;99;nadie@example.com',
+      '77;4;carla@example.com',
+      'esto no es una fila',
+      '',
+    ].join('\r\n');
+    const upload = () =>
+      app.inject({
+        method: 'POST',
+        url: '/portal/comercio/clientes/invitar.csv',
+        headers: { ...bearer(staff), 'content-type': 'text/csv' },
+        payload: `\uFEFF${csv}`,
+      });
+    const first = await upload();
+    expect(first.statusCode, first.body).toBe(200);
+    const { data } = first.json<{
+      data: {
+        items: { fila: number; enviada: boolean; motivo: string | null }[];
+        enviadas: number;
+      };
+    }>();
+    expect(data.items.map((item) => [item.fila, item.enviada, item.motivo])).toEqual([
+      [2, true, null],
+      [3, true, null],
+      [4, false, 'repetido'],
+      [5, false, 'ya_tiene_cuenta'],
+      [6, false, 'cliente_inexistente'],
+      [7, false, 'sucursal_invalida'],
+      [8, false, 'fila_invalida'],
+    ]);
+    await invitationToken('carla@example.com');
+    await invitationToken('dario@example.com');
+    const again = await upload();
+    const motivos = again.json<{ data: { items: { motivo: string | null }[] } }>().data.items;
+    expect(motivos.slice(0, 2).map((item) => item.motivo)).toEqual([
+      'invitado_hoy',
+      'invitado_hoy',
+    ]);
+    // No other route takes CSV.
+    const elsewhere = await app.inject({
+      method: 'POST',
+      url: '/portal/comercio/clientes/invitar',
+      headers: { ...bearer(staff), 'content-type': 'text/csv' },
+      payload: csv,
+    });
+    expect(elsewhere.statusCode).toBe(415);
+  });
+
+  it('an expired invitation does not register', async () => {
+    await tenant.query(
+      `INSERT INTO suc0001.ordcon (cnro, cnom, ccui) VALUES (6, 'Elena Vidal', '27999888')`,
+    );
+    await invite({ sucursal_id: 1, cnro: 6, email: 'elena@example.com' });
+    const token = await invitationToken('elena@example.com');
+    await env.systemQuery(
+      `UPDATE portal_invitations SET expires_at = now() - interval '1 minute' WHERE cnro = 6`,
+    );
+    const registered = await app.inject({
+      method: 'POST',
+      url: '/portal/auth/register',
+      payload: {
+        invitacion: token,
+        email: 'e@example.com',
+        password: PASSWORD,
+        password_confirmation: PASSWORD,
+      },
+      remoteAddress: uniqueAddress(),
+    });
+    expect(registered.statusCode).toBe(400);
+    expect(registered.json()).toMatchObject({ code: 'INVALID_INVITATION' });
+    const listed = await app.inject({
+      method: 'GET',
+      url: '/portal/comercio/invitaciones',
+      headers: bearer(staff),
+    });
+    const items = listed.json<{ data: { items: { cnro: number; estado: string }[] } }>().data.items;
+    expect(items.find((item) => item.cnro === 6)?.estado).toBe('vencida');
+  });
+});
+
+it('the exchange is limited to 10 a minute per address', async () => {
+  const address = uniqueAddress();
+  const statuses: number[] = [];
+  for (let attempt = 0; attempt < 11; attempt += 1) {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/portal/auth/enlace',
+      payload: { token: 'B'.repeat(43) },
+      remoteAddress: address,
+    });
+    statuses.push(response.statusCode);
+  }
+  expect(statuses.slice(0, 10).every((status) => status === 401)).toBe(true);
+  expect(statuses[10]).toBe(429);
 });

@@ -133,7 +133,14 @@ describe('GET /portal/pagos/{id}/resultado', () => {
     expect(issued.headers['cache-control']).toBe('no-store');
     expect(issued.json()).toEqual({
       success: true,
-      data: { payment_id: paymentId, estado: 'issued', monto: 150.25, recibo_numero: null },
+      data: {
+        payment_id: paymentId,
+        estado: 'issued',
+        monto: 150.25,
+        recibo_numero: null,
+        tenant_id: 1,
+        sucursal_id: 1,
+      },
     });
 
     // The payer approves at the sandbox: a signed webhook, then the receipt.
@@ -153,9 +160,19 @@ describe('GET /portal/pagos/{id}/resultado', () => {
         estado: 'approved',
         monto: 150.25,
         recibo_numero: expect.stringMatching(/^RC\d{4}-\d{8}$/),
+        tenant_id: 1,
+        sucursal_id: 1,
       });
       // Nothing that names the customer or the debts.
-      expect(Object.keys(data).sort()).toEqual(['estado', 'monto', 'payment_id', 'recibo_numero']);
+      // Its tenant and sucursal are the token's: the page brands itself by them (docs/pay-links.md).
+      expect(Object.keys(data).sort()).toEqual([
+        'estado',
+        'monto',
+        'payment_id',
+        'recibo_numero',
+        'sucursal_id',
+        'tenant_id',
+      ]);
     }
   });
 

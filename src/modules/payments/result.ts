@@ -1,7 +1,8 @@
+import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { numericToNumber } from '../../platform/money.js';
-import type { Tenancy, TenantContext } from '../../platform/tenancy/tenancy.js';
+import type { Tenancy } from '../../platform/tenancy/tenancy.js';
 import { verifyResultToken } from './checkout/result-token.js';
 import type { PaymentResolution } from './notifications/resolution.js';
 import { findPaymentResult, type PaymentResultRow } from './queries/payment-result.js';
@@ -11,14 +12,18 @@ const NOT_FOUND = 'Pago no encontrado';
 
 export interface PaymentResult {
   payment_id: number;
-  /** The token's tenant and sucursal: the page compares them with its address (issue 45). */
-  tenant_id: number;
-  sucursal_id: number;
   estado: PaymentResultRow['status'];
   monto: number;
   recibo_numero: string | null;
+  tenant_id: number;
+  sucursal_id: number;
 }
 
+/**
+ * The token's tenant and sucursal go with the status: the page shows the brand of the tenant the
+ * payment is of, never the address's (a token of one business under another's address is a fake
+ * proof of payment; the page refuses the mismatch).
+ */
 function toResult(row: PaymentResultRow, tenant: TenantContext): PaymentResult {
   return {
     payment_id: row.id,

@@ -28,3 +28,36 @@ export function amountCell(value: number): string {
 export function csvRow(cells: readonly string[]): string {
   return `${cells.join(';')}\r\n`;
 }
+
+/** A line of a CSV of invitations, or why it is not one. */
+export type InvitationLine =
+  | { fila: number; sucursalId: number; cnro: number; email: string }
+  | { fila: number; invalid: true; raw: string[] };
+
+const EMAIL = /^[^\s@;,]+@[^\s@;,]+\.[^\s@;,]+$/;
+
+/**
+ * `sucursal_id;cnro;email` a line (`,` also taken, as some spreadsheets save it), a BOM and a
+ * header line skipped, blank lines ignored. A line that is not three such fields comes back
+ * invalid, with its line number, so the answer says which.
+ */
+export function parseInvitationCsv(text: string): InvitationLine[] {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
+  const parsed: InvitationLine[] = [];
+  lines.forEach((line, index) => {
+    const fila = index + 1;
+    if (line.trim() === '') return;
+    const fields = line
+      .split(line.includes(';') ? ';' : ',')
+      .map((field) => field.trim().replace(/^"(.*)"$/, '$1'));
+    if (fila === 1 && /^sucursal/i.test(fields[0] ?? '')) return;
+    const [sucursal, cnro, email] = fields;
+    const isId = (value: string | undefined) => value !== undefined && /^[1-9]\d{0,8}$/.test(value);
+    if (fields.length !== 3 || !isId(sucursal) || !isId(cnro) || !EMAIL.test(email ?? '')) {
+      parsed.push({ fila, invalid: true, raw: fields });
+      return;
+    }
+    parsed.push({ fila, sucursalId: Number(sucursal), cnro: Number(cnro), email: email ?? '' });
+  });
+  return parsed;
+}

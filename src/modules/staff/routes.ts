@@ -15,7 +15,8 @@ import type { AccountsConsole, Invitations, PayLinks } from '../auth/index.js';
 import type { Tenancy } from '../../platform/tenancy/tenancy.js';
 import type { PaymentsConsole } from '../payments/index.js';
 import { findStaffActions, recordStaffAction } from './audit.js';
-import { amountCell, BOM, csvRow, textCell } from './csv.js';
+import { amountCell, BOM, csvRow, parseInvitationCsv, textCell } from './csv.js';
+import { MAX_INVITATION_ROWS, type InvitationRowRefusal } from '../../../contract/links.js';
 
 const tags = ['comercio'];
 
@@ -350,4 +351,88 @@ export function staffRoutes(app: FastifyInstance, deps: StaffRouteDeps): void {
     async (request) =>
       deps.links.invitations.list(staffOf(request).tenantId, pageOf(request.query)),
   );
+
+  // The CSV arrives as text/csv: a parser of its own in a scope of its own, so no other route
+  // takes CSV (they answer 415 as before).
+  void app.register((scope, _options, done) => {
+    scope.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, parsed) => {
+      parsed(null, String(body));
+    });
+    declareRoute(
+      scope,
+      'inviteStaffClientsCsv',
+      {
+        tags,
+        summary:
+          'Invite many customers from a CSV (`sucursal_id;cnro;email`): per row, sent or why not',
+      },
+      async (request) => {
+        const staff = staffOf(request);
+        const lines = parseInvitationCsv(request.body);
+        if (lines.length > MAX_INVITATION_ROWS) {
+          throw new AppError(
+            'VALIDATION_ERROR',
+            `A lo sumo ${MAX_INVITATION_ROWS} filas por archivo`,
+          );
+        }
+        const seen = new Set<string>();
+        const items = [];
+        for (const line of lines) {
+          if ('invalid' in line) {
+            items.push({
+              fila: line.fila,
+              sucursal_id: null,
+              cnro: null,
+              email: null,
+              enviada: false,
+              motivo: 'fila_invalida' as const,
+            });
+            continue;
+          }
+          const row = {
+            fila: line.fila,
+            sucursal_id: line.sucursalId,
+            cnro: line.cnro,
+            email: line.email,
+          };
+          const refused = (motivo: InvitationRowRefusal) => ({ ...row, enviada: false, motivo });
+          const key = `${line.sucursalId}:${line.cnro}`;
+          if (seen.has(key)) {
+            items.push(refused('repetido'));
+            continue;
+          }
+          seen.add(key);
+          const context = await deps.tenancy.tryResolve(staff.tenantId, line.sucursalId);
+          if (!context) {
+            items.push(refused('sucursal_invalida'));
+            continue;
+          }
+          if (await deps.links.invitations.invitedToday(context, line.cnro)) {
+            items.push(refused('invitado_hoy'));
+            continue;
+          }
+          try {
+            await deps.links.invitations.invite(context, line.cnro, line.email);
+            items.push({ ...row, enviada: true, motivo: null });
+          } catch (error) {
+            if (!(error instanceof AppError)) throw error;
+            if (error.code === 'ORDCON_NOT_FOUND') items.push(refused('cliente_inexistente'));
+            else if (error.code === 'USER_ALREADY_EXISTS') items.push(refused('ya_tiene_cuenta'));
+            else throw error;
+          }
+        }
+        const enviadas = items.filter((item) => item.enviada).length;
+        if (enviadas > 0) {
+          await recordStaffAction(staff, {
+            accion: 'invitar',
+            objeto: `${enviadas} clientes (CSV de ${lines.length} filas)`,
+            motivo: undefined,
+            ip: request.ip,
+          });
+        }
+        return { items, enviadas, no_enviadas: items.length - enviadas };
+      },
+    );
+    done();
+  });
 }

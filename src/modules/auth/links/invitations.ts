@@ -14,6 +14,7 @@ import {
   countInvitations,
   findInvitations,
   findLiveInvitation,
+  lastInvitedAt,
   markInvitationOpened,
   replaceInvitation,
   spendInvitation,
@@ -139,6 +140,16 @@ export function createInvitations(deps: {
           'Si no esperabas este mensaje, ignoralo.',
         ].join('\n'),
       });
+    },
+
+    /** Whether the customer was invited within the last day (a CSV sends once a day at most). */
+    async invitedToday(tenant: TenantContext, cnro: number): Promise<boolean> {
+      const last = await lastInvitedAt(systemDb, {
+        tenantId: tenant.tenantId,
+        customerSchema: tenant.customerSchema,
+        cnro,
+      });
+      return last !== undefined && clock.now().getTime() - last.getTime() < 86_400_000;
     },
 
     /** `POST /portal/auth/invitacion`: who it invites, marked opened. */
