@@ -6,11 +6,11 @@
  * loaded on demand (`lazy`): the login is the first page most visitors see.
  */
 import type { ComponentType } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { lazy, LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import type { Me, Tenant } from './api/types.js';
 import { LoginPage } from './pages/login.js';
-import { LandingPage, NotFoundPage, ResultLoginPage } from './pages/misc.js';
+import { ForgedLink, LandingPage, NotFoundPage, ResultLoginPage } from './pages/misc.js';
 // Not on demand: it is the first page of a payer back from the gateway, often on a phone's slow
 // link, and must say "Estamos confirmando tu pago" with the business's brand without another
 // round trip (about 1.6 KB gzipped).
@@ -26,8 +26,10 @@ import {
   type PortalLink,
 } from './page-paths.js';
 import type { SessionState } from './session/session.js';
-import { identityOf, rememberIdentity } from './portal-memory.js';
+import { identityOf, rememberedPayLink, rememberIdentity } from './portal-memory.js';
+import { startPayLink } from './session/pay-link.js';
 import { useSession } from './session/use-session.js';
+import { usePayLink } from './session/use-pay-link.js';
 import type { PrivatePageProps, PublicPageProps } from './page-props.js';
 import { useTenant } from './tenant.js';
 import { Page } from './ui/page.js';
@@ -73,6 +75,9 @@ const PRIVATE: Partial<Record<PageName, Lazy<PrivatePageProps>>> = {
   profile: onDemand(() => import('./pages/profile.js').then((m) => m.ProfilePage)),
 };
 
+/** A pay link's page: its code is asked for by main.tsx at once, beside the link's exchange. */
+const PayLinkPage = onDemand(() => import('./pages/pay-link.js').then((m) => m.PayLinkPage));
+
 const PaymentResultPage = lazy(() =>
   import('./pages/payment-result.js').then((m) => m.PaymentResultPage),
 );
@@ -83,6 +88,7 @@ export function App() {
       <Router>
         <Route path="/" component={LandingRoute} />
         <Route path="/pagos/resultado" component={ResultRoute} />
+        <Route path="/e/:tenant/pagar" component={PayLinkRoute} />
         <Route path="/e/:tenant/s/:sucursal/*" component={TenantPortal} />
         <Route path="/e/:tenant/s/:sucursal" component={TenantPortal} />
         <Route path="/e/:tenant/*" component={TenantPortal} />
@@ -148,22 +154,77 @@ function TenantResult(props: {
   const { link, paymentId, token } = props;
   const session = useSession();
   const [empresa] = useTenant(link.tenantId);
+  const [forged, setForged] = useState(false);
   const fits = sessionFits(session, link);
   const login = pathFor(link, 'login', { next: props.here });
+  // Back from the checkout a pay link went to: the same link downloads the receipt.
+  const payLink = fits || token === null ? null : rememberedPayLink(link.tenantId);
+  useEffect(() => {
+    if (payLink !== null) startPayLink(payLink, { tenantId: link.tenantId, sucursalId: null });
+  }, [payLink]);
   let content;
-  if (fits) content = <PaymentResultPage paymentId={paymentId} me={session.me} />;
+  if (forged) content = <ForgedLink what="enlace de pago" />;
+  else if (fits) content = <PaymentResultPage paymentId={paymentId} me={session.me} />;
   else if (paymentId !== null && token !== null)
     content = (
-      <PaymentReturnPage paymentId={paymentId} token={token} link={link} here={props.here} />
+      <PaymentReturnPage
+        paymentId={paymentId}
+        token={token}
+        link={link}
+        here={props.here}
+        payLink={payLink !== null}
+        onForged={() => setForged(true)}
+      />
     );
   else if (session.status === 'unknown') content = <Loading />;
   else content = <ResultLoginPage next={props.here} login={login} />;
   return (
     <Shell
       session={session}
-      home={link}
-      tenant={empresa.status === 'ready' ? empresa.empresa : null}
-      fits={fits}
+      home={forged ? null : link}
+      tenant={!forged && empresa.status === 'ready' ? empresa.empresa : null}
+      fits={fits && !forged}
+    >
+      {content}
+    </Shell>
+  );
+}
+
+/** Never a session's nav on a pay link's pages: they lead nowhere else. */
+const NO_SESSION: SessionState = { status: 'anonymous', reason: 'none' };
+
+/**
+ * `/e/{tenant}/pagar`: a pay link's page, in the business's brand (none when the link is another
+ * business's), without the customer's nav.
+ */
+function PayLinkRoute(props: { params: { tenant?: string } }) {
+  const tenantId = positiveInt(props.params.tenant);
+  if (tenantId === null) return <NotFoundRoute />;
+  return <PayLinkFrame link={{ tenantId, sucursalId: null }} />;
+}
+
+function PayLinkFrame(props: { link: PortalLink }) {
+  const { link } = props;
+  const [empresa, retry] = useTenant(link.tenantId);
+  const forged = usePayLink().status === 'forged';
+  let content;
+  if (empresa.status === 'error' && empresa.error.status === 404)
+    content = (
+      <NotFoundPage message="No encontramos esta empresa, o su portal no está activo. Revisá el enlace." />
+    );
+  else if (empresa.status === 'error' && !forged)
+    content = (
+      <Page title="Tu enlace de pago">
+        <ErrorBox message={empresa.error.message} onRetry={retry} />
+      </Page>
+    );
+  else content = <PayLinkPage link={link} />;
+  return (
+    <Shell
+      session={NO_SESSION}
+      home={forged ? null : link}
+      tenant={!forged && empresa.status === 'ready' ? empresa.empresa : null}
+      plain
     >
       {content}
     </Shell>

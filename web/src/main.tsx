@@ -4,6 +4,9 @@ import { loadConfig } from './config.js';
 import { parseRoute, positiveInt } from './page-paths.js';
 import { configureSession, restoreSession } from './session/session.js';
 import { fetchTenant } from './tenant.js';
+import { fragmentToken, takeFragmentTokens } from './fragment.js';
+import { rememberedPayLink } from './portal-memory.js';
+import { startPayLink } from './session/pay-link.js';
 import './styles.css';
 
 /**
@@ -12,8 +15,14 @@ import './styles.css';
  * preloaded it; this picks the answer up).
  */
 async function start(): Promise<void> {
+  // First thing: a pay link's or an invitation's token leaves the address (fragment.ts).
+  takeFragmentTokens();
   const config = await loadConfig();
   configureSession(config.apiBaseUrl);
+  openPayLink();
+  window.addEventListener('hashchange', () => {
+    if (takeFragmentTokens()) openPayLink();
+  });
   const restoring = restoreSession();
   const route = parseRoute(window.location.pathname, window.location.search);
   const tenant =
@@ -23,6 +32,19 @@ async function start(): Promise<void> {
   const root = document.getElementById('app');
   if (root) render(<App />, root);
   await restoring;
+}
+
+/**
+ * On a pay link's page (`/e/{tenant}/pagar`), its token is exchanged at once, its page's code
+ * fetched beside it: a phone on a slow link waits for one round trip, not three. Back on that
+ * page from the result page (no token in the address), the tab's kept link serves.
+ */
+function openPayLink(): void {
+  const tenantId = positiveInt(/^\/e\/([^/]+)\/pagar\/?$/.exec(window.location.pathname)?.[1]);
+  if (tenantId === null) return;
+  const token = fragmentToken('enlace') ?? rememberedPayLink(tenantId);
+  if (token !== null) startPayLink(token, { tenantId, sucursalId: null });
+  import('./pages/pay-link.js').catch(() => undefined);
 }
 
 void start();

@@ -1,6 +1,7 @@
 /**
  * What this tab remembers across pages and reloads, in sessionStorage (gone with the tab; never
- * a token or a password; localStorage holds only the sucursal of the last login, see below):
+ * an access token or a password; localStorage holds only the sucursal of the last login, see
+ * below):
  *
  * - the path of the portal the payer left for the gateway (e.g. `/e/1/s/1/`), so
  *   /pagos/resultado, which has no tenant in its URL, can send a payer whose session ended back
@@ -8,7 +9,8 @@
  * - who last used the login form of a tenant (sucursal, DNI or CUIT and its number), so the form
  *   comes back filled after a logout, a password reset or a password change;
  * - whether the tab had a session (a flag, never the token), so a reload whose refresh the API
- *   refuses says why the session ended, and a first visit (no cookie yet) says nothing.
+ *   refuses says why the session ended, and a first visit (no cookie yet) says nothing;
+ * - a pay link's own token while its payer is at the gateway's checkout (rememberPayLink below).
  */
 import type { RememberedIdentity } from './lib/identity.js';
 
@@ -149,4 +151,26 @@ export function rememberedSucursal(tenantId: number): number | null {
   } catch {
     return null;
   }
+}
+
+const PAY_LINK_KEY = 'portal-pay-link';
+
+/**
+ * A pay link's token (never its access token), kept for the trip to the gateway's checkout and
+ * back: the result page the gateway returns to is a new document, and it downloads the receipt
+ * through the same link. Per tab, gone with it; the same token the customer's message holds.
+ */
+export function rememberPayLink(tenantId: number, token: string): void {
+  write(PAY_LINK_KEY, `${tenantId}:${token}`);
+}
+
+/** The pay link this tab went to the checkout with, when it was of `tenantId`. */
+export function rememberedPayLink(tenantId: number): string | null {
+  const kept = read(PAY_LINK_KEY);
+  const [tenant, token] = kept === null ? [] : kept.split(':');
+  return tenant === String(tenantId) && token ? token : null;
+}
+
+export function forgetPayLink(): void {
+  remove(PAY_LINK_KEY);
 }

@@ -33,6 +33,7 @@ import { DebtChoice, debtNameId } from '../ui/debt-row.js';
 import { InvoicePdfButton } from '../ui/invoice-pdf.js';
 import { InFlightActions } from '../ui/in-flight.js';
 import { useEmpresa } from '../ui/brand.js';
+import { usePayer } from '../ui/payer.js';
 import { LastDebtPart, PayAmount, readPart } from '../ui/partial-pay.js';
 import { OutcomeBox, type Outcome } from '../ui/outcome.js';
 import { Page } from '../ui/page.js';
@@ -122,7 +123,8 @@ function couponsByDebt(coupons: readonly Coupon[]): Map<string, Coupon> {
 /** Long lists show this many debts at a time; the choice is a count, so it survives paging. */
 const SHOWN_STEP = 50;
 
-function Chooser(props: {
+/** The list, the choice and the pay bar: the debts page's, and a pay link's (pages/pay-link.tsx). */
+export function Chooser(props: {
   link: PortalLink;
   debts: Debt[];
   reload: () => void;
@@ -167,6 +169,7 @@ function Chooser(props: {
   // What a tick did beyond the box ticked (FIFO takes the older ones along), said once.
   const [carried, setCarried] = useState<string | null>(null);
   const intent = useRef(createIntent());
+  const payer = usePayer();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<{ message: string; stale: boolean } | null>(null);
   // Set synchronously on the first click: a double click starts one payment, not two.
@@ -192,12 +195,13 @@ function Chooser(props: {
     setFailure(null);
     const body = choiceRequest(debts, chosen);
     try {
-      const data = await authCall(routes.startPayment, {
+      const data = await payer.call(routes.startPayment, {
         body,
         idempotencyKey: intent.current.keyFor(body),
       });
       intent.current.settled(null);
       rememberPortal(pathFor(props.link, 'home'));
+      payer.beforeCheckout();
       window.location.assign(data.redirect_url);
     } catch (error) {
       if (error instanceof ApiError) intent.current.settled(error);

@@ -1,6 +1,7 @@
 import { rememberedPortal } from '../portal-memory.js';
 import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
+import { ErrorBox } from '../ui/status.js';
 
 export function LandingPage() {
   return (
@@ -46,6 +47,17 @@ export function ResultLoginPage(props: { next: string; login?: string }) {
       ) : (
         <p>Entrá con el enlace de la empresa y revisá tus pagos.</p>
       )}
+    </Page>
+  );
+}
+
+/** A token of another business than the address names: nothing of it, no brand (issue 45). */
+export function ForgedLink(props: { what?: string }) {
+  return (
+    <Page title="No pudimos abrir este enlace">
+      <ErrorBox
+        message={`Este ${props.what ?? 'enlace'} no corresponde a la empresa de la dirección. No lo uses: pedile a la empresa que te envió el mensaje un enlace nuevo.`}
+      />
     </Page>
   );
 }

@@ -6,7 +6,11 @@
  * then the outcome, and links to the business's login (back here after it, with everything the
  * session shows: the receipt's PDF, trying again).
  */
+import { useEffect } from 'preact/hooks';
 import type { PaymentResult } from '../api/types.js';
+import { ownerFits, payLinkPath } from '../lib/link-token.js';
+import { payerBlob } from '../session/pay-link.js';
+import { PdfButton } from '../ui/pdf-button.js';
 import { formatMoney } from '../lib/format.js';
 import { showAdvice, type Outcome } from '../lib/payment-status.js';
 import { pathFor, type PortalLink } from '../page-paths.js';
@@ -29,13 +33,26 @@ export function PaymentReturnPage(props: {
   link: PortalLink;
   /** Where "Ingresar" comes back to: this page, then shown with the session. */
   here: string;
+  /** The payer came from a pay link this tab still holds: its receipt, back to the debts. */
+  payLink?: boolean;
+  /** The answer names another business than the address: the page shows nothing of it. */
+  onForged: () => void;
 }) {
   const { link, paymentId, token } = props;
   const [poll, again] = useOutcomePoll(
     () => publicCall(routes.getPaymentResult, { params: { id: paymentId }, query: { token } }),
     `${paymentId}:${token}`,
   );
-  const { value: result, outcome } = poll;
+  const { value: answer, outcome } = poll;
+  // One business's token under another's address is a forged proof of payment (issue 45).
+  const forged =
+    answer !== null &&
+    !ownerFits({ tenantId: answer.tenant_id, sucursalId: answer.sucursal_id }, link);
+  const result = forged ? null : answer;
+  const { onForged } = props;
+  useEffect(() => {
+    if (forged) onForged();
+  }, [forged]);
   const refused = poll.fatal;
   const login = pathFor(link, 'login', { next: props.here });
   return (
@@ -80,11 +97,33 @@ export function PaymentReturnPage(props: {
           )}
         </Notice>
       )}
-      <p>
-        <Link href={login} class="button">
-          Ingresar a tu cuenta
-        </Link>
-      </p>
+      {props.payLink && !refused ? (
+        <>
+          {outcome === 'approved' && result && (
+            <p>
+              <PdfButton
+                load={() => payerBlob(routes.getPaymentReceipt, { params: { id: paymentId } })}
+                filename={`recibo-${result.recibo_numero ?? paymentId}.pdf`}
+                label="Descargar recibo (PDF)"
+              />
+            </p>
+          )}
+          <p>
+            <Link href={payLinkPath(link.tenantId)} class="button secondary">
+              Ver lo que queda por pagar
+            </Link>
+          </p>
+          <p class="links quiet-links">
+            ¿Tenés cuenta? <Link href={login}>Ingresá</Link>
+          </p>
+        </>
+      ) : (
+        <p>
+          <Link href={login} class="button">
+            Ingresar a tu cuenta
+          </Link>
+        </p>
+      )}
     </Page>
   );
 }

@@ -12,14 +12,15 @@ import { Field } from '../ui/field.js';
 import { Form, FormFailure, useForm } from '../ui/form.js';
 import { useEmpresa } from '../ui/brand.js';
 import { Page } from '../ui/page.js';
+import { SharePayLinks } from '../ui/pay-links-share.js';
 import { NewPasswordFields, useNewPassword } from '../ui/password-policy.js';
 import { ErrorBox, Loading, Notice } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 import { routes } from '../../../contract/routes.js';
 
 /**
- * Profile (docs/api.md perfil): contact data, the due-date reminders switch, and the password
- * change that ends the session.
+ * Profile (docs/api.md perfil): contact data, the due-date reminders switch, sharing a pay link
+ * (ui/pay-links-share.tsx), and the password change that ends the session.
  */
 export function ProfilePage(props: { link: PortalLink; me: Me }) {
   const [state, retry] = useLoad(
@@ -61,6 +62,7 @@ export function ProfilePage(props: { link: PortalLink; me: Me }) {
               stages={reminderStages(empresa.avisos_etapas)}
             />
           )}
+          <SharePayLinks />
         </>
       )}
       <PasswordForm link={props.link} />

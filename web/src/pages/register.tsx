@@ -1,4 +1,7 @@
 import { useLocation } from 'preact-iso';
+import { useState } from 'preact/hooks';
+import { forgetFragmentToken, fragmentToken } from '../fragment.js';
+import { InvitationRegister } from './register-invitation.js';
 import type { PublicPageProps } from '../page-props.js';
 import { routes } from '../../../contract/routes.js';
 import { setFlash } from '../flash.js';
@@ -17,6 +20,25 @@ import { NewPasswordFields, useNewPassword } from '../ui/password-policy.js';
  * saved right after, through PUT /portal/perfil, once the new account has logged in.
  */
 export function RegisterPage(props: PublicPageProps) {
+  // From an invitation's address (its token taken out of the fragment by main.tsx): no DNI.
+  const [invitacion, setInvitacion] = useState(() => fragmentToken('invitacion'));
+  const [unusable, setUnusable] = useState(false);
+  if (invitacion !== null)
+    return (
+      <InvitationRegister
+        {...props}
+        invitacion={invitacion}
+        onUnusable={() => {
+          forgetFragmentToken('invitacion');
+          setInvitacion(null);
+          setUnusable(true);
+        }}
+      />
+    );
+  return <DocumentRegister {...props} unusableInvitation={unusable} />;
+}
+
+function DocumentRegister(props: PublicPageProps & { unusableInvitation: boolean }) {
   const { link, empresa } = props;
   const who = useIdentity(link, empresa);
   const contact = useContact({ email: '', telefono: null });
@@ -53,6 +75,15 @@ export function RegisterPage(props: PublicPageProps) {
 
   return (
     <Page title="Creá tu cuenta">
+      {props.unusableInvitation && (
+        <div class="alert alert-error" role="alert">
+          <p>
+            Tu invitación ya no sirve: venció, ya se usó o fue reemplazada por otra más nueva. Podés
+            crear tu cuenta con tu documento acá abajo, o{' '}
+            <Link href={pathFor(link, 'login')}>ingresar</Link> si ya la tenés.
+          </p>
+        </div>
+      )}
       <p>
         Para registrarte tenés que ser cliente de {withFullStop(empresa.nombre)} Usá el documento
         con el que te conocen.

@@ -193,7 +193,7 @@ type PublicKey = RouteKeyWhere<{ door: 'public' }>;
 /** A full session's token opens the customer door and the payer door (which a pay link's opens too). */
 type BearerKey = RouteKeyWhere<{ door: 'customer' | 'payer' }>;
 /** What a call adds to the route's input: all but the token, which the session adds. */
-type Extras = Omit<CallExtras, 'token'>;
+export type Extras = Omit<CallExtras, 'token'>;
 
 /** A public route's call: no token. */
 export function publicCall<K extends PublicKey>(
@@ -245,7 +245,7 @@ function ended(reason: EndReason, message?: string): void {
 }
 
 /** Whether the API answers on the page's own origin (no CORS between them). */
-function apiOnThisOrigin(): boolean {
+export function apiOnThisOrigin(): boolean {
   return apiBase === '' || new URL(apiBase, window.location.href).origin === window.location.origin;
 }
 

@@ -130,6 +130,19 @@ function ContactLine(props: { item: ContactItem }) {
   );
 }
 
+/** The business's contact as a list of links (the footer's, and pages that ask to use it). */
+export function ContactLinks(props: { tenant: Tenant }) {
+  const items = contactItems(props.tenant.marca);
+  if (items.length === 0) return null;
+  return (
+    <ul class="contact-list">
+      {items.map((item) => (
+        <ContactLine key={item.key} item={item} />
+      ))}
+    </ul>
+  );
+}
+
 /** The footer with the business's contact, or nothing when it gives none. */
 export function ContactFooter(props: { tenant: Tenant | null }) {
   const items = props.tenant ? contactItems(props.tenant.marca) : [];

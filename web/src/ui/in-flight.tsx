@@ -17,6 +17,7 @@ import { pathFor, type PortalLink } from '../page-paths.js';
 import { authCall } from '../session/session.js';
 import { ConfirmStep } from './confirm.js';
 import type { Outcome } from './outcome.js';
+import { usePayer } from './payer.js';
 import { ErrorBox } from './status.js';
 import { routes } from '../../../contract/routes.js';
 
@@ -37,6 +38,7 @@ export function ContinuePaymentLink(props: {
   describedBy?: string | undefined;
   secondary?: boolean;
 }) {
+  const payer = usePayer();
   return (
     <a
       class={props.secondary ? 'button secondary' : 'button'}
@@ -44,6 +46,7 @@ export function ContinuePaymentLink(props: {
       aria-describedby={props.describedBy}
       onClick={(event) => {
         rememberPortal(pathFor(props.link, 'home'));
+        payer.beforeCheckout();
         // preact-iso routes every same-origin click it sees at the window; this one is not ours.
         event.stopPropagation();
       }}
@@ -73,6 +76,8 @@ export function InFlightActions(props: {
   const [error, setError] = useState<string | null>(null);
   const trigger = useRef<HTMLButtonElement>(null);
   const checkout = checkoutHref(props.checkoutUrl);
+  // A pay link may continue a payment, not cancel it (the API refuses it too).
+  const mayCancel = usePayer().full;
 
   const backToTrigger = () => requestAnimationFrame(() => trigger.current?.focus());
 
@@ -125,15 +130,17 @@ export function InFlightActions(props: {
               describedBy={props.describedBy}
             />
           )}
-          <button
-            type="button"
-            class="button secondary"
-            ref={trigger}
-            aria-describedby={props.describedBy}
-            onClick={() => setConfirming(true)}
-          >
-            Cancelar pago
-          </button>
+          {mayCancel && (
+            <button
+              type="button"
+              class="button secondary"
+              ref={trigger}
+              aria-describedby={props.describedBy}
+              onClick={() => setConfirming(true)}
+            >
+              Cancelar pago
+            </button>
+          )}
         </div>
       )}
     </div>

@@ -1,6 +1,6 @@
 import { routes } from '../../../contract/routes.js';
 import { invoicePdfName } from '../lib/invoices.js';
-import { authBlob } from '../session/session.js';
+import { usePayer } from './payer.js';
 import { PdfButton } from './pdf-button.js';
 
 /**
@@ -18,9 +18,10 @@ export function InvoicePdfButton(props: {
   label?: string;
   compact?: boolean;
 }) {
+  const payer = usePayer();
   return (
     <PdfButton
-      load={() => authBlob(routes.getInvoicePdf, { params: { id: props.id } })}
+      load={() => payer.blob(routes.getInvoicePdf, { params: { id: props.id } })}
       filename={invoicePdfName(props)}
       label={props.label ?? 'Comprobante (PDF)'}
       describedBy={props.describedBy}

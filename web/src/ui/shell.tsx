@@ -38,11 +38,14 @@ export function Shell(props: {
   tenant?: Tenant | null;
   /** Whether the session is of this portal (a session of another tenant shows no nav). */
   fits?: boolean;
+  /** A page that leads nowhere else (a pay link's): the name is not a link, no nav. */
+  plain?: boolean;
   children: ComponentChildren;
 }) {
   const { home } = props;
   const tenant = props.tenant ?? null;
-  const signedIn = props.session.status === 'active' && (props.fits ?? true) && home;
+  const signedIn =
+    props.session.status === 'active' && (props.fits ?? true) && !props.plain && home;
   useBrandOnPage(tenant);
   return (
     <TenantContext.Provider value={tenant}>
@@ -54,7 +57,7 @@ export function Shell(props: {
           <Brand
             name={tenant?.nombre ?? servedTenantName(home?.tenantId) ?? PORTAL_NAME}
             logo={logoSource(tenant)}
-            href={home ? pathFor(home, signedIn ? 'home' : 'login') : null}
+            href={home && !props.plain ? pathFor(home, signedIn ? 'home' : 'login') : null}
           />
           {signedIn && <MainNav home={home} />}
         </div>
