@@ -10,7 +10,7 @@ import { isoInTimeZone } from '../../platform/dates.js';
 import { AppError } from '../../platform/errors.js';
 import { declareRoute } from '../../platform/http/declare-route.js';
 import type { TenantCalendar } from '../../platform/tenancy/today.js';
-import { STAFF_DEFAULT_LIMIT } from '../../../contract/staff.js';
+import { STAFF_DEFAULT_LIMIT, type StaffAction } from '../../../contract/staff.js';
 import type { AccountsConsole, Invitations, PayLinks } from '../auth/index.js';
 import type { Tenancy } from '../../platform/tenancy/tenancy.js';
 import type { PaymentsConsole } from '../payments/index.js';
@@ -213,6 +213,21 @@ export function staffRoutes(app: FastifyInstance, deps: StaffRouteDeps): void {
 
   const clientObject = (item: { portal_user_id: string; sucursal_id: number }) =>
     `cliente ${item.portal_user_id} (sucursal ${item.sucursal_id})`;
+  /** An action on an account done: its audit row, then the account as the list shows it. */
+  async function auditedClient<T extends { portal_user_id: string; sucursal_id: number }>(
+    request: FastifyRequest,
+    action: { accion: StaffAction; motivo: string | undefined; detalle?: string },
+    item: T,
+  ): Promise<T> {
+    const detalle = action.detalle === undefined ? '' : `: ${action.detalle}`;
+    await recordStaffAction(staffOf(request), {
+      accion: action.accion,
+      objeto: `${clientObject(item)}${detalle}`,
+      motivo: action.motivo,
+      ip: request.ip,
+    });
+    return item;
+  }
   const originOf = (request: FastifyRequest) => ({
     ip: request.ip,
     userAgent: request.headers['user-agent'],
@@ -230,13 +245,7 @@ export function staffRoutes(app: FastifyInstance, deps: StaffRouteDeps): void {
       const staff = staffOf(request);
       const { portal_user_id: id } = request.params;
       const item = await accounts.unlock(staff, request.query.sucursal_id, id, originOf(request));
-      await recordStaffAction(staff, {
-        accion: 'desbloquear',
-        objeto: clientObject(item),
-        motivo: request.body.motivo,
-        ip: request.ip,
-      });
-      return item;
+      return auditedClient(request, { accion: 'desbloquear', motivo: request.body.motivo }, item);
     },
   );
 
@@ -257,13 +266,11 @@ export function staffRoutes(app: FastifyInstance, deps: StaffRouteDeps): void {
         id,
         originOf(request),
       );
-      await recordStaffAction(staff, {
-        accion: 'cerrar_sesiones',
-        objeto: clientObject(item),
-        motivo: request.body.motivo,
-        ip: request.ip,
-      });
-      return item;
+      return auditedClient(
+        request,
+        { accion: 'cerrar_sesiones', motivo: request.body.motivo },
+        item,
+      );
     },
   );
 
@@ -281,13 +288,15 @@ export function staffRoutes(app: FastifyInstance, deps: StaffRouteDeps): void {
         request.body.habilitado,
         originOf(request),
       );
-      await recordStaffAction(staff, {
-        accion: 'acceso',
-        objeto: `${clientObject(item)}: ${request.body.habilitado ? 'habilitado' : 'deshabilitado'}`,
-        motivo: request.body.motivo,
-        ip: request.ip,
-      });
-      return item;
+      return auditedClient(
+        request,
+        {
+          accion: 'acceso',
+          motivo: request.body.motivo,
+          detalle: request.body.habilitado ? 'habilitado' : 'deshabilitado',
+        },
+        item,
+      );
     },
   );
 
@@ -311,12 +320,7 @@ export function staffRoutes(app: FastifyInstance, deps: StaffRouteDeps): void {
           'CONFLICT',
           'El comercio no usa enlaces de pago (portal.enlaces.dias = 0)',
         );
-      await recordStaffAction(staff, {
-        accion: 'enlace',
-        objeto: clientObject(item),
-        motivo: request.body.motivo,
-        ip: request.ip,
-      });
+      await auditedClient(request, { accion: 'enlace', motivo: request.body.motivo }, item);
       return { url: link.url, vence: link.vence };
     },
   );

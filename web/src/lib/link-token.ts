@@ -5,6 +5,7 @@
  * test/web/unit/link-token.test.ts.
  */
 import type { PortalLink } from '../page-paths.js';
+import { jwtPayload } from './jwt-payload.js';
 
 /** A link's or an invitation's token as the API makes them (base64url, contract/links.ts). */
 const LINK_TOKEN = /^[A-Za-z0-9_-]{16,100}$/;
@@ -37,37 +38,14 @@ export interface AccessClaims extends Owner {
   exp: number;
 }
 
-/** base64url (no padding) to the text it encodes, or null. */
-function decodeBase64Url(value: string): string | null {
-  if (!/^[A-Za-z0-9_-]+$/.test(value)) return null;
-  const base64 = value.replaceAll('-', '+').replaceAll('_', '/');
-  try {
-    const binary = atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4));
-    return new TextDecoder('utf-8', { fatal: true }).decode(
-      Uint8Array.from(binary, (char) => char.charCodeAt(0)),
-    );
-  } catch {
-    return null;
-  }
-}
-
 const positive = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 
 /** The tenant, sucursal and expiry a JWT's payload names, or null when it is not one. */
 export function accessClaims(token: string): AccessClaims | null {
-  const parts = token.split('.');
-  if (parts.length !== 3) return null;
-  const text = decodeBase64Url(parts[1] ?? '');
-  if (text === null) return null;
-  let payload: unknown;
-  try {
-    payload = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (typeof payload !== 'object' || payload === null) return null;
-  const { tenant_id, sucursal_id, exp } = payload as Record<string, unknown>;
+  const payload = jwtPayload(token);
+  if (!payload) return null;
+  const { tenant_id, sucursal_id, exp } = payload;
   if (!positive(tenant_id) || !positive(sucursal_id) || !positive(exp)) return null;
   return { tenantId: tenant_id, sucursalId: sucursal_id, exp };
 }

@@ -4,6 +4,8 @@
  * without verifying the signature (the API verifies every call; the page only needs to know the
  * tenant, the role, the name and when it ends). Pure, tested in test/web/unit/staff-console.test.ts.
  */
+import { jwtPayload } from '../../lib/jwt-payload.js';
+export { decodeBase64Url } from '../../lib/jwt-payload.js';
 
 export type StaffRole = 'lectura' | 'operador';
 
@@ -31,40 +33,13 @@ export function fragmentWithoutToken(hash: string): string {
   return rest === '' ? '' : `#${rest}`;
 }
 
-/** base64url (no padding) to the UTF-8 text it encodes, or null. */
-export function decodeBase64Url(value: string): string | null {
-  if (!/^[A-Za-z0-9_-]*$/.test(value)) return null;
-  const base64 = value.replaceAll('-', '+').replaceAll('_', '/');
-  const padded = base64 + '='.repeat((4 - (base64.length % 4)) % 4);
-  try {
-    const binary = atob(padded);
-    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return null;
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * The claims the console uses, or null when the token is not a JWT carrying them (a portal
  * token, a truncated address): the page then says the session ended, as for a refused one.
  */
 export function readClaims(token: string): StaffClaims | null {
-  const parts = token.split('.');
-  if (parts.length !== 3) return null;
-  const text = decodeBase64Url(parts[1] ?? '');
-  if (text === null) return null;
-  let payload: unknown;
-  try {
-    payload = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (!isRecord(payload)) return null;
+  const payload = jwtPayload(token);
+  if (!payload) return null;
   const { sub, tenant_id: tenantId, rol, nombre, exp } = payload;
   if (typeof sub !== 'string' || sub === '') return null;
   if (typeof tenantId !== 'number' || !Number.isSafeInteger(tenantId) || tenantId < 1) return null;
