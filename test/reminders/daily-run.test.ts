@@ -352,7 +352,7 @@ describe('over the days', () => {
       'vencido_1',
       'vencido_7',
     ]);
-  });
+  }, 90_000); // A fortnight of daily runs, each waiting on the job queue: about 30 s alone.
 
   it('the run moves its mark to the next day at the tenant’s hour', async () => {
     expect(
