@@ -117,6 +117,11 @@ export function tenantOfPath(pathname: string, search = ''): number | undefined 
   return Number.isSafeInteger(id) && id <= 2_147_483_647 ? id : undefined;
 }
 
+/** The result page and the pay-link page: what they show comes from a token, not the address. */
+export function isTokenPage(pathname: string): boolean {
+  return pathname === '/pagos/resultado' || /^\/e\/[1-9]\d{0,9}\/pagar\/?$/.test(pathname);
+}
+
 /** Safe in an attribute's double quotes and in text: what a tenant's name may hold never is markup. */
 function escapeHtml(value: string): string {
   return value
@@ -281,10 +286,19 @@ export async function openWebClient(config: {
       if (isConsole) return sendIndex(request, reply, undefined, accepted[0], CONSOLE_PAGE);
       const search = request.url.slice(pathname.length);
       const tenantId = tenantOfPath(pathname, search);
+      // A page whose credential is a token the server does not read here (the result page's,
+      // the pay link's in the fragment) never names a business on its first paint: the address
+      // could name another business than the token's (a forged proof of payment). Its client
+      // brands it once the token's own tenant is known, and refuses a mismatch.
       const tenant =
         tenantId === undefined
           ? undefined
-          : { id: tenantId, nombre: await names?.(tenantId).catch(() => undefined) };
+          : {
+              id: tenantId,
+              nombre: isTokenPage(pathname)
+                ? undefined
+                : await names?.(tenantId).catch(() => undefined),
+            };
       return sendIndex(request, reply, tenant, accepted[0]);
     },
   };

@@ -5,6 +5,7 @@ import { acceptedEncodings } from '../../../../src/platform/http/static-files.js
 import {
   HEAD_MARKER,
   renderIndex,
+  isTokenPage,
   tenantOfPath,
 } from '../../../../src/platform/http/web-client.js';
 import { expectNoSeriousAxeViolations, screenshotPage } from '../../../helpers/browser.js';
@@ -91,6 +92,15 @@ describe('a slow link (docs/web.md "Size")', () => {
     expect(back.body.toString()).toContain(
       `<link rel="preload" as="fetch" crossorigin="use-credentials" href="/portal/empresas/${web.portal.tenantId}" />`,
     );
+    // Its first paint names no business, nor does the pay-link page's: the address may name
+    // another one than the token's (issue 45, the forged proof of payment).
+    const payLinkPage = await rawGet(`${web.portal.url}/e/${web.portal.tenantId}/pagar`, {
+      accept: 'text/html',
+    });
+    for (const tokenPage of [back.body.toString(), payLinkPage.body.toString()]) {
+      expect(tokenPage).not.toContain(DEMO_TENANT.nombre);
+      expect(tokenPage).toContain('Cargando el portal…');
+    }
     const csp = String(page.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self';");
     expect(csp).not.toContain('unsafe-inline');
@@ -154,6 +164,9 @@ describe('how the API prepares the pages (pure parts)', () => {
     expect(tenantOfPath('/e/12/s/2/deudas')).toBe(12);
     expect(tenantOfPath('/e/1')).toBe(1);
     expect(tenantOfPath('/pagos/resultado', '?payment_id=3&tenant_id=7&token=x')).toBe(7);
+    expect(isTokenPage('/pagos/resultado')).toBe(true);
+    expect(isTokenPage('/e/7/pagar')).toBe(true);
+    expect(isTokenPage('/e/7/deudas')).toBe(false);
     expect(tenantOfPath('/pagos/resultado', '?tenant_id=07')).toBeUndefined();
     expect(tenantOfPath('/e/x/', '?tenant_id=7')).toBeUndefined();
     for (const path of ['/', '/e/0/', '/e/01/', '/e/x/', '/e/2147483648/', '/pagos/resultado'])
