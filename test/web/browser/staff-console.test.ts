@@ -161,6 +161,7 @@ describe("the business's console", () => {
         ['Pagos', 'Lista de pagos'],
         ['Atención', /Nada necesita atención|Casos/],
         ['Clientes', 'Cuentas del portal'],
+        ['Invitaciones', /Todavía no invitaste|se registraron/],
         ['Auditoría', /Todavía nadie|Acciones/],
       ] as const) {
         await nav(page, section).click();
@@ -282,6 +283,32 @@ describe("the business's console", () => {
     await page.getByText('Listo: Juan Pérez puede ingresar al portal.').waitFor();
     const back = await call(portal.url, 'POST', '/portal/auth/login', { body: DEMO_LOGIN });
     expect(back.status).toBe(200);
+    expect(session.errors).toEqual([]);
+  });
+
+  it('invites a customer without an account and shows the invitation and the share registered', async () => {
+    const { page } = session;
+    await openConsole(page, await token(), '/comercio/invitaciones');
+    await expectHeading(page, 'Invitaciones');
+    await page.getByLabel('Sucursal').selectOption({ label: 'Casa Central' });
+    await page.getByLabel('Número de cliente').fill('1002');
+    await page.getByLabel('E-mail').fill('maria.invitada@example.com');
+    await page.getByRole('button', { name: 'Enviar invitación' }).click();
+    await page.getByText(/Enviamos la invitación a maria\.invitada@example\.com/).waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'maria.invitada@example.com' });
+    await row.waitFor();
+    expect(await row.innerText()).toMatch(/Estado\s*Enviada|\bEnviada\b/);
+    await page.getByText('0 de 1 clientes invitados se registraron (0 %).').waitFor();
+    // One who already has an account is refused in words.
+    await page.getByLabel('Sucursal').selectOption({ label: 'Casa Central' });
+    await page.getByLabel('Número de cliente').fill('1001');
+    await page.getByLabel('E-mail').fill('juan@example.com');
+    await page.getByRole('button', { name: 'Enviar invitación' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /cuenta/ })
+      .waitFor();
+    await checkPage(page, 'staff-invitaciones-enviada');
     expect(session.errors).toEqual([]);
   });
 

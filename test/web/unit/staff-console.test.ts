@@ -170,6 +170,7 @@ describe("the console's addresses", () => {
       { kind: 'pagos' },
       { kind: 'pago', id: 9 },
       { kind: 'clientes' },
+      { kind: 'invitaciones' },
       { kind: 'auditoria' },
     ] as const)
       expect(viewOf(pathOf(view))).toEqual(view);

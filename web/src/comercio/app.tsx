@@ -11,6 +11,7 @@ import { pathOf, SECTIONS, sectionOf, viewOf, type ConsoleView } from './lib/pat
 import { SESSION_ENDED, staffLabel, type StaffClaims } from './lib/token.js';
 import { AttentionPage } from './pages/attention.js';
 import { AuditPage } from './pages/audit.js';
+import { InvitationsPage } from './pages/invitations.js';
 import { ClientsPage } from './pages/clients.js';
 import { PaymentPage } from './pages/payment.js';
 import { PaymentsPage } from './pages/payments.js';
@@ -83,6 +84,8 @@ function View(props: { view: ConsoleView }) {
       return <AttentionPage />;
     case 'clientes':
       return <ClientsPage />;
+    case 'invitaciones':
+      return <InvitationsPage />;
     case 'auditoria':
       return <AuditPage />;
     case 'none':

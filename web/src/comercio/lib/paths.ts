@@ -11,6 +11,7 @@ export type ConsoleView =
   | { kind: 'pago'; id: number }
   | { kind: 'atencion' }
   | { kind: 'clientes' }
+  | { kind: 'invitaciones' }
   | { kind: 'auditoria' }
   | { kind: 'none' };
 
@@ -20,6 +21,7 @@ export const SECTIONS = [
   { kind: 'pagos', segment: 'pagos', label: 'Pagos' },
   { kind: 'atencion', segment: 'atencion', label: 'Atención' },
   { kind: 'clientes', segment: 'clientes', label: 'Clientes' },
+  { kind: 'invitaciones', segment: 'invitaciones', label: 'Invitaciones' },
   { kind: 'auditoria', segment: 'auditoria', label: 'Auditoría' },
 ] as const;
 export type SectionKind = (typeof SECTIONS)[number]['kind'];
