@@ -5,8 +5,8 @@
  */
 import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import type { Tenant } from '../api/types.js';
-import { resolveApiUrl } from '../lib/brand.js';
-import { brandPalette, type BrandColors, type BrandPalette } from '../lib/contrast.js';
+import { applyPalette, resolveApiUrl } from '../lib/brand.js';
+import { brandPalette } from '../lib/contrast.js';
 import { pathOf, SECTIONS, sectionOf, viewOf, type ConsoleView } from './lib/paths.js';
 import { SESSION_ENDED, staffLabel, type StaffClaims } from './lib/token.js';
 import { AttentionPage } from './pages/attention.js';
@@ -24,25 +24,6 @@ import {
   markNavigation,
   type ConsoleState,
 } from './ui.js';
-
-const ROLES: readonly (readonly [keyof BrandColors, string])[] = [
-  ['header', 'header'],
-  ['headerText', 'header-text'],
-  ['primary', 'primary'],
-  ['primaryHover', 'primary-hover'],
-];
-
-/** The tenant's colour on `<html>` (CSSOM: the CSP's `style-src 'self'` allows it). */
-function applyPalette(palette: BrandPalette | null): void {
-  const { style } = document.documentElement;
-  for (const theme of ['light', 'dark'] as const) {
-    for (const [role, name] of ROLES) {
-      const property = `--brand-${name}${theme === 'dark' ? '-dark' : ''}`;
-      if (palette) style.setProperty(property, palette[theme][role]);
-      else style.removeProperty(property);
-    }
-  }
-}
 
 function Brand(props: { empresa: Tenant | null }) {
   const [failed, setFailed] = useState(false);

@@ -7,9 +7,9 @@
 import { createContext } from 'preact';
 import { useContext, useLayoutEffect, useState } from 'preact/hooks';
 import type { Tenant } from '../api/types.js';
-import { resolveApiUrl } from '../lib/brand.js';
+import { applyPalette, resolveApiUrl } from '../lib/brand.js';
 import { contactItems, type ContactItem } from '../lib/contact.js';
-import { brandPalette, type BrandColors, type BrandPalette } from '../lib/contrast.js';
+import { brandPalette } from '../lib/contrast.js';
 import { apiBaseUrl } from '../session/session.js';
 
 /** The tenant whose portal this page is, or null (the landing page, an unknown tenant). */
@@ -21,26 +21,6 @@ export function useEmpresa(): Tenant | null {
 
 /** The footer's id: "comunicate con la empresa" links to it. */
 export const CONTACT_ID = 'contacto';
-
-/** styles.css reads `--brand-<role>` (light) and `--brand-<role>-dark`, each with its default. */
-const ROLES: readonly (readonly [keyof BrandColors, string])[] = [
-  ['header', 'header'],
-  ['headerText', 'header-text'],
-  ['primary', 'primary'],
-  ['primaryHover', 'primary-hover'],
-];
-
-function applyPalette(palette: BrandPalette | null): void {
-  const { style } = document.documentElement;
-  for (const theme of ['light', 'dark'] as const) {
-    for (const [role, name] of ROLES) {
-      const property = `--brand-${name}${theme === 'dark' ? '-dark' : ''}`;
-      // CSSOM, not a style attribute: the pages' CSP (style-src 'self') allows it.
-      if (palette) style.setProperty(property, palette[theme][role]);
-      else style.removeProperty(property);
-    }
-  }
-}
 
 /** index.html's own icon, put back when a page has no logo. */
 let defaultIcon: string | null | undefined;
