@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { exportJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes, type RouteKey } from '../../contract/routes.js';
 import { addAuthTenant, bearer, login, register } from '../helpers/auth.js';
 import { useTestEnvironment } from '../helpers/harness.js';
 import {
@@ -145,6 +146,26 @@ describe('what the door refuses with 401 UNAUTHORIZED', () => {
 });
 
 describe('tokens never cross', () => {
+  it('over the whole route table: a staff token opens only staff routes, a customer token none of them', async () => {
+    const staffToken = await mintStaffToken(pair);
+    const wrong: string[] = [];
+    for (const key of Object.keys(routes) as RouteKey[]) {
+      const { method, path, door } = routes[key];
+      if (door === 'public') continue;
+      const token = door === 'staff' ? customerToken : staffToken;
+      const response = await app.inject({
+        method,
+        url: path.replace(/\{\w+\}/g, '1'),
+        headers: bearer(token),
+        ...(method !== 'GET' && { payload: {} }),
+      });
+      const refused =
+        response.statusCode === 401 && response.json<{ code?: string }>().code === 'UNAUTHORIZED';
+      if (!refused) wrong.push(`${key}: ${response.statusCode}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('a staff token on customer routes and on the print agent sign is 401', async () => {
     const token = await mintStaffToken(pair);
     for (const [method, url] of [
