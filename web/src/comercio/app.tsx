@@ -5,7 +5,8 @@
  */
 import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import type { Tenant } from '../api/types.js';
-import { applyPalette, resolveApiUrl } from '../lib/brand.js';
+import { resolveApiUrl } from '../lib/brand.js';
+import { applyPalette } from '../ui/palette.js';
 import { brandPalette } from '../lib/contrast.js';
 import { pathOf, SECTIONS, sectionOf, viewOf, type ConsoleView } from './lib/paths.js';
 import { SESSION_ENDED, staffLabel, type StaffClaims } from './lib/token.js';

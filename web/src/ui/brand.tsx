@@ -7,7 +7,8 @@
 import { createContext } from 'preact';
 import { useContext, useLayoutEffect, useState } from 'preact/hooks';
 import type { Tenant } from '../api/types.js';
-import { applyPalette, resolveApiUrl } from '../lib/brand.js';
+import { resolveApiUrl } from '../lib/brand.js';
+import { applyPalette } from './palette.js';
 import { contactItems, type ContactItem } from '../lib/contact.js';
 import { brandPalette } from '../lib/contrast.js';
 import { apiBaseUrl } from '../session/session.js';
