@@ -281,9 +281,10 @@ export default tseslint.config(
               message: 'web/ talks to the API over HTTP only; it imports nothing from src/.',
             },
             {
-              // The route table (contract/routes.ts) is plain data: the one contract file whose
-              // values the web client takes.
-              regex: '^(\\.\\./)+contract/(?!routes\\.js$)',
+              // The route table (contract/routes.ts) is plain data and the names of documents
+              // (contract/names.ts) plain code without imports: the contract files whose values
+              // the web client takes.
+              regex: '^(\\.\\./)+contract/(?!(routes|names)\\.js$)',
               allowTypeImports: true,
               message:
                 "web/ reads the API's schemas as types only (import type): no server code in the bundle.",

@@ -361,7 +361,7 @@ async function startSides(environment: BenchEnvironment, dir: string) {
       const placeholder = '00000000-0000-4000-8000-0000000000ff';
       const pool = createPool(environment.tenantUrl, { max: 1 });
       const db = createKysely<TenantDatabase>(pool);
-      const compiled = pendingDebtsQuery(benchTenant(db), placeholder).compile();
+      const compiled = pendingDebtsQuery(benchTenant(db), placeholder, true).compile();
       await db.destroy();
       const child = await startNode(
         'bench/bare-debts-server.ts',

@@ -13,6 +13,8 @@ import {
 import { databaseUrlFor, dropDatabase, ensureDatabase } from '../src/platform/db/admin.js';
 import { migrateSystemDatabase } from '../src/platform/db/migrator.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';
+import { systemClock } from '../src/platform/clock.js';
+import { createFiscalTables } from '../src/platform/tenancy/fiscal-tables.js';
 import type { TenantContext } from '../src/platform/tenancy/tenancy.js';
 import { hashPassword } from '../src/platform/security/passwords.js';
 import { registerTenant } from '../src/platform/tenancy/registration.js';
@@ -107,5 +109,6 @@ export function benchTenant(db: Kysely<TenantDatabase>): TenantContext {
     sucursalName: 'Casa Central',
     customerSchema: 'suc0001',
     db,
+    fiscalTables: createFiscalTables(systemClock),
   };
 }

@@ -204,8 +204,9 @@ export async function statementJsonUnderLoad(environment: BenchEnvironment): Pro
     placeholders.cnro,
     { desde: placeholders.desde, hasta: placeholders.hasta },
     MAX_STATEMENT_MOVEMENTS + 1,
+    true,
   ).compile();
-  const debtsCompiled = pendingDebtsQuery(tenant, placeholders.user).compile();
+  const debtsCompiled = pendingDebtsQuery(tenant, placeholders.user, true).compile();
   let pdfDesde: string;
   try {
     // The first day of a period of about PDF_MOVEMENTS movements up to today.

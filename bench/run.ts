@@ -30,6 +30,7 @@ import { receiptDownloads } from './recibo.js';
 import { loginToken, startPortal } from './portal.js';
 import { sessionVersionCost } from './session.js';
 import { tenantScale } from './tenants.js';
+import { transfersBurst } from './transfers.js';
 import { webhookThroughput } from './webhook.js';
 import { webFirstPage } from './web-load.js';
 
@@ -110,6 +111,8 @@ async function main(): Promise<void> {
   if (only === 'avisos-discovery') return reminderDiscoveryAtScale();
   // The burst runs one portal instance of its own, in its own process: none may share its queues.
   if (only === 'burst') return burstOnItsOwn();
+  // Its own environment, portal and fake provider: the ledger is counted after each run.
+  if (only === 'transfers') return transfersBurst();
   const environment = await createBenchEnvironment();
   const { app, url, reportsUrl, reportsSecret, gatewayPort } = await startPortal(environment);
   try {

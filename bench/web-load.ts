@@ -19,9 +19,11 @@ import { logoDataUri } from '../test/helpers/web-suite.js';
  * `npm run bench -- web`: the web client's first page on a slow link, in a real browser. The
  * portal runs as `npm start` runs it (its own process, NODE_ENV=development, the demo tenant
  * seeded, the built client served), Debian's Chromium (playwright-core) opens a tenant's login
- * page with a cold cache under CDP network throttling, and the page's own clock says when the
- * first text was painted (first-contentful-paint) and when the login form was usable (its inputs
- * there and enabled). Median of RUNS loads per profile.
+ * page, and the tenant's own address (`/e/1/`, which shows the login to a visitor without a
+ * session), with a cold cache under CDP network throttling, and the page's own clock says when
+ * the first text was painted (first-contentful-paint) and when the login form was usable (its
+ * inputs there and enabled). Median of RUNS loads per profile and address; BENCH_WEB_PATHS
+ * (comma-separated, default `ingresar,`) names the addresses under `/e/1/`.
  *
  * BENCH_PORTAL_ROOT=<checkout> runs the server and client of another checkout (its node_modules
  * and web/dist ready), to measure a "before" on the same machine with the same script.
@@ -31,6 +33,7 @@ import { logoDataUri } from '../test/helpers/web-suite.js';
 
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 5);
 const BRAND = process.env.BENCH_WEB_BRAND === '1';
+const PATHS = (process.env.BENCH_WEB_PATHS ?? 'ingresar,').split(',');
 
 interface Profile {
   name: string;
@@ -177,7 +180,12 @@ async function startServer(root: string, serverUrl: string, webDir: string) {
   };
 }
 
-async function loadOnce(browser: Browser, url: string, profile: Profile): Promise<Load> {
+async function loadOnce(
+  browser: Browser,
+  url: string,
+  profile: Profile,
+  where: string,
+): Promise<Load> {
   const context = await browser.newContext({
     locale: 'es-AR',
     viewport: { width: 360, height: 740 },
@@ -204,7 +212,7 @@ async function loadOnce(browser: Browser, url: string, profile: Profile): Promis
     cdp.on('Network.loadingFinished', (event) => {
       bytes += event.encodedDataLength;
     });
-    await page.goto(`${url}/e/1/ingresar`, { waitUntil: 'commit', timeout: 120_000 });
+    await page.goto(`${url}/e/1/${where}`, { waitUntil: 'commit', timeout: 120_000 });
     const times = await page.evaluate<{ firstText: number; formUsable: number }>(READ_TIMES);
     // What the form needed: the logo comes after it, and is timed on its own.
     const atForm = { requests, bytes, tenantRequests };
@@ -256,21 +264,24 @@ export async function webFirstPage(): Promise<void> {
   try {
     const rows = [];
     for (const profile of PROFILES) {
-      const loads: Load[] = [];
-      for (let run = 0; run < RUNS; run += 1)
-        loads.push(await loadOnce(browser, server.url, profile));
-      rows.push({
-        profile: profile.name,
-        'first text (median)': seconds(median(loads.map((load) => load.firstText))),
-        'form usable (median)': seconds(median(loads.map((load) => load.formUsable))),
-        'form usable (range)': `${seconds(Math.min(...loads.map((l) => l.formUsable)))}-${seconds(Math.max(...loads.map((l) => l.formUsable)))}`,
-        requests: median(loads.map((load) => load.requests)),
-        'bytes received': median(loads.map((load) => load.bytes)),
-        'tenant requests': median(loads.map((load) => load.tenantRequests)),
-        ...(BRAND && {
-          'logo loaded (median)': seconds(median(loads.map((load) => load.logoLoaded ?? NaN))),
-        }),
-      });
+      for (const where of PATHS) {
+        const loads: Load[] = [];
+        for (let run = 0; run < RUNS; run += 1)
+          loads.push(await loadOnce(browser, server.url, profile, where));
+        rows.push({
+          profile: profile.name,
+          address: `/e/1/${where}`,
+          'first text (median)': seconds(median(loads.map((load) => load.firstText))),
+          'form usable (median)': seconds(median(loads.map((load) => load.formUsable))),
+          'form usable (range)': `${seconds(Math.min(...loads.map((l) => l.formUsable)))}-${seconds(Math.max(...loads.map((l) => l.formUsable)))}`,
+          requests: median(loads.map((load) => load.requests)),
+          'bytes received': median(loads.map((load) => load.bytes)),
+          'tenant requests': median(loads.map((load) => load.tenantRequests)),
+          ...(BRAND && {
+            'logo loaded (median)': seconds(median(loads.map((load) => load.logoLoaded ?? NaN))),
+          }),
+        });
+      }
     }
     printRows(
       `Web client's first page, cold cache, ${RUNS} loads a profile (${root}${BRAND ? ', branded' : ''}; load average ${loadavg()

@@ -28,12 +28,26 @@ export const DebtsResponse = Envelope(
     items: Type.Array(
       Type.Object({
         id: Type.String({ format: 'uuid' }),
-        comprobante: Type.String(),
-        nrocomp: Type.String(),
+        comprobante: Type.String({
+          description:
+            'The voucher’s name as the portal writes it: kind and letter, "Factura B", "Nota de débito B" (docs/web.md "How a document is named")',
+        }),
+        nrocomp: Type.String({
+          description:
+            'Its number: punto de venta in 4 digits and number in 8, "0001-00001301", ARCA’s when the document has a fiscal row',
+        }),
         fecha: DateString,
         vencimiento: NullableString({ format: 'date', description: 'YYYY-MM-DD' }),
         debe: Amount,
+        importe: Type.Number({
+          description:
+            'What it was issued for: `debe` plus what receipts applied to it; more than `debe` once part of it was paid (an addition)',
+        }),
         vencido: Type.Boolean(),
+        pdf: Type.Boolean({
+          description:
+            'Whether GET /portal/facturas/{id}/pdf gives its document, as GET /portal/facturas says (an addition)',
+        }),
         pago_en_curso: Type.Union(
           [Type.Object({ id: Type.Integer(), checkout_url: NullableString() }), Type.Null()],
           {

@@ -10,7 +10,8 @@ const Amount = Type.Number({ description: 'Amount with 2 decimals' });
 /** docs/decisions.md #5: a JSON number or a numeric string; exactness is checked by the ledger. */
 const AmountInput = Type.Union([Type.Number(), Type.String({ maxLength: 20 })]);
 const State = Type.Enum(COUPON_STATES, {
-  description: '`expired`: still unpaid and fecha_vencimiento before today',
+  description:
+    '`expired`: still unpaid and fecha_vencimiento before today; `cancelled`: voided, or a debt it covers now owes less than the coupon assigns to it (docs/decisions.md #50)',
 });
 
 export const GenerateBody = Type.Object({

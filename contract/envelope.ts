@@ -22,10 +22,14 @@ export const TenantIdsBody = {
  * Error answers of a route, for the OpenAPI document: per status, the envelope whose `code` is
  * one of the route's codes of that status.
  */
-export function errorResponses(codes: readonly ErrorCode[]): Record<number, TSchema> {
+export function errorResponses(
+  codes: readonly ErrorCode[],
+  /** The codes this route answers with another status than their own (routes.ts `statuses`). */
+  statuses: Partial<Record<ErrorCode, number>> = {},
+): Record<number, TSchema> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
-    const status = statusOf(code);
+    const status = statuses[code] ?? statusOf(code);
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return Object.fromEntries(

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Envelope, MAX_INT4 } from './envelope.js';
+import { Envelope, NullableString, MAX_INT4 } from './envelope.js';
 
 /** docs/api.md GET /portal/recibos: the page's defaults (the service's) and bounds. */
 export const DEFAULT_LIMIT = 20;
@@ -19,8 +19,8 @@ export const ReceiptListQuery = Type.Object({
 
 const ReceiptItem = Type.Object({
   id: Type.String({ format: 'uuid', description: 'ordcta.id of the receipt' }),
-  comprobante: Type.String(),
-  nrocomp: Type.String(),
+  comprobante: Type.String({ description: 'The voucher’s name as the portal writes it: "Recibo"' }),
+  nrocomp: Type.String({ description: 'The receipt’s number: "RC0001-00000042"' }),
   fecha: Type.String({ format: 'date' }),
   monto: Amount,
   // One JSON-schema type list, as NullableString: no validator per value when serializing.
@@ -28,12 +28,41 @@ const ReceiptItem = Type.Object({
     type: ['integer', 'null'],
     description: 'The portal payment that produced it; null for a receipt the ERP issued',
   }),
+  transferencia: Type.Union(
+    [
+      Type.Object({
+        proveedor: Type.String({ description: 'The transfer provider ("Cucuru")' }),
+        ordenante: NullableString({ description: 'Who sent it, when the provider says' }),
+        banco: NullableString({ description: 'From which bank, when the provider says' }),
+        a_cuenta: Type.Number({
+          description: 'What no debt took: it stays with the customer as credit',
+        }),
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        'The bank transfer that produced it (docs/transfers.md; an addition); null otherwise',
+    },
+  ),
   facturas: Type.Array(
     Type.Object({
       id: Type.String({ format: 'uuid' }),
-      comprobante: Type.String(),
-      nrocomp: Type.String(),
+      comprobante: Type.String({
+        description: 'The invoice’s name as the portal writes it: "Factura B"',
+      }),
+      nrocomp: Type.String({
+        description: 'Its number, "0001-00001230" (ARCA’s when it has a fiscal row)',
+      }),
       monto: Type.Number({ description: 'The amount the receipt applied to it (recfac.monto)' }),
+      importe: Type.Number({
+        description:
+          'What the invoice was issued for: its `debe` and what receipts applied to it (an addition)',
+      }),
+      pdf: Type.Boolean({
+        description:
+          'Whether GET /portal/facturas/{id}/pdf gives its document, as GET /portal/facturas says (an addition)',
+      }),
       resta: Type.Optional(
         Type.Number({
           description:

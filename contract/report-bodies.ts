@@ -48,6 +48,22 @@ export const ReceiptReportBody = Type.Object(
       ),
       Type.Null(),
     ]),
+    /**
+     * The bank transfer the receipt came from (docs/transfers.md): who sent it, from which bank,
+     * and what no debt took, which stays with the customer as credit. Absent otherwise.
+     */
+    transferencia: Type.Optional(
+      Type.Object(
+        {
+          proveedor: Text(50),
+          operacion: Text(100),
+          ordenante: Type.Union([Text(200), Type.Null()]),
+          banco: Type.Union([Text(200), Type.Null()]),
+          a_cuenta: Amount,
+        },
+        { additionalProperties: false },
+      ),
+    ),
     facturas: Type.Array(
       Type.Object(
         {
@@ -56,6 +72,8 @@ export const ReceiptReportBody = Type.Object(
           monto: Amount,
           /** What is left of a debt this receipt paid in part (docs/decisions.md #48). */
           resta: Type.Optional(Amount),
+          /** What that debt was issued for: "resta $ 20.000,00 de $ 38.500,00" (#51). */
+          importe: Type.Optional(Amount),
         },
         { additionalProperties: false },
       ),

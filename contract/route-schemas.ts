@@ -31,6 +31,11 @@ import {
 } from './coupons.js';
 import { PdfResponse } from './envelope.js';
 import { HealthResponse } from './health.js';
+import {
+  TransferAccountResponse,
+  TransferNotificationParams,
+  TransferNotificationResponse,
+} from './transfers.js';
 import { InvoiceIdParams, InvoiceListQuery, InvoiceListResponse } from './invoices.js';
 import {
   HistoryQuery,
@@ -81,7 +86,10 @@ import {
   StaffPaymentResponse,
   StaffPaymentsCsvQuery,
   StaffPaymentsQuery,
+  StaffAssignTransferBody,
+  StaffAssignTransferResponse,
   StaffRefundBody,
+  StaffTransferParams,
   StaffRefundResponse,
   StaffRetryReceiptResponse,
   StaffSummaryResponse,
@@ -273,6 +281,18 @@ export const routeSchemas = {
   listStaffInvitations: {
     querystring: StaffAttentionQuery,
     response: { 200: StaffInvitationListResponse },
+  },
+  assignStaffTransfer: {
+    params: StaffTransferParams,
+    querystring: StaffTenantQuery,
+    body: StaffAssignTransferBody,
+    response: { 200: StaffAssignTransferResponse },
+  },
+
+  getTransferAccount: { response: { 200: TransferAccountResponse } },
+  receiveTransferNotification: {
+    params: TransferNotificationParams,
+    response: { 200: TransferNotificationResponse },
   },
 } satisfies Record<string, RouteSchema>;
 

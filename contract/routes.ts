@@ -61,6 +61,12 @@ interface RouteBasics {
   readonly path: string;
   /** The codes of its error answers (each the envelope `{ success: false, error, code }`). */
   readonly errors: readonly ErrorCode[];
+  /**
+   * A code this route answers with another status than its own, where the contract says so
+   * (the provider's failure on `GET /portal/transferencia` is a 502 GATEWAY_ERROR, a gateway's
+   * refusal of cancelar a 422 one).
+   */
+  readonly statuses?: Partial<Record<ErrorCode, number>>;
 }
 
 /** A route anyone may call: why it is safe without a token is part of its entry. */
@@ -548,6 +554,33 @@ const table = {
     path: '/portal/comercio/invitaciones',
     door: 'staff',
     errors: ['VALIDATION_ERROR'],
+  },
+  assignStaffTransfer: {
+    method: 'POST',
+    path: '/portal/comercio/transferencias/{id}/asignar',
+    door: 'staff',
+    errors: [
+      'NOT_FOUND',
+      'ORDCON_NOT_FOUND',
+      'INVALID_SUCURSAL',
+      'INVALID_STATUS',
+      'VALIDATION_ERROR',
+    ],
+  },
+
+  getTransferAccount: {
+    method: 'GET',
+    path: '/portal/transferencia',
+    door: 'payer',
+    errors: ['TRANSFERENCIAS_NO_CONFIGURADAS', 'GATEWAY_ERROR', 'USER_NOT_FOUND'],
+    statuses: { GATEWAY_ERROR: 502 },
+  },
+  receiveTransferNotification: {
+    method: 'POST',
+    path: '/portal/transferencias/{proveedor}/{tenant_id}/{aviso}',
+    door: 'public',
+    why: 'transfer providers: the header token the portal registered authenticates them',
+    errors: ['INVALID_REQUEST', 'UNAUTHORIZED', 'RATE_LIMITED'],
   },
 } as const satisfies { readonly [K in keyof RouteSchemas]: RouteFacts };
 

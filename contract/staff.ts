@@ -309,3 +309,27 @@ export const CsvResponse = {
     'The list as CSV: UTF-8 with a byte order mark, `;` between fields, decimal commas (as a spreadsheet in es-AR opens it)',
   content: { 'text/csv': { schema: { type: 'string' } } },
 };
+
+export const StaffTransferParams = Type.Object({
+  id: Type.String({ pattern: '^[0-9]{1,18}$', description: 'The credit (transferencia_id)' }),
+});
+
+/** Gives a credit that waits for a person to a customer record (docs/transfers.md). */
+export const StaffAssignTransferBody = Type.Object({
+  tenant_id: TenantId,
+  sucursal_id: Type.Integer({ minimum: 1, maximum: MAX_INT4 }),
+  cnro: Type.Integer({ minimum: 1, maximum: MAX_INT4 }),
+  motivo: Motivo,
+});
+
+export const StaffAssignTransferResponse = Envelope(
+  Type.Object({
+    transferencia_id: Type.String(),
+    estado: Type.Unsafe<'aplicada' | 'pendiente'>({
+      type: 'string',
+      enum: ['aplicada', 'pendiente'],
+      description: '`aplicada`: its receipt is written; `pendiente`: the janitor writes it soon',
+    }),
+    recibo_id: NullableString({ description: 'The receipt in the customer-data schema' }),
+  }),
+);

@@ -38,12 +38,24 @@ const Movement = Type.Object({
     enum: [...MOVEMENT_TYPES],
     description: 'FAC invoice, ND debit note (charges); NC credit note, REC receipt (credits)',
   }),
-  comprobante: Type.String(),
-  nrocomp: Type.String(),
+  comprobante: Type.String({
+    description: 'The voucher’s name as the portal writes it ("Factura B", "Recibo")',
+  }),
+  nrocomp: Type.String({
+    description: 'Its number: "0001-00001301" (ARCA’s when it has a fiscal row), "RC0001-00000041"',
+  }),
   vencimiento: NullableString({ format: 'date', description: 'YYYY-MM-DD' }),
+  detalle: NullableString({
+    description:
+      'What the portal knows of it beyond its voucher: a receipt of a bank transfer says so, with its payer and bank ("Transferencia de Juan Pérez, Banco Nación"); null otherwise (an addition)',
+  }),
   debe: Amount('A charge’s original amount (FAC, ND); 0 for a credit'),
   haber: Amount('A credit’s amount (NC, REC); 0 for a charge'),
   saldo: Amount('The running balance after this movement'),
+  pdf: Type.Boolean({
+    description:
+      'Whether GET /portal/facturas/{id}/pdf gives this invoice or note, as GET /portal/facturas says; false for a receipt (its PDF is GET /portal/recibos/{id}/pdf); an addition',
+  }),
 });
 
 export const StatementResponse = Envelope(

@@ -15,6 +15,7 @@ import type { Shared } from './modules/shared.js';
 import { registerStaff } from './modules/staff/index.js';
 import { registerStatement } from './modules/statement/index.js';
 import { registerTenants } from './modules/tenants/index.js';
+import { registerTransfers, transfersOfReceipts } from './modules/transfers/index.js';
 import { openPlatform } from './platform/assemble.js';
 import { httpServerOptions } from './platform/http/server-options.js';
 import { createLifetime } from './platform/lifetime.js';
@@ -89,8 +90,11 @@ async function registerModules(
   await registerProfile(app, shared, settings.profile);
   const payments = await registerPayments(app, shared, settings.payments, { users });
   registerAccount(app, shared, payments);
-  registerReceipts(app, shared, payments);
-  registerStatement(app, shared, settings.statement);
+  registerReceipts(app, shared, {
+    paymentsOfReceipts: payments.paymentsOfReceipts,
+    transfersOfReceipts,
+  });
+  registerStatement(app, shared, settings.statement, { transfersOfReceipts });
   registerInvoices(app, shared, settings.invoices);
   registerCoupons(app, shared, payments);
   await registerPrint(app, shared, settings.print);
@@ -98,8 +102,13 @@ async function registerModules(
     heldDebts: payments.debtsHeldByPayments,
     payLink: (tenant, portalUserId) => auth.links.payLinks.create(tenant, portalUserId, 'aviso'),
   });
+  const transfers = await registerTransfers(app, shared, settings.transfers, {
+    lockCustomerPayments: payments.lockCustomerPayments,
+    debtsHeldByPayments: payments.debtsHeldByPayments,
+  });
   registerStaff(app, shared, {
     payments: payments.console,
+    transfers: transfers.console,
     accounts: auth.console,
     links: auth.links,
   });

@@ -8,6 +8,7 @@ import type { ProfileSettings } from './modules/profile/index.js';
 import type { RemindersSettings } from './modules/reminders/index.js';
 import type { StatementSettings } from './modules/statement/index.js';
 import type { TenantsSettings } from './modules/tenants/index.js';
+import type { TransfersSettings } from './modules/transfers/index.js';
 
 /*
  * Each module's face declares the settings it reads of the deployment; this file fills them from
@@ -24,6 +25,7 @@ export interface ModuleSettings {
   invoices: InvoicesSettings;
   print: PrintSettings;
   reminders: RemindersSettings;
+  transfers: TransfersSettings;
 }
 
 export function remindersSettings(config: Config): RemindersSettings {
@@ -68,5 +70,14 @@ export function moduleSettings(config: Config, options: BuildOptions = {}): Modu
       qzCertificatePath: config.qzCertificatePath,
     },
     reminders: remindersSettings(config),
+    transfers: {
+      environment: {
+        timeoutMs: config.gatewayTimeoutMs,
+        allowedOrigins: config.gatewayAllowedOrigins,
+      },
+      backendUrl,
+      publicPrefix,
+      jobConcurrency,
+    },
   };
 }

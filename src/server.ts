@@ -31,12 +31,21 @@ function isLoopbackUrl(url: string): boolean {
  * development code.
  */
 async function startDevelopmentDatabase(config: Config) {
-  const [{ startEmbeddedRuntime }, { DEMO_LOGIN, DEMO_TENANT }] = await Promise.all([
-    import('./dev/embedded-runtime.js'),
-    import('./dev/seed/demo.js'),
-  ]);
+  const [{ startEmbeddedRuntime }, { DEMO_LOGIN, DEMO_TENANT }, { startDevTransfers }] =
+    await Promise.all([
+      import('./dev/embedded-runtime.js'),
+      import('./dev/seed/demo.js'),
+      import('./dev/transfers-dev.js'),
+    ]);
   const runtime = await startEmbeddedRuntime(config, say);
-  return { ...runtime, demoTenant: DEMO_TENANT, demoLogin: DEMO_LOGIN };
+  try {
+    // The demo tenant's bank transfers, against a local fake of the provider (docs/transfers.md).
+    const transfers = await startDevTransfers(runtime.systemUrl, DEMO_TENANT.id);
+    return { ...runtime, transfers, demoTenant: DEMO_TENANT, demoLogin: DEMO_LOGIN };
+  } catch (error) {
+    await runtime.database.stop();
+    throw error;
+  }
 }
 
 type DevelopmentDatabase = Awaited<ReturnType<typeof startDevelopmentDatabase>>;
@@ -79,6 +88,7 @@ function banner(
       ...(webClientDir ? [`  Demo portal       ${url}/e/${embedded.demoTenant.id}/`] : []),
       `  Demo login        POST ${url}/portal/auth/login`,
       `                    ${JSON.stringify(embedded.demoLogin)}`,
+      `  Transfers         a fake Cucuru at ${embedded.transfers.url} (its page sends a transfer to a customer's CVU)`,
       '  More customers    see README.md, "Demo data"',
     );
   }
@@ -107,6 +117,9 @@ function stopSteps(running: Running): StopStep[] {
       : []),
     ...(reports
       ? [{ name: 'the reports service', stop: (mode: StopMode) => reports.stop(mode) }]
+      : []),
+    ...(embedded
+      ? [{ name: 'the fake transfer provider', stop: () => embedded.transfers.close() }]
       : []),
     ...(embedded
       ? [
@@ -179,7 +192,14 @@ async function main(): Promise<void> {
     key: await readFile(config.tls.keyPath),
   };
   const app = await buildApp(
-    { ...config, databaseUrl },
+    {
+      ...config,
+      databaseUrl,
+      // The demo's fake transfer provider is a local origin its calls may reach.
+      gatewayAllowedOrigins: embedded
+        ? [...config.gatewayAllowedOrigins, embedded.transfers.url]
+        : config.gatewayAllowedOrigins,
+    },
     { tls, passwords: await bcryptAtCost(config.devBcryptCost) },
   );
   running.app = app;

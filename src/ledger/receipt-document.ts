@@ -4,6 +4,12 @@ import type { TenantContext } from '../platform/tenancy/tenancy.js';
 import type { ReceiptView } from './receipt-view.js';
 import type { ReceiptReport } from '../../contract/reports.js';
 import { ReportsError, type ReportsClient } from '../platform/reports/client.js';
+import { documentFileName } from '../../contract/names.js';
+
+/** "recibo-rc0001-00000042.pdf": the receipt's PDF, on the API's answers and in e-mails. */
+export function receiptFileName(receipt: Pick<ReceiptView, 'comprobante' | 'numero'>): string {
+  return documentFileName({ titulo: receipt.comprobante, numero: receipt.numero });
+}
 
 /** The portal payment a receipt came from, as the receipt shows it (the payments module says which). */
 export interface ReceiptPayment {
@@ -16,6 +22,18 @@ export interface ReceiptPayment {
    * part (docs/decisions.md #48), and `saldo` what was left of that debt after it.
    */
   facturas_json?: readonly { id: string; monto: number; pago: number; saldo: number }[];
+}
+
+/** The bank transfer a receipt came from (docs/transfers.md; the transfers module says which). */
+export interface ReceiptTransfer {
+  /** The provider as the customer reads it ("Cucuru"). */
+  proveedor: string;
+  /** The provider's id of the credit. */
+  operacion: string;
+  ordenante: string | null;
+  banco: string | null;
+  /** What no debt took (a NUMERIC string): the customer's credit. */
+  a_cuenta: string;
 }
 
 /**
@@ -43,6 +61,7 @@ export function receiptReport(
   tenant: TenantContext,
   payment: ReceiptPayment | null,
   receipt: ReceiptView,
+  transfer?: ReceiptTransfer,
 ): ReceiptReport {
   const rests = restsOfPartialPayment(payment);
   return {
@@ -68,10 +87,19 @@ export function receiptReport(
         tipo: factura.tipo,
         numero: factura.numero,
         monto: factura.monto,
-        ...(resta !== undefined && { resta }),
+        ...(resta !== undefined && { resta, importe: factura.importe }),
       };
     }),
     total: receipt.total,
+    ...(transfer !== undefined && {
+      transferencia: {
+        proveedor: transfer.proveedor.slice(0, 50),
+        operacion: transfer.operacion.slice(0, 100),
+        ordenante: transfer.ordenante?.slice(0, 200) ?? null,
+        banco: transfer.banco?.slice(0, 200) ?? null,
+        a_cuenta: centsToNumeric(Math.round(Number(transfer.a_cuenta) * 100)),
+      },
+    }),
   };
 }
 
@@ -85,14 +113,16 @@ export async function renderReceiptPdf(
   tenant: TenantContext,
   payment: ReceiptPayment | null,
   receipt: ReceiptView,
+  transfer?: ReceiptTransfer,
 ): Promise<{ filename: string; pdf: Buffer }> {
   try {
     const pdf = await reports.receipt(
       { tenant_id: tenant.tenantId, sucursal_id: tenant.sucursalId },
-      receiptReport(tenant, payment, receipt),
+      receiptReport(tenant, payment, receipt, transfer),
     );
-    // ERP numbers are free text: only what a quoted header parameter holds safely goes in the name.
-    return { filename: `recibo-${receipt.numero.replace(/[^\w.-]/g, '_')}.pdf`, pdf };
+    // The rule's file name (contract/names.ts): letters, digits and hyphens only, safe in a
+    // quoted header parameter whatever the ERP wrote.
+    return { filename: receiptFileName(receipt), pdf };
   } catch (error) {
     if (error instanceof ReportsError) {
       throw new AppError('INFORMES_ERROR', 'El servicio de informes no pudo generar el recibo', {

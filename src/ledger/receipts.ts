@@ -46,6 +46,11 @@ export interface ReceiptPayment {
   facturas: readonly PaidDebt[];
   gateway: string | null;
   gatewayPaymentId: string | null;
+  /**
+   * The cash movement's concepto before the receipt's number; a portal payment's by default. A
+   * transfer names its credit (docs/transfers.md).
+   */
+  concepto?: string;
 }
 
 /**
@@ -84,9 +89,18 @@ export async function writeReceipt(
     factura,
     pago: centsToNumeric(Math.round(Number(factura.pago) * 100)),
   }));
+  // What no debt takes stays in the receipt's saldo, the customer's credit (docs/decisions.md
+  // #48): a transfer larger than the debts, or one that arrived with none. A portal payment
+  // applies its whole total, so its saldo is 0.
+  const applied = paid.reduce((sum, { pago }) => sum + numericToCents(pago), 0);
+  const saldo = centsToNumeric(numericToCents(total) - applied);
+  if (numericToCents(saldo) < 0) throw new Error('a receipt cannot apply more than its total');
   // Every debt in one statement; one it could not reduce (voided, or less saldo than paid in
   // the ERP meanwhile) is missing from the answer and stops the whole receipt.
-  const { rows: reduced } = await sql<{ id: string; saldo: string }>`
+  const { rows: reduced } =
+    paid.length === 0
+      ? { rows: [] }
+      : await sql<{ id: string; saldo: string }>`
     UPDATE ${sql.table(`${schema}.ordcta`)} o
        SET saldo = o.saldo - v.pago, debe = o.debe - v.pago
       FROM (VALUES ${sql.join(paid.map(({ factura, pago }) => sql`(${factura.id}::uuid, ${pago}::numeric)`))})
@@ -109,7 +123,13 @@ export async function writeReceipt(
   // The number and every row that carries it in one statement, then the commit: the numerador's
   // row lock is held for two round trips, not three, and no event-loop turn of this process in
   // between (a busy process made every receipt of the tenant wait for its turns).
-  const concepto = `Pago portal #${payment.id} (${payment.gateway ?? ''} ${payment.gatewayPaymentId ?? ''}) recibo `;
+  const concepto =
+    payment.concepto ??
+    `Pago portal #${payment.id} (${payment.gateway ?? ''} ${payment.gatewayPaymentId ?? ''}) recibo `;
+  const lines =
+    paid.length === 0
+      ? sql`SELECT NULL::uuid AS factura_id, NULL::numeric AS monto WHERE false`
+      : sql`VALUES ${sql.join(paid.map(({ factura, pago }) => sql`(${factura.id}::uuid, ${pago}::numeric)`))}`;
   const { rows } = await sql<{ nrocomp: string }>`
     WITH numbered AS (
       INSERT INTO ${sql.table(`${schema}.numeradores`)} (tipo, punto_venta, ultimo)
@@ -120,15 +140,13 @@ export async function writeReceipt(
       INSERT INTO ${sql.table(`${schema}.ordcta`)}
              (id, cnro, tipo, comprobante, nrocomp, fecha, vencimiento, debe, haber, saldo)
       SELECT ${reciboId}::uuid, ${cnro}::integer, 'REC', 'Recibo', numbered.nrocomp,
-             ${context.today}::date, NULL, 0, ${total}::numeric, 0
+             ${context.today}::date, NULL, 0, ${total}::numeric, ${saldo}::numeric
         FROM numbered
       RETURNING id, nrocomp
     ), applied AS (
       INSERT INTO ${sql.table(`${schema}.recfac`)} (recibo_id, factura_id, monto)
       SELECT receipt.id, v.factura_id, v.monto
-        FROM receipt,
-             (VALUES ${sql.join(paid.map(({ factura, pago }) => sql`(${factura.id}::uuid, ${pago}::numeric)`))})
-             AS v(factura_id, monto)
+        FROM receipt, (${lines}) AS v(factura_id, monto)
     ), moved AS (
       INSERT INTO ${sql.table(`${settings.cajaSchema}.movimi`)}
              (fecha, tipo, cuenta_bancaria, monto, concepto, ordcta_id, cnro)
@@ -149,10 +167,11 @@ export async function writeReceipt(
  */
 export async function reverseReceipt(
   trx: Trx,
-  tenant: TenantContext,
+  tenant: Pick<TenantContext, 'customerSchema'>,
   reciboId: string,
   settings: Pick<ReceiptSettings, 'cuentaBancaria' | 'cajaSchema'>,
-  context: { paymentId: number; now: Date },
+  /** `concepto`: the EGRESO's, given the voided receipt's number. */
+  context: { now: Date; concepto: (nrocomp: string) => string },
 ): Promise<void> {
   const schema = tenant.customerSchema;
   const receipt = await trx
@@ -180,7 +199,7 @@ export async function reverseReceipt(
       tipo: 'EGRESO',
       cuenta_bancaria: settings.cuentaBancaria,
       monto: receipt.haber,
-      concepto: `Devolución pago portal #${context.paymentId}, recibo ${receipt.nrocomp} anulado`,
+      concepto: context.concepto(receipt.nrocomp),
       ordcta_id: reciboId,
       cnro: receipt.cnro,
     })

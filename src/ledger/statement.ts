@@ -1,8 +1,16 @@
-import { sql, type InferResult } from 'kysely';
+import { sql, type ExpressionBuilder, type InferResult } from 'kysely';
 import { inCustomerSchema } from '../platform/db/executor.js';
+import type { TenantDatabase } from '../platform/db/types.js';
 import { numericToCents } from '../platform/money.js';
 import type { TenantContext } from '../platform/tenancy/tenancy.js';
 import { DEBT_TYPES } from './pending-debts.js';
+import {
+  fiscalNameColumns,
+  fiscalState,
+  namedFields,
+  withFiscalTables,
+  type FiscalState,
+} from './documents.js';
 import { MOVEMENT_TYPES, type MovementType } from '../../contract/statement.js';
 
 /*
@@ -32,6 +40,25 @@ const charge = sql`o.tipo in (${sql.join(DEBT_TYPES.map((tipo) => sql.lit(tipo))
 const debit = sql<string>`case when ${charge} then o.debe + coalesce(a.monto, 0) else 0 end`;
 const credit = sql<string>`case when ${charge} then 0 else o.haber end`;
 
+/** The fiscal row of movement `o`, its name and its state, as `f` (receipts have none). */
+function fiscalRowOfMovement(
+  eb: ExpressionBuilder<TenantDatabase & { o: TenantDatabase['ordcta'] }, 'o'>,
+) {
+  return eb
+    .selectFrom('cbtefis as x')
+    .whereRef('x.ordcta_id', '=', 'o.id')
+    .where('o.tipo', '<>', sql.lit('REC'))
+    .select([
+      'x.tipo_cbte',
+      'x.letra',
+      'x.punto_venta',
+      'x.numero',
+      fiscalState(true, 'x').as('fiscal'),
+    ])
+    .limit(1)
+    .as('f');
+}
+
 /**
  * The statement of account in one statement (docs/erp.md "The statement of account"): the
  * customer's name and DNI/CUIT, the opening balance over every movement before `desde`, and at
@@ -50,12 +77,16 @@ const credit = sql<string>`case when ${charge} then 0 else o.haber end`;
  * (recibo_id first), so the statement reads only the customer's rows; the customer's rows come
  * from `portal_ordcta_statement_idx` (db/migrations/customer/0007), which holds what the opening
  * balance needs without visiting the table.
+ *
+ * `fiscal`: the schema has the ERP's fiscal tables (documents.ts withFiscalTables); without them
+ * no movement has a fiscal row, and nothing is joined.
  */
 export function statementQuery(
   tenant: TenantContext,
   cnro: number,
   period: StatementPeriod,
   limit: number,
+  fiscal: boolean,
 ) {
   return inCustomerSchema(tenant.db, tenant)
     .with('applied', (db) =>
@@ -85,6 +116,13 @@ export function statementQuery(
         db
           .selectFrom('ordcta as o')
           .leftJoin('applied as a', 'a.factura_id', 'o.id')
+          // The movement's fiscal row, its name and its PDF (documents.ts), probed by its primary
+          // key for each movement: a LATERAL with LIMIT 1, so the planner cannot hash-join a
+          // seq scan of every customer's fiscal rows instead (0.5 s against 1.7 million rows for
+          // a year of 4,000 movements; the probes are a few µs each). Receipts have none.
+          .$if(fiscal, (joined) =>
+            joined.leftJoinLateral(fiscalRowOfMovement, (join) => join.onTrue()),
+          )
           .where('o.cnro', '=', cnro)
           .where('o.anulado', '=', NOT_VOIDED)
           .where('o.tipo', 'in', MOVEMENT_LIST)
@@ -99,6 +137,10 @@ export function statementQuery(
             'o.vencimiento',
             debit.as('debe'),
             credit.as('haber'),
+            ...fiscalNameColumns(fiscal),
+            (fiscal ? sql<FiscalState>`coalesce(f.fiscal, 'ninguno')` : fiscalState(false)).as(
+              'fiscal',
+            ),
           ])
           // false before true: charges before credits.
           .orderBy('o.fecha')
@@ -122,6 +164,11 @@ export function statementQuery(
       'm.vencimiento',
       'm.debe',
       'm.haber',
+      'm.tipo_cbte',
+      'm.letra',
+      'm.punto_venta',
+      'm.numero',
+      'm.fiscal',
     ]);
 }
 
@@ -132,8 +179,12 @@ export interface LedgerMovement {
   id: string;
   fecha: string;
   tipo: MovementType;
+  /** The portal's name of it (contract/names.ts): "Factura B". */
   comprobante: string;
+  /** "0001-00001301". */
   nrocomp: string;
+  /** Its fiscal row's state (a receipt's: `ninguno`): whether it has a PDF. */
+  fiscal: FiscalState;
   vencimiento: string | null;
   /** A charge's original amount; 0 for a credit. */
   debeCents: number;
@@ -159,7 +210,9 @@ export async function findStatement(
   period: StatementPeriod,
   limit: number,
 ): Promise<LedgerStatement | undefined> {
-  const rows = await statementQuery(tenant, cnro, period, limit).execute();
+  const rows = await withFiscalTables(tenant, (fiscal) =>
+    statementQuery(tenant, cnro, period, limit, fiscal).execute(),
+  );
   const first = rows[0];
   if (!first) return undefined;
   const movements: LedgerMovement[] = [];
@@ -171,8 +224,8 @@ export async function findStatement(
       id: row.id,
       fecha: row.fecha,
       tipo: row.tipo,
-      comprobante: row.comprobante ?? '',
-      nrocomp: row.nrocomp ?? '',
+      ...namedFields(row, row),
+      fiscal: row.fiscal ?? 'ninguno',
       vencimiento: row.vencimiento,
       debeCents: numericToCents(row.debe ?? '0'),
       haberCents: numericToCents(row.haber ?? '0'),

@@ -14,11 +14,16 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    options: { headers?: Record<string, string>; cause?: unknown } = {},
+    options: {
+      headers?: Record<string, string>;
+      cause?: unknown;
+      /** A route whose entry gives this code another status (contract/routes.ts `statuses`). */
+      status?: number;
+    } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
-    this.status = statusOf(code);
+    this.status = options.status ?? statusOf(code);
     this.headers = options.headers ?? {};
   }
 }

@@ -22,7 +22,20 @@ export function formatDate(date: string): string {
   return `${day ?? ''}/${month ?? ''}/${year ?? ''}`;
 }
 
-/** `00001-00000123`: the punto de venta (5 digits) and the number (8), as ARCA prints them. */
+/**
+ * A sucursal as a document's header names it: "Sucursal Centro" for a sucursal called "Centro",
+ * and "Sucursal Norte" as it is for one the ERP already calls so (never "Sucursal Sucursal").
+ */
+export function sucursalLabel(nombre: string): string {
+  const name = nombre.replace(/\s+/g, ' ').trim();
+  return /^sucursal\b/i.test(name) ? name : `Sucursal ${name}`;
+}
+
+/**
+ * `00001-00000123`: the punto de venta (5 digits) and the number (8), as ARCA prints them: the
+ * legal representation's number box only (RG 1415 with ARCA's 5-digit puntos de venta). Every
+ * other place writes a document by contract/names.ts ("0001-00000123").
+ */
 export function voucherNumber(puntoVenta: number, numero: number): string {
   return `${String(puntoVenta).padStart(5, '0')}-${String(numero).padStart(8, '0')}`;
 }

@@ -42,7 +42,9 @@ export type JobName =
   | 'payment-email'
   | 'reminders'
   | 'reminder-email'
-  | 'reminders-discovery';
+  | 'reminders-discovery'
+  | 'transfer-email'
+  | 'transfers-janitor';
 /** The two kinds of due-date reminder stage (the overdue ones folded into one label value). */
 export type ReminderStageKind = 'antes' | 'vencido';
 

@@ -1,3 +1,4 @@
+import { couponOutlived } from '../platform/coupons.js';
 import { inCustomerSchema } from '../platform/db/executor.js';
 import { isUuid } from '../platform/ids.js';
 import type { TenantContext } from '../platform/tenancy/tenancy.js';
@@ -5,25 +6,30 @@ import type { TenantContext } from '../platform/tenancy/tenancy.js';
 /*
  * What the coupon route reads to draw a coupon: the ledger's rows as stored, read here rather
  * than through the ledger (src/ledger/coupons/), so the service loads no ledger code; the one
- * rule both apply to a read, its estado as of today, is src/platform/coupons.ts's.
+ * rule both apply to a read, its estado as of today, is src/platform/coupons.ts's (its SQL half
+ * too: whether a covered debt was paid otherwise).
  */
 
-/** The coupon `id` as stored in the tenant's sucursal, or undefined (a non-uuid is none). */
+/**
+ * The coupon `id` as stored in the tenant's sucursal, with whether a debt it covers now owes less
+ * than it assigns to it (couponOutlived, in the same statement), or undefined (a non-uuid is none).
+ */
 export function findStoredCoupon(tenant: TenantContext, id: string) {
   // Not a uuid: no such coupon (and no query PostgreSQL would refuse).
   if (!isUuid(id)) return Promise.resolve(undefined);
   return inCustomerSchema(tenant.db, tenant)
-    .selectFrom('ledger_cupones')
+    .selectFrom('ledger_cupones as c')
     .select([
-      'id',
-      'codigo_barras',
-      'cnro',
-      'monto',
-      'estado',
-      'fecha_generacion',
-      'fecha_vencimiento',
+      'c.id',
+      'c.codigo_barras',
+      'c.cnro',
+      'c.monto',
+      'c.estado',
+      'c.fecha_generacion',
+      'c.fecha_vencimiento',
+      couponOutlived(tenant.customerSchema, 'c').as('outlived'),
     ])
-    .where('id', '=', id.toLowerCase())
+    .where('c.id', '=', id.toLowerCase())
     .executeTakeFirst();
 }
 

@@ -1,7 +1,7 @@
 import { toBuffer } from 'bwip-js';
 import type { CouponState } from '../../contract/coupons.js';
 import { itfDigits } from '../platform/coupons.js';
-import { formatDate, formatMoney } from '../platform/format.js';
+import { formatDate, formatMoney, sucursalLabel } from '../platform/format.js';
 import { formatCuit } from '../platform/tenancy/issuer.js';
 import { createReport, invoiceTable, MARGIN } from './pdf/layout.js';
 
@@ -58,17 +58,37 @@ function couponBarcodePng(codigoBarras: string): Promise<Buffer> {
 /** The logo's box at the header's right: the business's name keeps the left. */
 const LOGO_BOX: [number, number] = [120, 48];
 
+/** A coupon that can no longer be paid: the word across it and why, instead of the barcode. */
+const UNPAYABLE: Record<Exclude<CouponState, 'pending'>, { stamp: string; note: string }> = {
+  // docs/decisions.md #50: a covered debt was paid otherwise (or the ledger voided the coupon).
+  cancelled: {
+    stamp: 'ANULADO',
+    note: 'Este cupón está anulado y no debe pagarse: alguna factura que cubre ya se pagó, en todo o en parte, por otro medio, o la empresa lo anuló. Si queda algo por pagar, puede generarse un cupón nuevo desde el portal.',
+  },
+  expired: {
+    stamp: 'VENCIDO',
+    note: 'Este cupón venció y no debe pagarse. Si queda algo por pagar, puede generarse un cupón nuevo desde el portal.',
+  },
+  used: {
+    stamp: 'PAGADO',
+    note: 'Este cupón ya fue pagado: no debe pagarse de nuevo.',
+  },
+};
+
 /**
  * A coupon to pay at a counter, a document on its own (issue 38): whose it is (the business, its
  * logo and CUIT when known), who owes, how much, until when, for which invoices, where it can be
- * paid, and the barcode with its 19 digits.
+ * paid, and the barcode with its 19 digits. A coupon that can no longer be paid carries its state
+ * across the page and no barcode, so no counter can scan it (docs/decisions.md #50).
  */
 export async function renderCoupon(data: CouponReport): Promise<Buffer> {
   const { coupon } = data;
+  const unpayable = coupon.estado === 'pending' ? null : UNPAYABLE[coupon.estado];
   const report = createReport({
-    title: `Cupón de pago ${coupon.codigoBarras}`,
+    title: `Cupón de pago ${coupon.codigoBarras}${unpayable ? ` (${unpayable.stamp})` : ''}`,
     author: data.empresa,
   });
+  if (unpayable) report.stamp(unpayable.stamp);
   if (data.logo) {
     const { doc } = report;
     doc.image(data.logo, doc.page.width - MARGIN - LOGO_BOX[0], MARGIN, {
@@ -79,7 +99,7 @@ export async function renderCoupon(data: CouponReport): Promise<Buffer> {
   report.header(
     data.empresa,
     'Cupón de pago',
-    [data.cuit && `CUIT ${formatCuit(data.cuit)}`, `Sucursal ${data.sucursal}`]
+    [data.cuit && `CUIT ${formatCuit(data.cuit)}`, sucursalLabel(data.sucursal)]
       .filter(Boolean)
       .join(' · '),
   );
@@ -90,9 +110,15 @@ export async function renderCoupon(data: CouponReport): Promise<Buffer> {
     ['Vencimiento', formatDate(coupon.fechaVencimiento)],
     ['Generado', formatDate(coupon.fechaGeneracion)],
     ['Estado', STATE_LABELS[coupon.estado]],
-    ...(data.redes ? [['Dónde pagarlo', data.redes] as [string, string]] : []),
+    ...(unpayable ? [['Código', coupon.codigoBarras] as [string, string]] : []),
+    ...(data.redes && !unpayable ? [['Dónde pagarlo', data.redes] as [string, string]] : []),
   ]);
   invoiceTable(report, 'Importe', coupon.facturas);
+  if (unpayable) {
+    report.total('Importe del cupón', formatMoney(coupon.monto));
+    report.note(unpayable.note);
+    return report.finish();
+  }
   report.total('Total a pagar', formatMoney(coupon.monto));
   report.figure(await couponBarcodePng(coupon.codigoBarras), coupon.codigoBarras, 0.75);
   report.note(

@@ -1,3 +1,4 @@
+import { documentName } from '../../contract/names.js';
 import type { PlatformCore } from '../platform/core.js';
 import { couponStateOn } from '../platform/coupons.js';
 import { AppError } from '../platform/errors.js';
@@ -46,10 +47,21 @@ export function createCouponSource(
       coupon: {
         codigoBarras: stored.codigo_barras,
         monto: stored.monto,
-        estado: couponStateOn(stored.estado, stored.fecha_vencimiento, today),
+        estado: couponStateOn(
+          {
+            estado: stored.estado,
+            fechaVencimiento: stored.fecha_vencimiento,
+            outlived: stored.outlived,
+          },
+          today,
+        ),
         fechaGeneracion: stored.fecha_generacion,
         fechaVencimiento: stored.fecha_vencimiento,
-        facturas,
+        // As the portal names them (contract/names.ts), a coupon stored before the rule too.
+        facturas: facturas.map((factura) => {
+          const name = documentName({ comprobante: factura.tipo, nrocomp: factura.numero });
+          return { ...factura, tipo: name.titulo, numero: name.numero };
+        }),
       },
     });
   };

@@ -243,12 +243,17 @@ describe('GET /portal/deudas', () => {
     ]);
     expect(items[0]).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      comprobante: 'Nota de Débito A',
+      // The ledger says "Nota de Débito A"; every answer writes it one way (#51).
+      comprobante: 'Nota de débito A',
       nrocomp: '0001-00000005',
       fecha: '2026-01-15',
       vencimiento: '2026-02-15',
       debe: 100.1,
+      // Nothing paid of it yet.
+      importe: 100.1,
       vencido: true,
+      // No fiscal row (nor issuer) in this tenant: no PDF to offer.
+      pdf: false,
       pago_en_curso: null,
     });
     expect(items.find((debt) => debt.nrocomp === '0001-00000030')?.vencimiento).toBeNull();

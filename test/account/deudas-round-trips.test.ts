@@ -3,8 +3,10 @@ import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pendingDebtsWithPaymentsQuery } from '../../src/modules/payments/queries/in-flight.js';
+import { systemClock } from '../../src/platform/clock.js';
 import { createKysely, createPool } from '../../src/platform/db/connect.js';
 import type { TenantDatabase } from '../../src/platform/db/types.js';
+import { createFiscalTables } from '../../src/platform/tenancy/fiscal-tables.js';
 import { addAuthTenant, bearer, fakeClock, login, register } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { startPgRoundTrips, type PgRoundTrips } from '../helpers/pg-round-trips.js';
@@ -238,8 +240,14 @@ describe('its indexes', () => {
         sucursalName: 'Sucursal 1',
         customerSchema: 'suc0001',
         db,
+        fiscalTables: createFiscalTables(systemClock),
       };
-      const { sql, parameters } = pendingDebtsWithPaymentsQuery(tenant, anaId, anaId).compile();
+      const { sql, parameters } = pendingDebtsWithPaymentsQuery(
+        tenant,
+        anaId,
+        anaId,
+        true,
+      ).compile();
       // On a handful of rows a sequential scan is cheapest; forbid it to see what index serves.
       await client.query('SET enable_seqscan = off');
       const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, [

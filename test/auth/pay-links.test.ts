@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes, type RouteKey } from '../../contract/routes.js';
+import { INVITATION_EMAIL_JOB } from '../../src/modules/auth/links/invitations.js';
+import { startJobQueue } from '../../src/platform/jobs.js';
 import {
   addAuthTenant,
   bearer,
@@ -11,7 +13,9 @@ import {
   uniqueAddress,
 } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
+import { capturedLogs } from '../helpers/logs.js';
 import { receiptIni } from '../helpers/payments.js';
+import { sharedReportsService, TEST_REPORTS_SECRET } from '../helpers/reports.js';
 import { sandboxApproves, sandboxIni } from '../helpers/sandbox.js';
 import {
   mintStaffToken,
@@ -34,10 +38,15 @@ let tenant: TestTenant;
 let pair: StaffKeyPair;
 let staff: string;
 let anaId: string;
+/** The server's log at info, as production writes it, read by the file's last test. */
+const logs = capturedLogs('info');
+/** Every link and invitation token the file made: none may reach that log. */
+const tokensSeen = new Set<string>();
 
 function tokenOf(url: string): string {
   const match = /#enlace=([A-Za-z0-9_-]+)$/.exec(url);
   if (!match?.[1]) throw new Error(`no link token in ${url}`);
+  tokensSeen.add(match[1]);
   return match[1];
 }
 
@@ -80,7 +89,15 @@ beforeAll(async () => {
      VALUES (1, 'FAC', 'Factura B', '0001-00000501', '2026-01-05', '2026-02-05', 150.00, 150.00),
             (1, 'FAC', 'Factura B', '0001-00000502', '2026-02-05', '2026-03-05', 250.00, 250.00)`,
   );
-  app = await env.app(staffDoorSettings([pair]));
+  const reports = await sharedReportsService();
+  app = await env.app(
+    {
+      ...staffDoorSettings([pair]),
+      REPORTS_SERVICE_SECRET: TEST_REPORTS_SECRET,
+      REPORTS_URL: reports.url,
+    },
+    { logger: logs.logger },
+  );
   anaId = (await register(app)).portal_user_id;
   staff = await mintStaffToken(pair);
 });
@@ -194,7 +211,9 @@ describe('a pay link', () => {
       url: `/portal/pagos/${paymentId}/recibo`,
       headers: bearer(access),
     });
-    expect([200, 502]).toContain(receipt.statusCode);
+    expect(receipt.statusCode, receipt.body).toBe(200);
+    expect(receipt.headers['content-type']).toBe('application/pdf');
+    expect(receipt.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
 
     // A payment of the full session is not the link's to read.
     const session = await login(app);
@@ -337,7 +356,10 @@ describe('invitations', () => {
     for (let tries = 0; tries < 100; tries += 1) {
       const message = app.outbox.messages.filter((each) => each.to === to).at(-1);
       const match = message && /#invitacion=([A-Za-z0-9_-]+)/.exec(message.text);
-      if (match?.[1]) return match[1];
+      if (match?.[1]) {
+        tokensSeen.add(match[1]);
+        return match[1];
+      }
       await sleep(100);
     }
     throw new Error(`no invitation to ${to}`);
@@ -414,6 +436,37 @@ describe('invitations', () => {
         items: [expect.objectContaining({ cnro: 2, estado: 'registrada' })],
       },
     });
+  });
+
+  it('its e-mail goes once: the job run again (as pg-boss retries one that died after sending) sends nothing', async () => {
+    await tenant.query(
+      `INSERT INTO suc0001.ordcon (cnro, cnom, ccui) VALUES (7, 'Elsa Paz', '27666777')`,
+    );
+    expect((await invite({ sucursal_id: 1, cnro: 7, email: 'elsa@example.com' })).statusCode).toBe(
+      200,
+    );
+    await invitationToken('elsa@example.com');
+    await env.waitForJobs(INVITATION_EMAIL_JOB, { email: 'elsa@example.com' });
+    const [job] = await env.systemQuery<{ data: Record<string, unknown> }>(
+      `SELECT data FROM pgboss.job WHERE name = $1 AND data @> $2::jsonb`,
+      [INVITATION_EMAIL_JOB, JSON.stringify({ email: 'elsa@example.com' })],
+    );
+    const again = await startJobQueue(env.systemUrl, app.log, {
+      pollingIntervalSeconds: 1,
+      retryDelaySeconds: 1,
+    });
+    try {
+      await again.send(INVITATION_EMAIL_JOB, job?.data ?? {});
+    } finally {
+      await again.stop();
+    }
+    await env.waitForJobs(INVITATION_EMAIL_JOB, { email: 'elsa@example.com' });
+    expect(app.outbox.messages.filter((each) => each.to === 'elsa@example.com')).toHaveLength(1);
+    const [row] = await env.systemQuery<{ sent_at: Date | null }>(
+      `SELECT sent_at FROM portal_invitations WHERE email = $1`,
+      ['elsa@example.com'],
+    );
+    expect(row?.sent_at).toBeInstanceOf(Date);
   });
 
   it('refusals: a customer not in the sucursal, one with an account, a replaced invitation', async () => {
@@ -508,6 +561,32 @@ describe('invitations', () => {
     expect(elsewhere.statusCode).toBe(415);
   });
 
+  it('a CSV of 5,000 rows is read (over the 100 KiB the other bodies may be); one of 5,001 is refused', async () => {
+    // Rows the API refuses before the database (a sucursal that is not a number): only the
+    // file's size and its row count are at stake. 5,000 of them are some 200 KB.
+    const rows = (count: number) =>
+      Array.from({ length: count }, (_, index) => `x;${index + 1};cliente.${index}@example.com`);
+    const upload = (count: number) =>
+      app.inject({
+        method: 'POST',
+        url: '/portal/comercio/clientes/invitar.csv',
+        headers: { ...bearer(staff), 'content-type': 'text/csv' },
+        payload: ['sucursal_id;cnro;email', ...rows(count)].join('\r\n'),
+      });
+    const full = await upload(5_000);
+    expect(full.statusCode, full.body.slice(0, 300)).toBe(200);
+    const { data } = full.json<{
+      data: { items: { motivo: string | null }[]; enviadas: number; no_enviadas: number };
+    }>();
+    expect(data.items).toHaveLength(5_000);
+    expect(data.enviadas).toBe(0);
+    expect(data.no_enviadas).toBe(5_000);
+    expect(new Set(data.items.map((item) => item.motivo))).toEqual(new Set(['fila_invalida']));
+    const over = await upload(5_001);
+    expect(over.statusCode).toBe(422);
+    expect(over.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
+
   it('an expired invitation does not register', async () => {
     await tenant.query(
       `INSERT INTO suc0001.ordcon (cnro, cnom, ccui) VALUES (6, 'Elena Vidal', '27999888')`,
@@ -554,4 +633,11 @@ it('the exchange is limited to 10 a minute per address', async () => {
   }
   expect(statuses.slice(0, 10).every((status) => status === 401)).toBe(true);
   expect(statuses[10]).toBe(429);
+});
+
+it('no link or invitation token the file made reached the server’s log', () => {
+  expect(tokensSeen.size).toBeGreaterThan(5);
+  expect(logs.lines.length).toBeGreaterThan(50);
+  const text = logs.lines.join('');
+  expect([...tokensSeen].filter((token) => text.includes(token))).toEqual([]);
 });

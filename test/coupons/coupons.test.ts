@@ -113,7 +113,8 @@ describe('POST /portal/cupones/generar', () => {
     expect(one.codigo_barras).toBe(buildBarcode({ tenantId: 1, cnro: 1, sequence: 2 }));
     expect(one.fecha_vencimiento).toBe('2026-11-22');
     expect(one.facturas).toEqual([
-      { id: debt.b, tipo: 'Nota de Débito B', numero: '0001-00000002', monto: 200.2 },
+      // As the portal names it (contract/names.ts): the ledger wrote "Nota de Débito B".
+      { id: debt.b, tipo: 'Nota de débito B', numero: '0001-00000002', monto: 200.2 },
     ]);
     const year = await generateOk(app, ana, {
       facturas: [{ id: debt.b.toUpperCase(), monto: 0.01 }],

@@ -184,8 +184,9 @@ describe('coupon reads (for the portal routes, the PDF route and the reports ser
 
   it('findOwner answers whose coupon an id names, within the context’s schema', async () => {
     const made = await coupon(suc1, 2, debt2, 1.5);
-    expect(await ledger.findOwner(suc1, made.id)).toEqual({ id: made.id, cnro: 2 });
-    expect(await ledger.findOwner(suc1, made.id.toUpperCase())).toEqual({ id: made.id, cnro: 2 });
+    const owner = { id: made.id, cnro: 2, codigo_barras: made.codigoBarras };
+    expect(await ledger.findOwner(suc1, made.id)).toEqual(owner);
+    expect(await ledger.findOwner(suc1, made.id.toUpperCase())).toEqual(owner);
     expect(await ledger.findOwner(suc3, made.id)).toBeUndefined();
     expect(await ledger.findOwner(suc1, 'not-a-uuid')).toBeUndefined();
   });

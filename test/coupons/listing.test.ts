@@ -102,7 +102,13 @@ describe('GET /portal/cupones/mis-cupones', () => {
       fecha_vencimiento: '2026-11-22',
       // The debts it names (an addition: the debts page marks them, docs/decisions.md #48).
       facturas: [
-        { id: coupons[2]?.facturas[0]?.id, tipo: 'Factura B', numero: '0001-1', monto: 12 },
+        // The ledger's 0001-1 written as every page writes it (contract/names.ts).
+        {
+          id: coupons[2]?.facturas[0]?.id,
+          tipo: 'Factura B',
+          numero: '0001-00000001',
+          monto: 12,
+        },
       ],
     });
   });

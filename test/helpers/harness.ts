@@ -283,7 +283,16 @@ export async function createTestEnvironmentOn(serverUrl: string): Promise<TestEn
         );
         if (rows[0]?.running === 0) return;
         if (Date.now() > deadline) {
-          throw new Error(`${rows[0]?.running} ${name} job(s) still not done after 20 s`);
+          // Which states they are stuck in, and what the last try said: a failing job retries.
+          const { rows: stuck } = await systemPool.query<{ state: string; output: unknown }>(
+            `SELECT state, output FROM pgboss.job
+              WHERE name = $1 AND data @> $2::jsonb AND state NOT IN ('completed', 'failed', 'cancelled')
+              LIMIT 3`,
+            [name, JSON.stringify(data)],
+          );
+          throw new Error(
+            `${rows[0]?.running} ${name} job(s) still not done after 20 s: ${JSON.stringify(stuck)}`,
+          );
         }
         await sleep(100);
       }

@@ -10,6 +10,9 @@ import { fromRoot } from '../../src/platform/paths.js';
 export const WEB_DIST = fromRoot('web', 'dist');
 const WEB_SOURCES = [
   fromRoot('web', 'src'),
+  // The route table and the names of documents are bundled from here (contract/routes.ts,
+  // contract/names.ts).
+  fromRoot('contract'),
   fromRoot('web', 'index.html'),
   fromRoot('web', 'comercio'),
   fromRoot('web', 'public'),

@@ -345,7 +345,9 @@ interface InvoiceItem {
   punto_venta: number | null;
   numero: number | null;
   cae: string | null;
+  vencido: boolean;
   pdf: boolean;
+  pdf_motivo: string | null;
 }
 interface InvoicePage {
   items: InvoiceItem[];
@@ -400,22 +402,27 @@ describe('GET /portal/facturas', () => {
     expect(byId.get(ids.facturaA)).toEqual({
       id: ids.facturaA,
       tipo: 'FAC',
+      // The portal's name (docs/decisions.md #51): ARCA's number in 4 + 8 digits.
       comprobante: 'Factura A',
-      nrocomp: '00003-00000123',
+      nrocomp: '0003-00000123',
       fecha: '2026-10-13',
       vencimiento: '2026-11-12',
       importe: 1320.5,
       saldo: 1320.5,
+      // Owed, and due before 21 November.
+      vencido: true,
       letra: 'A',
       punto_venta: 3,
       numero: 123,
       cae: '76123456789012',
       pdf: true,
+      pdf_motivo: null,
     });
-    // Paid: the authorized total, nothing left.
+    // Paid: the authorized total, nothing left, not overdue whatever its date.
     expect(byId.get(ids.facturaB)).toMatchObject({
       importe: 12100,
       saldo: 0,
+      vencido: false,
       letra: 'B',
       pdf: true,
     });
@@ -426,18 +433,21 @@ describe('GET /portal/facturas', () => {
       saldo: 0,
       pdf: true,
     });
-    // Its authorized total is in dollars; the ledger's balance in pesos.
+    // Its authorized total is in dollars; the ledger's balance in pesos. One capitalisation.
     expect(byId.get(ids.notaDebitoDolares)).toMatchObject({
       tipo: 'ND',
+      comprobante: 'Nota de débito B',
+      nrocomp: '0004-00000011',
       importe: 100,
       saldo: 105050,
     });
-    // No CAE yet: the statement's figure, no PDF.
+    // No CAE yet: the statement's figure, no PDF, and why.
     expect(byId.get(ids.pendiente)).toMatchObject({
       importe: 500,
       saldo: 500,
       cae: null,
       pdf: false,
+      pdf_motivo: 'sin_cae',
     });
     // No fiscal row: what the statement shows (200 left + 300 paid), no PDF.
     expect(byId.get(ids.sinFiscal)).toEqual({
@@ -449,11 +459,14 @@ describe('GET /portal/facturas', () => {
       vencimiento: null,
       importe: 500,
       saldo: 200,
+      vencido: false,
       letra: null,
       punto_venta: null,
       numero: null,
       cae: null,
       pdf: false,
+      // Not a CAE on its way: no fiscal row at all.
+      pdf_motivo: 'sin_registro_fiscal',
     });
   });
 
@@ -498,7 +511,12 @@ describe('GET /portal/facturas', () => {
   it('says pdf: false for every document of a tenant without an issuer', async () => {
     const page = await list(anaOfTenant2);
     expect(page.items).toEqual([
-      expect.objectContaining({ id: ids.deOtraEmpresa, cae: AUTHORIZED.cae, pdf: false }),
+      expect.objectContaining({
+        id: ids.deOtraEmpresa,
+        cae: AUTHORIZED.cae,
+        pdf: false,
+        pdf_motivo: 'sin_datos_fiscales',
+      }),
     ]);
   });
 });
@@ -512,7 +530,7 @@ describe('GET /portal/facturas/{id}/pdf', () => {
     const response = await pdfOf(ids.facturaA);
     expect(response.headers['content-type']).toBe('application/pdf');
     expect(response.headers['content-disposition']).toBe(
-      'attachment; filename="factura-00003-00000123.pdf"',
+      'attachment; filename="factura-a-0003-00000123.pdf"',
     );
     expect(response.headers['cache-control']).toBe('no-store');
     const text = await textOf(response);
@@ -583,7 +601,7 @@ describe('GET /portal/facturas/{id}/pdf', () => {
     expect(credit).toContain('Comprobante asociado: FACTURA A N.º 00003-00000123 del 13/10/2026');
     const debit = await pdfOf(ids.notaDebitoDolares);
     expect(debit.headers['content-disposition']).toBe(
-      'attachment; filename="factura-00004-00000011.pdf"',
+      'attachment; filename="nota-de-debito-b-0004-00000011.pdf"',
     );
     const text = await textOf(debit);
     expect(text).toContain('NOTA DE DÉBITO');
@@ -665,12 +683,24 @@ describe('GET /portal/facturas/{id}/pdf', () => {
     120_000,
   );
 
-  it('answers 422 FACTURA_NO_DISPONIBLE for a document without a CAE or without a fiscal row', async () => {
-    for (const id of [ids.pendiente, ids.sinFiscal]) {
-      const response = await pdfOf(id);
-      expect(response.statusCode, response.body).toBe(422);
-      expect(response.json()).toMatchObject({ success: false, code: 'FACTURA_NO_DISPONIBLE' });
-    }
+  it('answers 422 FACTURA_NO_DISPONIBLE for a document without a CAE or without a fiscal row, each with its own reason', async () => {
+    const pending = await pdfOf(ids.pendiente);
+    expect(pending.statusCode, pending.body).toBe(422);
+    expect(pending.json()).toEqual({
+      success: false,
+      code: 'FACTURA_NO_DISPONIBLE',
+      error:
+        'Este comprobante todavía no tiene CAE de ARCA: su PDF estará disponible cuando se autorice',
+    });
+    // Never authorized electronically: not "todavía no tiene CAE", which would never come.
+    const none = await pdfOf(ids.sinFiscal);
+    expect(none.statusCode, none.body).toBe(422);
+    expect(none.json()).toEqual({
+      success: false,
+      code: 'FACTURA_NO_DISPONIBLE',
+      error:
+        'Este comprobante no tiene registro fiscal de ARCA en el sistema de la empresa, así que no hay un PDF en el portal: pedíselo a la empresa',
+    });
   });
 
   it('answers 404 FACTURA_NOT_FOUND alike for unknown, voided, a receipt, another customer’s, another tenant’s and malformed ids', async () => {
@@ -704,7 +734,12 @@ describe('GET /portal/facturas/{id}/pdf', () => {
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const response = await pdfOf(ids.deOtraEmpresa, anaOfTenant2);
       expect(response.statusCode, response.body).toBe(422);
-      expect(response.json()).toMatchObject({ success: false, code: 'FACTURA_NO_DISPONIBLE' });
+      expect(response.json()).toMatchObject({
+        success: false,
+        code: 'FACTURA_NO_DISPONIBLE',
+        error:
+          'La empresa todavía no cargó sus datos fiscales: el comprobante no se puede descargar',
+      });
       // Past the issuer's minute in the cache: read again, not logged again.
       clock.advance(61_000);
     }
@@ -716,5 +751,98 @@ describe('GET /portal/facturas/{id}/pdf', () => {
     expect(JSON.parse(why[0] ?? '{}')).toMatchObject({ tenantId: 2 });
     // Tenant 1's documents are unaffected.
     expect((await pdfOf(ids.facturaA)).statusCode).toBe(200);
+  });
+});
+
+describe('one name and one PDF rule on every answer (docs/decisions.md #51)', () => {
+  beforeEach(async () => {
+    app = await appWithFreshCounters();
+  });
+
+  interface Named {
+    id: string;
+    comprobante: string;
+    nrocomp: string;
+    pdf: boolean;
+  }
+
+  async function data<T>(url: string, token = ana): Promise<T> {
+    const response = await app.inject({ method: 'GET', url, headers: bearer(token) });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<{ data: T }>().data;
+  }
+
+  it('names each document and offers its PDF on the debts, the statement and the receipts as GET /portal/facturas does', async () => {
+    const invoices = new Map((await list(ana)).items.map((item) => [item.id, item]));
+    const asListed = (id: string) => {
+      const item = invoices.get(id);
+      return { id, comprobante: item?.comprobante, nrocomp: item?.nrocomp, pdf: item?.pdf };
+    };
+
+    // The debts: what is left, what it was issued for, and the PDF only where there is one.
+    const { items: debts } = await data<{ items: (Named & { debe: number; importe: number })[] }>(
+      '/portal/deudas',
+    );
+    const debtsById = new Map(debts.map((debt) => [debt.id, debt]));
+    expect(debtsById.get(ids.notaDebitoDolares)).toMatchObject({
+      comprobante: 'Nota de débito B',
+      nrocomp: '0004-00000011',
+      debe: 105050,
+      importe: 105050,
+      pdf: true,
+    });
+    // Paid 300 of 500 by the receipt: it says of what.
+    expect(debtsById.get(ids.sinFiscal)).toMatchObject({ debe: 200, importe: 500, pdf: false });
+    expect(debtsById.get(ids.pendiente)).toMatchObject({ pdf: false });
+    expect(debtsById.get(ids.facturaA)).toMatchObject({ pdf: true });
+    for (const debt of debts) {
+      expect(
+        { id: debt.id, comprobante: debt.comprobante, nrocomp: debt.nrocomp, pdf: debt.pdf },
+        'deudas',
+      ).toEqual(asListed(debt.id));
+    }
+
+    // The statement: each invoice and note as listed; a receipt has no invoice PDF.
+    const statement = await data<{ movimientos: (Named & { tipo: string })[] }>(
+      '/portal/estado-cuenta?desde=2026-01-01&hasta=2026-11-21',
+    );
+    expect(statement.movimientos.map((movement) => movement.id)).toContain(ids.recibo);
+    for (const movement of statement.movimientos) {
+      if (movement.tipo === 'REC') {
+        expect(movement).toMatchObject({
+          comprobante: 'Recibo',
+          nrocomp: 'X0001-00000001',
+          pdf: false,
+        });
+        continue;
+      }
+      expect(
+        {
+          id: movement.id,
+          comprobante: movement.comprobante,
+          nrocomp: movement.nrocomp,
+          pdf: movement.pdf,
+        },
+        'estado-cuenta',
+      ).toEqual(asListed(movement.id));
+    }
+
+    // The receipts: the invoices each paid, with what each was issued for.
+    const { recibos } = await data<{
+      recibos: (Named & { facturas: (Named & { monto: number; importe: number })[] })[];
+    }>('/portal/recibos');
+    const receipt = recibos.find((item) => item.id === ids.recibo);
+    expect(receipt).toMatchObject({ comprobante: 'Recibo', nrocomp: 'X0001-00000001' });
+    expect(receipt?.facturas).toEqual([
+      { ...asListed(ids.facturaB), monto: 12100, importe: 12100 },
+      { ...asListed(ids.sinFiscal), monto: 300, importe: 500 },
+    ]);
+  });
+
+  it('offers no PDF on the debts of a tenant without an issuer', async () => {
+    const { items } = await data<{ items: Named[] }>('/portal/deudas', anaOfTenant2);
+    expect(items).toEqual([
+      expect.objectContaining({ id: ids.deOtraEmpresa, nrocomp: '0001-00000001', pdf: false }),
+    ]);
   });
 });

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pathPattern } from '../../src/modules/payments/gateways/http.js';
+import { pathPattern } from '../../src/platform/providers/http.js';
 import { gatewayFailureRecord } from '../../src/modules/payments/gateways/failure-record.js';
 import { parseMercadoPagoSettings } from '../../src/modules/payments/gateways/mercadopago/settings.js';
 import { allowedUrlSetting } from '../../src/modules/payments/gateways/settings-check.js';
@@ -10,7 +10,7 @@ import { GatewayError } from '../../src/modules/payments/gateways/types.js';
 import { parseUalaBisSettings } from '../../src/modules/payments/gateways/ualabis/settings.js';
 import { mercadoPagoGateway } from '../../src/modules/payments/gateways/mercadopago/definition.js';
 import { ualaBisGateway } from '../../src/modules/payments/gateways/ualabis/definition.js';
-import { checkGatewayUrl } from '../../src/modules/payments/gateways/url-policy.js';
+import { checkGatewayUrl } from '../../src/platform/providers/url-policy.js';
 import { addAuthTenant, bearer, customerTokens, ORIGIN } from '../helpers/auth.js';
 import {
   allowGateways,

@@ -353,12 +353,13 @@ describe('partial payments on (portal.pagos.parciales = Si, monto_minimo 50,00)'
     });
     expect(pdf.statusCode).toBe(200);
     const text = (await pdfText(pdf.rawPayload)).replace(/\s+/g, ' ');
-    expect(text).toContain('0001-00000002: pagada en parte, resta $ 119,50');
+    // What is left of what (docs/decisions.md #51): 119,50 of the 200,00 it was issued for.
+    expect(text).toContain('Factura B 0001-00000002: pagada en parte. Resta $ 119,50 de $ 200,00.');
     expect(text).not.toContain('0001-00000001: pagada en parte');
     await env.waitForJobs(PAYMENT_EMAIL_JOB, { paymentId });
     const mail = await receivedMail('0001-00000002');
     expect(mail.text).toContain(
-      'Factura B 0001-00000002: $ 80,50 (pagada en parte, resta $ 119,50)',
+      'Factura B 0001-00000002: $ 80,50 (pagada en parte: resta $ 119,50 de $ 200,00)',
     );
     expect(mail.text).toMatch(/Factura B 0001-00000001: \$ 100,00\r?\n/);
   });

@@ -11,7 +11,7 @@ import { systemClock } from '../../src/platform/clock.js';
 import { startJobQueue, type JobQueue } from '../../src/platform/jobs.js';
 import type { MailMessage } from '../../src/platform/mail/mailer.js';
 import { createReportsClient } from '../../src/platform/reports/client.js';
-import { addAuthTenant, bearer, twoCustomers } from '../helpers/auth.js';
+import { addAuthTenant, bearer, login, register, twoCustomers } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 import { paymentRow, receiptIni, startOldestDebtPayment } from '../helpers/payments.js';
 import {
@@ -166,7 +166,8 @@ describe('"Recibimos tu pago"', () => {
     expect(mail?.text).toContain(`Recibo ${receipt.numero}`);
     expect(mail?.attachments).toHaveLength(1);
     expect(mail?.attachments[0]?.contentType).toBe('application/pdf');
-    expect(mail?.attachments[0]?.filename).toBe(`recibo-${receipt.numero}.pdf`);
+    // The name every page saves it under (contract/names.ts).
+    expect(mail?.attachments[0]?.filename).toBe(`recibo-${receipt.numero.toLowerCase()}.pdf`);
     expect(mail?.attachments[0]?.content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     // The job TX1 queued sent it: one job for the approval, receipt and e-mail, one e-mail.
     await jobsDone(id);
@@ -488,5 +489,63 @@ describe('the receipt job TX1 queued', () => {
     await env.waitForJobs(LEGACY_RECEIPT_JOB, { paymentId: id });
     // It found the receipt written: no second one.
     expect(await receiptCount()).toEqual(before);
+  });
+});
+
+describe('a business whose name ends in a full stop', () => {
+  it('"Distribuidora Demo S.A." ends both e-mails’ first sentence with one full stop, not two', async () => {
+    const sa = await env.addTenant({
+      id: 3,
+      nombre: 'Distribuidora Demo S.A.',
+      sucursales: [{ id: 1 }],
+      ini: {
+        ...sandboxIni(SANDBOX_SECRET),
+        ...receiptIni(TOKEN, 'Banco Avisos CC 3'),
+        'mail.smtp.host': '127.0.0.1',
+        'mail.smtp.port': String(smtp.port),
+        'mail.from': 'Distribuidora Demo <avisos@demo.example>',
+      },
+    });
+    await sa.query(
+      `INSERT INTO suc0001.ordcon (cnro, cnom, ccui) VALUES (1, 'Ana Gómez', '30111222')`,
+    );
+    await sa.query(
+      `INSERT INTO suc0001.ordcta (cnro, tipo, comprobante, nrocomp, fecha, vencimiento, debe, saldo)
+       VALUES (1, 'FAC', 'Factura B', '0001-00000301', '2026-01-01', '2026-02-01', 150.25, 150.25)`,
+    );
+    await register(app, { tenant_id: 3, email: 'ana.sa@example.com' });
+    const token = (await login(app, { tenant_id: 3 })).accessToken;
+    const id = await startOldestDebtPayment(app, sa, token);
+    const answer = await sandboxApproves(app, sa, {
+      id,
+      sucursalId: 1,
+      webhookToken: TOKEN,
+      secret: SANDBOX_SECRET,
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const [received] = await until(() => {
+      const found = mails('Recibimos tu pago - Distribuidora Demo S.A.', '0001-00000301');
+      return found.length > 0 ? found : undefined;
+    });
+    expect(received?.text).toMatch(
+      /Recibimos tu pago de \$ 150,25 en el portal de clientes de Distribuidora Demo S\.A\.\r?\n/,
+    );
+    expect(received?.text).not.toContain('S.A..');
+
+    const refund = await app.inject({
+      method: 'POST',
+      url: '/portal/pagos/devolver',
+      headers: bearer(token),
+      payload: { payment_id: id },
+    });
+    expect(refund.statusCode, refund.body).toBe(200);
+    const [refunded] = await until(() => {
+      const found = mails('Devolución registrada - Distribuidora Demo S.A.', '$ 150,25');
+      return found.length > 0 ? found : undefined;
+    });
+    expect(refunded?.text).toMatch(
+      /Registramos la devolución de tu pago de \$ 150,25 en el portal de clientes de Distribuidora Demo S\.A\.\r?\n/,
+    );
+    expect(refunded?.text).not.toContain('S.A..');
   });
 });

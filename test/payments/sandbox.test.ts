@@ -94,9 +94,13 @@ it('Aprobar posts the form, the signed webhook arrives over HTTP, the payer land
   expect(result.statusCode).toBe(200);
   expect(await result.body.text()).toContain('Pago aprobado');
 
-  // The page does not take a second decision.
+  // The page does not take a second decision, and is no dead end: it links to the result page.
   const again = await request(redirectUrl);
-  expect(await again.body.text()).toContain('ya no admite pagos');
+  const closed = await again.body.text();
+  expect(closed).toContain('ya no admite pagos');
+  expect(closed).not.toContain('/approve');
+  const link = /<a href="([^"]+)">Ver el resultado del pago<\/a>/.exec(closed)?.[1];
+  expect(link?.replaceAll('&#38;', '&')).toBe(back);
 });
 
 it('Rechazar rejects the payment and frees the debt', async () => {
@@ -112,5 +116,9 @@ it('Rechazar rejects the payment and frees the debt', async () => {
     new RegExp(`^${base}/pagos/resultado\\?payment_id=${paymentId}&estado=rechazado&tenant_id=1&`),
   );
   expect((await history()).find((item) => item.id === paymentId)?.estado).toBe('rejected');
+  // Opened again, the checkout leads back to the rejection's result page.
+  const closed = await (await request(redirectUrl)).body.text();
+  const link = /<a href="([^"]+)">Ver el resultado del pago<\/a>/.exec(closed)?.[1];
+  expect(link?.replaceAll('&#38;', '&')).toBe(posted.headers.location);
   await startPayment();
 });

@@ -10,6 +10,7 @@ import {
   preparedSql,
   statementNames,
 } from '../../src/platform/db/prepared.js';
+import { createFiscalTables } from '../../src/platform/tenancy/fiscal-tables.js';
 import { createTenantPools, type TenantPools } from '../../src/platform/tenancy/pools.js';
 import type { TenantContext } from '../../src/platform/tenancy/tenancy.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
@@ -17,6 +18,7 @@ import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
 const env = useTestEnvironment();
 let acme: TestTenant;
 const users: Record<string, string> = {};
+const fiscalTables = createFiscalTables(systemClock);
 
 beforeAll(async () => {
   acme = await env.addTenant({ id: 10, sucursales: [{ id: 1 }, { id: 2, centralizado: true }] });
@@ -54,6 +56,7 @@ function context(pools: TenantPools, customerSchema: string): TenantContext {
     sucursalName: 'S',
     customerSchema,
     db: pools.get(acme.databaseUrl),
+    fiscalTables,
   };
 }
 

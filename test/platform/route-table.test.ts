@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifySchema, HTTPMethods, RouteOptions } from '
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeSchemas } from '../../contract/route-schemas.js';
 import { statusOf } from '../../contract/error-codes.js';
-import { errorCodesOf, routes, type RouteKey } from '../../contract/routes.js';
+import { errorCodesOf, routes, type RouteFacts, type RouteKey } from '../../contract/routes.js';
 import { fastifyPath } from '../../src/platform/http/declare-route.js';
 import { addAuthTenant, bearer, login, register } from '../helpers/auth.js';
 import { useTestEnvironment } from '../helpers/harness.js';
@@ -108,7 +108,9 @@ describe('the route table and the app', () => {
       const schema = registered.get(fastifyKey(key))?.schema;
       const table = routeSchemas[key];
       const errorStatuses = new Set(
-        errorCodesOf(routes[key]).map((code) => String(statusOf(code))),
+        errorCodesOf(routes[key]).map((code) =>
+          String((routes[key] as RouteFacts).statuses?.[code] ?? statusOf(code)),
+        ),
       );
       const statuses = [...Object.keys(table.response), ...errorStatuses];
       const same =

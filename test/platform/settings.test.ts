@@ -3,7 +3,12 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAYS } from '../../src/modules/payments/gateways/table.js';
 import { createSettingsReader } from '../../src/platform/settings/reader.js';
-import { GATEWAY_SETTINGS, SETTINGS } from '../../src/platform/settings/registry.js';
+import { TRANSFER_PROVIDERS } from '../../src/modules/transfers/providers/table.js';
+import {
+  GATEWAY_SETTINGS,
+  SETTINGS,
+  TRANSFER_PROVIDER_SETTINGS,
+} from '../../src/platform/settings/registry.js';
 import { createTenantPools } from '../../src/platform/tenancy/pools.js';
 import { fakeClock } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
@@ -37,20 +42,34 @@ async function documentedSettings(): Promise<Map<string, string>> {
 }
 
 describe('the settings registry and docs/erp.md', () => {
-  it('name the same keys with the same defaults; the gateways’ keys are their definitions’', async () => {
+  it('name the same keys with the same defaults; the gateways’ and providers’ keys are their definitions’', async () => {
     const documented = await documentedSettings();
     const registered = new Map(
       Object.values(SETTINGS).map((setting) => [setting.key, setting.fallback]),
     );
-    const gatewayKeys = [...GATEWAYS.values()].flatMap((definition) =>
-      definition.settings.map((name) => `${GATEWAY_SETTINGS.prefix}${definition.id}.${name}`),
-    );
-    expect(
-      [...documented.keys()].filter((key) => key.startsWith(GATEWAY_SETTINGS.prefix)).sort(),
-    ).toEqual([...gatewayKeys].sort());
-    const documentedOthers = new Map(
-      [...documented].filter(([key]) => !key.startsWith(GATEWAY_SETTINGS.prefix)),
-    );
+    const families = [
+      {
+        prefix: GATEWAY_SETTINGS.prefix,
+        definitions: [...GATEWAYS.values()],
+      },
+      {
+        prefix: TRANSFER_PROVIDER_SETTINGS.prefix,
+        definitions: [...TRANSFER_PROVIDERS.values()],
+      },
+    ];
+    const familyKeys = new Set<string>();
+    for (const { prefix, definitions } of families) {
+      const ids = definitions.map((definition) => definition.id);
+      const defined = definitions.flatMap((definition) =>
+        definition.settings.map((name) => `${prefix}${definition.id}.${name}`),
+      );
+      const listed = [...documented.keys()].filter((key) =>
+        ids.some((id) => key.startsWith(`${prefix}${id}.`)),
+      );
+      expect(listed.sort()).toEqual([...defined].sort());
+      for (const key of listed) familyKeys.add(key);
+    }
+    const documentedOthers = new Map([...documented].filter(([key]) => !familyKeys.has(key)));
     expect(documentedOthers).toEqual(registered);
     for (const setting of Object.values(SETTINGS)) expect(setting.meaning).not.toBe('');
   });

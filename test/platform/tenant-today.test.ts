@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '../helpers/auth.js';
+import { systemClock } from '../../src/platform/clock.js';
+import { createFiscalTables } from '../../src/platform/tenancy/fiscal-tables.js';
 import { createTenantCalendar } from '../../src/platform/tenancy/today.js';
 import { createTenantPools, type TenantPools } from '../../src/platform/tenancy/pools.js';
 import type { TenantContext } from '../../src/platform/tenancy/tenancy.js';
@@ -32,6 +34,7 @@ function context(tenant: TestTenant): TenantContext {
     sucursalName: 'S',
     customerSchema: 'suc0001',
     db: pools.get(tenant.databaseUrl),
+    fiscalTables: createFiscalTables(systemClock),
   };
 }
 

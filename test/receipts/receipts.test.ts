@@ -263,8 +263,17 @@ describe('GET /portal/recibos', () => {
       fecha: '2026-06-10',
       monto: 20,
       pago_id: null,
+      transferencia: null,
       facturas: [
-        { id: invoices.f3, comprobante: 'Factura B', nrocomp: '0001-00000013', monto: 20 },
+        {
+          id: invoices.f3,
+          comprobante: 'Factura B',
+          nrocomp: '0001-00000013',
+          monto: 20,
+          // Its debe as the test left it (20) and what receipts applied to it (20).
+          importe: 40,
+          pdf: false,
+        },
       ],
     });
     expect(third).toEqual({
@@ -274,9 +283,24 @@ describe('GET /portal/recibos', () => {
       fecha: '2026-06-10',
       monto: 150,
       pago_id: null,
+      transferencia: null,
       facturas: [
-        { id: invoices.f1, comprobante: 'Factura B', nrocomp: '0001-00000011', monto: 100 },
-        { id: invoices.f2, comprobante: 'Factura B', nrocomp: '0001-00000012', monto: 50 },
+        {
+          id: invoices.f1,
+          comprobante: 'Factura B',
+          nrocomp: '0001-00000011',
+          monto: 100,
+          importe: 200,
+          pdf: false,
+        },
+        {
+          id: invoices.f2,
+          comprobante: 'Factura B',
+          nrocomp: '0001-00000012',
+          monto: 50,
+          importe: 130,
+          pdf: false,
+        },
       ],
     });
     const oldest = data.recibos.at(-1);
@@ -368,7 +392,7 @@ describe('GET /portal/recibos/{id}/pdf', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toBe('application/pdf');
     expect(response.headers['content-disposition']).toBe(
-      'inline; filename="recibo-X0001-00000100.pdf"',
+      'inline; filename="recibo-x0001-00000100.pdf"',
     );
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
@@ -389,7 +413,7 @@ describe('GET /portal/recibos/{id}/pdf', () => {
     const response = await pdf(portal.reciboId.toUpperCase());
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-disposition']).toBe(
-      `inline; filename="recibo-${portal.nrocomp}.pdf"`,
+      `inline; filename="recibo-${portal.nrocomp.toLowerCase()}.pdf"`,
     );
     const text = await pdfText(response.rawPayload);
     expect(text).toContain(portal.nrocomp);

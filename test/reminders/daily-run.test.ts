@@ -186,6 +186,15 @@ describe('the e-mail', () => {
     });
     const overdue = await addDebt(tenant, 'suc0001', carla.cnro, { due: -7, debe: '1234.50' });
     const coming = await addDebt(tenant, 'suc0001', carla.cnro, { due: 3, debe: '99.9' });
+    // Paid in part at the counter: 60 of the 100 it was issued for are left.
+    const part = await addDebt(tenant, 'suc0001', carla.cnro, { due: 3, debe: '60.00' });
+    await tenant.query(
+      `WITH r AS (
+         INSERT INTO suc0001.ordcta (cnro, tipo, comprobante, nrocomp, fecha, haber)
+         VALUES ($1, 'REC', 'Recibo', 'X0001-00000077', '2026-10-15', 40) RETURNING id)
+       INSERT INTO suc0001.recfac (recibo_id, factura_id, monto) SELECT r.id, $2, 40 FROM r`,
+      [carla.cnro, part.id],
+    );
     await run();
     const [mail] = mailsTo(smtp, 'carla@example.com');
     if (!mail) throw new Error('no mail');
@@ -202,7 +211,11 @@ describe('the e-mail', () => {
     expect(text).toContain(
       `Por vencer:\n  Factura B ${coming.nrocomp}: $ 99,90, vence el 24/11/2026 (en 3 días)`,
     );
-    expect(text).toContain('Total: $ 1.334,40');
+    // What is left of what, as every page says it (docs/decisions.md #51).
+    expect(text).toContain(
+      `  Factura B ${part.nrocomp}: resta $ 60,00 de $ 100,00, vence el 24/11/2026 (en 3 días)`,
+    );
+    expect(text).toContain('Total: $ 1.394,40');
     // The "Pagar" of every reminder is a pay link of the account (docs/pay-links.md), made with
     // the e-mail and kept hashed; the login's address stays for those who want it.
     expect(text).toMatch(

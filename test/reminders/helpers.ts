@@ -165,5 +165,8 @@ export function textOf(mail: ReceivedMail): string {
 
 /** The voucher numbers a reminder lists. */
 export function listedNumbers(mail: ReceivedMail): string[] {
-  return [...mail.text.matchAll(/Factura B (0001-\d{8}):/g)].map((match) => match[1] ?? '');
+  // Each debt's line: its name (contract/names.ts: a debit note is "Nota de débito B") and number.
+  return [...mail.text.matchAll(/^ {2}(?:Factura|Nota de débito) B (0001-\d{8}):/gm)].map(
+    (match) => match[1] ?? '',
+  );
 }

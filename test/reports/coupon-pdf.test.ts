@@ -70,7 +70,8 @@ describe('GET /portal/cupones/{id}/pdf', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toBe('application/pdf');
     expect(response.headers['content-disposition']).toBe(
-      `attachment; filename="cupon-${coupon.cupon_id}.pdf"`,
+      // The 19 digits, the name the web client saves it under too.
+      `attachment; filename="cupon-${coupon.codigo_barras}.pdf"`,
     );
     const parser = new PDFParse({ data: new Uint8Array(response.rawPayload) });
     try {
@@ -90,9 +91,12 @@ describe('GET /portal/cupones/{id}/pdf', () => {
         coupon.fecha_vencimiento.split('-').reverse().join('/'),
         'CUIT 30-71234567-8',
         'Pago Fácil, Rapipago',
+        // The sucursal the ERP calls "Sucursal 1", named once.
+        'Sucursal 1',
       ]) {
         expect(text).toContain(expected);
       }
+      expect(text).not.toContain('Sucursal Sucursal');
       const images = (await parser.getImage({ imageThreshold: 0 })).pages.flatMap(
         (page) => page.images,
       );

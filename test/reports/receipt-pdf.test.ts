@@ -142,7 +142,9 @@ describe('GET /portal/pagos/{id}/recibo', () => {
     const numero = row?.nrocomp ?? '';
     expect(numero).toMatch(/^RC0001-\d{8}$/);
     expect(response.headers['content-type']).toBe('application/pdf');
-    expect(response.headers['content-disposition']).toBe(`inline; filename="recibo-${numero}.pdf"`);
+    expect(response.headers['content-disposition']).toBe(
+      `inline; filename="recibo-${numero.toLowerCase()}.pdf"`,
+    );
     expect(response.headers['cache-control']).toBe('no-store');
     const pdf = response.rawPayload;
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
@@ -156,6 +158,9 @@ describe('GET /portal/pagos/{id}/recibo', () => {
     expect(text).toContain('$ 1.000,50');
     expect(text).toContain('$ 1.250,75');
     expect(text).toMatch(/Página 1 de 1/);
+    // The sucursal the ERP calls "Sucursal 1", named once.
+    expect(text).toContain('Sucursal 1');
+    expect(text).not.toContain('Sucursal Sucursal');
   });
 
   it('another customer’s payment and a missing one are 404 PAYMENT_NOT_FOUND', async () => {

@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { ReceiptReport, StatementReport } from '../../contract/reports.js';
 import { createServiceTokens } from '../../src/platform/reports/token.js';
 import { startReportsService, type ReportsService } from '../helpers/reports.js';
@@ -15,7 +15,8 @@ import { startReportsService, type ReportsService } from '../helpers/reports.js'
 const SECRET = 'reports-secret-for-queues-0123456789abcdef';
 const CLAIMS = { tenant_id: 1, sucursal_id: 1 };
 
-let token: string;
+// Service tokens live 60 s and this file runs longer under load: each request signs its own.
+const tokens = createServiceTokens(SECRET);
 const services: ReportsService[] = [];
 
 async function service(env: Record<string, string>): Promise<ReportsService> {
@@ -23,10 +24,6 @@ async function service(env: Record<string, string>): Promise<ReportsService> {
   services.push(started);
   return started;
 }
-
-beforeAll(async () => {
-  token = await createServiceTokens(SECRET).issue(CLAIMS);
-});
 
 afterAll(async () => {
   await Promise.all(services.map((running) => running.stop()));
@@ -79,6 +76,7 @@ const RECEIPT: ReceiptReport = {
 };
 
 async function post(url: string, path: string, body: string) {
+  const token = await tokens.issue(CLAIMS);
   const answer = await request(`${url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { PDFParse } from 'pdf-parse';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { centsToNumeric } from '../../src/platform/money.js';
 import { createReportsClient, ReportsError } from '../../src/platform/reports/client.js';
 import { formatMoney } from '../../src/platform/format.js';
@@ -37,6 +37,10 @@ let token: string;
 
 beforeAll(async () => {
   reports = await sharedReportsService();
+});
+
+// Service tokens live 60 s and this file runs longer under load: each test signs a fresh one.
+beforeEach(async () => {
   token = await createServiceTokens(SECRET).issue(CLAIMS);
 });
 

@@ -3,8 +3,10 @@ import { CompiledQuery } from 'kysely';
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statementQuery } from '../../src/ledger/statement.js';
+import { systemClock } from '../../src/platform/clock.js';
 import { createKysely, createPool } from '../../src/platform/db/connect.js';
 import type { TenantDatabase } from '../../src/platform/db/types.js';
+import { createFiscalTables } from '../../src/platform/tenancy/fiscal-tables.js';
 import { addDays } from '../../src/platform/dates.js';
 import {
   addAuthTenant,
@@ -402,9 +404,12 @@ describe('GET /portal/estado-cuenta', () => {
       comprobante: 'Factura B',
       nrocomp: '0001-00000010',
       vencimiento: '2026-02-09',
+      detalle: null,
       debe: 500,
       haber: 0,
       saldo: 450,
+      // No fiscal row in this ledger: no invoice PDF (docs/decisions.md #51).
+      pdf: false,
     });
     expect(data.movimientos[3]).toMatchObject({
       tipo: 'REC',
@@ -758,10 +763,12 @@ it('reads the customer’s history through portal_ordcta_statement_idx, the open
         sucursalName: 'Sucursal 1',
         customerSchema: 'suc0001',
         db,
+        fiscalTables: createFiscalTables(systemClock),
       },
       1,
       { desde: '2026-04-01', hasta: TODAY },
       20_001,
+      true,
     ).compile();
     await db.connection().execute(async (connection) => {
       const run = (text: string, parameters: readonly unknown[] = []) =>

@@ -17,6 +17,7 @@ import { ForgedLink, LandingPage, NotFoundPage, ResultLoginPage } from './pages/
 import { PaymentReturnPage } from './pages/payment-return.js';
 import {
   PAGES,
+  pageHeading,
   parseRoute,
   pathFor,
   positiveInt,
@@ -26,28 +27,73 @@ import {
   type PortalLink,
 } from './page-paths.js';
 import type { SessionState } from './session/session.js';
-import { identityOf, rememberedPayLink, rememberIdentity } from './portal-memory.js';
+import {
+  identityOf,
+  mayHaveSession,
+  rememberedPayLink,
+  rememberIdentity,
+} from './portal-memory.js';
 import { startPayLink } from './session/pay-link.js';
 import { useSession } from './session/use-session.js';
 import { usePayLink } from './session/use-pay-link.js';
 import type { PrivatePageProps, PublicPageProps } from './page-props.js';
 import { useTenant } from './tenant.js';
 import { Page } from './ui/page.js';
+import { useLookAgain } from './ui/look-again.js';
 import { Shell } from './ui/shell.js';
 import { ErrorBox, Loading } from './ui/status.js';
 
 type Lazy<P> = ComponentType<P> & { preload?: () => Promise<unknown> };
+
+/** A page on demand that says whether its code is here (then it shows without suspending). */
+type OnDemand<P> = ComponentType<P> & { preload: () => Promise<unknown>; ready: () => boolean };
 
 /**
  * A page whose code is fetched the first time it shows (or is preloaded). When the fetch fails
  * (no network, or a new build replaced the file) the page says so and offers a reload, rather
  * than leaving the previous page up with nothing happening.
  */
-function onDemand<P>(load: () => Promise<ComponentType<P>>): Lazy<P> {
-  return lazy<ComponentType<P>>(() => load().catch(() => LoadFailed));
+function onDemand<P>(load: () => Promise<ComponentType<P>>): OnDemand<P> {
+  let ready = false;
+  const page = lazy<ComponentType<P>>(() =>
+    load()
+      .catch(() => LoadFailed)
+      .then((component) => {
+        ready = true;
+        return component;
+      }),
+  );
+  return Object.assign(page, { ready: () => ready });
+}
+
+/**
+ * Whether `page`'s code is here; while it is not, it is fetched, and the caller shows what it
+ * knows meanwhile instead of an empty page (a suspended route shows nothing).
+ */
+function useReady(
+  page: { preload: () => Promise<unknown>; ready: () => boolean } | undefined,
+): boolean {
+  const [ready, setReady] = useState(() => page?.ready() ?? true);
+  useEffect(() => {
+    if (!page || page.ready()) {
+      setReady(true);
+      return undefined;
+    }
+    let live = true;
+    setReady(false);
+    void page.preload().then(() => live && setReady(true));
+    return () => {
+      live = false;
+    };
+  }, [page]);
+  return ready && (page?.ready() ?? true);
 }
 
 function LoadFailed() {
+  // Back online, the page's code can come: no need to wait for "Reintentar".
+  useLookAgain((reason) => {
+    if (reason === 'online') window.location.reload();
+  });
   return (
     <Page title="No pudimos abrir esta página">
       <ErrorBox
@@ -64,7 +110,7 @@ const PUBLIC: Partial<Record<PageName, Lazy<PublicPageProps>>> = {
   forgot: onDemand(() => import('./pages/forgot.js').then((m) => m.ForgotPage)),
 };
 
-const PRIVATE: Partial<Record<PageName, Lazy<PrivatePageProps>>> = {
+const PRIVATE: Partial<Record<PageName, OnDemand<PrivatePageProps>>> = {
   home: onDemand(() => import('./pages/home.js').then((m) => m.HomePage)),
   debts: onDemand(() => import('./pages/debts.js').then((m) => m.DebtsPage)),
   history: onDemand(() => import('./pages/history.js').then((m) => m.HistoryPage)),
@@ -78,9 +124,20 @@ const PRIVATE: Partial<Record<PageName, Lazy<PrivatePageProps>>> = {
 /** A pay link's page: its code is asked for by main.tsx at once, beside the link's exchange. */
 const PayLinkPage = onDemand(() => import('./pages/pay-link.js').then((m) => m.PayLinkPage));
 
-const PaymentResultPage = lazy(() =>
+const PaymentResultPage = onDemand(() =>
   import('./pages/payment-result.js').then((m) => m.PaymentResultPage),
 );
+
+/**
+ * The code of the page a session leads to from `next` (or home), fetched beside the login's own
+ * requests: once signed in, that page shows at once rather than after its code arrives.
+ */
+function prepareFor(next: string | null): void {
+  const target = safeNext(next);
+  const route = target === null ? null : parseRoute(target.split('?')[0] ?? '', '');
+  if (route?.kind === 'result') void PaymentResultPage.preload();
+  else void PRIVATE[route?.kind === 'page' ? route.page : 'home']?.preload();
+}
 
 export function App() {
   return (
@@ -156,6 +213,12 @@ function TenantResult(props: {
   const [empresa] = useTenant(link.tenantId);
   const [forged, setForged] = useState(false);
   const fits = sessionFits(session, link);
+  // The signed-in view's code, fetched at once where a session may come back: until it is here
+  // the view without a session stays (never an empty page between the two).
+  const resultReady = useReady(fits ? PaymentResultPage : undefined);
+  useEffect(() => {
+    if (mayHaveSession(link.tenantId)) void PaymentResultPage.preload();
+  }, []);
   const login = pathFor(link, 'login', { next: props.here });
   // Back from the checkout a pay link went to: the same link downloads the receipt.
   const payLink = fits || token === null ? null : rememberedPayLink(link.tenantId);
@@ -164,7 +227,8 @@ function TenantResult(props: {
   }, [payLink]);
   let content;
   if (forged) content = <ForgedLink what="enlace de pago" />;
-  else if (fits) content = <PaymentResultPage paymentId={paymentId} me={session.me} />;
+  else if (fits && resultReady)
+    content = <PaymentResultPage paymentId={paymentId} me={session.me} />;
   else if (paymentId !== null && token !== null)
     content = (
       <PaymentReturnPage
@@ -173,10 +237,12 @@ function TenantResult(props: {
         link={link}
         here={props.here}
         payLink={payLink !== null}
+        // "Ingresar" only once there is surely no session: never to a customer signed in.
+        offerLogin={session.status === 'anonymous'}
         onForged={() => setForged(true)}
       />
     );
-  else if (session.status === 'unknown') content = <Loading />;
+  else if (session.status === 'unknown' || fits) content = <Loading />;
   else content = <ResultLoginPage next={props.here} login={login} />;
   return (
     <Shell
@@ -337,23 +403,42 @@ function PageRoute(props: { page: PageName; portal: PortalContext }) {
   const { page, portal } = props;
   const { link, session } = portal;
   const { url, query } = useLocation();
+  const Private = PUBLIC_PAGES.has(page) ? undefined : PRIVATE[page];
+  const fits = sessionFits(session, link);
+  const ready = useReady(fits ? Private : undefined);
   if (PUBLIC_PAGES.has(page)) {
     const next = query.next ?? null;
     // Shown before the session is known (a slow link would wait a round trip for nothing); a
     // session found meanwhile leaves the page.
-    if (sessionFits(session, link))
-      return <Redirect to={safeNext(next) ?? pathFor(link, 'home')} />;
+    if (fits) return <Redirect to={safeNext(next) ?? pathFor(link, 'home')} />;
     const Public = PUBLIC[page] ?? LoginPage;
-    return <Public link={link} empresa={portal.empresa} next={next} />;
+    return (
+      <Public link={link} empresa={portal.empresa} next={next} prepare={() => prepareFor(next)} />
+    );
   }
-  const Private: Lazy<PrivatePageProps> = PRIVATE[page] ?? NotFoundPage;
+  if (!Private) return <NotFoundPage />;
   if (session.status === 'unknown') {
+    // A browser that never signed in to this portal has no session to wait for: the login at
+    // once, as fast as the login's own address (no refresh awaited, no page's code fetched).
+    if (!mayHaveSession(link.tenantId))
+      return <Redirect to={pathFor(link, 'login', { next: url })} />;
     // Fetch the page's code while the session is restored, not after.
-    void Private.preload?.();
+    void Private.preload();
     return <Loading />;
   }
-  if (!sessionFits(session, link)) return <Redirect to={pathFor(link, 'login', { next: url })} />;
+  if (!fits) return <Redirect to={pathFor(link, 'login', { next: url })} />;
+  // Signed in and the page's code still on its way: its heading at once, not an empty page.
+  if (!ready) return <Pending title={pageHeading(page, session.me.nombre)} />;
   return <Private link={link} me={session.me} />;
+}
+
+/** A page whose code has not arrived: its heading and "Cargando…". */
+function Pending(props: { title: string }) {
+  return (
+    <Page title={props.title}>
+      <Loading />
+    </Page>
+  );
 }
 
 /**

@@ -29,6 +29,37 @@ export const PAGES = {
 
 export type PageName = keyof typeof PAGES;
 
+/**
+ * The heading of each page behind the session, which the pages and the router share: the router
+ * shows it at once, over "Cargando…", while the page's own code is still on its way.
+ */
+export function pageHeading(page: PageName, nombre: string): string {
+  switch (page) {
+    case 'home':
+      return `Hola, ${nombre}`;
+    case 'debts':
+      return 'Tus facturas';
+    case 'history':
+      return 'Tus pagos';
+    case 'receipts':
+      return 'Tus recibos';
+    case 'coupons':
+      return 'Cupones de pago';
+    case 'statement':
+      return 'Estado de cuenta';
+    case 'invoices':
+      return 'Tus comprobantes';
+    case 'profile':
+      return 'Tu perfil';
+    case 'login':
+      return 'Ingresá a tu cuenta';
+    case 'register':
+      return 'Creá tu cuenta';
+    case 'forgot':
+      return 'Recuperá tu contraseña';
+  }
+}
+
 /** Pages anyone can see; every other page needs a session. */
 export const PUBLIC_PAGES: ReadonlySet<PageName> = new Set(['login', 'register', 'forgot']);
 

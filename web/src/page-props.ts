@@ -12,6 +12,11 @@ export interface PublicPageProps {
   empresa: Tenant;
   /** `next` of the query, not yet checked (safeNext). */
   next: string | null;
+  /**
+   * Fetches the code of the page a session leads to from here (`next`, or home), beside the
+   * requests that sign in: that page then shows at once.
+   */
+  prepare: () => void;
 }
 
 /** What a page behind the session is given. */

@@ -10,7 +10,8 @@
  *   comes back filled after a logout, a password reset or a password change;
  * - whether the tab had a session (a flag, never the token), so a reload whose refresh the API
  *   refuses says why the session ended, and a first visit (no cookie yet) says nothing;
- * - a pay link's own token while its payer is at the gateway's checkout (rememberPayLink below).
+ * - a pay link's own token while its payer is at the gateway's checkout (rememberPayLink below);
+ * - the businesses that said they take no transfers (rememberNoTransfers below).
  */
 import type { RememberedIdentity } from './lib/identity.js';
 
@@ -143,13 +144,29 @@ export function rememberSucursal(tenantId: number, sucursalId: number): void {
   }
 }
 
+/**
+ * Whether a session of `tenantId` may be waiting in the refresh cookie: this tab had one, or a
+ * login of this portal worked in this browser (the sucursal it remembers, above, is only ever
+ * written then). A browser without either has no cookie to restore, so its pages need not wait
+ * for the refresh's answer before showing the login. Storage refused: it may (the slow way).
+ */
+export function mayHaveSession(tenantId: number): boolean {
+  return wasSignedIn() || storedSucursal(tenantId) !== null;
+}
+
 export function rememberedSucursal(tenantId: number): number | null {
+  const stored = storedSucursal(tenantId);
+  return typeof stored === 'number' ? stored : null;
+}
+
+/** The sucursal kept for `tenantId`, null when none, 'unknown' when storage is refused. */
+function storedSucursal(tenantId: number): number | null | 'unknown' {
   try {
     // eslint-disable-next-line no-restricted-properties -- as above (docs/decisions.md #49)
     const value = window.localStorage.getItem(`${SUCURSAL_KEY}${tenantId}`);
     return value !== null && /^[1-9]\d{0,9}$/.test(value) ? Number(value) : null;
   } catch {
-    return null;
+    return 'unknown';
   }
 }
 
@@ -173,4 +190,22 @@ export function rememberedPayLink(tenantId: number): string | null {
 
 export function forgetPayLink(): void {
   remove(PAY_LINK_KEY);
+}
+
+const NO_TRANSFERS_KEY = 'portal-no-transfers';
+
+/**
+ * A business whose portal answered that it takes no transfers (422
+ * TRANSFERENCIAS_NO_CONFIGURADAS): the tab offers "Pagá por transferencia" no more for it, on any
+ * page or after a reload (ui/transfer-panel.tsx). Only the tenant's id; gone with the tab, so a
+ * business that turns transfers on is offered them in the next one.
+ */
+export function rememberNoTransfers(tenantId: number): void {
+  const known = read(NO_TRANSFERS_KEY)?.split(',') ?? [];
+  if (!known.includes(String(tenantId)))
+    write(NO_TRANSFERS_KEY, [...known, String(tenantId)].join(','));
+}
+
+export function knowsNoTransfers(tenantId: number): boolean {
+  return read(NO_TRANSFERS_KEY)?.split(',').includes(String(tenantId)) ?? false;
 }

@@ -1,4 +1,5 @@
 import { sql, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { couponOutlived } from '../../platform/coupons.js';
 import { inCustomerSchema, inPublic, type TenantExecutor } from '../../platform/db/executor.js';
 import type { StoredCouponState, TenantDatabase } from '../../platform/db/types.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
@@ -38,12 +39,32 @@ function coupons(db: TenantExecutor, schema: string) {
   return db.withSchema(schema).selectFrom('ledger_cupones as c');
 }
 
+/** A coupon row as read: stored, with couponOutlived's answer (docs/decisions.md #50). */
+export type ReadCoupon = StoredCoupon & { outlived: boolean };
+
+/** The debts the coupon `c` pays, in their order, as one json column of the same statement. */
+function invoicesOf(schema: string) {
+  return sql<CouponInvoice[]>`(
+    SELECT coalesce(json_agg(json_build_object('id', f.factura_id::text, 'tipo', f.tipo,
+             'numero', f.numero, 'monto', f.monto::text) ORDER BY f.orden), '[]'::json)
+      FROM ${sql.table(`${schema}.ledger_cupon_facturas`)} f
+     WHERE f.cupon_id = c.id)`;
+}
+
+/**
+ * A coupon with its debts and whether one of them now owes less than the coupon assigns to it,
+ * in one statement: the unique barcode or the primary key, then primary keys only.
+ */
 export function findCouponBy(
   db: TenantExecutor,
   schema: string,
   by: { id: string } | { codigoBarras: string },
-): Promise<StoredCoupon | undefined> {
-  const query = coupons(db, schema).select(COUPON_COLUMNS);
+): Promise<(ReadCoupon & { facturas: CouponInvoice[] }) | undefined> {
+  const query = coupons(db, schema).select([
+    ...COUPON_COLUMNS,
+    couponOutlived(schema, 'c').as('outlived'),
+    invoicesOf(schema).as('facturas'),
+  ]);
   return 'id' in by
     ? query.where('c.id', '=', by.id).executeTakeFirst()
     : query.where('c.codigo_barras', '=', by.codigoBarras).executeTakeFirst();
@@ -54,38 +75,47 @@ export function findCouponOwner(
   db: TenantExecutor,
   schema: string,
   id: string,
-): Promise<{ id: string; cnro: number } | undefined> {
-  return coupons(db, schema).select(['c.id', 'c.cnro']).where('c.id', '=', id).executeTakeFirst();
-}
-
-export function findCouponInvoices(db: TenantExecutor, schema: string, couponId: string) {
-  return db
-    .withSchema(schema)
-    .selectFrom('ledger_cupon_facturas')
-    .select(['factura_id as id', 'tipo', 'numero', 'monto'])
-    .where('cupon_id', '=', couponId)
-    .orderBy('orden')
-    .execute();
+): Promise<{ id: string; cnro: number; codigo_barras: string } | undefined> {
+  return coupons(db, schema)
+    .select(['c.id', 'c.cnro', 'c.codigo_barras'])
+    .where('c.id', '=', id)
+    .executeTakeFirst();
 }
 
 /**
- * The SQL side of a listing filter: `expired` and `pending` are both stored `pending`, told apart
- * by fecha_vencimiento against the tenant's today (expired once the due date is before today).
+ * The SQL side of a listing filter, the same rule as couponStateOn: `pending`, `expired` and a
+ * `cancelled` computed on read are all stored `pending`, told apart by whether a covered debt
+ * owes less than the coupon assigns to it (docs/decisions.md #50, which wins) and by
+ * fecha_vencimiento against the tenant's today (expired once the due date is before today).
  */
 function filteredByState<O>(
   query: SelectQueryBuilder<TenantDatabase & { c: TenantDatabase['ledger_cupones'] }, 'c', O>,
+  schema: string,
   state: CouponState | undefined,
   today: string,
 ) {
+  const outlived = couponOutlived(schema, 'c');
   switch (state) {
     case undefined:
       return query;
     case 'pending':
-      return query.where('c.estado', '=', 'pending').where('c.fecha_vencimiento', '>=', today);
+      return query
+        .where('c.estado', '=', 'pending')
+        .where('c.fecha_vencimiento', '>=', today)
+        .where(sql<boolean>`NOT ${outlived}`);
     case 'expired':
-      return query.where('c.estado', '=', 'pending').where('c.fecha_vencimiento', '<', today);
-    case 'used':
+      return query
+        .where('c.estado', '=', 'pending')
+        .where('c.fecha_vencimiento', '<', today)
+        .where(sql<boolean>`NOT ${outlived}`);
     case 'cancelled':
+      return query.where((eb) =>
+        eb.or([
+          eb('c.estado', '=', 'cancelled'),
+          eb.and([eb('c.estado', '=', 'pending'), outlived]),
+        ]),
+      );
+    case 'used':
       return query.where('c.estado', '=', state);
   }
 }
@@ -95,17 +125,18 @@ export async function listCustomerCoupons(
   tenant: TenantContext,
   cnro: number,
   filter: { estado: CouponState | undefined; limit: number; offset: number; today: string },
-): Promise<{ rows: (StoredCoupon & { facturas: CouponInvoice[] })[]; total: number }> {
-  const base = coupons(tenant.db, tenant.customerSchema).where('c.cnro', '=', cnro);
-  // Each coupon's debts in the same statement: the debts page marks the ones a coupon names.
-  const invoices = sql<CouponInvoice[]>`(
-    SELECT coalesce(json_agg(json_build_object('id', f.factura_id::text, 'tipo', f.tipo,
-             'numero', f.numero, 'monto', f.monto::text) ORDER BY f.orden), '[]'::json)
-      FROM ${sql.table(`${tenant.customerSchema}.ledger_cupon_facturas`)} f
-     WHERE f.cupon_id = c.id)`;
+): Promise<{ rows: (ReadCoupon & { facturas: CouponInvoice[] })[]; total: number }> {
+  const schema = tenant.customerSchema;
+  const base = coupons(tenant.db, schema).where('c.cnro', '=', cnro);
   const [rows, count] = await Promise.all([
     filteredByState(
-      base.select([...COUPON_COLUMNS, invoices.as('facturas')]),
+      base.select([
+        ...COUPON_COLUMNS,
+        couponOutlived(schema, 'c').as('outlived'),
+        // Each coupon's debts in the same statement: the debts page marks the ones a coupon names.
+        invoicesOf(schema).as('facturas'),
+      ]),
+      schema,
       filter.estado,
       filter.today,
     )
@@ -116,6 +147,7 @@ export async function listCustomerCoupons(
       .execute(),
     filteredByState(
       base.select((eb) => eb.fn.countAll<number>().as('total')),
+      schema,
       filter.estado,
       filter.today,
     ).executeTakeFirstOrThrow(),

@@ -9,13 +9,12 @@ import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import { BARCODE_LIMITS, buildBarcode, parseBarcode, unencodable } from './barcode.js';
 import {
   findCouponBy,
-  findCouponInvoices,
   findCouponOwner,
   insertCoupon,
   listCustomerCoupons,
   moveCoupon,
   nextCouponSequence,
-  type StoredCoupon,
+  type ReadCoupon,
 } from './queries.js';
 import { checkSelectionRequest, COUPON_SELECTION, decideSelection } from '../debt-selection.js';
 import { findPayableDebtsById } from '../pending-debts.js';
@@ -28,7 +27,7 @@ import type {
   GenerateCouponRequest,
 } from './types.js';
 
-function summaryOf(row: StoredCoupon, today: string): CouponSummary {
+function summaryOf(row: ReadCoupon, today: string): CouponSummary {
   return {
     id: row.id,
     codigoBarras: row.codigo_barras,
@@ -36,7 +35,10 @@ function summaryOf(row: StoredCoupon, today: string): CouponSummary {
     secuencia: row.secuencia,
     sucursalId: row.sucursal_id,
     monto: row.monto,
-    estado: couponStateOn(row.estado, row.fecha_vencimiento, today),
+    estado: couponStateOn(
+      { estado: row.estado, fechaVencimiento: row.fecha_vencimiento, outlived: row.outlived },
+      today,
+    ),
     fechaGeneracion: row.fecha_generacion,
     fechaVencimiento: row.fecha_vencimiento,
     usedAt: row.used_at,
@@ -73,16 +75,16 @@ const NOT_ENCODABLE: Record<'tenantId' | 'cnro', string> = {
 export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Clock }) {
   const { calendar, clock } = deps;
 
-  async function withInvoices(
+  /** A coupon with its debts and its estado as of today: one statement, beside the calendar. */
+  async function findCoupon(
     tenant: TenantContext,
-    row: StoredCoupon | undefined,
+    by: { id: string } | { codigoBarras: string },
   ): Promise<Coupon | undefined> {
-    if (!row) return undefined;
-    const [today, facturas] = await Promise.all([
+    const [today, row] = await Promise.all([
       calendar.today(tenant),
-      findCouponInvoices(tenant.db, tenant.customerSchema, row.id),
+      findCouponBy(tenant.db, tenant.customerSchema, by),
     ]);
-    return { ...summaryOf(row, today), facturas };
+    return row && { ...summaryOf(row, today), facturas: row.facturas };
   }
 
   /** The coupon validation service: 19 digits (or 20 with a leading 0), right check digit. */
@@ -102,10 +104,7 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
   async function findById(tenant: TenantContext, id: string): Promise<Coupon | undefined> {
     // Not a uuid: no such coupon (and no query PostgreSQL would refuse).
     if (!isUuid(id)) return undefined;
-    return withInvoices(
-      tenant,
-      await findCouponBy(tenant.db, tenant.customerSchema, { id: id.toLowerCase() }),
-    );
+    return findCoupon(tenant, { id: id.toLowerCase() });
   }
 
   async function transition(
@@ -191,8 +190,9 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
             facturas,
           );
         });
-      // The row as RETURNING gave it and the facturas as written: what a read would answer.
-      return { ...summaryOf(row, today), facturas };
+      // The row as RETURNING gave it and the facturas as written: what a read would answer. No
+      // debt owes less than the coupon assigns to it: decideSelection just held each to its saldo.
+      return { ...summaryOf({ ...row, outlived: false }, today), facturas };
     },
 
     validateBarcode,
@@ -203,10 +203,7 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
      */
     async findByBarcode(tenant: TenantContext, codigoBarras: string): Promise<Coupon | undefined> {
       const { codigoBarras: code } = validateBarcode(codigoBarras);
-      return withInvoices(
-        tenant,
-        await findCouponBy(tenant.db, tenant.customerSchema, { codigoBarras: code }),
-      );
+      return findCoupon(tenant, { codigoBarras: code });
     },
 
     /** A coupon by its id (`cupon_id`); undefined when absent or not a uuid. */
@@ -219,7 +216,7 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
     findOwner(
       tenant: TenantContext,
       id: string,
-    ): Promise<{ id: string; cnro: number } | undefined> {
+    ): Promise<{ id: string; cnro: number; codigo_barras: string } | undefined> {
       if (!isUuid(id)) return Promise.resolve(undefined);
       return findCouponOwner(tenant.db, tenant.customerSchema, id.toLowerCase());
     },
@@ -244,9 +241,10 @@ export function createCouponLedger(deps: { calendar: TenantCalendar; clock: Cloc
     },
 
     /**
-     * The collection network reports the coupon paid. From pending (expired too: the network
-     * took the money) and from cancelled (money received is never dropped, as docs/decisions.md #28
-     * says of payments); already used is a no-op. 404 CUPON_NOT_FOUND.
+     * The collection network reports the coupon paid. From pending (expired too, and cancelled on
+     * read because a covered debt was paid otherwise, docs/decisions.md #50: the network took the
+     * money) and from cancelled (money received is never dropped, as docs/decisions.md #28 says of
+     * payments); already used is a no-op. 404 CUPON_NOT_FOUND.
      */
     markUsed(tenant: TenantContext, id: string): Promise<Coupon> {
       return transition(tenant, id, 'used', ['pending', 'cancelled']);

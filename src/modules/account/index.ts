@@ -7,7 +7,7 @@ import { createAccountService } from './service.js';
 /** The account summary and the pending debts (docs/account.md). */
 export function registerAccount(
   app: FastifyInstance,
-  shared: Pick<Shared, 'calendar'>,
+  shared: Pick<Shared, 'calendar' | 'issuers'>,
   deps: {
     pendingDebts: PendingDebtsWithPayments;
     partialPayments: Pick<PartialPaymentSettingsReader, 'cached'>;
@@ -16,6 +16,7 @@ export function registerAccount(
   accountRoutes(app, {
     account: createAccountService({
       calendar: shared.calendar,
+      issuers: shared.issuers,
       pendingDebts: deps.pendingDebts,
       partialPayments: deps.partialPayments,
     }),

@@ -4,6 +4,8 @@ import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { PartialPaymentSettingsReader, PendingDebtsWithPayments } from '../payments/index.js';
 import { findAccountSummary } from './queries.js';
+import { issuerKnown, pdfOf } from '../../ledger/documents.js';
+import type { Issuers } from '../../platform/tenancy/issuer.js';
 
 const USER_GONE = 'Usuario no encontrado';
 
@@ -13,6 +15,8 @@ export function createAccountService(deps: {
   pendingDebts: PendingDebtsWithPayments;
   /** The tenant's partial payments, from a cache: the list stays one statement. */
   partialPayments: Pick<PartialPaymentSettingsReader, 'cached'>;
+  /** The tenant's issuer, from a minute's cache: whether its documents can be drawn. */
+  issuers: Issuers;
 }) {
   return {
     /** GET /portal/mi-cuenta (docs/decisions.md #35). */
@@ -41,10 +45,11 @@ export function createAccountService(deps: {
     /** GET /portal/deudas: pending debts in the order the FIFO rule of pagos/iniciar sees them. */
     async pendingDebts(tenant: TenantContext, portalUserId: string) {
       // The day comes from a cache; the debts and their payments, from one statement.
-      const [today, debts, partial] = await Promise.all([
+      const [today, debts, partial, issuer] = await Promise.all([
         deps.calendar.today(tenant),
         deps.pendingDebts(tenant, portalUserId),
         deps.partialPayments.cached(tenant),
+        issuerKnown(deps.issuers, tenant),
       ]);
       assertThat(debts, 'USER_NOT_FOUND', USER_GONE);
       const items = debts.map((debt) => ({
@@ -54,7 +59,10 @@ export function createAccountService(deps: {
         fecha: debt.fecha,
         vencimiento: debt.vencimiento,
         debe: numericToNumber(debt.debe),
+        importe: numericToNumber(debt.importe),
         vencido: debt.vencimiento !== null && debt.vencimiento < today,
+        // The rule of GET /portal/facturas's `pdf` (docs/decisions.md #51): a button only there.
+        pdf: pdfOf(debt.fiscal, issuer).pdf,
         pago_en_curso: debt.pago_en_curso,
       }));
       return {

@@ -80,7 +80,11 @@ export function couponRoutes(
     },
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
-      const id = await deps.coupons.ownedCouponId(tenant, portalUserId, request.params.id);
+      const { id, codigo_barras } = await deps.coupons.ownedCoupon(
+        tenant,
+        portalUserId,
+        request.params.id,
+      );
       let pdf: Buffer;
       try {
         pdf = await deps.reports.coupon(
@@ -95,7 +99,9 @@ export function couponRoutes(
           { cause: error },
         );
       }
-      return { filename: `cupon-${id}.pdf`, pdf, disposition: 'attachment' as const };
+      // The name the web client saves it under too: the 19 digits (docs/web.md "How a document
+      // is named").
+      return { filename: `cupon-${codigo_barras}.pdf`, pdf, disposition: 'attachment' as const };
     },
   );
 }

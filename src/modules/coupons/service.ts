@@ -6,6 +6,7 @@ import { numericToNumber } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { PaymentHoldingDebts } from '../payments/index.js';
 import { findCustomerNumber } from './queries.js';
+import { storedName } from '../../ledger/documents.js';
 
 /** docs/api.md "Limits": the coupon listing's page. */
 const DEFAULT_LIMIT = 50;
@@ -20,8 +21,8 @@ interface GenerateInput {
 function invoiceBody(factura: CouponInvoice) {
   return {
     id: factura.id,
-    tipo: factura.tipo,
-    numero: factura.numero,
+    // As the portal names it (contract/names.ts), in a coupon stored before the rule too.
+    ...storedName(factura),
     monto: numericToNumber(factura.monto),
   };
 }
@@ -138,11 +139,16 @@ export function createCouponService(deps: {
     /**
      * GET /portal/cupones/{id}/pdf's existence and ownership checks (404 CUPON_NOT_FOUND,
      * 403 FORBIDDEN), on the coupon row alone: the reports service reads the whole coupon itself.
-     * Answers the coupon's id as stored (lower case).
+     * Answers the coupon's id as stored (lower case) and its barcode, which names the file.
      */
-    async ownedCouponId(tenant: TenantContext, portalUserId: string, id: string): Promise<string> {
+    async ownedCoupon(
+      tenant: TenantContext,
+      portalUserId: string,
+      id: string,
+    ): Promise<{ id: string; codigo_barras: string }> {
       const cnro = await customerOf(tenant, portalUserId);
-      return ensureOwned(await ledger.findOwner(tenant, id), cnro).id;
+      const { id: stored, codigo_barras } = ensureOwned(await ledger.findOwner(tenant, id), cnro);
+      return { id: stored, codigo_barras };
     },
   };
 }

@@ -5,7 +5,8 @@ import type { TenantCalendar } from '../../platform/tenancy/today.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
 import type { ReportsClient } from '../../platform/reports/client.js';
 import { reportsFailure } from '../reports-failure.js';
-import { voucherNumber } from '../../platform/format.js';
+import { documentFileName } from '../../../contract/names.js';
+import { ledgerName, namedFields, pdfOf, type PdfMissing } from '../../ledger/documents.js';
 import { resolvePeriod, type PeriodQuery } from '../../ledger/period.js';
 import type { IssuerLookup } from './issuer.js';
 import { findInvoiceDocument, findInvoicePage } from './queries.js';
@@ -23,12 +24,27 @@ export interface InvoiceItem {
   vencimiento: string | null;
   importe: number;
   saldo: number;
+  vencido: boolean;
   letra: string | null;
   punto_venta: number | null;
   numero: number | null;
   cae: string | null;
   pdf: boolean;
+  pdf_motivo: PdfMissing | null;
 }
+
+/**
+ * Why the PDF route gives no document, in the words of its 422 FACTURA_NO_DISPONIBLE: one
+ * message per reason of GET /portal/facturas's `pdf_motivo` (docs/decisions.md #51).
+ */
+export const PDF_MISSING_MESSAGES: Record<PdfMissing, string> = {
+  sin_registro_fiscal:
+    'Este comprobante no tiene registro fiscal de ARCA en el sistema de la empresa, así que no hay un PDF en el portal: pedíselo a la empresa',
+  sin_cae:
+    'Este comprobante todavía no tiene CAE de ARCA: su PDF estará disponible cuando se autorice',
+  sin_datos_fiscales:
+    'La empresa todavía no cargó sus datos fiscales: el comprobante no se puede descargar',
+};
 
 /**
  * The customer's invoices, debit and credit notes and their printed representation
@@ -49,7 +65,7 @@ export function createInvoiceService(deps: {
       portalUserId: string,
       query: PeriodQuery & { limit: number; offset: number },
     ) {
-      const { period } = await resolvePeriod(query, () => deps.calendar.today(tenant));
+      const { period, today } = await resolvePeriod(query, () => deps.calendar.today(tenant));
       const [rows, issuer] = await Promise.all([
         findInvoicePage(tenant, portalUserId, {
           ...period,
@@ -63,20 +79,25 @@ export function createInvoiceService(deps: {
       const items: InvoiceItem[] = [];
       for (const row of rows) {
         if (row.id === null) continue;
+        const saldo = numericToNumber(row.saldo);
+        const { pdf, motivo } = pdfOf(row.fiscal, issuer !== null);
         items.push({
           id: row.id,
           tipo: row.tipo,
-          comprobante: row.comprobante,
-          nrocomp: row.nrocomp,
+          // One name on every page (contract/names.ts): ARCA's letter and number when known.
+          ...namedFields(row, row),
           fecha: row.fecha,
           vencimiento: row.vencimiento,
           importe: numericToNumber(row.importe),
-          saldo: numericToNumber(row.saldo),
+          saldo,
+          // As GET /portal/deudas says it: owed, and due before the tenant's today.
+          vencido: saldo > 0 && row.vencimiento !== null && row.vencimiento < today,
           letra: row.letra === null ? null : row.letra.trim(),
           punto_venta: row.punto_venta,
           numero: row.numero,
           cae: row.cae,
-          pdf: issuer !== null && row.autorizado,
+          pdf,
+          pdf_motivo: motivo,
         });
       }
       return { items, total: first.total, limit: query.limit, offset: query.offset };
@@ -85,8 +106,9 @@ export function createInvoiceService(deps: {
     /**
      * GET /portal/facturas/{id}/pdf: 404 FACTURA_NOT_FOUND for anything the list would not show
      * (malformed, unknown, voided, a receipt, another customer's: one answer, nothing leaks);
-     * 422 FACTURA_NO_DISPONIBLE for a document without an authorized fiscal row, or of a tenant
-     * without an issuer (docs/decisions.md #47). Drawn by the reports service (`portal-factura`):
+     * 422 FACTURA_NO_DISPONIBLE for a document without a fiscal row, with one not authorized
+     * yet, or of a tenant without an issuer, each with its own message, the list's `pdf_motivo`
+     * (docs/decisions.md #47, #51). Drawn by the reports service (`portal-factura`):
      * 503 SERVICE_UNAVAILABLE with its Retry-After when it is busy, 502 INFORMES_ERROR otherwise.
      */
     async pdf(
@@ -105,16 +127,13 @@ export function createInvoiceService(deps: {
         throw new AppError('FACTURA_NOT_FOUND', NOT_FOUND);
       }
       const { fiscal } = document;
-      if (!isAuthorized(fiscal)) {
+      // The list's rule (pdfOf), so its `pdf_motivo` and this refusal say the same.
+      if (!isAuthorized(fiscal) || issuer === null) {
+        const state = fiscal === null ? 'ninguno' : isAuthorized(fiscal) ? 'autorizado' : 'sin_cae';
+        const { motivo } = pdfOf(state, issuer !== null);
         throw new AppError(
           'FACTURA_NO_DISPONIBLE',
-          'Este comprobante todavía no tiene CAE de ARCA: su PDF estará disponible cuando se autorice',
-        );
-      }
-      if (issuer === null) {
-        throw new AppError(
-          'FACTURA_NO_DISPONIBLE',
-          'La empresa todavía no cargó sus datos fiscales: el comprobante no se puede descargar',
+          PDF_MISSING_MESSAGES[motivo ?? 'sin_datos_fiscales'],
         );
       }
       try {
@@ -122,7 +141,8 @@ export function createInvoiceService(deps: {
           { tenant_id: tenant.tenantId, sucursal_id: tenant.sucursalId },
           invoiceReport(document, fiscal, issuer),
         );
-        return { filename: `factura-${voucherNumber(fiscal.punto_venta, fiscal.numero)}.pdf`, pdf };
+        // The name every page gives it (contract/names.ts): "factura-b-0001-00001301.pdf".
+        return { filename: documentFileName(ledgerName(document, fiscal)), pdf };
       } catch (error) {
         throw reportsFailure(error, 'el comprobante');
       }

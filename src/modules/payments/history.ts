@@ -8,6 +8,7 @@ import { gatewayLabel } from './gateways/table.js';
 import type { PaymentResolution } from './notifications/resolution.js';
 import { findPaymentHistory, type PaymentHistoryRow } from './queries/customer-payments.js';
 import { findPendingDebtsWithPayments } from './queries/in-flight.js';
+import { namedFields, storedName, type FiscalState } from '../../ledger/documents.js';
 
 interface ItemContext {
   now: Date;
@@ -37,8 +38,8 @@ function toItem(row: PaymentHistoryRow, context: ItemContext) {
     monto: row.monto === null ? 0 : numericToNumber(row.monto),
     estado: row.status,
     facturas_pagadas: row.facturas_json.map((factura) => ({
-      tipo: factura.tipo,
-      numero: factura.numero,
+      // As the portal names it (contract/names.ts), also in a payment recorded before that rule.
+      ...storedName(factura),
       monto: numericToNumber(factura.pago),
       // docs/decisions.md #48: only a part says what is left, so full payments answer as before.
       ...(Math.round(factura.pago * 100) < Math.round(factura.monto * 100) && {
@@ -127,12 +128,18 @@ export interface DebtInFlight {
 /** A pending debt as GET /portal/deudas lists it, with the payment in flight holding it. */
 export interface PendingDebtWithPayment {
   id: string;
+  /** The portal's name of it (contract/names.ts): "Factura B". */
   comprobante: string;
+  /** "0001-00001301". */
   nrocomp: string;
   fecha: string;
   vencimiento: string | null;
   /** numeric text */
   debe: string;
+  /** What it was issued for, numeric text: more than `debe` once part of it was paid. */
+  importe: string;
+  /** Its fiscal row's state: whether it may have a PDF (src/ledger/documents.ts). */
+  fiscal: FiscalState;
   pago_en_curso: DebtInFlight | null;
 }
 
@@ -169,11 +176,12 @@ export function createPendingDebtsWithPayments(deps: { clock: Clock; checkoutTtl
             };
       debts.push({
         id: row.id,
-        comprobante: row.comprobante ?? '',
-        nrocomp: row.nrocomp ?? '',
+        ...namedFields(row, row),
         fecha: row.fecha,
         vencimiento: row.vencimiento,
         debe: row.debe,
+        importe: row.importe,
+        fiscal: row.fiscal,
         pago_en_curso: held,
       });
     }

@@ -7,6 +7,7 @@ import {
   type PaymentHoldingDebts,
 } from './checkout/debts-in-flight.js';
 import { paymentsOfReceipts } from './receipts/payments-of-receipts.js';
+import { lockCustomerPayments, type LockCustomerPayments } from './queries/customer-lock.js';
 import type { PaymentsOfReceipts } from '../receipts/index.js';
 import type { PortalUsers } from '../auth/index.js';
 import type { Shared } from '../shared.js';
@@ -49,6 +50,7 @@ import { paymentResultRoutes, paymentRoutes, paymentWebhookRoutes } from './rout
 
 /** The debts a payment in flight holds (coupons refuse them too, docs/decisions.md #26): `cli avisos enviar` passes it to the reminders. */
 export { debtsHeldByPayments } from './checkout/debts-in-flight.js';
+export type { LockCustomerPayments } from './queries/customer-lock.js';
 export type { DebtsHeldByPayments, PaymentHoldingDebts } from './checkout/debts-in-flight.js';
 /** Which receipts came from a portal payment (the receipts module's list and PDFs). */
 export { paymentsOfReceipts, receiptPaymentOf } from './receipts/payments-of-receipts.js';
@@ -107,6 +109,11 @@ export async function registerPayments(
   debtsHeldByPayments: DebtsHeldByPayments;
   /** Which payment in flight holds some of these debts: coupons refuse them. */
   paymentHoldingDebts: PaymentHoldingDebts;
+  /**
+   * The lock iniciar takes per customer: a transfer's receipt takes it too, so no payment starts
+   * on the debts it is paying (docs/transfers.md).
+   */
+  lockCustomerPayments: LockCustomerPayments;
   /** The payments as the business's console reads them and acts on them (docs/staff.md). */
   console: PaymentsConsole;
 }> {
@@ -213,6 +220,7 @@ export async function registerPayments(
     paymentsOfReceipts,
     debtsHeldByPayments,
     paymentHoldingDebts,
+    lockCustomerPayments,
     console: createPaymentsConsole({
       tenancy,
       sucursales: shared.sucursales,

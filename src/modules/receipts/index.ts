@@ -1,7 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Shared } from '../shared.js';
 import { receiptRoutes } from './routes.js';
-import { createReceiptService, type PaymentsOfReceipts } from './service.js';
+import {
+  createReceiptService,
+  type PaymentsOfReceipts,
+  type TransfersOfReceipts,
+} from './service.js';
 
 /*
  * Receipts, shown and rendered (docs/receipts.md). Where a receipt is issued and where it is
@@ -13,17 +17,19 @@ import { createReceiptService, type PaymentsOfReceipts } from './service.js';
  * document is the ledger's: src/ledger/receipt-document.ts).
  */
 
-export type { PaymentsOfReceipts } from './service.js';
+export type { PaymentsOfReceipts, TransfersOfReceipts } from './service.js';
 
 export function registerReceipts(
   app: FastifyInstance,
-  shared: Pick<Shared, 'reports'>,
-  deps: { paymentsOfReceipts: PaymentsOfReceipts },
+  shared: Pick<Shared, 'issuers' | 'reports'>,
+  deps: { paymentsOfReceipts: PaymentsOfReceipts; transfersOfReceipts: TransfersOfReceipts },
 ): void {
   receiptRoutes(app, {
     receipts: createReceiptService({
       reports: shared.reports,
+      issuers: shared.issuers,
       paymentsOfReceipts: deps.paymentsOfReceipts,
+      transfersOfReceipts: deps.transfersOfReceipts,
     }),
   });
 }

@@ -3,14 +3,28 @@ import { AppError } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { numericToNumber } from '../../platform/money.js';
 import type { TenantContext } from '../../platform/tenancy/tenancy.js';
+import type { Issuers } from '../../platform/tenancy/issuer.js';
+import { issuerKnown, pdfOf } from '../../ledger/documents.js';
 import type { ReportsClient } from '../../platform/reports/client.js';
 import {
   renderReceiptPdf,
   restsOfPartialPayment,
   type ReceiptPayment,
+  type ReceiptTransfer,
 } from '../../ledger/receipt-document.js';
 
 const NOT_FOUND = 'Recibo no encontrado';
+
+function transferOf(transfer: ReceiptTransfer | undefined) {
+  return transfer === undefined
+    ? null
+    : {
+        proveedor: transfer.proveedor,
+        ordenante: transfer.ordenante,
+        banco: transfer.banco,
+        a_cuenta: numericToNumber(transfer.a_cuenta),
+      };
+}
 
 /**
  * The payments module's answer to "which of these receipts did a portal payment produce?", by
@@ -18,6 +32,12 @@ const NOT_FOUND = 'Recibo no encontrado';
  * never reads `portal_payments` and the payments module, which renders receipts through this
  * module, is not imported back.
  */
+/** The transfers module's answer to the same question for bank transfers (app.ts hands it in). */
+export type TransfersOfReceipts = (
+  tenant: TenantContext,
+  reciboIds: readonly string[],
+) => Promise<ReadonlyMap<string, ReceiptTransfer>>;
+
 export type PaymentsOfReceipts = (
   tenant: TenantContext,
   cnro: number,
@@ -32,8 +52,10 @@ export type PaymentsOfReceipts = (
 export function createReceiptService(deps: {
   reports: ReportsClient;
   paymentsOfReceipts: PaymentsOfReceipts;
+  transfersOfReceipts: TransfersOfReceipts;
+  issuers: Issuers;
 }) {
-  const { paymentsOfReceipts } = deps;
+  const { paymentsOfReceipts, transfersOfReceipts } = deps;
   return {
     /**
      * GET /portal/recibos: newest first, in two round trips (the ledger's page with its count and
@@ -44,13 +66,17 @@ export function createReceiptService(deps: {
       portalUserId: string,
       page: { limit: number; offset: number },
     ) {
-      const found = await findCustomerReceipts(tenant, portalUserId, page);
+      const [found, issuer] = await Promise.all([
+        findCustomerReceipts(tenant, portalUserId, page),
+        issuerKnown(deps.issuers, tenant),
+      ]);
       if (!found) throw new AppError('USER_NOT_FOUND', 'Usuario no encontrado');
-      const payments = await paymentsOfReceipts(
-        tenant,
-        found.cnro,
-        found.receipts.map((receipt) => receipt.id),
-      );
+      const ids = found.receipts.map((receipt) => receipt.id);
+      // Side by side: a receipt came from a payment, a transfer, or the ERP.
+      const [payments, transfers] = await Promise.all([
+        paymentsOfReceipts(tenant, found.cnro, ids),
+        transfersOfReceipts(tenant, ids),
+      ]);
       return {
         recibos: found.receipts.map((receipt) => {
           const payment = payments.get(receipt.id.toLowerCase());
@@ -63,13 +89,17 @@ export function createReceiptService(deps: {
             fecha: receipt.fecha,
             monto: numericToNumber(receipt.haber),
             pago_id: payment?.id ?? null,
+            transferencia: transferOf(transfers.get(receipt.id.toLowerCase())),
             facturas: receipt.facturas.map((factura) => {
               const resta = rests.get(factura.id.toLowerCase());
               return {
                 id: factura.id,
-                comprobante: factura.comprobante,
-                nrocomp: factura.nrocomp,
+                comprobante: factura.tipo,
+                nrocomp: factura.numero,
                 monto: numericToNumber(factura.monto),
+                importe: numericToNumber(factura.importe),
+                // GET /portal/facturas's rule (docs/decisions.md #51): a button only there.
+                pdf: pdfOf(factura.fiscal, issuer).pdf,
                 ...(resta !== undefined && { resta: numericToNumber(resta) }),
               };
             }),
@@ -93,9 +123,13 @@ export function createReceiptService(deps: {
       if (!isUuid(reciboId)) throw new AppError('RECIBO_NOT_FOUND', NOT_FOUND);
       const receipt = await findCustomerReceipt(tenant, portalUserId, reciboId);
       if (!receipt) throw new AppError('RECIBO_NOT_FOUND', NOT_FOUND);
-      const payments = await paymentsOfReceipts(tenant, receipt.cliente.cnro, [receipt.id]);
+      const [payments, transfers] = await Promise.all([
+        paymentsOfReceipts(tenant, receipt.cliente.cnro, [receipt.id]),
+        transfersOfReceipts(tenant, [receipt.id]),
+      ]);
       const payment = payments.get(receipt.id.toLowerCase()) ?? null;
-      return renderReceiptPdf(deps.reports, tenant, payment, receipt);
+      const transfer = transfers.get(receipt.id.toLowerCase());
+      return renderReceiptPdf(deps.reports, tenant, payment, receipt, transfer);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import { forEachAtOnce } from '../../platform/at-once.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DueMarks } from '../../platform/db/due-marks.js';
 import type { SystemDatabase } from '../../platform/db/types.js';
@@ -51,24 +52,6 @@ export type DiscoveryResult =
     }
   | { tenantId: number; outcome: 'off' | 'unknown' }
   | { tenantId: number; outcome: 'failed'; error: unknown };
-
-/** Runs `work` over `items`, `concurrency` at a time, in order of start. */
-export async function forEachAtOnce<T>(
-  items: readonly T[],
-  concurrency: number,
-  work: (item: T, index: number) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-      while (next < items.length) {
-        const index = next;
-        next += 1;
-        await work(items[index] as T, index);
-      }
-    }),
-  );
-}
 
 export interface DiscoveryDeps {
   systemDb: Kysely<SystemDatabase>;

@@ -2,6 +2,7 @@ import { greeting } from '../../platform/mail/greeting.js';
 import type { MailMessage } from '../../platform/mail/mailer.js';
 import { centsToNumeric, numericToCents } from '../../platform/money.js';
 import { formatDate, formatMoney } from '../../platform/format.js';
+import { restPhrase } from '../../../contract/names.js';
 
 /** A debt the reminder lists, as the ledger has it when the e-mail is written. */
 export interface ReminderDebt {
@@ -11,6 +12,8 @@ export interface ReminderDebt {
   vencimiento: string;
   /** The amount a payment of it must pay (`ordcta.debe`, what GET /portal/deudas shows). */
   debe: string;
+  /** What it was issued for: more than `debe` once part of it was paid. */
+  importe: string;
 }
 
 /** Whole days from `from` to `to` (`YYYY-MM-DD` both), in calendar terms. */
@@ -29,7 +32,12 @@ function whenDue(vencimiento: string, today: string): string {
 }
 
 function line(debt: ReminderDebt, today: string): string {
-  return `  ${debt.comprobante} ${debt.nrocomp}: ${formatMoney(debt.debe)}, ${whenDue(debt.vencimiento, today)}`;
+  // docs/decisions.md #51: a debt paid in part says what is left of what.
+  const amount =
+    numericToCents(debt.debe) < numericToCents(debt.importe)
+      ? restPhrase(formatMoney(debt.debe), formatMoney(debt.importe)).toLowerCase()
+      : formatMoney(debt.debe);
+  return `  ${debt.comprobante} ${debt.nrocomp}: ${amount}, ${whenDue(debt.vencimiento, today)}`;
 }
 
 /**

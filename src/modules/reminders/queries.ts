@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { DEBT_TYPES } from '../../ledger/pending-debts.js';
+import { fiscalNameList, originalAmount } from '../../ledger/documents.js';
 import type { TenantExecutor, TenantTransaction } from '../../platform/db/executor.js';
 import { isSchemaName } from '../../platform/db/identifiers.js';
 import type { DateString } from '../../platform/db/types.js';
@@ -128,10 +129,18 @@ export async function findRecipient(
 export interface ClaimedStage {
   ordcta_id: string;
   stage: string;
+  tipo: string | null;
   comprobante: string | null;
   nrocomp: string | null;
+  /** The debt's fiscal row, when it has one: its name's letter and number (documents.ts). */
+  tipo_cbte: number | null;
+  letra: string | null;
+  punto_venta: number | null;
+  numero: number | null;
   vencimiento: DateString | null;
   debe: string | null;
+  /** What the debt was issued for, numeric text: more than `debe` once part of it was paid. */
+  importe: string | null;
   cnro: number | null;
   /** The debt is still pending, dated, and the customer's (paid or voided since: not sent). */
   pending: boolean;
@@ -146,14 +155,22 @@ export async function lockUnsentStages(
   trx: TenantTransaction,
   customerSchema: string,
   portalUserId: string,
+  fiscal: boolean,
 ): Promise<ClaimedStage[]> {
+  // Each debt's fiscal row names it (contract/names.ts), where the schema has the ERP's tables.
+  const fiscalRow = fiscal
+    ? sql`LEFT JOIN ${sql.id(customerSchema, 'cbtefis')} f ON f.ordcta_id = o.id`
+    : sql``;
   const { rows } = await sql<ClaimedStage>`
-    SELECT r.ordcta_id, r.stage, o.comprobante, o.nrocomp, o.vencimiento::text AS vencimiento,
-           o.debe::text AS debe, o.cnro,
+    SELECT r.ordcta_id, r.stage, o.tipo, o.comprobante, o.nrocomp, ${fiscalNameList(fiscal)},
+           o.vencimiento::text AS vencimiento, o.debe::text AS debe,
+           CASE WHEN o.id IS NULL THEN NULL ELSE ${originalAmount(customerSchema)} END AS importe,
+           o.cnro,
            coalesce(o.tipo = ANY(${[...DEBT_TYPES]}::text[]) AND o.saldo > 0 AND NOT o.anulado
                     AND o.vencimiento IS NOT NULL, false) AS pending
       FROM public.portal_debt_reminders r
       LEFT JOIN ${sql.id(customerSchema, 'ordcta')} o ON o.id = r.ordcta_id
+      ${fiscalRow}
      WHERE r.portal_user_id = ${portalUserId} AND r.customer_schema = ${customerSchema}
        AND r.sent_at IS NULL
      ORDER BY o.vencimiento NULLS LAST, o.fecha, o.nrocomp, r.stage

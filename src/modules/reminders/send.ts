@@ -1,3 +1,4 @@
+import { namedFields, withFiscalTables } from '../../ledger/documents.js';
 import type { Clock } from '../../platform/clock.js';
 import type { TenantExecutor } from '../../platform/db/executor.js';
 import type { MailMessage, Mailer } from '../../platform/mail/mailer.js';
@@ -72,10 +73,11 @@ function debtsOf(stages: readonly ClaimedStage[]): ReminderDebt[] {
   for (const stage of stages) {
     if (debts.has(stage.ordcta_id)) continue;
     debts.set(stage.ordcta_id, {
-      comprobante: stage.comprobante ?? '',
-      nrocomp: stage.nrocomp ?? '',
+      // As every page names it (contract/names.ts).
+      ...namedFields(stage, stage),
       vencimiento: stage.vencimiento ?? '',
       debe: stage.debe ?? '0',
+      importe: stage.importe ?? stage.debe ?? '0',
     });
   }
   return [...debts.values()];
@@ -108,56 +110,61 @@ export function createReminderSender(deps: ReminderSenderDeps) {
     const { customerSchema } = tenant;
     const recipient = await findRecipient(tenant.db, customerSchema, job.portalUserId);
 
-    return tenant.db.transaction().execute(async (trx): Promise<ReminderEmailOutcome> => {
-      const claimed = await lockUnsentStages(trx, customerSchema, job.portalUserId);
-      if (claimed.length === 0) return NOTHING;
-      if (!recipient?.avisos_vencimiento || !recipient.email.trim()) {
-        await releaseStages(trx, claimed);
-        return { result: 'no_recipient', stages: {} };
-      }
-      // What changed since the claim: a debt paid, voided or taken by a payment is not reminded.
-      const held = await deps.heldDebts(trx, tenant);
-      const sendable = claimed.filter(
-        (stage) =>
-          stage.pending &&
-          stage.cnro === recipient.cnro &&
-          !held.has(stage.ordcta_id.toLowerCase()),
-      );
-      await releaseStages(
-        trx,
-        claimed.filter((stage) => !sendable.includes(stage)),
-      );
-      if (sendable.length === 0) return NOTHING;
+    // Without the ERP's fiscal tables the debts are named by the ledger; a transaction that finds
+    // them dropped since the last look is rolled back before anything is sent, and run again.
+    return withFiscalTables(tenant, (fiscal) =>
+      tenant.db.transaction().execute(async (trx): Promise<ReminderEmailOutcome> => {
+        const claimed = await lockUnsentStages(trx, customerSchema, job.portalUserId, fiscal);
+        if (claimed.length === 0) return NOTHING;
+        if (!recipient?.avisos_vencimiento || !recipient.email.trim()) {
+          await releaseStages(trx, claimed);
+          return { result: 'no_recipient', stages: {} };
+        }
+        // What changed since the claim: a debt paid, voided or taken by a payment is not reminded.
+        const held = await deps.heldDebts(trx, tenant);
+        const sendable = claimed.filter(
+          (stage) =>
+            stage.pending &&
+            stage.cnro === recipient.cnro &&
+            !held.has(stage.ordcta_id.toLowerCase()),
+        );
+        await releaseStages(
+          trx,
+          claimed.filter((stage) => !sendable.includes(stage)),
+        );
+        if (sendable.length === 0) return NOTHING;
 
-      const token = signUnsubscribeToken(tokenKey, {
-        tenantId: tenant.tenantId,
-        sucursalId: tenant.sucursalId,
-        portalUserId: job.portalUserId,
-        createdMicros: recipient.created_micros,
-      });
-      // One link per e-mail, made with it: the reminder still pays the day it is read.
-      const payLink = await deps.payLink?.(tenant, job.portalUserId);
-      const message: MailMessage = reminderMessage({
-        to: recipient.email.trim(),
-        nombre: recipient.nombre,
-        tenantName: tenant.tenantName,
-        today: tenantToday(clock.now(), settings),
-        debts: debtsOf(sendable),
-        debtsUrl: links.debtsUrl(tenant.tenantId),
-        payLink: payLink && { url: payLink.url, until: payLink.vence.slice(0, 10) },
-        unsubscribeUrl: links.unsubscribeUrl(token),
-      });
-      try {
-        // The mail settings are read on this transaction's connection: a job never holds one
-        // connection while waiting for a second, so any number of jobs share a small pool.
-        await mailer.send({ ...tenant, db: trx }, message);
-      } catch (error) {
-        // The job's failure log keeps the codes only: an SMTP answer may quote the recipient.
-        throw new Error(`reminder e-mail not accepted by SMTP (${smtpCodes(error)})`);
-      }
-      await markStagesSent(trx, sendable, clock.now());
-      return { result: 'sent', stages: countStages(sendable) };
-    });
+        const token = signUnsubscribeToken(tokenKey, {
+          tenantId: tenant.tenantId,
+          sucursalId: tenant.sucursalId,
+          portalUserId: job.portalUserId,
+          createdMicros: recipient.created_micros,
+        });
+        // One link per e-mail, made with it: the reminder still pays the day it is read. Its
+        // settings are read on this transaction's connection too (below).
+        const payLink = await deps.payLink?.({ ...tenant, db: trx }, job.portalUserId);
+        const message: MailMessage = reminderMessage({
+          to: recipient.email.trim(),
+          nombre: recipient.nombre,
+          tenantName: tenant.tenantName,
+          today: tenantToday(clock.now(), settings),
+          debts: debtsOf(sendable),
+          debtsUrl: links.debtsUrl(tenant.tenantId),
+          payLink: payLink && { url: payLink.url, until: payLink.vence.slice(0, 10) },
+          unsubscribeUrl: links.unsubscribeUrl(token),
+        });
+        try {
+          // The mail settings are read on this transaction's connection: a job never holds one
+          // connection while waiting for a second, so any number of jobs share a small pool.
+          await mailer.send({ ...tenant, db: trx }, message);
+        } catch (error) {
+          // The job's failure log keeps the codes only: an SMTP answer may quote the recipient.
+          throw new Error(`reminder e-mail not accepted by SMTP (${smtpCodes(error)})`);
+        }
+        await markStagesSent(trx, sendable, clock.now());
+        return { result: 'sent', stages: countStages(sendable) };
+      }),
+    );
   };
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AccountsConsole, Invitations, PayLinks } from '../auth/index.js';
 import type { PaymentsConsole } from '../payments/index.js';
+import type { TransfersConsole } from '../transfers/index.js';
 import type { Shared } from '../shared.js';
 import { staffRoutes } from './routes.js';
 
@@ -18,6 +19,7 @@ export function registerStaff(
   shared: Pick<Shared, 'calendar' | 'tenancy'>,
   deps: {
     payments: PaymentsConsole;
+    transfers: TransfersConsole;
     accounts: AccountsConsole;
     links: { payLinks: PayLinks; invitations: Invitations };
   },

@@ -14,6 +14,7 @@ import { STAFF_DEFAULT_LIMIT, type StaffAction } from '../../../contract/staff.j
 import type { AccountsConsole, Invitations, PayLinks } from '../auth/index.js';
 import type { Tenancy } from '../../platform/tenancy/tenancy.js';
 import type { PaymentsConsole } from '../payments/index.js';
+import type { TransfersConsole } from '../transfers/index.js';
 import { findStaffActions, recordStaffAction } from './audit.js';
 import { amountCell, BOM, csvRow, parseInvitationCsv, textCell } from './csv.js';
 import { MAX_INVITATION_ROWS, type InvitationRowRefusal } from '../../../contract/links.js';
@@ -22,6 +23,7 @@ const tags = ['comercio'];
 
 export interface StaffRouteDeps {
   payments: PaymentsConsole;
+  transfers: TransfersConsole;
   accounts: AccountsConsole;
   links: { payLinks: PayLinks; invitations: Invitations };
   calendar: TenantCalendar;
@@ -49,6 +51,12 @@ function emptyBodyAsObject(
   done();
 }
 
+/**
+ * A CSV of invitations may be as long as its schema says (1,000,000 characters: 5,000 rows
+ * with room to spare), over the 100 KB every other body is held to.
+ */
+const INVITATION_CSV_BODY_LIMIT = 1_000_000;
+
 const CSV_HEADER = [
   'pago',
   'fecha',
@@ -65,7 +73,7 @@ const CSV_HEADER = [
 
 /** The console's routes (docs/staff.md): the staff door checks the token, tenant and role. */
 export function staffRoutes(app: FastifyInstance, deps: StaffRouteDeps): void {
-  const { payments, accounts } = deps;
+  const { payments, accounts, transfers } = deps;
 
   declareRoute(
     app,
@@ -73,12 +81,35 @@ export function staffRoutes(app: FastifyInstance, deps: StaffRouteDeps): void {
     { tags, summary: "The business's day: accounts, what was collected, what needs a person" },
     async (request) => {
       const staff = staffOf(request);
-      const [clientes, cobros, atencion] = await Promise.all([
-        accounts.counts(staff),
-        payments.collected(staff),
-        payments.attentionCount(staff),
-      ]);
-      return { clientes, cobros, atencion };
+      const [clientes, byGateway, byTransfer, paymentsWaiting, transfersWaiting] =
+        await Promise.all([
+          accounts.counts(staff),
+          payments.collected(staff),
+          transfers.collected(staff),
+          payments.attentionCount(staff),
+          transfers.attention(staff),
+        ]);
+      // What transfers brought counts as collected, a method of its own beside the gateways'.
+      const withTransfers = (
+        gateways: (typeof byGateway)['hoy'],
+        received: (typeof byTransfer)['hoy'],
+      ) => ({
+        cantidad: received.reduce((total, item) => total + item.cantidad, gateways.cantidad),
+        monto:
+          received.reduce(
+            (total, item) => total + Math.round(item.monto * 100),
+            Math.round(gateways.monto * 100),
+          ) / 100,
+        por_metodo: [...gateways.por_metodo, ...received],
+      });
+      return {
+        clientes,
+        cobros: {
+          hoy: withTransfers(byGateway.hoy, byTransfer.hoy),
+          ultimos_30_dias: withTransfers(byGateway.ultimos_30_dias, byTransfer.ultimos_30_dias),
+        },
+        atencion: paymentsWaiting + transfersWaiting.length,
+      };
     },
   );
 
@@ -136,7 +167,53 @@ export function staffRoutes(app: FastifyInstance, deps: StaffRouteDeps): void {
     app,
     'listStaffAttention',
     { tags, summary: 'What needs a person, the longest waiting first' },
-    async (request) => payments.attention(staffOf(request), pageOf(request.query)),
+    async (request) => {
+      const staff = staffOf(request);
+      const page = pageOf(request.query);
+      // Payments and transfers in one list, the longest waiting first (ISO times in one zone
+      // compare as text).
+      const [waitingPayments, waitingTransfers] = await Promise.all([
+        payments.attention(staff, { limit: Number.MAX_SAFE_INTEGER, offset: 0 }),
+        transfers.attention(staff),
+      ]);
+      const items = [...waitingPayments.items, ...waitingTransfers].sort((a, b) =>
+        a.desde < b.desde ? -1 : a.desde > b.desde ? 1 : 0,
+      );
+      return {
+        items: items.slice(page.offset, page.offset + page.limit),
+        total: items.length,
+        has_more: page.offset + page.limit < items.length,
+      };
+    },
+  );
+
+  declareRoute(
+    app,
+    'assignStaffTransfer',
+    {
+      tags,
+      summary:
+        'Give a transfer that waits for a person to a customer record: it becomes their receipt',
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const id = Number(request.params.id);
+      if (!Number.isSafeInteger(id) || id > 2 ** 62) {
+        throw new AppError('NOT_FOUND', 'Transferencia no encontrada');
+      }
+      const answer = await transfers.assign(staff, id, {
+        sucursalId: request.body.sucursal_id,
+        cnro: request.body.cnro,
+        by: staff.nombre ?? staff.sub,
+      });
+      await recordStaffAction(staff, {
+        accion: 'asignar_transferencia',
+        objeto: `transferencia ${id} a cliente ${request.body.cnro} (sucursal ${request.body.sucursal_id})`,
+        motivo: request.body.motivo,
+        ip: request.ip,
+      });
+      return answer;
+    },
   );
 
   declareRoute(
@@ -369,6 +446,7 @@ export function staffRoutes(app: FastifyInstance, deps: StaffRouteDeps): void {
         tags,
         summary:
           'Invite many customers from a CSV (`sucursal_id;cnro;email`): per row, sent or why not',
+        bodyLimit: INVITATION_CSV_BODY_LIMIT,
       },
       async (request) => {
         const staff = staffOf(request);

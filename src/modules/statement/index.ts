@@ -1,3 +1,4 @@
+import type { TransfersOfReceipts } from '../receipts/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { Shared } from '../shared.js';
 import { statementRoutes } from './routes.js';
@@ -19,11 +20,17 @@ export interface StatementSettings {
  */
 export function registerStatement(
   app: FastifyInstance,
-  shared: Pick<Shared, 'calendar' | 'locks' | 'reports'>,
+  shared: Pick<Shared, 'calendar' | 'issuers' | 'locks' | 'reports'>,
   settings: StatementSettings,
+  deps: { transfersOfReceipts: TransfersOfReceipts },
 ): void {
   statementRoutes(app, {
-    statements: createStatementService({ calendar: shared.calendar, reports: shared.reports }),
+    statements: createStatementService({
+      calendar: shared.calendar,
+      reports: shared.reports,
+      issuers: shared.issuers,
+      transfersOfReceipts: deps.transfersOfReceipts,
+    }),
     locks: shared.locks,
     // Longer than a render can last (the reports call's deadline, plus the reads before it).
     renderTtlMs: settings.reportsTimeoutMs + 30_000,

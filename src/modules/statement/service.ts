@@ -1,3 +1,5 @@
+import type { ReceiptTransfer } from '../../ledger/receipt-document.js';
+import type { TransfersOfReceipts } from '../receipts/index.js';
 import { findPendingDebts, type PendingDebtRow } from '../../ledger/pending-debts.js';
 import type { MovementType } from '../../../contract/statement.js';
 import {
@@ -14,6 +16,8 @@ import type { ReportsClient } from '../../platform/reports/client.js';
 import { reportsFailure } from '../reports-failure.js';
 import { MAX_STATEMENT_MOVEMENTS, type StatementReport } from '../../../contract/reports.js';
 import { resolvePeriod, type PeriodQuery } from '../../ledger/period.js';
+import { issuerKnown, pdfOf } from '../../ledger/documents.js';
+import type { Issuers } from '../../platform/tenancy/issuer.js';
 
 const USER_GONE = 'Usuario no encontrado';
 
@@ -72,9 +76,11 @@ export interface Statement {
     comprobante: string;
     nrocomp: string;
     vencimiento: string | null;
+    detalle: string | null;
     debe: number;
     haber: number;
     saldo: number;
+    pdf: boolean;
   }[];
   total_debe: number;
   total_haber: number;
@@ -82,8 +88,25 @@ export interface Statement {
   antiguedad: { [bucket in keyof AgingCents]: number };
 }
 
+/** A transfer's receipt, as a statement line says it: "Transferencia de Juan Pérez, Banco Nación". */
+function transferDetail(transfer: ReceiptTransfer | undefined): string | null {
+  if (transfer === undefined) return null;
+  return [
+    transfer.ordenante === null ? 'Transferencia' : `Transferencia de ${transfer.ordenante}`,
+    transfer.banco,
+  ]
+    .filter((part) => part !== null)
+    .join(', ');
+}
+
 /** The running balance, the totals and the aging, summed in cents (docs/decisions.md #5). */
-function statementOf(period: StatementPeriod, ledger: LedgerStatement, aging: AgingCents) {
+function statementOf(
+  period: StatementPeriod,
+  ledger: LedgerStatement,
+  aging: AgingCents,
+  issuer: boolean,
+  transfers: ReadonlyMap<string, ReceiptTransfer>,
+) {
   let balance = ledger.openingCents;
   let debits = 0;
   let credits = 0;
@@ -98,9 +121,12 @@ function statementOf(period: StatementPeriod, ledger: LedgerStatement, aging: Ag
       comprobante: movement.comprobante,
       nrocomp: movement.nrocomp,
       vencimiento: movement.vencimiento,
+      detalle: transferDetail(transfers.get(movement.id.toLowerCase())),
       debe: centsToNumber(movement.debeCents),
       haber: centsToNumber(movement.haberCents),
       saldo: centsToNumber(balance),
+      // GET /portal/facturas's rule (docs/decisions.md #51); a receipt's PDF is another route.
+      pdf: movement.tipo !== 'REC' && pdfOf(movement.fiscal, issuer).pdf,
     };
   });
   const statement: Statement = {
@@ -144,7 +170,12 @@ export function statementReport(
     movimientos: statement.movimientos.map((movement) => ({
       fecha: movement.fecha,
       tipo: movement.tipo,
-      comprobante: fit(movement.comprobante, 200),
+      comprobante: fit(
+        movement.detalle === null
+          ? movement.comprobante
+          : `${movement.comprobante} (${movement.detalle})`,
+        200,
+      ),
       nrocomp: fit(movement.nrocomp, 100),
       vencimiento: movement.vencimiento,
       debe: movement.debe,
@@ -165,11 +196,21 @@ export function statementReport(
  * statement of that customer (one statement: name, opening balance, movements), which needs the
  * number as a value to be planned well (src/ledger/statement.ts).
  */
-export function createStatementService(deps: { calendar: TenantCalendar; reports: ReportsClient }) {
+export function createStatementService(deps: {
+  calendar: TenantCalendar;
+  reports: ReportsClient;
+  issuers: Issuers;
+  /** Which receipts came from a bank transfer (the transfers module's, handed in by app.ts). */
+  transfersOfReceipts: TransfersOfReceipts;
+}) {
   async function read(tenant: TenantContext, portalUserId: string, query: PeriodQuery) {
     const { period, today } = await resolvePeriod(query, () => deps.calendar.today(tenant));
-    // The user's row comes back even without debts (pending-debts' left join).
-    const debts = await findPendingDebts(tenant, portalUserId);
+    // The user's row comes back even without debts (pending-debts' left join); the issuer is
+    // a minute's cache.
+    const [debts, issuer] = await Promise.all([
+      findPendingDebts(tenant, portalUserId),
+      issuerKnown(deps.issuers, tenant),
+    ]);
     const user = debts[0];
     if (!user) throw new AppError('USER_NOT_FOUND', USER_GONE);
     // One more than accepted: a longer period is known without reading all of it.
@@ -181,7 +222,14 @@ export function createStatementService(deps: { calendar: TenantCalendar; reports
         `El período tiene más de ${MAX_STATEMENT_MOVEMENTS.toLocaleString('es-AR')} movimientos: elija uno más corto`,
       );
     }
-    return { ledger, statement: statementOf(period, ledger, agingOf(debts, today)) };
+    const receiptIds = ledger.movements
+      .filter((movement) => movement.tipo === 'REC')
+      .map((movement) => movement.id);
+    const transfers = await deps.transfersOfReceipts(tenant, receiptIds);
+    return {
+      ledger,
+      statement: statementOf(period, ledger, agingOf(debts, today), issuer, transfers),
+    };
   }
 
   return {

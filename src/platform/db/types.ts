@@ -7,6 +7,10 @@ export type DateString = string;
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 
+/** docs/transfers.md "A credit's states". */
+export type TransferCreditState =
+  'pendiente' | 'aplicada' | 'sin_cliente' | 'revertida' | 'rechazada';
+
 /** The system registry database. */
 export interface SystemDatabase {
   tenants: {
@@ -14,6 +18,11 @@ export interface SystemDatabase {
     nombre: string;
     database_url: string;
     activo: Generated<boolean>;
+  };
+  /** Tenants whose transfer rail was found on (system/0011). */
+  portal_transfer_tenants: {
+    tenant_id: number;
+    marked_at: Generated<Date>;
   };
   portal_expiry_due: {
     tenant_id: number;
@@ -78,6 +87,7 @@ export interface SystemDatabase {
     opened_at: Timestamp | null;
     registered_at: Timestamp | null;
     replaced_at: Timestamp | null;
+    sent_at: Timestamp | null;
   };
   portal_migrations: MigrationsTable;
 }
@@ -111,6 +121,16 @@ export interface TenantDatabase {
     anulado: Generated<boolean>;
   };
   recfac: { recibo_id: string; factura_id: string; monto: Numeric };
+  /** The fiscal header, as far as the pages name a document and know its PDF (read only). */
+  cbtefis: {
+    ordcta_id: string;
+    tipo_cbte: number;
+    letra: string;
+    punto_venta: number;
+    numero: number;
+    cae: string | null;
+    cae_vto: DateString | null;
+  };
   numeradores: { tipo: string; punto_venta: number; ultimo: ColumnType<number, number, number> };
   // ERP, cash schema
   movimi: {
@@ -273,6 +293,57 @@ export interface TenantDatabase {
     stage_date: DateString;
     claimed_at: Timestamp;
     sent_at: Timestamp | null;
+  };
+  /** Each customer record's own account at a collection provider (tenant/0016). */
+  portal_transfer_accounts: {
+    id: Generated<number>;
+    tenant_id: number;
+    provider: string;
+    sucursal_id: number;
+    customer_schema: string;
+    cnro: number;
+    customer_id: string;
+    cvu: string;
+    alias: string | null;
+    created_at: CreatedAt;
+  };
+  /** Every credit a collection provider reported, once (tenant/0016). */
+  portal_transfer_credits: {
+    id: Generated<number>;
+    tenant_id: number;
+    provider: string;
+    credit_id: string;
+    trace_id: string | null;
+    cuenta: string | null;
+    provider_customer_id: string | null;
+    monto: Numeric;
+    moneda: string;
+    recibida_at: Timestamp | null;
+    provider_status: string;
+    estado: TransferCreditState;
+    motivo: string | null;
+    detalle: string | null;
+    sucursal_id: number | null;
+    customer_schema: string | null;
+    cnro: number | null;
+    recibo_id: string | null;
+    a_cuenta: Numeric | null;
+    ordenante_nombre: string | null;
+    ordenante_cuit: string | null;
+    ordenante_banco: string | null;
+    liquidada_at: Timestamp | null;
+    asignada_por: string | null;
+    email_sent_at: Timestamp | null;
+    created_at: CreatedAt;
+    updated_at: Generated<Date>;
+  };
+  /** The webhook address last registered with each tenant's provider (tenant/0016). */
+  portal_transfer_webhooks: {
+    tenant_id: number;
+    provider: string;
+    url: string;
+    token_sha256: string;
+    registered_at: Timestamp;
   };
   portal_webhook_events: {
     request_id: string;

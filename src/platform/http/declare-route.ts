@@ -24,6 +24,7 @@ import {
   type DoorName,
   type ParamsOf,
   type QueryOf,
+  type RouteFacts,
   type RouteKey,
 } from '../../../contract/routes.js';
 import type { OnRequestHook, RouteChecks } from '../doors/index.js';
@@ -71,6 +72,8 @@ export interface DeclareOptions<K extends RouteKey> {
   config?: FastifyOptions<K>['config'];
   exposeHeadRoute?: boolean;
   preValidation?: FastifyOptions<K>['preValidation'];
+  /** Bytes its body may have, where it is not the server's 100 KB (the CSV of invitations). */
+  bodyLimit?: number;
   /**
    * A public route whose answers hold credentials or a person's data (login, a signed link's
    * read): `Cache-Control: no-store`, as every answer of a door that checks a credential has.
@@ -189,7 +192,7 @@ export function declareRoute<K extends RouteKey>(
       ...(schemas.params && { params: schemas.params }),
       ...(schemas.querystring && { querystring: schemas.querystring }),
       ...(schemas.body && { body: schemas.body }),
-      response: { ...schemas.response, ...errorResponses(codes) },
+      response: { ...schemas.response, ...errorResponses(codes, (route as RouteFacts).statuses) },
     },
     onRequest,
     preHandler: [...door.preHandler, ...(idempotency ? [idempotency.preHandler] : [])],

@@ -79,9 +79,14 @@ function isConnectionFailure(error: unknown): boolean {
   return error instanceof AggregateError && error.errors.some(isConnectionFailure);
 }
 
-function send(reply: FastifyReply, code: ErrorCode, message: string): FastifyReply {
+function send(
+  reply: FastifyReply,
+  code: ErrorCode,
+  message: string,
+  status = statusOf(code),
+): FastifyReply {
   const body: ErrorBody = { success: false, error: message, code };
-  return reply.status(statusOf(code)).send(body);
+  return reply.status(status).send(body);
 }
 
 /** Answers a request no route matched, or returns false to leave it the 404 envelope. */
@@ -105,7 +110,7 @@ export function installErrorHandling(
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply) => {
     if (error instanceof AppError) {
       void reply.headers(error.headers);
-      return send(reply, error.code, error.message);
+      return send(reply, error.code, error.message, error.status);
     }
     if ('validation' in error && error.validation) {
       const { validationCode, expectedFields } = request.routeOptions.config;

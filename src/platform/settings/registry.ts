@@ -252,10 +252,32 @@ export const SETTINGS = {
     'the least a part may be',
     minimumCents,
   ),
+  transferProvider: setting(
+    'portal.transferencias.proveedor',
+    'none (off)',
+    'the bank-transfer collection provider (the transfers module checks the id; docs/transfers.md)',
+    (raw) => ({ value: raw?.toLowerCase() }),
+    true,
+  ),
+  transferAccount: setting(
+    'portal.transferencias.cuenta_bancaria',
+    '`portal.recibo.cuenta_bancaria`',
+    'movimi.cuenta_bancaria of the receipts of transfers',
+    plainText,
+  ),
 } as const;
 
 /** The gateways' keys: `portal.gateway.<id>.<name>`, each gateway's definition names its own. */
 export const GATEWAY_SETTINGS: SettingFamily = {
   prefix: 'portal.gateway.',
   meaning: "a gateway's credentials and addresses (its definition lists them)",
+};
+
+/**
+ * The transfer providers' keys: `portal.transferencias.<id>.<name>`, each provider's definition
+ * names its own (docs/transfers.md).
+ */
+export const TRANSFER_PROVIDER_SETTINGS: SettingFamily = {
+  prefix: 'portal.transferencias.',
+  meaning: "a transfer provider's credentials and addresses (its definition lists them)",
 };

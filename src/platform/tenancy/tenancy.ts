@@ -4,6 +4,7 @@ import { cacheAgesOn, type TimerClock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { TenantDatabase } from '../db/types.js';
 import { isSchemaName } from '../db/identifiers.js';
+import { createFiscalTables, type FiscalTables } from './fiscal-tables.js';
 import type { TenantPools } from './pools.js';
 import type { TenantRegistry } from './registry.js';
 import { customerSchemaFor } from './schema-names.js';
@@ -17,6 +18,11 @@ export interface TenantContext {
   /** `sucNNNN` or `public`: the schema holding ordcon, ordcta and portal_users. */
   readonly customerSchema: string;
   readonly db: Kysely<TenantDatabase>;
+  /**
+   * Whether `customerSchema` holds the ERP's electronic invoices (cbtefis and its lines and IVA),
+   * a minute's cache of the process: every read that names a document asks it.
+   */
+  readonly fiscalTables: FiscalTables;
 }
 
 export interface Tenancy {
@@ -48,6 +54,7 @@ export function createTenancy(deps: {
   clock: TimerClock;
 }): Tenancy {
   const { registry, pools } = deps;
+  const fiscalTables = createFiscalTables(deps.clock);
   const sucursales = growingLru<string, { record: SucursalRecord | undefined }>(10_000, {
     ttl: deps.ttlMs,
     ...cacheAgesOn(deps.clock),
@@ -101,6 +108,7 @@ export function createTenancy(deps: {
       sucursalName: sucursal.nombre,
       customerSchema: sucursal.customerSchema,
       db,
+      fiscalTables,
     };
   }
 

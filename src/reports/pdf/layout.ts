@@ -12,6 +12,8 @@ const FOOTER_HEIGHT = 30;
 const ROW_HEIGHT = 20;
 export const GREY = '#555555';
 export const RULE = '#999999';
+const STAMP_SIZE = 96;
+const STAMP_COLOUR = '#b00020';
 
 export interface Column {
   header: string;
@@ -32,6 +34,8 @@ export interface Report {
   note(text: string): void;
   /** A centred image (a barcode) with its caption under it. */
   figure(png: Buffer, caption: string, widthShare: number): void;
+  /** `word` in large letters across the current page, under what is drawn after it. */
+  stamp(word: string): void;
   /** Adds the page numbers and returns the finished PDF. */
   finish(): Promise<Buffer>;
 }
@@ -155,6 +159,25 @@ export function createReport(meta: { title: string; author: string }): Report {
         .fillColor('black')
         .text(caption, MARGIN, y + imageHeight + 6, { width: width(), align: 'center' });
       doc.moveDown(1);
+    },
+    stamp(word) {
+      const { x, y } = doc;
+      const { width: pageWidth, height: pageHeight } = doc.page;
+      doc.save();
+      doc.rotate(-35, { origin: [pageWidth / 2, pageHeight / 2] });
+      doc
+        .font('Helvetica-Bold')
+        .fontSize(STAMP_SIZE)
+        .fillColor(STAMP_COLOUR, 0.3)
+        .text(word, 0, (pageHeight - STAMP_SIZE) / 2, {
+          width: pageWidth,
+          align: 'center',
+          lineBreak: false,
+        });
+      doc.restore();
+      doc.fillColor('black', 1);
+      doc.x = x;
+      doc.y = y;
     },
     finish() {
       const range = doc.bufferedPageRange();

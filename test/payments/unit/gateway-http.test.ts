@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_ANSWER_BYTES, requestJson } from '../../../src/modules/payments/gateways/http.js';
+import { MAX_ANSWER_BYTES, requestJson } from '../../../src/platform/providers/http.js';
 import { GatewayError } from '../../../src/modules/payments/gateways/types.js';
 
 let server: Server;

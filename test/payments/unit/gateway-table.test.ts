@@ -111,7 +111,7 @@ describe('the gateway table', () => {
  * have, bringing its own notifications (a body naming `fakepay_event`) that no other gateway has.
  */
 const FAKEPAY = `import { defineGateway } from '../definition.js';
-import { isRecord } from '../http.js';
+import { isRecord } from '../../../../platform/providers/http.js';
 import { requiredSetting, settingsOk } from '../settings-check.js';
 import type { GatewayAdapter, NotificationInput } from '../types.js';
 

@@ -99,7 +99,7 @@ describe('the web client on another origin than the API (same site)', () => {
     await expectHeading(page, 'Tu pago fue aprobado');
     await page.getByText('Recibo n.º RC0001-00000042').waitFor({ timeout: 20_000 });
     await checkPage(page, 'cross-origin-result-approved');
-    await expectPdfDownload(page, 'Descargar recibo (PDF)', 'recibo-RC0001-00000042.pdf');
+    await expectPdfDownload(page, 'Descargar recibo (PDF)', 'recibo-rc0001-00000042.pdf');
 
     // The result page reloaded on the pages' origin still knows the customer.
     await page.reload();

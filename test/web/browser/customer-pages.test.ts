@@ -63,7 +63,7 @@ describe('what a customer notices', () => {
     await counter.getByText('En la empresa').waitFor();
     await page.getByText('Recibos 1 a 1 de 1').waitFor();
     await checkPage(page, 'customer-receipts');
-    await expectPdfDownload(page, 'Descargar recibo (PDF)', 'recibo-RC0001-00000041.pdf');
+    await expectPdfDownload(page, 'Descargar recibo (PDF)', 'recibo-rc0001-00000041.pdf');
 
     // No payments yet, but Juan owes: no "Estás al día", the way to the debts instead.
     await navLink(web.session.page, 'Pagos').click();

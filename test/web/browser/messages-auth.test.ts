@@ -29,12 +29,12 @@ async function openMenu(page: Page) {
 }
 
 describe('the login and the forgot page', () => {
-  it('after the 3rd wrong password in this browser, warns of the lock and offers "Recuperá tu contraseña"; the forgot page says what its answer means', async () => {
+  it('after the 3rd wrong password in this browser, warns of the lock, says how many are left and offers "recuperá tu contraseña"; the forgot page says what its answer means', async () => {
     const { page } = web.session;
     await page.goto(tenantPage(web.portal, 'ingresar'));
     await expectHeading(page, 'Ingresá a tu cuenta');
     const warning = page.getByText(
-      'Con 5 intentos fallidos seguidos, la cuenta se bloquea por 15 minutos.',
+      'Llevás 3 intentos fallidos seguidos: te quedan 2 antes de que la cuenta se bloquee por 15 minutos.',
     );
     for (let n = 1; n <= 3; n += 1) {
       const [answer] = await Promise.all([
@@ -51,7 +51,7 @@ describe('the login and the forgot page', () => {
     }
     await warning.waitFor();
     await checkPage(page, 'messages-login-warning');
-    await page.getByRole('link', { name: 'Recuperá tu contraseña' }).click();
+    await page.getByRole('link', { name: 'recuperá tu contraseña', exact: true }).click();
     await expectHeading(page, 'Recuperá tu contraseña');
     // The identity typed at the login comes along (this tab remembers it).
     await page.getByRole('button', { name: 'Enviar código' }).click();

@@ -1,5 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { describe, expect, inject, it } from 'vitest';
+import { databaseUrlFor } from '../../../src/platform/db/admin.js';
 import { call } from '../../helpers/api-client.js';
 import { DEFAULT_CONTEXT } from '../../helpers/browser.js';
 import { DEMO_TENANT } from '../../helpers/portal.js';
@@ -110,7 +112,7 @@ describe('a pay link in the browser', () => {
       await expectHeading(page, 'Tu pago fue aprobado');
       await page.getByText(/Recibo n\.º RC\d{4}-\d{8}/).waitFor({ timeout: 20_000 });
       await page.getByRole('banner').getByText(DEMO_TENANT.nombre).waitFor();
-      await expectPdfDownload(page, 'Descargar recibo (PDF)', /^recibo-RC\d{4}-\d{8}\.pdf$/);
+      await expectPdfDownload(page, 'Descargar recibo (PDF)', /^recibo-rc\d{4}-\d{8}\.pdf$/);
       await checkPage(page, 'pay-link-result');
       const [paid] = await web.portal.tenantQuery<{ n: number }>(
         `SELECT count(*)::int AS n FROM public.portal_payments
@@ -206,7 +208,7 @@ describe('a pay link in the browser', () => {
     expect(web.session.errors).toEqual([]);
   });
 
-  it('the customer shares a link from the profile (copy, Web Share), sees it live and revokes it after confirming; with pay links off the section says so', async () => {
+  it('the customer shares a link from the profile (copy, Web Share), sees it live and revokes it after confirming', async () => {
     const { page, context } = web.session;
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
       origin: web.portal.url,
@@ -242,25 +244,51 @@ describe('a pay link in the browser', () => {
       .poll(() => section.getByRole('button', { name: 'Anular enlace' }).count())
       .toBe(before - 1);
 
-    // A business with pay links off (`portal.enlaces.dias` = 0; read through a minute's cache,
-    // so its answer is stood in for): 409 CONFLICT, said, the feature hidden.
-    await page.route('**/portal/enlaces', (route) =>
-      route.request().method() === 'POST'
-        ? route.fulfill({
-            status: 409,
-            contentType: 'application/json',
-            body: JSON.stringify({
-              success: false,
-              error: 'Enlaces desactivados',
-              code: 'CONFLICT',
-            }),
-          })
-        : route.continue(),
-    );
+    expect(web.session.errors).toEqual([]);
+  });
+
+  it('with pay links off in the business’s ini (`portal.enlaces.dias` = 0) the section says so and offers nothing', async () => {
+    const offId = 800 + web.portal.tenantId;
+    const nombre = 'Sin Enlaces S.A.';
+    const database = await addTenant(web.portal, {
+      id: offId,
+      nombre,
+      sucursal: 'Casa Central',
+      ini: { 'portal.enlaces.dias': '0' },
+    });
+    const client = new pg.Client({
+      connectionString: databaseUrlFor(inject('pgServerUrl'), database),
+    });
+    await client.connect();
+    try {
+      await client.query(
+        `INSERT INTO public.ordcon (cnro, cnom, ccui) VALUES (1, 'Juan Pérez', $1)`,
+        [JUAN.identifier],
+      );
+    } finally {
+      await client.end();
+    }
+    const site = { url: web.portal.url, tenantId: offId, clientHeaders: web.portal.clientHeaders };
+    const registered = await call(web.portal.url, 'POST', '/portal/auth/register', {
+      headers: web.portal.clientHeaders,
+      body: {
+        identifier: JUAN.identifier,
+        identifier_type: 'dni',
+        email: 'juan@example.com',
+        password: JUAN.password,
+        password_confirmation: JUAN.password,
+        tenant_id: offId,
+        sucursal_id: 1,
+      },
+    });
+    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+    const { page } = web.session;
+    await logIn(page, site);
+    await page.goto(tenantPage(site, 'perfil'));
+    await expectHeading(page, 'Tu perfil');
+    const section = page.getByRole('region', { name: 'Compartir un enlace de pago' });
     await section.getByRole('button', { name: 'Crear un enlace de pago' }).click();
-    await section
-      .getByText(`${DEMO_TENANT.nombre} no tiene habilitados los enlaces de pago.`)
-      .waitFor();
+    await section.getByText(`${nombre} no tiene habilitados los enlaces de pago.`).waitFor();
     expect(await section.getByRole('button').count()).toBe(0);
     expect(web.session.errors).toEqual([]);
   });

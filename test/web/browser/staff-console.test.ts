@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../helpers/api-client.js';
 import { useBrowser } from '../../helpers/browser.js';
 import { until } from '../../helpers/own-cluster.js';
-import { DEMO_LOGIN, startPortal, type Portal } from '../../helpers/portal.js';
+import {
+  DEMO_LOGIN,
+  DEMO_TENANT,
+  lastMailTo,
+  startPortal,
+  type Portal,
+} from '../../helpers/portal.js';
 import {
   mintStaffToken,
   staffDoorSettings,
@@ -11,7 +17,7 @@ import {
   type StaffKeyPair,
   type StaffTokenOptions,
 } from '../../helpers/staff.js';
-import { checkPage, downloadedBytes, expectHeading } from '../../helpers/web-pages.js';
+import { checkPage, downloadedBytes, expectHeading, wallClock } from '../../helpers/web-pages.js';
 import { ensureWebBuild } from '../../helpers/web-dist.js';
 
 /*
@@ -61,6 +67,15 @@ function nav(page: Page, name: string) {
 /** `$ 20.000,00`, worked out with Intl rather than by the page's code. */
 function money(amount: number): string {
   return `$ ${new Intl.NumberFormat('es-AR', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount)}`;
+}
+
+/** axe clean in both themes at 1280 px and at 360 px, without sideways scroll; 1280 px after. */
+async function checkBothWidths(page: Page, name: string): Promise<void> {
+  for (const width of [360, 1280]) {
+    await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
+    await checkPage(page, `${name}-${width}`);
+    await noSidewaysScroll(page);
+  }
 }
 
 async function noSidewaysScroll(page: Page): Promise<void> {
@@ -286,6 +301,111 @@ describe("the business's console", () => {
     expect(session.errors).toEqual([]);
   });
 
+  it("makes a pay link of Juan's account from Clientes: its address, copied, opens his debts without a password", async () => {
+    const { page, context } = session;
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: portal.url });
+    await openConsole(page, await token(), '/comercio/clientes');
+    await expectHeading(page, 'Clientes');
+    const juan = page.getByRole('listitem').filter({ hasText: 'Juan Pérez' });
+    await juan.getByRole('button', { name: 'Enlace de pago de Juan Pérez' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog
+      .getByRole('heading', { name: /^Crear un enlace de pago de la cuenta de Juan Pérez \(/ })
+      .waitFor();
+    await dialog.getByText(/puede ver y pagar las deudas de esta cuenta sin contraseña/).waitFor();
+    await checkBothWidths(page, 'staff-pay-link-dialog');
+    await dialog.getByLabel('Motivo').fill('Lo pidió por teléfono');
+    const asked = Date.now();
+    await dialog.getByRole('button', { name: 'Crear enlace' }).click();
+    const made = page.getByRole('region', { name: 'Enlace de pago de Juan Pérez' });
+    await made.waitFor();
+    const answered = Date.now();
+    await expect(dialog.count()).resolves.toBe(0);
+    // Focus on what was made, so a screen reader reads it.
+    expect(
+      await page.evaluate<string | null>(
+        "document.activeElement?.getAttribute('aria-labelledby') ?? null",
+      ),
+    ).toBe('enlace-titulo');
+
+    const field = made.getByLabel('Enlace', { exact: true });
+    expect(await field.getAttribute('readonly')).not.toBeNull();
+    const url = await field.inputValue();
+    expect(url).toMatch(
+      new RegExp(
+        `^${portal.url.replace(/\./g, '\\.')}/e/${portal.tenantId}/pagar#enlace=[A-Za-z0-9_-]{40,}$`,
+      ),
+    );
+    // It lives portal.enlaces.dias (14 by default), said on the tenant's clock.
+    const zone = 'America/Argentina/Buenos_Aires';
+    const days = 14 * 86_400_000;
+    const vence = await made.getByText(/^Vence el /).innerText();
+    expect(
+      [asked, answered].map((at) => `Vence el ${wallClock(new Date(at + days), zone)}.`),
+    ).toContain(vence);
+    await made.getByText(/sin contraseña/).waitFor();
+    await made.getByRole('button', { name: 'Copiar' }).click();
+    await made.getByRole('status').filter({ hasText: 'Copiamos el enlace.' }).waitFor();
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(url);
+    await checkBothWidths(page, 'staff-pay-link-made');
+
+    // The address works: the API exchanges its token for one that may only pay Juan's debts,
+    // and opened in a page it greets him, with no login.
+    const linkToken = new URLSearchParams(new URL(url).hash.slice(1)).get('enlace');
+    const exchanged = await call(portal.url, 'POST', '/portal/auth/enlace', {
+      headers: { origin: portal.url },
+      body: { token: linkToken },
+    });
+    expect(exchanged.status, JSON.stringify(exchanged.body)).toBe(200);
+    expect(exchanged.body).toMatchObject({
+      data: { alcance: 'pago', user: { nombre: 'Juan Pérez' } },
+    });
+    const payer = await context.newPage();
+    await payer.goto(url);
+    await expectHeading(payer, 'Hola, Juan');
+    await payer.getByRole('button', { name: /^Pagar todo/ }).waitFor();
+    await payer.close();
+
+    // Closed: focus back on its button; the audit has it with its reason.
+    await made.getByRole('button', { name: 'Cerrar' }).click();
+    await expect(made.count()).resolves.toBe(0);
+    expect(
+      await page.evaluate<string | null>("document.activeElement?.getAttribute('aria-label')"),
+    ).toBe('Enlace de pago de Juan Pérez');
+
+    // A business with pay links off (`portal.enlaces.dias` = 0, read through a minute's cache,
+    // so its answer is stood in for): 409 CONFLICT, said in the dialog, no link shown.
+    await page.route(/\/portal\/comercio\/clientes\/[^/]+\/enlace\?/, (route) =>
+      route.fulfill({
+        status: 409,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          success: false,
+          error: 'El comercio no usa enlaces de pago (portal.enlaces.dias = 0)',
+          code: 'CONFLICT',
+        }),
+      }),
+    );
+    await juan.getByRole('button', { name: 'Enlace de pago de Juan Pérez' }).click();
+    await dialog.getByRole('button', { name: 'Crear enlace' }).click();
+    await dialog
+      .getByText(
+        `${DEMO_TENANT.nombre} no tiene habilitados los enlaces de pago (portal.enlaces.dias en 0).`,
+      )
+      .waitFor();
+    await checkPage(page, 'staff-pay-link-off');
+    await dialog.getByRole('button', { name: 'Cancelar' }).click();
+    await expect(page.getByRole('region', { name: /^Enlace de pago/ }).count()).resolves.toBe(0);
+    await page.unroute(/\/portal\/comercio\/clientes\/[^/]+\/enlace\?/);
+
+    await nav(page, 'Auditoría').click();
+    await expectHeading(page, 'Auditoría');
+    const audit = page.getByRole('row').filter({ hasText: 'Lo pidió por teléfono' });
+    await audit.waitFor();
+    await expect(audit.textContent()).resolves.toContain('Enlace de pago');
+    expect(session.errors).toEqual([]);
+  });
+
   it('invites a customer without an account and shows the invitation and the share registered', async () => {
     const { page } = session;
     await openConsole(page, await token(), '/comercio/invitaciones');
@@ -312,6 +432,65 @@ describe("the business's console", () => {
     expect(session.errors).toEqual([]);
   });
 
+  it('invites from a CSV file: each row sent or why not, the summary, and the list read again', async () => {
+    const { page } = session;
+    await openConsole(page, await token(), '/comercio/invitaciones');
+    await expectHeading(page, 'Invitaciones');
+    const csv = [
+      'sucursal_id;cnro;email',
+      '1;1003;compras@eltornillo.example.com',
+      '1;1004;carlos.rodriguez@example.com',
+      '1;9999;nadie@example.com',
+    ].join('\r\n');
+    await page.getByLabel('Archivo CSV', { exact: true }).setInputFiles({
+      name: 'invitaciones.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv, 'utf8'),
+    });
+    const sent = page.waitForRequest((request) => request.url().includes('/invitar.csv'));
+    await page.getByRole('button', { name: 'Enviar invitaciones del archivo' }).click();
+    const request = await sent;
+    expect((await request.allHeaders())['content-type']).toBe('text/csv');
+    expect(request.postData()).toBe(csv);
+
+    const result = page.getByRole('region', { name: 'Invitaciones del archivo invitaciones.csv' });
+    await result.getByRole('status').filter({ hasText: '2 enviadas, 1 no enviada.' }).waitFor();
+    const rows = result.getByRole('table', { name: 'Cada fila del archivo invitaciones.csv' });
+    await expect(rows.getByRole('row').count()).resolves.toBe(4);
+    for (const email of ['compras@eltornillo.example.com', 'carlos.rodriguez@example.com']) {
+      const row = rows.getByRole('row').filter({ hasText: email });
+      expect(await row.innerText()).toMatch(/Enviada/);
+      expect(await row.innerText()).not.toMatch(/No enviada/);
+    }
+    const refused = rows.getByRole('row').filter({ hasText: 'nadie@example.com' });
+    expect(await refused.innerText()).toContain(
+      'No enviada: No hay un cliente con ese número en la sucursal',
+    );
+    expect(await refused.getByRole('rowheader').innerText()).toBe('Fila 4');
+    // Sent for real, and the list read again shows them.
+    await lastMailTo(portal.smtp, 'carlos.rodriguez@example.com');
+    const list = page.getByRole('table', { name: 'Invitaciones y su estado' });
+    await list.getByRole('row').filter({ hasText: 'compras@eltornillo.example.com' }).waitFor();
+    await list.getByRole('row').filter({ hasText: 'carlos.rodriguez@example.com' }).waitFor();
+    await checkBothWidths(page, 'staff-invitaciones-csv');
+
+    // The same file again: nobody is invited twice in a day, and no file is an error in words.
+    await page.getByLabel('Archivo CSV', { exact: true }).setInputFiles({
+      name: 'invitaciones.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv, 'utf8'),
+    });
+    await page.getByRole('button', { name: 'Enviar invitaciones del archivo' }).click();
+    await result.getByRole('status').filter({ hasText: '0 enviadas, 3 no enviadas.' }).waitFor();
+    await rows.getByRole('row').filter({ hasText: 'Ya lo invitamos hoy' }).first().waitFor();
+    await page.getByRole('button', { name: 'Enviar invitaciones del archivo' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Elegí el archivo CSV de las invitaciones.' })
+      .waitFor();
+    expect(session.errors).toEqual([]);
+  });
+
   it('a lectura token sees without actions', async () => {
     const { page } = session;
     await openConsole(page, await token({ rol: 'lectura', nombre: 'Luis' }), '/comercio/clientes');
@@ -319,8 +498,13 @@ describe("the business's console", () => {
     await page.getByText('Luis · solo lectura').waitFor();
     await page.getByRole('listitem').filter({ hasText: 'Juan Pérez' }).waitFor();
     await expect(
-      page.getByRole('button', { name: /Cerrar sesiones|acceso/ }).count(),
+      page.getByRole('button', { name: /Cerrar sesiones|acceso|Enlace de pago/ }).count(),
     ).resolves.toBe(0);
+    await nav(page, 'Invitaciones').click();
+    await expectHeading(page, 'Invitaciones');
+    await page.getByText(/Todavía no invitaste|se registraron/).waitFor();
+    await expect(page.getByLabel('Archivo CSV', { exact: true }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: /^Enviar/ }).count()).resolves.toBe(0);
     expect(session.errors).toEqual([]);
   });
 

@@ -232,7 +232,7 @@ describe('estado de cuenta', () => {
     }
     await expect(movementRows(page).getByRole('rowheader').allTextContents()).resolves.toEqual([
       'Recibo RC0001-00000041',
-      'Nota de Débito B 0001-00000077',
+      'Nota de débito B 0001-00000077',
     ]);
     await expect(summaryValue(page, 'Saldo inicial').textContent()).resolves.toContain(
       '$ 83.500,00',

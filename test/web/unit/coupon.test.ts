@@ -5,6 +5,7 @@ import {
   couponIntro,
   couponListQuery,
   couponRequest,
+  couponShare,
   couponStateLabel,
   couponUse,
   expiryDaysError,
@@ -160,5 +161,31 @@ describe("where a coupon is paid (the business's redes_cobranza)", () => {
     expect(couponUse(null)).toBe(
       'Mostrá el código de barras en la caja o en un punto de cobro, o imprimilo.',
     );
+  });
+});
+
+describe('what a pending coupon pays of a debt (docs/decisions.md #50)', () => {
+  const coupon = {
+    facturas: [
+      { id: 'AAAA-1', monto: 10000.5 },
+      { id: 'bbbb-2', monto: 17800 },
+    ],
+  };
+
+  it('its part of that debt, and whether it is all the debt owes; ids in any case', () => {
+    expect(couponShare(coupon, { id: 'aaaa-1', debe: 23400 })).toEqual({
+      cents: 1000050,
+      whole: false,
+    });
+    expect(couponShare(coupon, { id: 'BBBB-2', debe: 17800 })).toEqual({
+      cents: 1780000,
+      whole: true,
+    });
+    // One cent more owed than the coupon pays: a part.
+    expect(couponShare(coupon, { id: 'bbbb-2', debe: 17800.01 })?.whole).toBe(false);
+  });
+
+  it('nothing for a debt the coupon does not name', () => {
+    expect(couponShare(coupon, { id: 'cccc-3', debe: 100 })).toBeNull();
   });
 });

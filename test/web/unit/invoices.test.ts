@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  documentPdfName,
   documentState,
-  documentTitle,
-  invoicePdfName,
   invoicesQuery,
-  isFiscalDocument,
+  PDF_MISSING_WORDS,
+  receiptPdfName,
+  restOf,
 } from '../../../web/src/lib/invoices.js';
+import { PDF_MISSING } from '../../../contract/invoices.js';
 import { routes } from '../../../contract/routes.js';
 import { routeUrl } from '../../../web/src/api/route-call.js';
 
@@ -22,20 +24,38 @@ describe('invoices in the web client', () => {
     );
   });
 
-  it('names the file as the API does when ARCA’s number is known, else from the ledger’s', () => {
-    expect(invoicePdfName({ nrocomp: 'x', punto_venta: 3, numero: 123 })).toBe(
-      'factura-00003-00000123.pdf',
+  it('saves each PDF under the name the API gives it, from the document’s name', () => {
+    expect(documentPdfName({ comprobante: 'Factura B', nrocomp: '0001-00001301' })).toBe(
+      'factura-b-0001-00001301.pdf',
     );
-    expect(invoicePdfName({ nrocomp: '0001-00000077' })).toBe('factura-0001-00000077.pdf');
-    expect(invoicePdfName({ nrocomp: 'A 1/2' })).toBe('factura-A_1_2.pdf');
+    expect(documentPdfName({ comprobante: 'Nota de débito B', nrocomp: '0001-00000077' })).toBe(
+      'nota-de-debito-b-0001-00000077.pdf',
+    );
+    expect(documentPdfName({ comprobante: 'Recibo', nrocomp: 'RC0001-00000042' })).toBe(
+      'recibo-rc0001-00000042.pdf',
+    );
+    expect(receiptPdfName('RC0001-00000042', 7)).toBe('recibo-rc0001-00000042.pdf');
+    expect(receiptPdfName(null, 7)).toBe('recibo-7.pdf');
   });
 
-  it('says what each document is and where it stands', () => {
-    expect(documentTitle({ tipo: 'ND', comprobante: 'ND', letra: 'B' })).toBe('Nota de débito B');
-    expect(documentTitle({ tipo: 'FAC', comprobante: 'Factura B', letra: null })).toBe('Factura B');
-    expect(documentState({ tipo: 'NC', saldo: 0 }).label).toBe('A tu favor');
-    expect(documentState({ tipo: 'FAC', saldo: 10 }).label).toBe('Pendiente de pago');
-    expect(documentState({ tipo: 'FAC', saldo: 0 }).label).toBe('Pagado');
-    expect(['FAC', 'ND', 'NC', 'REC'].map(isFiscalDocument)).toEqual([true, true, true, false]);
+  it('gives each state one word: Pendiente, Vencida, Pagada, A tu favor', () => {
+    expect(documentState({ tipo: 'NC', saldo: 0, vencido: false }).label).toBe('A tu favor');
+    expect(documentState({ tipo: 'FAC', saldo: 10, vencido: false }).label).toBe('Pendiente');
+    expect(documentState({ tipo: 'FAC', saldo: 10, vencido: true })).toEqual({
+      label: 'Vencida',
+      tone: 'bad',
+    });
+    expect(documentState({ tipo: 'ND', saldo: 0, vencido: false }).label).toBe('Pagada');
+  });
+
+  it('says what is left of a debt paid in part, and nothing of one owed whole', () => {
+    expect(restOf(20000, 38500)).toBe('Resta $ 20.000,00 de $ 38.500,00');
+    expect(restOf(38500, 38500)).toBeNull();
+  });
+
+  it('has words for every reason the API gives a document no PDF', () => {
+    for (const reason of PDF_MISSING) expect(PDF_MISSING_WORDS[reason]).toMatch(/\.$/);
+    expect(PDF_MISSING_WORDS.sin_cae).toContain('CAE');
+    expect(PDF_MISSING_WORDS.sin_registro_fiscal).not.toContain('CAE');
   });
 });

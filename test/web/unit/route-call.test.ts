@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../../contract/routes.js';
 import type { FetchLike } from '../../../web/src/api/http.js';
-import { callRoute, routeUrl } from '../../../web/src/api/route-call.js';
+import { callRoute, routeUrl, sendRoute } from '../../../web/src/api/route-call.js';
 
 /* The web client's calls through the route table (web/src/api/route-call.ts). */
 
@@ -50,5 +50,21 @@ describe('a call through the route table', () => {
       ['/portal/auth/logout', 'POST', '{}'],
       ['/portal/mi-cuenta', 'GET', undefined],
     ]);
+  });
+
+  it('a text body (the console’s CSV of invitations) goes as it is, with its media type, not as JSON', async () => {
+    const { fetchFn, seen } = recording({ items: [], enviadas: 0, no_enviadas: 0 });
+    const csv = 'sucursal_id;cnro;email\r\n1;1003;a@example.com\r\n';
+    await sendRoute(fetchFn, '', routes.inviteStaffClientsCsv, {
+      text: { mediaType: 'text/csv', content: csv },
+      token: 'tok',
+    });
+    expect(seen[0]?.url).toBe('/portal/comercio/clientes/invitar.csv');
+    expect(seen[0]?.init.method).toBe('POST');
+    expect(seen[0]?.init.body).toBe(csv);
+    expect(seen[0]?.init.headers).toMatchObject({
+      'content-type': 'text/csv',
+      authorization: 'Bearer tok',
+    });
   });
 });

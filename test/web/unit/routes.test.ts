@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseRoute, pathFor, safeNext } from '../../../web/src/page-paths.js';
+import {
+  PAGES,
+  pageHeading,
+  parseRoute,
+  pathFor,
+  safeNext,
+  type PageName,
+} from '../../../web/src/page-paths.js';
 
 describe('page paths', () => {
   it('reads the tenant, the sucursal and the page from the link', () => {
@@ -101,5 +108,14 @@ describe('page paths', () => {
     expect(safeNext('https://evil.example/e/1/')).toBeNull();
     expect(safeNext('/otra-cosa')).toBeNull();
     expect(safeNext(null)).toBeNull();
+  });
+});
+
+describe('page headings', () => {
+  it('every page has its own, the router’s placeholder and the page saying the same', () => {
+    const headings = (Object.keys(PAGES) as PageName[]).map((page) => pageHeading(page, 'Ana'));
+    expect(new Set(headings).size).toBe(headings.length);
+    expect(pageHeading('home', 'Juan Pérez')).toBe('Hola, Juan Pérez');
+    expect(pageHeading('debts', 'Ana')).toBe('Tus facturas');
   });
 });

@@ -10,10 +10,13 @@ import {
 } from '../../../web/src/comercio/lib/token.js';
 import {
   actionButton,
+  actionConsequence,
   actionSentence,
   attentionLabel,
   csvFileName,
   formatMoment,
+  invitationCsvSummary,
+  invitationRefusalLabel,
   paymentStateLabel,
   reasonError,
   reasonRequired,
@@ -119,6 +122,11 @@ describe("the console's words", () => {
       'Deshabilitar el acceso al portal de María González (27-28765431-1)',
     );
     expect(actionButton({ kind: 'acceso', habilitado: true, ...who })).toBe('Habilitar acceso');
+    expect(actionSentence({ kind: 'enlace', ...who })).toBe(
+      'Crear un enlace de pago de la cuenta de María González (27-28765431-1)',
+    );
+    expect(actionButton({ kind: 'enlace', ...who })).toBe('Crear enlace');
+    expect(actionConsequence({ kind: 'enlace', ...who })).toMatch(/sin contraseña/);
   });
 
   it('asks for a reason: required for devolver and acceso, 500 characters at most', () => {
@@ -127,6 +135,7 @@ describe("the console's words", () => {
       true,
     );
     expect(reasonRequired({ kind: 'desbloquear', cliente: 'x', dniCuit: '1' })).toBe(false);
+    expect(reasonRequired({ kind: 'enlace', cliente: 'x', dniCuit: '1' })).toBe(false);
     expect(reasonError('  ', true)).toMatch(/Escribí el motivo/);
     expect(reasonError('', false)).toBeNull();
     expect(reasonError('Cobro duplicado', true)).toBeNull();
@@ -146,6 +155,13 @@ describe("the console's words", () => {
     expect(paymentStateLabel('refunded')).toBe('Devuelto');
     expect(paymentStateLabel('otro')).toBe('otro');
     expect(attentionLabel('recibo_fallido')).toBe('Recibo fallido');
+    expect(invitationRefusalLabel('cliente_inexistente')).toBe(
+      'No hay un cliente con ese número en la sucursal',
+    );
+    expect(invitationRefusalLabel('otro_motivo')).toBe('otro_motivo');
+    expect(invitationRefusalLabel(null)).toBe('No enviada');
+    expect(invitationCsvSummary(2, 1)).toBe('2 enviadas, 1 no enviada.');
+    expect(invitationCsvSummary(1, 0)).toBe('1 enviada, 0 no enviadas.');
     expect(csvFileName('2026-05-01', '2026-05-31')).toBe('pagos-2026-05-01-2026-05-31.csv');
     expect(csvFileName('2026-05-01', '')).toBe('pagos-desde-2026-05-01.csv');
     expect(csvFileName('', '')).toBe('pagos.csv');

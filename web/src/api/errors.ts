@@ -75,6 +75,8 @@ const MESSAGES = {
   // Statement of account
   PERIODO_DEMASIADO_EXTENSO:
     'El período elegido tiene demasiados movimientos para mostrarlos juntos. Elegí un período más corto.',
+  // Bank transfers
+  TRANSFERENCIAS_NO_CONFIGURADAS: 'Esta empresa todavía no recibe transferencias por el portal.',
   // Coupons
   CUPON_NOT_FOUND: 'No encontramos ese cupón.',
   CUPON_NO_DISPONIBLE: 'Ese cupón no está disponible.',

@@ -33,6 +33,11 @@ export function isTransient(error: unknown): error is ApiError {
 export interface CallOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
+  /**
+   * A text body sent as it is, of this media type (the console's CSV of invitations), instead
+   * of `body` as JSON.
+   */
+  text?: { mediaType: 'text/csv'; content: string };
   token?: string | null;
   /** X-Tenant-Id / X-Sucursal-Id (docs/api.md: web clients send them). */
   tenant?: { tenantId: number; sucursalId: number | null } | null;
@@ -69,7 +74,8 @@ function apiError(
 
 function headersFor(options: CallOptions, accept: string): Record<string, string> {
   const headers: Record<string, string> = { accept };
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.text) headers['content-type'] = options.text.mediaType;
+  else if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
   if (options.tenant) {
@@ -90,7 +96,9 @@ async function send(
     return await fetchFn(url, {
       method: options.method ?? 'GET',
       headers: headersFor(options, accept),
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body:
+        options.text?.content ??
+        (options.body === undefined ? undefined : JSON.stringify(options.body)),
       // The refresh cookie travels to the API even when it is on another origin.
       credentials: options.credentials ?? 'include',
       signal: options.signal,

@@ -28,7 +28,7 @@ export type RouteInput<K extends RouteKey> = (ParamsOf<K> extends undefined
 /** What a call may add to the route's input. */
 export type CallExtras = Pick<
   CallOptions,
-  'token' | 'tenant' | 'signal' | 'idempotencyKey' | 'keepalive' | 'credentials'
+  'token' | 'tenant' | 'signal' | 'idempotencyKey' | 'keepalive' | 'credentials' | 'text'
 >;
 
 /** The input argument, optional when the route needs none. */
@@ -67,11 +67,12 @@ export function routeUrl(path: string, input: Pick<AnyInput, 'params' | 'query'>
 
 /**
  * The fetch options of a call: the route's method, and a JSON body for a POST or PUT (`{}` when
- * the route reads none, as logout: the API takes JSON bodies only).
+ * the route reads none, as logout: the API takes JSON bodies only), unless the call sends a
+ * text body of its own (`text`: the console's CSV of invitations).
  */
 function optionsOf(route: RouteFacts, input: AnyInput): CallOptions {
   const { params: _params, query: _query, body, ...extras } = input;
-  const sendsBody = route.method === 'POST' || route.method === 'PUT';
+  const sendsBody = (route.method === 'POST' || route.method === 'PUT') && !extras.text;
   return { ...extras, method: route.method, body: body ?? (sendsBody ? {} : undefined) };
 }
 

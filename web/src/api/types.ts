@@ -44,3 +44,6 @@ export type StatementAging = Statement['antiguedad'];
 /** GET /portal/facturas: a period's invoices, debit and credit notes, paid or not. */
 export type InvoicePage = DataOf<'listInvoices'>;
 export type Invoice = InvoicePage['items'][number];
+
+/** GET /portal/transferencia: the customer's own CVU at the business's transfer provider. */
+export type TransferAccount = DataOf<'getTransferAccount'>;

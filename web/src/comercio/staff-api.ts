@@ -106,6 +106,20 @@ export function staffCsv(
   );
 }
 
+/**
+ * Invitations from a CSV file's text (`sucursal_id;cnro;email` a line), sent as `text/csv`:
+ * each row sent or why not.
+ */
+export function staffInviteCsv(csv: string): Promise<DataOf<'inviteStaffClientsCsv'>> {
+  return guarded((bearer) =>
+    sendRoute<DataOf<'inviteStaffClientsCsv'>>(fetchFn, base, routes.inviteStaffClientsCsv, {
+      text: { mediaType: 'text/csv', content: csv },
+      token: bearer,
+      credentials: 'omit',
+    }),
+  );
+}
+
 /** The tenant's public data (name, sucursales, brand), as the customers' pages read it. */
 export function fetchEmpresa(tenantId: number): Promise<Tenant> {
   return callRoute(fetchFn, base, routes.getTenant, {

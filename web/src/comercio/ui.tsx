@@ -113,7 +113,8 @@ export function staffErrorMessage(error: unknown): string {
  * The dialog of one action (a modal `<dialog>`: focus stays in it, Escape closes it): the
  * sentence of what it will do as its title, what follows from it, the reason ("Motivo",
  * required for devolver and acceso), the confirm button named with the verb, and the API's
- * refusal in words. `run` sends it with the reason; what it answers goes to `onDone`.
+ * refusal in words (`explain`'s, when it has some). `run` sends it with the reason; what it
+ * answers goes to `onDone`.
  */
 export function ActionDialog<T>(props: {
   action: ConsoleAction | null;
@@ -121,6 +122,8 @@ export function ActionDialog<T>(props: {
   loading?: string | null;
   loadError?: string | null;
   run: (motivo: string | undefined) => Promise<T>;
+  /** A refusal in this action's own words, where it has them; staffErrorMessage's otherwise. */
+  explain?: (error: unknown) => string | null;
   onDone: (result: T) => void;
   onClose: () => void;
 }) {
@@ -158,7 +161,7 @@ export function ActionDialog<T>(props: {
       dialog.current?.close();
       props.onDone(result);
     } catch (caught) {
-      setFailure(staffErrorMessage(caught));
+      setFailure(props.explain?.(caught) ?? staffErrorMessage(caught));
       setBusy(false);
     }
   }
@@ -238,6 +241,29 @@ export function ActionDialog<T>(props: {
         </div>
       </form>
     </dialog>
+  );
+}
+
+/**
+ * A list's column names, as every console table writes them (the roles kept for the phone
+ * layout, where the table is shown as cards); those in `numeric` are aligned as figures.
+ */
+export function ColumnHeads(props: { names: readonly string[]; numeric?: readonly string[] }) {
+  return (
+    <thead role="rowgroup">
+      <tr role="row">
+        {props.names.map((name) => (
+          <th
+            key={name}
+            scope="col"
+            role="columnheader"
+            class={props.numeric?.includes(name) ? 'num' : undefined}
+          >
+            {name}
+          </th>
+        ))}
+      </tr>
+    </thead>
   );
 }
 

@@ -140,6 +140,13 @@ export function couponStateLabel(estado: string): string {
   return STATE_LABELS[estado] ?? estado;
 }
 
+/**
+ * Why a coupon reads Anulado (docs/decisions.md #50; the ledger may also void one): a debt it
+ * covers was paid otherwise, in full or in part, and owes less than the coupon's part of it.
+ */
+export const CANCELLED_COUPON_NOTE =
+  'No lo pagues. Un cupón se anula cuando una factura que cubre se paga por otro medio (en línea, por transferencia, en la caja o con una nota de crédito), toda o en parte, y queda debiendo menos de lo que el cupón paga de ella; también puede anularlo la empresa. Si te queda algo por pagar, generá un cupón nuevo.';
+
 /** GET /portal/cupones/mis-cupones's query: `estado` only when filtering. */
 export function couponListQuery(
   estado: CouponState | null,
@@ -189,4 +196,26 @@ export function couponUse(redes: string | null | undefined): string {
   return where
     ? `Pagalo en ${where}: mostrá el código de barras en la caja, o imprimilo.`
     : 'Mostrá el código de barras en la caja o en un punto de cobro, o imprimilo.';
+}
+
+/** What a pending coupon pays of one debt of the debts page. */
+export interface CouponShare {
+  /** The coupon's amount for that debt. */
+  cents: number;
+  /** Whether that is all the debt owes (`debe`): then any online payment of it voids the coupon. */
+  whole: boolean;
+}
+
+/**
+ * What `coupon` pays of `debt`, or null when it names another debt. docs/decisions.md #50: the
+ * coupon is cancelled once the debt owes less than that, so paying the debt online voids it.
+ */
+export function couponShare(
+  coupon: { facturas: readonly { id: string; monto: number }[] },
+  debt: { id: string; debe: number },
+): CouponShare | null {
+  const factura = coupon.facturas.find((f) => f.id.toLowerCase() === debt.id.toLowerCase());
+  if (!factura) return null;
+  const cents = toCents(factura.monto);
+  return { cents, whole: cents >= toCents(debt.debe) };
 }

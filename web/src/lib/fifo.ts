@@ -214,5 +214,10 @@ export function planAmount(
   return { choice: { count: payable, lastCents: null } };
 }
 
-/** The debts page's query choosing a FIFO prefix from the home page: `vencido` or `todo`. */
+/**
+ * The debts page's query choosing from the home page: a FIFO prefix (`vencido` or `todo`), or
+ * NET_PARAM, what a saldo a favor leaves to pay (lib/credit.ts).
+ */
 export const PAY_PARAM = 'pagar';
+
+export const NET_PARAM = 'neto';

@@ -105,8 +105,5 @@ export function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-/** `text` ending a sentence: a full stop added unless it ends in one already ("Demo S.A."). */
-export function withFullStop(text: string): string {
-  const trimmed = text.trimEnd();
-  return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
-}
+/** `text` ending a sentence: one full stop, none added after "Demo S.A." (the API's e-mails' rule). */
+export { withFullStop } from '../../../contract/names.js';

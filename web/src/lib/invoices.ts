@@ -1,8 +1,13 @@
 /**
- * The customer's fiscal documents (docs/api.md GET /portal/facturas): paths, names and labels
- * the pages share. Pure, tested in test/web/unit/invoices.test.ts.
+ * The customer's fiscal documents (docs/api.md GET /portal/facturas): paths, names, states and
+ * the words of a missing PDF, which the pages share. Every document arrives named by the API's
+ * rule (contract/names.ts, docs/web.md "How a document is named"); this writes it and its file
+ * the same way on every page. Pure, tested in test/web/unit/invoices.test.ts.
  */
+import type { PdfMissingReason } from '../../../contract/invoices.js';
+import { documentFileName, restPhrase } from '../../../contract/names.js';
 import type { QueryOf } from '../../../contract/routes.js';
+import { formatMoney, toCents } from './format.js';
 import { pagedQuery } from './paging.js';
 import type { Period } from './statement.js';
 
@@ -18,50 +23,57 @@ export function invoicesQuery(
   return { desde: period.desde, hasta: period.hasta, ...pagedQuery(limit, offset) };
 }
 
-/** `00003-00000123`: ARCA's punto de venta (5 digits) and number (8). */
-export function fiscalNumber(puntoVenta: number, numero: number): string {
-  return `${String(puntoVenta).padStart(5, '0')}-${String(numero).padStart(8, '0')}`;
+/** A document as every answer names it: `comprobante` "Factura B", `nrocomp` "0001-00001301". */
+export interface NamedDocument {
+  comprobante: string;
+  nrocomp: string;
+}
+
+/** The file its PDF is saved as, the API's own name: "factura-b-0001-00001301.pdf". */
+export function documentPdfName(doc: NamedDocument): string {
+  return documentFileName({ titulo: doc.comprobante, numero: doc.nrocomp });
 }
 
 /**
- * The saved file's name: the API's (`factura-PPPPP-NNNNNNNN.pdf`) when the fiscal number is
- * known, else one from the ledger's number, with only what a file name holds safely.
+ * A portal payment's receipt (its `recibo_numero`, "RC0001-00000042"), saved as the API names it:
+ * "recibo-rc0001-00000042.pdf"; by the payment's number while the receipt has none.
  */
-export function invoicePdfName(doc: {
-  nrocomp: string;
-  punto_venta?: number | null;
-  numero?: number | null;
-}): string {
-  if (doc.punto_venta != null && doc.numero != null) {
-    return `factura-${fiscalNumber(doc.punto_venta, doc.numero)}.pdf`;
-  }
-  return `factura-${doc.nrocomp.replace(/[^\w.-]/g, '_')}.pdf`;
+export function receiptPdfName(reciboNumero: string | null, paymentId: number): string {
+  return documentFileName({ titulo: 'Recibo', numero: reciboNumero ?? String(paymentId) });
 }
 
-/** Whether a ledger movement is a fiscal document (an invoice or a note), not a receipt. */
-export function isFiscalDocument(tipo: string): boolean {
-  return tipo === 'FAC' || tipo === 'ND' || tipo === 'NC';
-}
-
-const KIND_NAMES: Record<string, string> = {
-  FAC: 'Factura',
-  ND: 'Nota de débito',
-  NC: 'Nota de crédito',
-};
-
-/** "Factura A", "Nota de crédito B"; the ledger's name when the letter is unknown. */
-export function documentTitle(doc: { tipo: string; comprobante: string; letra: string | null }) {
-  const kind = KIND_NAMES[doc.tipo];
-  if (kind === undefined || doc.letra === null) return doc.comprobante;
-  return `${kind} ${doc.letra}`;
-}
-
-/** What the document's state is, in words (a badge, `badge-<tone>`): paid, owed, a credit. */
-export function documentState(doc: { tipo: string; saldo: number }): {
-  label: string;
-  tone: 'neutral' | 'progress' | 'ok';
+/**
+ * A document's state, one word each on every page (a badge, `badge-<tone>`): Pendiente,
+ * Vencida, Pagada, A tu favor (a credit note).
+ */
+export function documentState(doc: { tipo: string; saldo: number; vencido: boolean }): {
+  label: 'Pendiente' | 'Vencida' | 'Pagada' | 'A tu favor';
+  tone: 'neutral' | 'progress' | 'ok' | 'bad';
 } {
   if (doc.tipo === 'NC') return { label: 'A tu favor', tone: 'ok' };
-  if (doc.saldo > 0) return { label: 'Pendiente de pago', tone: 'progress' };
-  return { label: 'Pagado', tone: 'neutral' };
+  if (doc.saldo > 0) {
+    return doc.vencido
+      ? { label: 'Vencida', tone: 'bad' }
+      : { label: 'Pendiente', tone: 'progress' };
+  }
+  return { label: 'Pagada', tone: 'neutral' };
 }
+
+/**
+ * What is left of a debt, when part of it was paid: "Resta $ 20.000,00 de $ 38.500,00"; null
+ * when it owes all it was issued for.
+ */
+export function restOf(left: number, issued: number): string | null {
+  return toCents(left) < toCents(issued)
+    ? restPhrase(formatMoney(left), formatMoney(issued))
+    : null;
+}
+
+/** Why a document has no PDF in the portal (GET /portal/facturas `pdf_motivo`), in a page's words. */
+export const PDF_MISSING_WORDS: Record<PdfMissingReason, string> = {
+  sin_registro_fiscal:
+    'Este comprobante no tiene registro fiscal de ARCA en el sistema de la empresa, así que no hay un PDF en el portal. Pedíselo a la empresa si lo necesitás.',
+  sin_cae: 'Todavía en autorización en ARCA: el PDF va a estar disponible cuando tenga CAE.',
+  sin_datos_fiscales:
+    'La empresa todavía no cargó sus datos fiscales: el PDF no está disponible por ahora.',
+};

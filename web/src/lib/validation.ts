@@ -79,3 +79,12 @@ export function phoneError(phone: string): string | null {
 export function codeError(code: string): string | null {
   return /^\d{6}$/.test(code.trim()) ? null : 'El código tiene 6 dígitos.';
 }
+
+/**
+ * The reset code as typed or pasted, without the spaces, dots and dashes an e-mail or a phone
+ * may put between its digits ("027 792", "027-792"): the field keeps what is left, and a code
+ * that is still not 6 digits is refused by codeError.
+ */
+export function codeDigits(text: string): string {
+  return text.replace(/[\s.\-‐-―]/g, '');
+}

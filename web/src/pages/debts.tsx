@@ -10,6 +10,7 @@ import {
   choiceRequest,
   chosenAgain,
   isChosen,
+  NET_PARAM,
   overdueCount,
   PAY_PARAM,
   payableCount,
@@ -23,21 +24,26 @@ import {
   type PaymentInFlight,
 } from '../lib/fifo.js';
 import { carriedAlong } from '../lib/fifo-note.js';
+import { creditPlan, isPlanChoice } from '../lib/credit.js';
 import { createIntent } from '../lib/intent.js';
-import { formatCents, formatDate, formatMoney, plural } from '../lib/format.js';
+import { couponShare } from '../lib/coupon.js';
+import { formatCents, formatDate, plural, toCents } from '../lib/format.js';
 import { inProgressMessage } from '../lib/payment-actions.js';
-import { pathFor, type PortalLink } from '../page-paths.js';
+import { pageHeading, pathFor, type PortalLink } from '../page-paths.js';
 import { authCall } from '../session/session.js';
 import { rememberPortal } from '../portal-memory.js';
 import { DebtChoice, debtNameId } from '../ui/debt-row.js';
 import { InvoicePdfButton } from '../ui/invoice-pdf.js';
 import { InFlightActions } from '../ui/in-flight.js';
+import { accountChanged } from '../ui/look-again.js';
 import { useEmpresa } from '../ui/brand.js';
 import { usePayer } from '../ui/payer.js';
 import { LastDebtPart, PayAmount, readPart } from '../ui/partial-pay.js';
 import { OutcomeBox, type Outcome } from '../ui/outcome.js';
 import { Page } from '../ui/page.js';
+import { CreditNotice, NET_LABEL } from '../ui/credit-plan.js';
 import { Empty, ErrorBox, Loading, Notice } from '../ui/status.js';
+import { TransferPanel } from '../ui/transfer-panel.js';
 import { useLoad } from '../ui/use-load.js';
 import { routes } from '../../../contract/routes.js';
 
@@ -49,7 +55,7 @@ import { routes } from '../../../contract/routes.js';
 export function DebtsPage(props: PrivatePageProps) {
   const { query } = useLocation();
   const [round, setRound] = useState(0);
-  const [state, retry] = useLoad(
+  const [state, retry, refresh] = useLoad(
     () =>
       Promise.all([
         authCall(routes.listDebts),
@@ -71,7 +77,7 @@ export function DebtsPage(props: PrivatePageProps) {
     setRound((n) => n + 1);
   };
   return (
-    <Page title="Tus facturas">
+    <Page title={pageHeading('debts', props.me.nombre)}>
       <OutcomeBox outcome={outcome} />
       {state.status === 'loading' && <Loading label="Cargando tus facturas…" />}
       {state.status === 'error' && <ErrorBox message={state.message} onRetry={retry} />}
@@ -82,30 +88,45 @@ export function DebtsPage(props: PrivatePageProps) {
           </Empty>
         ) : (
           <Chooser
-            key={round}
+            // A list read again that changed (another tab paid, say) starts the choice over.
+            key={`${round}-${state.version}`}
             link={props.link}
             debts={state.data.items}
             reload={retry}
             onChanged={changed}
             // A choice in the URL is for the first list only, not for one read after an action.
-            initial={round === 0 ? initialCount(state.data.items, query) : 0}
+            initial={
+              round === 0 && state.version === 1 ? initialChoice(state.data, query) : NOTHING
+            }
             rule={state.data.pago_parcial}
             coupons={state.data.coupons}
             credit={state.data.credit}
           />
         ))}
+      {state.status === 'ready' && <TransferPanel link={props.link} onChange={refresh} />}
     </Page>
   );
 }
 
+const NOTHING: Choice = { count: 0, lastCents: null };
+
 /**
- * The home page's "Pagar lo vencido" and "Pagar todo" arrive as PAY_PARAM; the result page's
- * "Intentar de nuevo" as the debts it named (RETRY_PARAM).
+ * The home page's "Pagar lo vencido", "Pagar todo" and what a saldo a favor leaves to pay arrive
+ * as PAY_PARAM; the result page's "Intentar de nuevo" as the debts it named (RETRY_PARAM).
  */
-function initialCount(debts: Debt[], query: Record<string, string>): number {
-  if (query[PAY_PARAM] === 'vencido') return overdueCount(debts);
-  if (query[PAY_PARAM] === 'todo') return payableCount(debts);
-  return chosenAgain(debts, query[RETRY_PARAM]);
+function initialChoice(
+  list: { items: Debt[]; pago_parcial: PartialRule; credit: number },
+  query: Record<string, string>,
+): Choice {
+  const debts = list.items;
+  const whole = (count: number): Choice => ({ count, lastCents: null });
+  if (query[PAY_PARAM] === 'vencido') return whole(overdueCount(debts));
+  if (query[PAY_PARAM] === 'todo') return whole(payableCount(debts));
+  if (query[PAY_PARAM] === NET_PARAM) {
+    const plan = creditPlan(debts, payableCount(debts), list.credit, list.pago_parcial);
+    return plan?.kind === 'net' ? plan.choice : NOTHING;
+  }
+  return whole(chosenAgain(debts, query[RETRY_PARAM]));
 }
 
 /** The pending coupons by the debts they name: a debt with one says so beside it. */
@@ -120,6 +141,11 @@ function couponsByDebt(coupons: readonly Coupon[]): Map<string, Coupon> {
   return byDebt;
 }
 
+/** The part field's text for a part of `cents` ("93.000,00"), or null for a whole debt. */
+function partTextOf(cents: number | null): string | null {
+  return cents === null ? null : formatCents(cents).replace(/^\$ /, '');
+}
+
 /** Long lists show this many debts at a time; the choice is a count, so it survives paging. */
 const SHOWN_STEP = 50;
 
@@ -130,21 +156,30 @@ export function Chooser(props: {
   reload: () => void;
   /** The list is to be read again, with what happened (a cancel, a payment found in flight). */
   onChanged: (outcome: Outcome) => void;
-  /** How many are chosen at first (the choice of a payment tried again, or lo vencido/todo). */
-  initial: number;
+  /**
+   * What is chosen at first (the choice of a payment tried again, lo vencido, todo, or what a
+   * saldo a favor leaves to pay, its last debt maybe in part).
+   */
+  initial: Choice;
   /** The tenant's partial payments (docs/decisions.md #48). */
   rule: PartialRule;
   coupons: ReadonlyMap<string, Coupon>;
-  /** The customer's saldo a favor: applied by the business, never by an online payment. */
+  /**
+   * The customer's saldo a favor: applied by the business, never by an online payment; what it
+   * leaves to pay is offered (docs/decisions.md #52).
+   */
   credit: number;
 }) {
   const { debts, rule } = props;
   const payable = payableCount(debts);
   const flights = paymentsInFlight(debts);
   const overdue = overdueCount(debts);
-  const [count, setCountState] = useState(Math.min(props.initial, payable));
+  const plan = creditPlan(debts, payable, props.credit, rule);
+  const [count, setCountState] = useState(Math.min(props.initial.count, payable));
   // The text of the part of the last chosen debt; null: it is paid whole.
-  const [partText, setPartText] = useState<string | null>(null);
+  const [partText, setPartText] = useState<string | null>(() =>
+    partTextOf(props.initial.count <= payable ? props.initial.lastCents : null),
+  );
   const [shown, setShown] = useState(Math.max(SHOWN_STEP, count));
   const payButton = useRef<HTMLButtonElement>(null);
   const empresa = useEmpresa();
@@ -152,9 +187,13 @@ export function Chooser(props: {
     setCountState(next);
     setPartText(null);
   };
-  /** Lo vencido / todo: that FIFO prefix chosen, every one of them shown, the pay bar focused. */
-  const choose = (next: number) => {
-    setCount(next);
+  /**
+   * Lo vencido / todo / the net: that FIFO prefix chosen (its last debt maybe in part), every one
+   * of them shown, the pay bar focused.
+   */
+  const choose = (next: number, lastCents: number | null = null) => {
+    setCountState(next);
+    setPartText(partTextOf(lastCents));
     setShown((current) => Math.max(current, next));
     requestAnimationFrame(() => payButton.current?.focus());
   };
@@ -200,6 +239,8 @@ export function Chooser(props: {
         idempotencyKey: intent.current.keyFor(body),
       });
       intent.current.settled(null);
+      // The other tabs show these debts held by the payment now in flight.
+      accountChanged();
       rememberPortal(pathFor(props.link, 'home'));
       payer.beforeCheckout();
       window.location.assign(data.redirect_url);
@@ -237,15 +278,7 @@ export function Chooser(props: {
   return (
     <>
       {flights.length > 0 && <HeldNotice payable={payable} blocked={blocked > 0} />}
-      {props.credit > 0 && (
-        <Notice>
-          <p>
-            Tenés un saldo a favor de <span class="nowrap">{formatMoney(props.credit)}</span>. Lo
-            aplica {empresa?.nombre ?? 'la empresa'} en tu cuenta: no se descuenta de un pago en
-            línea.
-          </p>
-        </Notice>
-      )}
+      <CreditNotice plan={plan} business={empresa?.nombre ?? 'la empresa'} />
       {payable > 0 && (
         <div class="actions quick-pay">
           {overdue > 0 && (
@@ -271,6 +304,18 @@ export function Chooser(props: {
               Pagar todo (<span class="nowrap">{formatCents(totalCents(debts, payable))}</span>)
             </span>
           </button>
+          {plan?.kind === 'net' && (
+            <button
+              type="button"
+              class="button secondary"
+              aria-pressed={isPlanChoice(plan, choice)}
+              onClick={() => choose(plan.choice.count, plan.choice.lastCents)}
+            >
+              <span>
+                {NET_LABEL} (<span class="nowrap">{formatCents(plan.cents)}</span>)
+              </span>
+            </button>
+          )}
         </div>
       )}
       <p id="fifo-rule" class="hint">
@@ -286,7 +331,9 @@ export function Chooser(props: {
           {debts.slice(0, shown).map((debt, index) => {
             const standing = standingOf(debt, index, payable);
             const coupon = props.coupons.get(debt.id.toLowerCase());
-            const couponNote = coupon && <CouponNote debt={debt} coupon={coupon} />;
+            const couponNote = coupon && (
+              <CouponNote debt={debt} coupon={coupon} parts={rule.habilitado} />
+            );
             if (standing === 'payable')
               return (
                 <DebtChoice
@@ -382,11 +429,7 @@ export function Chooser(props: {
           onPay={(planned) => {
             // The pay bar says the same as the plan while the checkout opens.
             setCountState(planned.count);
-            setPartText(
-              planned.lastCents === null
-                ? null
-                : formatCents(planned.lastCents).replace(/^\$ /, ''),
-            );
+            setPartText(partTextOf(planned.lastCents));
             void pay(planned);
           }}
         />
@@ -395,13 +438,39 @@ export function Chooser(props: {
   );
 }
 
-/** A debt named by a pending coupon: paying it online too would pay it twice. */
-function CouponNote(props: { debt: Debt; coupon: Coupon }) {
+/**
+ * A debt named by a pending coupon: what the coupon pays of it, and that paying it online too
+ * voids the coupon (docs/decisions.md #50: once the debt owes less than the coupon's part).
+ * `parts`: whether the business takes part of a debt online (pago_parcial.habilitado).
+ */
+function CouponNote(props: { debt: Debt; coupon: Coupon; parts: boolean }) {
   const { coupon } = props;
+  const share = couponShare(coupon, props.debt) ?? { cents: toCents(coupon.monto), whole: true };
+  const amount = <span class="nowrap">{formatCents(share.cents)}</span>;
+  const due = formatDate(coupon.fecha_vencimiento);
   return (
     <p class="debt-note" id={`cupon-${props.debt.id}`}>
-      Tiene un cupón de pago pendiente de <span class="nowrap">{formatMoney(coupon.monto)}</span>,
-      que vence el {formatDate(coupon.fecha_vencimiento)}. Si ya lo pagaste, no la pagues de nuevo.
+      {share.whole ? (
+        <>
+          Tiene un cupón de pago pendiente por toda la factura ({amount}), que vence el {due}. Si ya
+          lo pagaste, no la pagues de nuevo. Si la pagás en línea
+          {props.parts ? ', aunque sea solo una parte,' : ','} el cupón se anula.
+        </>
+      ) : (
+        <>
+          Tiene un cupón de pago pendiente que cubre {amount} de esta factura, que vence el {due}.
+          Si ya lo pagaste, esperá a que se acredite antes de pagar el resto: si no, pagarías esa
+          parte dos veces.{' '}
+          {props.parts ? (
+            <>
+              Si la pagás en línea entera, o pagás una parte y quedan menos de {amount} por pagar,
+              el cupón se anula.
+            </>
+          ) : (
+            'Si la pagás en línea, el cupón se anula.'
+          )}
+        </>
+      )}
     </p>
   );
 }
@@ -471,14 +540,18 @@ function HeldDebt(props: {
   );
 }
 
-/** The debt's own document (GET /portal/facturas/{id}/pdf), beside its checkbox. */
+/**
+ * The debt's own document (GET /portal/facturas/{id}/pdf), beside its checkbox: only where the
+ * API says it has one (`pdf`, GET /portal/facturas's rule); Comprobantes says why one has not.
+ */
 function DebtPdf(props: { debt: Debt }) {
   const { debt } = props;
+  if (!debt.pdf) return null;
   return (
     <div class="debt-pdf">
       <InvoicePdfButton
         id={debt.id}
-        nrocomp={debt.nrocomp}
+        doc={debt}
         label="Ver comprobante (PDF)"
         describedBy={debtNameId(debt)}
         compact

@@ -3,9 +3,10 @@ import { useLocation } from 'preact-iso';
 import type { PublicPageProps } from '../page-props.js';
 import { routes } from '../../../contract/routes.js';
 import { setFlash } from '../flash.js';
-import { codeError } from '../lib/validation.js';
+import { codeDigits, codeError } from '../lib/validation.js';
 import { pathFor } from '../page-paths.js';
-import { publicCall } from '../session/session.js';
+import { clearFailedLogins, rememberSucursal } from '../portal-memory.js';
+import { login, publicCall } from '../session/session.js';
 import { Field } from '../ui/field.js';
 import { Form, useForm } from '../ui/form.js';
 import { IdentityFields, useIdentity } from '../ui/identity-fields.js';
@@ -14,7 +15,12 @@ import { Page } from '../ui/page.js';
 import { NewPasswordFields, useNewPassword } from '../ui/password-policy.js';
 import { Notice } from '../ui/status.js';
 
-/** Forgot password: the identifier, then the e-mailed 6-digit code and a new password. */
+/**
+ * Forgot password: the identifier, then the e-mailed 6-digit code and a new password; done, the
+ * customer is signed in with it (the reset answers no session, so the page logs in with what was
+ * just typed) and lands home. Nothing on the way says whether an account exists before the code
+ * proves it (docs/decisions.md #13).
+ */
 export function ForgotPage(props: PublicPageProps) {
   const { link, empresa } = props;
   const [step, setStep] = useState<'identify' | 'reset'>('identify');
@@ -49,16 +55,31 @@ export function ForgotPage(props: PublicPageProps) {
   const reset = form.onSubmit(
     () => ({ code: codeError(code), ...secret.check() }),
     async () => {
+      const given = identity();
+      props.prepare();
       await publicCall(routes.resetPassword, {
         body: {
-          ...identity(),
+          ...given,
           code: code.trim(),
           password: secret.password,
           password_confirmation: secret.confirmation,
         },
       });
-      setFlash('Cambiaste tu contraseña. Ingresá con la nueva.');
-      route(pathFor(link, 'login'), true);
+      // The API cleared the lock and its count; so does this tab.
+      const key = who.key();
+      if (key !== null) clearFailedLogins(key);
+      // Before the login: the session it starts may take this page home before it returns.
+      setFlash('Cambiaste tu contraseña y ya ingresaste con la nueva.');
+      try {
+        await login({ ...given, password: secret.password });
+      } catch {
+        // Not signed in after all (no answer, a limit): the login, with the new password.
+        setFlash('Cambiaste tu contraseña. Ingresá con la nueva.');
+        route(pathFor(link, 'login'), true);
+        return;
+      }
+      rememberSucursal(link.tenantId, given.sucursal_id);
+      route(pathFor(link, 'home'), true);
     },
     'No pudimos completar el pedido.',
   );
@@ -87,11 +108,12 @@ export function ForgotPage(props: PublicPageProps) {
               label="Código"
               hint="Los 6 números del e-mail."
               value={code}
-              onInput={setCode}
+              // A code pasted as the e-mail splits it ("027 792") keeps its six digits.
+              onInput={(text) => setCode(codeDigits(text))}
               error={form.errors.code}
               autoComplete="one-time-code"
               inputMode="numeric"
-              maxLength={6}
+              maxLength={32}
             />
             <NewPasswordFields
               {...secret.fields}

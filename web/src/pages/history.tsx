@@ -16,12 +16,13 @@ import {
   reloadAfter,
   type PaymentAction,
 } from '../lib/payment-actions.js';
-import { pathFor, type PortalLink } from '../page-paths.js';
+import { pageHeading, pathFor, type PortalLink } from '../page-paths.js';
 import { authBlob, authCall } from '../session/session.js';
 import { useEmpresa } from '../ui/brand.js';
 import { ConfirmStep } from '../ui/confirm.js';
 import { CANCEL_DETAIL, ContinuePaymentLink } from '../ui/in-flight.js';
 import { Link } from '../ui/link.js';
+import { accountChanged } from '../ui/look-again.js';
 import { OutcomeBox, type Outcome } from '../ui/outcome.js';
 import { Page } from '../ui/page.js';
 import { PaidInvoices } from '../ui/paid-invoices.js';
@@ -29,6 +30,7 @@ import { PdfButton } from '../ui/pdf-button.js';
 import { Empty, ErrorBox, Loading } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 import { routes } from '../../../contract/routes.js';
+import { receiptPdfName } from '../lib/invoices.js';
 
 /** The API's page size for historial (docs/decisions.md #34: default 50, max 100). */
 const HISTORY_PAGE = 50;
@@ -44,7 +46,7 @@ export function HistoryPage(props: { link: PortalLink; me: Me }) {
   );
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   return (
-    <Page title="Tus pagos">
+    <Page title={pageHeading('history', props.me.nombre)}>
       <OutcomeBox outcome={outcome} />
       {state.status === 'loading' && <Loading label="Cargando tus pagos…" />}
       {state.status === 'error' && <ErrorBox message={state.message} onRetry={retry} />}
@@ -53,7 +55,8 @@ export function HistoryPage(props: { link: PortalLink; me: Me }) {
           <NoPaymentsYet link={props.link} userId={props.me.portal_user_id} />
         ) : (
           <PaymentList
-            key={round}
+            // A list read again that changed starts over (the pages after the first too).
+            key={`${round}-${state.version}`}
             link={props.link}
             first={state.data}
             onChanged={(next) => {
@@ -200,6 +203,7 @@ function PaymentCard(props: {
     setError(null);
     try {
       await authCall(actionRoute(action), { body: { payment_id: payment.id } });
+      accountChanged();
       props.onChanged({ kind: 'success', message: actionDoneMessage(action, payment.id) });
     } catch (e) {
       const code = e instanceof ApiError ? e.code : 'BAD_RESPONSE';
@@ -281,7 +285,7 @@ function PaymentCard(props: {
             {hasReceipt(payment) && (
               <PdfButton
                 load={() => authBlob(routes.getPaymentReceipt, { params: { id: payment.id } })}
-                filename={`recibo-${payment.recibo_numero ?? payment.id}.pdf`}
+                filename={receiptPdfName(payment.recibo_numero, payment.id)}
                 label="Descargar recibo (PDF)"
                 describedBy={headingId}
               />
@@ -289,6 +293,7 @@ function PaymentCard(props: {
             {resume && (
               <ContinuePaymentLink
                 href={resume}
+                paymentId={payment.id}
                 link={props.link}
                 label="Continuar con el pago"
                 describedBy={headingId}

@@ -1,14 +1,9 @@
+import { pageHeading } from '../page-paths.js';
 import { useState } from 'preact/hooks';
 import type { PrivatePageProps } from '../page-props.js';
 import type { Invoice } from '../api/types.js';
 import { formatDate, formatMoney } from '../lib/format.js';
-import {
-  documentState,
-  documentTitle,
-  fiscalNumber,
-  INVOICES_PAGE,
-  invoicesQuery,
-} from '../lib/invoices.js';
+import { documentState, INVOICES_PAGE, invoicesQuery, PDF_MISSING_WORDS } from '../lib/invoices.js';
 import { DEFAULT_ZONE, periodText, presetPeriod, todayIn, type Period } from '../lib/statement.js';
 import { authCall } from '../session/session.js';
 import { useEmpresa } from '../ui/brand.js';
@@ -40,7 +35,7 @@ export function InvoicesPage(props: PrivatePageProps) {
     `invoices-${props.me.portal_user_id}-${period.desde}-${period.hasta}-${pager.offset}`,
   );
   return (
-    <Page title="Tus comprobantes">
+    <Page title={pageHeading('invoices', props.me.nombre)}>
       <p>
         Tus facturas, notas de débito y notas de crédito, pagadas o no. Descargá cada una en PDF,
         con su CAE y el código QR de ARCA.
@@ -79,15 +74,11 @@ function InvoiceCard(props: { invoice: Invoice }) {
   const { invoice } = props;
   const headingId = `comprobante-${invoice.id}`;
   const state = documentState(invoice);
-  const number =
-    invoice.punto_venta !== null && invoice.numero !== null
-      ? fiscalNumber(invoice.punto_venta, invoice.numero)
-      : invoice.nrocomp;
   return (
     <li class="card">
       <div class="card-head">
         <h3 id={headingId} class="card-title">
-          {documentTitle(invoice)} <span class="nowrap">{number}</span>
+          {invoice.comprobante} <span class="nowrap">{invoice.nrocomp}</span>
         </h3>
         <span class={`badge badge-${state.tone}`}>{state.label}</span>
       </div>
@@ -109,6 +100,8 @@ function InvoiceCard(props: { invoice: Invoice }) {
         {invoice.saldo > 0 && (
           <div>
             <dt>Saldo pendiente</dt>
+            {/* Beside "Importe", not "Resta … de …": that importe may be the authorized total in
+                another currency, the balance is the ledger's pesos (docs/behaviour-notes.md). */}
             <dd class="nowrap">{formatMoney(invoice.saldo)}</dd>
           </div>
         )}
@@ -123,18 +116,13 @@ function InvoiceCard(props: { invoice: Invoice }) {
         {invoice.pdf ? (
           <InvoicePdfButton
             id={invoice.id}
-            nrocomp={invoice.nrocomp}
-            punto_venta={invoice.punto_venta}
-            numero={invoice.numero}
+            doc={invoice}
             label="Descargar comprobante (PDF)"
             describedBy={headingId}
           />
         ) : (
-          <p class="hint">
-            {invoice.cae === null && invoice.letra !== null
-              ? 'Todavía en autorización en ARCA: el PDF va a estar disponible cuando tenga CAE.'
-              : 'Este comprobante no tiene PDF en el portal. Pedíselo a la empresa si lo necesitás.'}
-          </p>
+          // The API's reason (`pdf_motivo`), the one its PDF route would answer.
+          <p class="hint">{PDF_MISSING_WORDS[invoice.pdf_motivo ?? 'sin_registro_fiscal']}</p>
         )}
       </div>
     </li>

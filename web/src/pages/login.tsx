@@ -1,7 +1,10 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import type { PublicPageProps } from '../page-props.js';
+import { minutesText } from '../api/errors.js';
+import { ApiError } from '../api/http.js';
 import { failedWith } from '../api/route-call.js';
+import { lockWarning } from '../lib/lockout.js';
 import { takeFlash } from '../flash.js';
 import {
   clearFailedLogins,
@@ -17,7 +20,7 @@ import { IDENTIFIER_HINTS, IdentityFields, useIdentity } from '../ui/identity-fi
 import { Link } from '../ui/link.js';
 import { Page } from '../ui/page.js';
 import { routes } from '../../../contract/routes.js';
-import { Notice } from '../ui/status.js';
+import { ErrorBox, Notice } from '../ui/status.js';
 
 /** Why the customer is back at the login, said once (a flash, or how the session ended). */
 function arrivalNotice(): string | null {
@@ -33,8 +36,7 @@ function arrivalNotice(): string | null {
   return null;
 }
 
-/** From this many wrong passwords in a row (counted in this tab), the login warns of the lock. */
-const WARN_AFTER = 3;
+type Refusal = { kind: 'wrong'; message: string } | { kind: 'locked'; minutes: string };
 
 export function LoginPage(props: PublicPageProps) {
   const { link, empresa } = props;
@@ -48,6 +50,13 @@ export function LoginPage(props: PublicPageProps) {
   // Read on each render: it follows the identity typed (another person's count is not theirs).
   const failed = key === null ? 0 : failedLogins(key);
   const [, setCounted] = useState(0);
+  // The API's refusal of a password (said with the warning before the lock, in one box that a
+  // phone's first screen shows with the form) or of a locked account (for how long); each with
+  // the way out as a link.
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const forgot = pathFor(link, 'forgot');
+  const warning = lockWarning(failed);
+  const wayOut = <Link href={forgot}>recuperá tu contraseña</Link>;
 
   const submit = form.onSubmit(
     () => ({ ...who.check(), password: password === '' ? 'Ingresá tu contraseña.' : null }),
@@ -55,6 +64,8 @@ export function LoginPage(props: PublicPageProps) {
       const identity = who.identity();
       if (!identity) return;
       who.remember();
+      // The next page's code comes beside the login, so that page shows as soon as it is in.
+      props.prepare();
       try {
         await login({ ...identity, password });
       } catch (error) {
@@ -65,6 +76,15 @@ export function LoginPage(props: PublicPageProps) {
             setCounted(countFailedLogin(key));
           if (failedWith(error, routes.login, 'ACCOUNT_LOCKED')) clearFailedLogins(key);
         }
+        if (failedWith(error, routes.login, 'ACCOUNT_LOCKED')) {
+          const wait = error instanceof ApiError ? error.retryAfterSeconds : null;
+          setRefusal({ kind: 'locked', minutes: minutesText(wait ?? 15 * 60) });
+          return;
+        }
+        if (error instanceof ApiError && failedWith(error, routes.login, 'INVALID_CREDENTIALS')) {
+          setRefusal({ kind: 'wrong', message: error.message });
+          return;
+        }
         throw error;
       }
       if (key !== null) clearFailedLogins(key);
@@ -72,17 +92,44 @@ export function LoginPage(props: PublicPageProps) {
       route(safeNext(props.next) ?? pathFor(link, 'home'), true);
     },
     'No pudimos ingresar. Probá de nuevo.',
-    () => setNotice(null),
+    () => {
+      setNotice(null);
+      setRefusal(null);
+    },
   );
 
   return (
     <Page title="Ingresá a tu cuenta">
       {notice && <Notice>{notice}</Notice>}
-      {failed >= WARN_AFTER && (
+      {refusal?.kind === 'locked' && (
+        <ErrorBox
+          message={
+            <>
+              Tu cuenta quedó bloqueada por varios intentos fallidos. Probá de nuevo en{' '}
+              {refusal.minutes} o {wayOut}.
+            </>
+          }
+        />
+      )}
+      {refusal?.kind === 'wrong' && (
+        <ErrorBox
+          message={
+            <>
+              {refusal.message}
+              {warning && (
+                <>
+                  {' '}
+                  {warning} Si no la recordás, {wayOut}.
+                </>
+              )}
+            </>
+          }
+        />
+      )}
+      {refusal === null && warning && (
         <div class="alert alert-warning" role="status">
           <p>
-            Con 5 intentos fallidos seguidos, la cuenta se bloquea por 15 minutos. Si no la
-            recordás, <Link href={pathFor(link, 'forgot')}>Recuperá tu contraseña</Link>.
+            {warning} Si no la recordás, {wayOut}.
           </p>
         </div>
       )}
@@ -98,11 +145,12 @@ export function LoginPage(props: PublicPageProps) {
           autoComplete="current-password"
           maxLength={256}
         />
+        {/* Beside the password, not under the form: in a phone's first screen. */}
+        <p class="field-link">
+          <Link href={forgot}>Olvidé mi contraseña</Link>
+        </p>
       </Form>
       <ul class="links">
-        <li>
-          <Link href={pathFor(link, 'forgot')}>Olvidé mi contraseña</Link>
-        </li>
         <li>
           ¿Primera vez? <Link href={pathFor(link, 'register')}>Creá tu cuenta</Link>
         </li>

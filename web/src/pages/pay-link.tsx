@@ -29,6 +29,7 @@ import { OutcomeBox } from '../ui/outcome.js';
 import { Page } from '../ui/page.js';
 import { PayerContext, type Payer } from '../ui/payer.js';
 import { Empty, ErrorBox, Loading } from '../ui/status.js';
+import { TransferPanel } from '../ui/transfer-panel.js';
 import { useLoad } from '../ui/use-load.js';
 import { Chooser } from './debts.js';
 import { ForgedLink } from './misc.js';
@@ -110,7 +111,7 @@ function PayDebts(props: { link: PortalLink; state: PayLinkState & { status: 're
       if (token !== null) rememberPayLink(link.tenantId, token);
     },
   }));
-  const [state, retry] = useLoad(
+  const [state, retry, refresh] = useLoad(
     () =>
       Promise.all([
         payerCall(routes.listDebts),
@@ -137,7 +138,7 @@ function PayDebts(props: { link: PortalLink; state: PayLinkState & { status: 're
                 Esto es lo que tenés para pagar a {business}: {debtSummary(state.data.items)}.
               </p>
               <Chooser
-                key={round}
+                key={`${round}-${state.version}`}
                 link={link}
                 debts={state.data.items}
                 reload={retry}
@@ -145,13 +146,14 @@ function PayDebts(props: { link: PortalLink; state: PayLinkState & { status: 're
                   setOutcome(next);
                   setRound((n) => n + 1);
                 }}
-                initial={0}
+                initial={{ count: 0, lastCents: null }}
                 rule={state.data.pago_parcial}
                 coupons={NO_COUPONS}
                 credit={state.data.credit}
               />
             </>
           ))}
+        {state.status === 'ready' && <TransferPanel link={link} onChange={refresh} />}
         <p class="links quiet-links">
           ¿Tenés cuenta? <Link href={pathFor(link, 'login')}>Ingresá</Link>
         </p>

@@ -21,6 +21,7 @@ import { PdfButton } from '../ui/pdf-button.js';
 import { ErrorBox, Loading, Notice } from '../ui/status.js';
 import { outcomeTitle, useOutcomePoll } from '../ui/use-outcome-poll.js';
 import { routes } from '../../../contract/routes.js';
+import { receiptPdfName } from '../lib/invoices.js';
 
 export function PaymentResultPage(props: { paymentId: number | null; me: Me }) {
   const link: PortalLink = { tenantId: props.me.tenant_id, sucursalId: props.me.sucursal_id };
@@ -165,7 +166,7 @@ function OutcomeView(props: {
           </p>
           <PdfButton
             load={() => authBlob(routes.getPaymentReceipt, { params: { id: payment.id } })}
-            filename={`recibo-${payment.recibo_numero ?? payment.id}.pdf`}
+            filename={receiptPdfName(payment.recibo_numero, payment.id)}
             label="Descargar recibo (PDF)"
           />
         </Notice>

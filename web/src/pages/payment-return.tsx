@@ -26,6 +26,7 @@ import {
 import { ErrorBox, Notice } from '../ui/status.js';
 import { outcomeTitle, useOutcomePoll } from '../ui/use-outcome-poll.js';
 import { routes } from '../../../contract/routes.js';
+import { receiptPdfName } from '../lib/invoices.js';
 
 export function PaymentReturnPage(props: {
   paymentId: number;
@@ -35,6 +36,11 @@ export function PaymentReturnPage(props: {
   here: string;
   /** The payer came from a pay link this tab still holds: its receipt, back to the debts. */
   payLink?: boolean;
+  /**
+   * Whether to offer the login: not while a session may still be restored (the page would say
+   * "Ingresar a tu cuenta" to a customer signed in).
+   */
+  offerLogin: boolean;
   /** The answer names another business than the address: the page shows nothing of it. */
   onForged: () => void;
 }) {
@@ -103,7 +109,7 @@ export function PaymentReturnPage(props: {
             <p>
               <PdfButton
                 load={() => payerBlob(routes.getPaymentReceipt, { params: { id: paymentId } })}
-                filename={`recibo-${result.recibo_numero ?? paymentId}.pdf`}
+                filename={receiptPdfName(result.recibo_numero, paymentId)}
                 label="Descargar recibo (PDF)"
               />
             </p>
@@ -118,11 +124,13 @@ export function PaymentReturnPage(props: {
           </p>
         </>
       ) : (
-        <p>
-          <Link href={login} class="button">
-            Ingresar a tu cuenta
-          </Link>
-        </p>
+        props.offerLogin && (
+          <p>
+            <Link href={login} class="button">
+              Ingresar a tu cuenta
+            </Link>
+          </p>
+        )
       )}
     </Page>
   );

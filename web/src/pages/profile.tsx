@@ -5,7 +5,7 @@ import { failedWith } from '../api/route-call.js';
 import type { Me, Profile } from '../api/types.js';
 import { formatDateTime } from '../lib/format.js';
 import { reminderStages } from '../lib/reminders.js';
-import { pathFor, type PortalLink } from '../page-paths.js';
+import { pageHeading, pathFor, type PortalLink } from '../page-paths.js';
 import { authCall, passwordChanged } from '../session/session.js';
 import { ContactFields, useContact } from '../ui/contact-fields.js';
 import { Field } from '../ui/field.js';
@@ -30,7 +30,7 @@ export function ProfilePage(props: { link: PortalLink; me: Me }) {
   const empresa = useEmpresa();
   const zone = empresa?.zona_horaria;
   return (
-    <Page title="Tu perfil">
+    <Page title={pageHeading('profile', props.me.nombre)}>
       {state.status === 'loading' && <Loading label="Cargando tus datos…" />}
       {state.status === 'error' && <ErrorBox message={state.message} onRetry={retry} />}
       {state.status === 'ready' && (

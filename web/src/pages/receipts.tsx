@@ -1,3 +1,4 @@
+import { pageHeading } from '../page-paths.js';
 import type { PrivatePageProps } from '../page-props.js';
 import type { Receipt } from '../api/types.js';
 import { formatDate, formatMoney } from '../lib/format.js';
@@ -5,6 +6,8 @@ import { pagedQuery } from '../lib/paging.js';
 import { authBlob, authCall } from '../session/session.js';
 import { Page } from '../ui/page.js';
 import { InvoicePdfButton } from '../ui/invoice-pdf.js';
+import { RestWords } from '../ui/paid-invoices.js';
+import { documentPdfName } from '../lib/invoices.js';
 import { PagedCards, usePaging } from '../ui/pager.js';
 import { PdfButton } from '../ui/pdf-button.js';
 import { Empty } from '../ui/status.js';
@@ -25,7 +28,7 @@ export function ReceiptsPage(props: PrivatePageProps) {
     `receipts-${props.me.portal_user_id}-${pager.offset}`,
   );
   return (
-    <Page title="Tus recibos">
+    <Page title={pageHeading('receipts', props.me.nombre)}>
       <p>Todos tus recibos: los de pagos en este portal y los de pagos en la empresa.</p>
       <h2 id="recibos-lista" class="visually-hidden" ref={pager.heading} tabIndex={-1}>
         Lista de recibos
@@ -59,7 +62,11 @@ function ReceiptCard(props: { receipt: Receipt }) {
           {receipt.comprobante} <span class="nowrap">{receipt.nrocomp}</span>
         </h3>
         <span class="badge badge-neutral">
-          {receipt.pago_id === null ? 'En la empresa' : 'En el portal'}
+          {receipt.transferencia !== null
+            ? 'Transferencia'
+            : receipt.pago_id === null
+              ? 'En la empresa'
+              : 'En el portal'}
         </span>
       </div>
       <dl class="facts">
@@ -77,6 +84,26 @@ function ReceiptCard(props: { receipt: Receipt }) {
             <dd>n.º {receipt.pago_id}</dd>
           </div>
         )}
+        {receipt.transferencia !== null && (
+          <div>
+            <dt>Transferencia</dt>
+            <dd>
+              {[
+                receipt.transferencia.ordenante && `de ${receipt.transferencia.ordenante}`,
+                receipt.transferencia.banco,
+                `por ${receipt.transferencia.proveedor}`,
+              ]
+                .filter(Boolean)
+                .join(', ')}
+            </dd>
+          </div>
+        )}
+        {receipt.transferencia !== null && receipt.transferencia.a_cuenta > 0 && (
+          <div>
+            <dt>A cuenta</dt>
+            <dd class="nowrap">{formatMoney(receipt.transferencia.a_cuenta)} a tu favor</dd>
+          </div>
+        )}
         {receipt.facturas.length > 0 && (
           <div>
             <dt>Facturas</dt>
@@ -88,21 +115,27 @@ function ReceiptCard(props: { receipt: Receipt }) {
                       {f.comprobante} <span class="nowrap">{f.nrocomp}</span>:{' '}
                       <span class="nowrap">{formatMoney(f.monto)}</span>
                       {f.resta !== undefined && (
-                        // docs/decisions.md #48: a debt paid in part says what is left of it.
+                        // docs/decisions.md #48, #51: a debt paid in part says what is left of
+                        // what it was issued for.
                         <>
                           {' '}
-                          (pago parcial; quedan pendientes{' '}
-                          <span class="nowrap">{formatMoney(f.resta)}</span>)
+                          (pagada en parte:{' '}
+                          <RestWords left={f.resta} issued={f.importe} inSentence />)
                         </>
                       )}
-                    </span>{' '}
-                    <InvoicePdfButton
-                      id={f.id}
-                      nrocomp={f.nrocomp}
-                      label="PDF"
-                      describedBy={`pagada-${receipt.id}-${f.id}`}
-                      compact
-                    />
+                    </span>
+                    {f.pdf && (
+                      <>
+                        {' '}
+                        <InvoicePdfButton
+                          id={f.id}
+                          doc={f}
+                          label="PDF"
+                          describedBy={`pagada-${receipt.id}-${f.id}`}
+                          compact
+                        />
+                      </>
+                    )}
                   </li>
                 ))}
               </ul>
@@ -113,7 +146,7 @@ function ReceiptCard(props: { receipt: Receipt }) {
       <div class="actions">
         <PdfButton
           load={() => authBlob(routes.getReceiptPdf, { params: { id: receipt.id } })}
-          filename={`recibo-${receipt.nrocomp}.pdf`}
+          filename={documentPdfName(receipt)}
           label="Descargar recibo (PDF)"
           describedBy={headingId}
           secondary

@@ -39,6 +39,8 @@ export function InvitationRegister(
         },
       ),
     `invitation-${invitacion}`,
+    // Read once: what it says does not change while the form is filled in.
+    { again: false },
   );
   if (state.status === 'loading')
     return (

@@ -7,6 +7,7 @@ import { routes } from '../../../contract/routes.js';
 import { setFlash } from '../flash.js';
 import { withFullStop } from '../lib/format.js';
 import { pathFor } from '../page-paths.js';
+import { rememberSucursal } from '../portal-memory.js';
 import { authCall, login, publicCall } from '../session/session.js';
 import { ContactFields, useContact } from '../ui/contact-fields.js';
 import { Form, useForm } from '../ui/form.js';
@@ -53,6 +54,7 @@ function DocumentRegister(props: PublicPageProps & { unusableInvitation: boolean
       if (!identity) return;
       const { email, telefono } = contact.body();
       const password = secret.password;
+      props.prepare();
       await publicCall(routes.register, {
         body: { ...identity, email, password, password_confirmation: secret.confirmation },
       });
@@ -63,6 +65,8 @@ function DocumentRegister(props: PublicPageProps & { unusableInvitation: boolean
         route(pathFor(link, 'login'), true);
         return;
       }
+      // A session of this portal may now wait in the cookie (portal-memory.ts mayHaveSession).
+      rememberSucursal(link.tenantId, identity.sucursal_id);
       if (telefono !== '') {
         await authCall(routes.updateProfile, { body: { telefono } }).catch(() =>
           setFlash('Creamos tu cuenta, pero no pudimos guardar el teléfono. Probá más tarde.'),

@@ -1,3 +1,4 @@
+import { pageHeading } from '../page-paths.js';
 import type { Ref } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PrivatePageProps } from '../page-props.js';
@@ -5,7 +6,6 @@ import { ApiError } from '../api/http.js';
 import { failedWith } from '../api/route-call.js';
 import type { AccountSummary, Movement, Statement, StatementAging } from '../api/types.js';
 import { formatCents, formatDate, formatMoney } from '../lib/format.js';
-import { isFiscalDocument } from '../lib/invoices.js';
 import {
   agingRows,
   balanceNote,
@@ -25,6 +25,7 @@ import { useEmpresa } from '../ui/brand.js';
 import { CreditLine } from '../ui/credit-line.js';
 import { useLoad } from '../ui/use-load.js';
 import { InvoicePdfButton } from '../ui/invoice-pdf.js';
+import { onLookAgain } from '../ui/look-again.js';
 import { Page } from '../ui/page.js';
 import { PeriodChooser } from '../ui/period-chooser.js';
 import { PdfButton } from '../ui/pdf-button.js';
@@ -60,19 +61,49 @@ function failureOf(error: unknown): StatementLoad {
   };
 }
 
-/** GET /portal/estado-cuenta of `period`, read again when the period changes or on retry. */
+/**
+ * GET /portal/estado-cuenta of `period`, read again when the period changes or on retry, and by
+ * itself as useLoad does (ui/look-again.ts): a failed read that may be retried is made again, a
+ * shown one is read quietly and replaced when it changed.
+ */
 function useStatement(period: Period, userId: string): [StatementLoad, () => void] {
   const [state, setState] = useState<StatementLoad>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let live = true;
-    setState({ status: 'loading' });
-    authCall(routes.getStatement, { query: statementQuery(period) }).then(
-      (data) => live && setState({ status: 'ready', data }),
-      (error: unknown) => live && setState(failureOf(error)),
-    );
+    let current: StatementLoad = { status: 'loading' };
+    let inFlight = false;
+    const show = (next: StatementLoad) => {
+      current = next;
+      setState(next);
+    };
+    const read = (quiet: boolean) => {
+      inFlight = true;
+      if (!quiet) show({ status: 'loading' });
+      authCall(routes.getStatement, { query: statementQuery(period) }).then(
+        (data) => {
+          inFlight = false;
+          if (!live) return;
+          const same =
+            quiet &&
+            current.status === 'ready' &&
+            JSON.stringify(current.data) === JSON.stringify(data);
+          if (!same) show({ status: 'ready', data });
+        },
+        (error: unknown) => {
+          inFlight = false;
+          if (live && !(quiet && current.status === 'ready')) show(failureOf(error));
+        },
+      );
+    };
+    read(false);
+    const stop = onLookAgain(() => {
+      if (inFlight || (current.status === 'error' && !current.canRetry)) return;
+      read(current.status === 'ready');
+    });
     return () => {
       live = false;
+      stop();
     };
   }, [userId, period.desde, period.hasta, attempt]);
   return [state, () => setAttempt((n) => n + 1)];
@@ -97,7 +128,7 @@ export function StatementPage(props: PrivatePageProps) {
   );
   const cuenta = account.status === 'ready' ? account.data : null;
   return (
-    <Page title="Estado de cuenta">
+    <Page title={pageHeading('statement', props.me.nombre)}>
       <p>
         Tus facturas, notas de débito y crédito y pagos de un período, con el saldo después de cada
         movimiento.
@@ -303,6 +334,7 @@ function MovementRow(props: { movement: Movement; rowRef: Ref<HTMLTableRowElemen
         <span id={`mov-${movement.id}`}>
           {movement.comprobante} <span class="nowrap">{movement.nrocomp}</span>
         </span>
+        {movement.detalle !== null && <span class="movement-detail">{movement.detalle}</span>}
       </th>
       <td role="cell" class={movement.vencimiento ? 'col-venc' : 'col-venc cell-empty'}>
         {movement.vencimiento && (
@@ -318,12 +350,13 @@ function MovementRow(props: { movement: Movement; rowRef: Ref<HTMLTableRowElemen
         <CellLabel>Saldo</CellLabel>
         <span class="nowrap">{formatMoney(movement.saldo)}</span>
       </td>
-      {/* The document itself (an invoice or a note); a receipt's is on the receipts page. */}
-      <td role="cell" class={isFiscalDocument(movement.tipo) ? 'col-pdf' : 'col-pdf cell-empty'}>
-        {isFiscalDocument(movement.tipo) && (
+      {/* The document itself, where the API says it has one (`pdf`: an authorized invoice or
+          note); a receipt's is on the receipts page, why one has none on Comprobantes. */}
+      <td role="cell" class={movement.pdf ? 'col-pdf' : 'col-pdf cell-empty'}>
+        {movement.pdf && (
           <InvoicePdfButton
             id={movement.id}
-            nrocomp={movement.nrocomp}
+            doc={movement}
             label="PDF"
             describedBy={`mov-${movement.id}`}
             compact

@@ -1,16 +1,19 @@
 import type { ComponentChildren } from 'preact';
 import type { Debt } from '../api/types.js';
 import { formatDate, formatMoney } from '../lib/format.js';
+import { restOf } from '../lib/invoices.js';
 
 /** The id of the element naming a debt's voucher (for aria-describedby). */
 export const debtNameId = (debt: Debt) => `deuda-${debt.id}`;
 
 /**
  * A debt's voucher, dates and amount; overdue ones say so in words, not only colour, and so do
- * the ones a payment in flight holds.
+ * the ones a payment in flight holds. A debt paid in part says what is left of what it was
+ * issued for ("Resta $ 20.000,00 de $ 38.500,00", docs/web.md "How a document is named").
  */
 export function DebtSummary(props: { debt: Debt }) {
   const { debt } = props;
+  const rest = restOf(debt.debe, debt.importe);
   return (
     <>
       <span class="debt-name" id={debtNameId(debt)}>
@@ -21,7 +24,14 @@ export function DebtSummary(props: { debt: Debt }) {
         {debt.vencido && <strong class="badge-overdue">Vencida</strong>}
         {debt.pago_en_curso && <strong class="badge-held">Pago en curso</strong>}
       </span>
-      <span class="debt-amount">{formatMoney(debt.debe)}</span>
+      {rest === null ? (
+        <span class="debt-amount">{formatMoney(debt.debe)}</span>
+      ) : (
+        <span class="debt-amount debt-amount-rest">
+          <span class="nowrap">Resta {formatMoney(debt.debe)}</span>{' '}
+          <span class="nowrap">de {formatMoney(debt.importe)}</span>
+        </span>
+      )}
     </>
   );
 }

@@ -10,12 +10,14 @@ import {
   actionDoneMessage,
   actionErrorMessage,
   checkoutHref,
+  continueHref,
   reloadAfter,
 } from '../lib/payment-actions.js';
 import { rememberPortal } from '../portal-memory.js';
 import { pathFor, type PortalLink } from '../page-paths.js';
 import { authCall } from '../session/session.js';
 import { ConfirmStep } from './confirm.js';
+import { accountChanged, lookAgainHere } from './look-again.js';
 import type { Outcome } from './outcome.js';
 import { usePayer } from './payer.js';
 import { ErrorBox } from './status.js';
@@ -25,33 +27,72 @@ import { routes } from '../../../contract/routes.js';
 export const CANCEL_DETAIL =
   'Si ya pagaste en la plataforma de pago, no lo canceles: esperá la confirmación. Al cancelar, sus facturas quedan libres para pagarlas de nuevo.';
 
+/** How long "Continuar" waits for the payment's state before it goes to the checkout anyway. */
+const CHECK_TIMEOUT_MS = 5_000;
+
 /**
  * A link to the gateway's checkout. The gateway's return comes to /pagos/resultado, which
  * offers this portal's login when the session is gone, so the portal is remembered first (as
  * "Pagar" does). A full navigation: the router must not take the sandbox's checkout, which lives
  * on the API's origin, for one of its pages.
+ *
+ * The payment is read first (GET /portal/pagos/{id}): a page left open may show a payment that
+ * ended meanwhile (paid in another tab), whose checkout would only say it takes no more
+ * payments. Then it does not leave: it says so and the page reads its data again
+ * (ui/look-again.ts). Without an answer it goes to the checkout all the same.
  */
 export function ContinuePaymentLink(props: {
   href: string;
+  paymentId: number;
   link: PortalLink;
   label: string;
   describedBy?: string | undefined;
   secondary?: boolean;
 }) {
   const payer = usePayer();
+  const [state, setState] = useState<'idle' | 'checking' | 'ended'>('idle');
+  async function go() {
+    if (state === 'checking') return;
+    setState('checking');
+    let href: string | null = props.href;
+    try {
+      const payment = await payer.call(routes.getPayment, {
+        params: { id: props.paymentId },
+        signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
+      });
+      href = continueHref(payment);
+    } catch {
+      // No answer, or one that says nothing of the payment: the checkout says what it can.
+    }
+    if (href === null) {
+      setState('ended');
+      lookAgainHere();
+      return;
+    }
+    rememberPortal(pathFor(props.link, 'home'));
+    payer.beforeCheckout();
+    window.location.assign(href);
+  }
+  if (state === 'ended')
+    return (
+      <p class="hint" role="status">
+        Este pago ya no está en curso: actualizamos la página.
+      </p>
+    );
   return (
     <a
       class={props.secondary ? 'button secondary' : 'button'}
       href={props.href}
       aria-describedby={props.describedBy}
+      aria-disabled={state === 'checking' ? 'true' : undefined}
       onClick={(event) => {
-        rememberPortal(pathFor(props.link, 'home'));
-        payer.beforeCheckout();
         // preact-iso routes every same-origin click it sees at the window; this one is not ours.
         event.stopPropagation();
+        event.preventDefault();
+        void go();
       }}
     >
-      {props.label}
+      {state === 'checking' ? 'Abriendo el pago…' : props.label}
     </a>
   );
 }
@@ -87,6 +128,7 @@ export function InFlightActions(props: {
     setError(null);
     try {
       await authCall(routes.cancelPayment, { body: { payment_id: props.paymentId } });
+      accountChanged();
       props.onDone({ kind: 'success', message: actionDoneMessage('cancel', props.paymentId) });
     } catch (e) {
       const code = e instanceof ApiError ? e.code : 'BAD_RESPONSE';
@@ -125,6 +167,7 @@ export function InFlightActions(props: {
           {checkout && (
             <ContinuePaymentLink
               href={checkout}
+              paymentId={props.paymentId}
               link={props.link}
               label={props.continueLabel}
               describedBy={props.describedBy}

@@ -148,7 +148,7 @@ export function PlanSummary(props: { debts: Debt[]; choice: Choice }) {
           ? 'No paga ninguna factura completa.'
           : full === 1
             ? `Paga completa ${debts[0]?.comprobante ?? ''} ${debts[0]?.nrocomp ?? ''}.`
-            : `Paga completas las ${full} facturas más antiguas, hasta ${debts[full - 1]?.nrocomp ?? ''}.`}
+            : `Paga completas las ${full} facturas más antiguas, hasta ${debts[full - 1]?.comprobante ?? ''} ${debts[full - 1]?.nrocomp ?? ''}.`}
       </p>
       {choice.lastCents !== null && last && (
         <p>

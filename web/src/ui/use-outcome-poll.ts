@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, isTransient } from '../api/http.js';
 import { retryDelay } from '../lib/backoff.js';
 import { keepPolling, outcomeOf, pollDelay, type Outcome } from '../lib/payment-status.js';
+import { accountChanged, onLookAgain } from './look-again.js';
 
 export interface OutcomePoll<T> {
   /** The last answer, or null before the first one. */
@@ -44,8 +45,13 @@ export function useOutcomePoll<T extends { estado: string; recibo_numero: string
     const started = Date.now();
     let current = start<T>();
     let failures = 0;
+    let asking = false;
+    // Said to the portal's other tabs when this page learns the payment ended, and again when its
+    // receipt is written (only then its debts are paid: docs/decisions.md #26).
+    let announced: Outcome = 'processing';
     setPoll(current);
     async function once(): Promise<void> {
+      asking = true;
       let next: Partial<OutcomePoll<T>>;
       let delay: number | null = null;
       try {
@@ -62,18 +68,31 @@ export function useOutcomePoll<T extends { estado: string; recibo_numero: string
           next = { fatal: message };
         }
       }
+      asking = false;
       if (!live) return;
       const elapsedMs = Date.now() - started;
       const merged = { ...current, ...next, elapsedMs };
       const again = merged.fatal === null && keepPolling(merged.outcome, elapsedMs);
       current = { ...merged, polling: again };
       setPoll(current);
+      if (merged.value !== null && merged.outcome !== announced) {
+        announced = merged.outcome;
+        accountChanged();
+      }
       if (again) timer = window.setTimeout(() => void once(), delay ?? pollDelay(elapsedMs));
     }
     void once();
+    // Shown again, back online, or another tab changed the account: ask now rather than at the
+    // next tick (or once more, when asking had stopped), but never after a final refusal.
+    const stop = onLookAgain(() => {
+      if (asking || current.fatal !== null) return;
+      window.clearTimeout(timer);
+      void once();
+    });
     return () => {
       live = false;
       window.clearTimeout(timer);
+      stop();
     };
   }, [key, round]);
   return [poll, () => setRound((n) => n + 1)];

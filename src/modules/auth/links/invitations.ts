@@ -15,7 +15,9 @@ import {
   findInvitations,
   findLiveInvitation,
   lastInvitedAt,
+  lockLiveInvitation,
   markInvitationOpened,
+  markInvitationSent,
   replaceInvitation,
   spendInvitation,
 } from './queries.js';
@@ -38,6 +40,25 @@ interface InvitationEmailJob {
   nombre: string;
   /** The token, sealed: job rows outlive the request. */
   sealedToken: string;
+}
+
+function invitationMessage(tenant: TenantContext, job: InvitationEmailJob, address: string) {
+  return {
+    to: job.email,
+    subject: `${tenant.tenantName} te invita a su portal de clientes`,
+    text: [
+      greeting(job.nombre),
+      '',
+      `${tenant.tenantName} te invita a su portal de clientes: ahí ves lo que debés, pagás en línea y descargás tus comprobantes.`,
+      '',
+      'Creá tu cuenta con este enlace (no hace falta tu documento):',
+      '',
+      `    ${address}`,
+      '',
+      `El enlace sirve una sola vez durante ${INVITATION_DAYS} días.`,
+      'Si no esperabas este mensaje, ignoralo.',
+    ].join('\n'),
+  };
 }
 
 export type InvitationState = 'enviada' | 'abierta' | 'registrada' | 'vencida';
@@ -117,28 +138,24 @@ export function createInvitations(deps: {
       return { enviada: true as const, vence: expiresAt.toISOString() };
     },
 
-    /** The e-mail job: "{business} te invita a su portal de clientes". */
+    /**
+     * The e-mail job: "{business} te invita a su portal de clientes". Once: the invitation's row
+     * is locked while the message goes out and marked sent in that transaction, so a job run again
+     * (pg-boss retrying one that died after SMTP accepted it) finds it sent and stops.
+     */
     async sendEmail(job: InvitationEmailJob): Promise<void> {
       const tenant = await tenancy.tryResolve(job.tenantId, job.sucursalId);
       if (!tenant) return;
       const token = unseal(deps.sealKey, job.sealedToken);
-      // A newer invitation replaced this one meanwhile: its own e-mail goes instead.
-      if (!(await findLiveInvitation(systemDb, sha256Hex(token), clock.now()))) return;
-      await mailer.send(tenant, {
-        to: job.email,
-        subject: `${tenant.tenantName} te invita a su portal de clientes`,
-        text: [
-          greeting(job.nombre),
-          '',
-          `${tenant.tenantName} te invita a su portal de clientes: ahí ves lo que debés, pagás en línea y descargás tus comprobantes.`,
-          '',
-          'Creá tu cuenta con este enlace (no hace falta tu documento):',
-          '',
-          `    ${addressOf(tenant.tenantId, token)}`,
-          '',
-          `El enlace sirve una sola vez durante ${INVITATION_DAYS} días.`,
-          'Si no esperabas este mensaje, ignoralo.',
-        ].join('\n'),
+      await systemDb.transaction().execute(async (trx) => {
+        const invitation = await lockLiveInvitation(trx, sha256Hex(token), clock.now());
+        // Replaced meanwhile (the newer one's own e-mail goes instead), spent or expired; or sent.
+        if (!invitation || invitation.sent_at !== null) return;
+        await mailer.send(
+          tenant,
+          invitationMessage(tenant, job, addressOf(tenant.tenantId, token)),
+        );
+        await markInvitationSent(trx, Number(invitation.id), clock.now());
       });
     },
 

@@ -1,8 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { PayLinkReason, SystemDatabase } from '../../../platform/db/types.js';
 
 /*
- * The system database's pay links and invitations (system/0009): found by their token's hash,
+ * The system database's pay links and invitations (system/0009, 0010): found by their token's hash,
  * which is all an exchange or a registration carries.
  */
 
@@ -150,6 +150,33 @@ export function findLiveInvitation(systemDb: Kysely<SystemDatabase>, tokenHash: 
     .where('replaced_at', 'is', null)
     .where('expires_at', '>', now)
     .executeTakeFirst();
+}
+
+/**
+ * The live invitation of a token, its row locked until the caller's transaction ends, and whether
+ * its e-mail went out already: a second job for the same e-mail waits for the first one's outcome
+ * instead of sending beside it. Undefined when the invitation is no longer live (replaced, spent,
+ * expired): its e-mail is not sent.
+ */
+export function lockLiveInvitation(trx: Transaction<SystemDatabase>, tokenHash: string, now: Date) {
+  return trx
+    .selectFrom('portal_invitations')
+    .select(['id', 'sent_at'])
+    .where('token_hash', '=', tokenHash)
+    .where('registered_at', 'is', null)
+    .where('replaced_at', 'is', null)
+    .where('expires_at', '>', now)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** The invitation's e-mail went out: recorded in the transaction holding its lock. */
+export async function markInvitationSent(
+  trx: Transaction<SystemDatabase>,
+  id: number,
+  now: Date,
+): Promise<void> {
+  await trx.updateTable('portal_invitations').set({ sent_at: now }).where('id', '=', id).execute();
 }
 
 export async function markInvitationOpened(

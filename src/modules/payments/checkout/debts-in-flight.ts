@@ -49,9 +49,11 @@ function holdsItsDebts(row: HoldingCandidate): boolean {
 export async function debtsHeldByPayments(
   db: TenantExecutor,
   tenant: Pick<TenantContext, 'tenantId'>,
+  /** One customer's only (a transfer's receipt skips them, docs/decisions.md #48). */
+  cnro?: number,
 ): Promise<Set<string>> {
   const held = new Set<string>();
-  for (const row of await findPaymentsHoldingDebts(db, tenant.tenantId, undefined)) {
+  for (const row of await findPaymentsHoldingDebts(db, tenant.tenantId, cnro)) {
     if (!holdsItsDebts(row)) continue;
     for (const factura of row.facturas_json) held.add(factura.id.toLowerCase());
   }

@@ -1,4 +1,5 @@
 import type { Clock } from '../../../platform/clock.js';
+import { storedName } from '../../../ledger/documents.js';
 import { addDays, instantOfLocalTime, isoInTimeZone } from '../../../platform/dates.js';
 import { AppError } from '../../../platform/errors.js';
 import { isPositiveInt4 } from '../../../platform/ids.js';
@@ -187,8 +188,8 @@ export function createPaymentsConsole(deps: {
         ...itemOf(row, zone),
         facturas: row.facturas_json.map((factura) => ({
           id: factura.id,
-          tipo: factura.tipo,
-          numero: factura.numero,
+          // As the customer's pages name it (contract/names.ts).
+          ...storedName(factura),
           monto: factura.monto,
           pago: factura.pago,
         })),

@@ -9,7 +9,8 @@ import type { Metrics } from '../../../platform/metrics.js';
 import type { SettingsReader } from '../../../platform/settings/reader.js';
 import { SETTINGS } from '../../../platform/settings/registry.js';
 import type { Tenancy, TenantContext } from '../../../platform/tenancy/tenancy.js';
-import { findReceipt, type ReceiptView } from '../../../ledger/receipt-view.js';
+import { findReceipt, type PaidDebt, type ReceiptView } from '../../../ledger/receipt-view.js';
+import { restPhrase, withFullStop } from '../../../../contract/names.js';
 import type { ReportsClient } from '../../../platform/reports/client.js';
 import { formatDate, formatMoney } from '../../../platform/format.js';
 import {
@@ -19,7 +20,11 @@ import {
   lockEmail,
   markEmailSent,
 } from '../queries/emails.js';
-import { receiptReport, restsOfPartialPayment } from '../../../ledger/receipt-document.js';
+import {
+  receiptFileName,
+  receiptReport,
+  restsOfPartialPayment,
+} from '../../../ledger/receipt-document.js';
 import { receiptPaymentOf } from '../receipts/payments-of-receipts.js';
 
 export const PAYMENT_EMAIL_JOB = 'payments.email';
@@ -98,14 +103,16 @@ export interface PaymentEmailQueue {
 }
 
 function invoiceLines(
-  facturas: readonly { id: string; tipo: string; numero: string; monto: string }[],
+  facturas: readonly PaidDebt[],
   rests: ReadonlyMap<string, string> = new Map(),
 ) {
   return facturas.map((factura) => {
     const line = `  ${factura.tipo} ${factura.numero}: ${formatMoney(factura.monto)}`;
-    // docs/decisions.md #48: a debt paid in part says what is left of it.
+    // docs/decisions.md #48, #51: a debt paid in part says what is left of what.
     const resta = rests.get(factura.id.toLowerCase());
-    return resta === undefined ? line : `${line} (pagada en parte, resta ${formatMoney(resta)})`;
+    return resta === undefined
+      ? line
+      : `${line} (pagada en parte: ${restPhrase(formatMoney(resta), formatMoney(factura.importe)).toLowerCase()})`;
   });
 }
 
@@ -123,7 +130,10 @@ function receiptMessage(
     text: [
       greeting(nombre),
       '',
-      `Recibimos tu pago de ${formatMoney(receipt.total)} en el portal de clientes de ${tenant.tenantName}.`,
+      // One full stop after a name that ends in one ("Distribuidora Demo S.A.").
+      withFullStop(
+        `Recibimos tu pago de ${formatMoney(receipt.total)} en el portal de clientes de ${tenant.tenantName}`,
+      ),
       '',
       'Comprobantes pagados:',
       ...invoiceLines(receipt.facturas, rests),
@@ -134,7 +144,7 @@ function receiptMessage(
     ].join('\n'),
     attachments: [
       {
-        filename: `recibo-${receipt.numero}.pdf`,
+        filename: receiptFileName(receipt),
         content: pdf,
         contentType: 'application/pdf',
       },
@@ -162,7 +172,9 @@ function refundMessage(
     text: [
       greeting(nombre),
       '',
-      `Registramos la devolución de tu pago de ${formatMoney(monto)} en el portal de clientes de ${tenant.tenantName}.`,
+      withFullStop(
+        `Registramos la devolución de tu pago de ${formatMoney(monto)} en el portal de clientes de ${tenant.tenantName}`,
+      ),
       '',
       ...reversal,
       'El dinero vuelve por el mismo medio con el que pagaste, en los plazos de ese medio.',

@@ -1,5 +1,5 @@
 import type { GatewaySettings } from './types.js';
-import { checkGatewayUrl } from './url-policy.js';
+import { checkGatewayUrl } from '../../../platform/providers/url-policy.js';
 
 /** Why a gateway's `portal.gateway.<id>.*` settings cannot build its adapter. */
 export interface SettingsProblem {

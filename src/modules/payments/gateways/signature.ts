@@ -1,7 +1,7 @@
 import { hmacHex, safeEqual } from '../../../platform/security/secrets.js';
 import { createHmac } from 'node:crypto';
 import type { GatewayNotifications } from './definition.js';
-import { isRecord } from './http.js';
+import { isRecord } from '../../../platform/providers/http.js';
 import type { NotificationInput } from './types.js';
 
 /*

@@ -80,21 +80,8 @@ export class MalformedNotificationError extends Error {
   }
 }
 
-/** Thrown by any call to the gateway that failed: network, timeout, 4xx/5xx, unexpected body. */
-export class GatewayError extends Error {
-  constructor(
-    message: string,
-    readonly details: { status?: number; body?: unknown; cause?: unknown } = {},
-  ) {
-    super(message, { cause: details.cause });
-    this.name = 'GatewayError';
-  }
-}
-
-/** The gateway answered that it has no such thing (404): a fact, not a failure to retry. */
-export function isNotFound(error: unknown): boolean {
-  return error instanceof GatewayError && error.details.status === 404;
-}
+/** Every provider's call failures (src/platform/providers/errors.ts), as the gateways know them. */
+export { GatewayError, isNotFound } from '../../../platform/providers/errors.js';
 
 /** The gateway's own view of a payment: the webhook trusts this, never the notification body. */
 export type GatewayPaymentStatus =

@@ -18,3 +18,5 @@ export async function lockCustomerPayments(
     ]),
   );
 }
+
+export type LockCustomerPayments = typeof lockCustomerPayments;

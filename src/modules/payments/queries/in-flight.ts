@@ -1,5 +1,11 @@
 import { sql, type InferResult } from 'kysely';
 import { pendingDebtsOfUser } from '../../../ledger/pending-debts.js';
+import {
+  fiscalNameColumns,
+  fiscalState,
+  originalAmount,
+  withFiscalTables,
+} from '../../../ledger/documents.js';
 import { inPublic, type TenantExecutor } from '../../../platform/db/executor.js';
 import {
   PLACEHOLDER_ID,
@@ -126,24 +132,32 @@ function debtsHeldByUser(portalUserId: string, tenantId: number) {
  * GET /portal/deudas's data in one statement: the ledger's pending debts of the portal user in
  * FIFO order (src/ledger/pending-debts.ts: a user without debts gives one row with null debt
  * columns, a user that does not exist none), the columns the list shows, each debt with the
- * payment holding it (null columns when none does).
+ * payment holding it (null columns when none does). `fiscal`: the schema has the ERP's fiscal
+ * tables, joined for each debt's name and PDF (nulls and `ninguno` without them).
  */
 export function pendingDebtsWithPaymentsQuery(
   tenant: TenantContext,
   portalUserId: string,
   payerId: string,
+  fiscal: boolean,
 ) {
-  return pendingDebtsOfUser(tenant, portalUserId)
+  return pendingDebtsOfUser(tenant, portalUserId, fiscal)
     .leftJoin(debtsHeldByUser(payerId, tenant.tenantId).as('h'), (join) =>
       join.on(sql<boolean>`h.debt_id = o.id::text`),
     )
     .select([
       'o.id',
+      'o.tipo',
       'o.comprobante',
       'o.nrocomp',
       'o.fecha',
       'o.vencimiento',
       'o.debe',
+      // The amount it was issued for, and its fiscal row: how it is named and whether it has a
+      // PDF (src/ledger/documents.ts); null on the user's row alone.
+      originalAmount(tenant.customerSchema).as('importe'),
+      ...fiscalNameColumns(fiscal),
+      fiscalState(fiscal).as('fiscal'),
       'h.payment_id',
       'h.payment_status',
       'h.payment_checkout_url',
@@ -160,25 +174,29 @@ const PAYER_PLACEHOLDER = '00000000-0000-4000-8000-0000000000fe';
 /** A tenant id no tenant has, to compile the statement before the real one is bound. */
 const TENANT_PLACEHOLDER = -1;
 
-// The portal's busiest read, built once per customer schema and run as a prepared statement.
+// The portal's busiest read, built once per customer schema and run as a prepared statement:
+// one text with the fiscal tables and one without (documents.ts withFiscalTables).
 const withPaymentsBySchema = new Map<string, PreparedQuery<'user' | 'payer' | 'tenant'>>();
 
 /** The rows of `pendingDebtsWithPaymentsQuery`, in one round trip. */
-export async function findPendingDebtsWithPayments(
+export function findPendingDebtsWithPayments(
   tenant: TenantContext,
   portalUserId: string,
 ): Promise<PendingDebtWithPaymentRow[]> {
-  let prepared = withPaymentsBySchema.get(tenant.customerSchema);
-  if (!prepared) {
-    const placeholders = { ...tenant, tenantId: TENANT_PLACEHOLDER };
-    prepared = preparedQuery(
-      pendingDebtsWithPaymentsQuery(placeholders, PLACEHOLDER_ID, PAYER_PLACEHOLDER),
-      { user: PLACEHOLDER_ID, payer: PAYER_PLACEHOLDER, tenant: TENANT_PLACEHOLDER },
+  return withFiscalTables(tenant, async (fiscal) => {
+    const key = `${tenant.customerSchema}:${fiscal}`;
+    let prepared = withPaymentsBySchema.get(key);
+    if (!prepared) {
+      const placeholders = { ...tenant, tenantId: TENANT_PLACEHOLDER };
+      prepared = preparedQuery(
+        pendingDebtsWithPaymentsQuery(placeholders, PLACEHOLDER_ID, PAYER_PLACEHOLDER, fiscal),
+        { user: PLACEHOLDER_ID, payer: PAYER_PLACEHOLDER, tenant: TENANT_PLACEHOLDER },
+      );
+      withPaymentsBySchema.set(key, prepared);
+    }
+    const result = await tenant.db.executeQuery<PendingDebtWithPaymentRow>(
+      prepared.bind({ user: portalUserId, payer: portalUserId, tenant: tenant.tenantId }),
     );
-    withPaymentsBySchema.set(tenant.customerSchema, prepared);
-  }
-  const result = await tenant.db.executeQuery<PendingDebtWithPaymentRow>(
-    prepared.bind({ user: portalUserId, payer: portalUserId, tenant: tenant.tenantId }),
-  );
-  return result.rows;
+    return result.rows;
+  });
 }

@@ -46,7 +46,10 @@ export async function recordRefund(
         tenant,
         payment.recibo_id,
         { cuentaBancaria, cajaSchema },
-        { paymentId: payment.id, now: context.now },
+        {
+          now: context.now,
+          concepto: (nrocomp) => `Devolución pago portal #${payment.id}, recibo ${nrocomp} anulado`,
+        },
       );
       await sql`RELEASE SAVEPOINT refund_ledger`.execute(trx);
     } catch (error) {

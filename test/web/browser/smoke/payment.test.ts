@@ -106,7 +106,7 @@ describe('paying from the web client (sandbox gateway)', () => {
     await page.getByText('Recibo n.º RC0001-00000042').waitFor({ timeout: 20_000 });
     await page.getByText('0001-00000512').waitFor();
     await checkPage(page, 'flow-result-approved');
-    await expectPdfDownload(page, 'Descargar recibo (PDF)', 'recibo-RC0001-00000042.pdf');
+    await expectPdfDownload(page, 'Descargar recibo (PDF)', 'recibo-rc0001-00000042.pdf');
     expect(web.session.errors).toEqual([]);
   });
 

@@ -3,8 +3,9 @@
  * sentence its dialog confirms, "Devolver $ 20.000,00 del pago 41 a Juan Pérez"), the reason's
  * check, and a moment as the API gives it. Pure, tested in test/web/unit/staff-console.test.ts.
  */
+import type { InvitationRowRefusal } from '../../../../contract/links.js';
 import type { AttentionReason, StaffAction } from '../../../../contract/staff.js';
-import { formatMoney } from '../../lib/format.js';
+import { formatMoney, plural } from '../../lib/format.js';
 
 export const PAYMENT_STATE_LABELS = {
   pending: 'Pendiente',
@@ -57,7 +58,8 @@ export type ConsoleAction =
   | { kind: 'reintentar_recibo'; paymentId: number; cliente: string }
   | { kind: 'desbloquear'; cliente: string; dniCuit: string }
   | { kind: 'cerrar_sesiones'; cliente: string; dniCuit: string }
-  | { kind: 'acceso'; habilitado: boolean; cliente: string; dniCuit: string };
+  | { kind: 'acceso'; habilitado: boolean; cliente: string; dniCuit: string }
+  | { kind: 'enlace'; cliente: string; dniCuit: string };
 
 /** The sentence the dialog confirms: exactly what pressing its button will do. */
 export function actionSentence(action: ConsoleAction): string {
@@ -72,6 +74,8 @@ export function actionSentence(action: ConsoleAction): string {
       return `Cerrar las sesiones de ${action.cliente} (${action.dniCuit})`;
     case 'acceso':
       return `${action.habilitado ? 'Habilitar' : 'Deshabilitar'} el acceso al portal de ${action.cliente} (${action.dniCuit})`;
+    case 'enlace':
+      return `Crear un enlace de pago de la cuenta de ${action.cliente} (${action.dniCuit})`;
   }
 }
 
@@ -90,6 +94,8 @@ export function actionConsequence(action: ConsoleAction): string {
       return action.habilitado
         ? 'El cliente puede volver a ingresar al portal.'
         : 'El cliente no puede ingresar ni usar el portal hasta que se lo habilite; sus datos no cambian.';
+    case 'enlace':
+      return PAY_LINK_WARNING;
   }
 }
 
@@ -106,8 +112,14 @@ export function actionButton(action: ConsoleAction): string {
       return 'Cerrar sesiones';
     case 'acceso':
       return action.habilitado ? 'Habilitar acceso' : 'Deshabilitar acceso';
+    case 'enlace':
+      return 'Crear enlace';
   }
 }
+
+/** What a pay link allows, said before it is made and beside it once it is. */
+export const PAY_LINK_WARNING =
+  'Quien tenga el enlace puede ver y pagar las deudas de esta cuenta sin contraseña, hasta que venza. Mandáselo solo al cliente, por un canal del comercio.';
 
 /** Whether the API requires a reason for it (DESIGN: devolver and acceso). */
 export function reasonRequired(action: ConsoleAction): boolean {
@@ -145,6 +157,28 @@ export function csvFileName(desde: string, hasta: string): string {
   if (from) return `pagos-desde-${from}.csv`;
   if (to) return `pagos-hasta-${to}.csv`;
   return 'pagos.csv';
+}
+
+/** Why a row of a CSV of invitations was not sent (the API's `motivo`), in words. */
+export const INVITATION_REFUSAL_LABELS = {
+  fila_invalida: 'La fila no tiene sucursal, número de cliente y e-mail válidos',
+  sucursal_invalida: 'La sucursal no es de la empresa',
+  cliente_inexistente: 'No hay un cliente con ese número en la sucursal',
+  ya_tiene_cuenta: 'El cliente ya tiene cuenta en el portal',
+  invitado_hoy: 'Ya lo invitamos hoy',
+  repetido: 'Repetido en el archivo',
+} as const satisfies Record<InvitationRowRefusal, string>;
+
+export function invitationRefusalLabel(motivo: string | null): string {
+  if (motivo === null) return 'No enviada';
+  return Object.hasOwn(INVITATION_REFUSAL_LABELS, motivo)
+    ? INVITATION_REFUSAL_LABELS[motivo as InvitationRowRefusal]
+    : motivo;
+}
+
+/** "2 enviadas, 1 no enviada": what a CSV of invitations did. */
+export function invitationCsvSummary(enviadas: number, noEnviadas: number): string {
+  return `${plural(enviadas, 'enviada', 'enviadas')}, ${plural(noEnviadas, 'no enviada', 'no enviadas')}.`;
 }
 
 /** A free-text filter as the API takes it: trimmed, 1-100 characters, or absent. */

@@ -5,7 +5,7 @@ import { Empty, ErrorBox, Loading } from '../../ui/status.js';
 import { useLoad } from '../../ui/use-load.js';
 import { actionLabel, formatMoment } from '../lib/words.js';
 import { staffCall } from '../staff-api.js';
-import { Cell, ConsolePage } from '../ui.js';
+import { Cell, ColumnHeads, ConsolePage } from '../ui.js';
 
 const PAGE_SIZE = 50;
 
@@ -39,25 +39,7 @@ export function AuditPage() {
           >
             <table class="console-table" role="table">
               <caption class="visually-hidden">Acciones del personal</caption>
-              <thead role="rowgroup">
-                <tr role="row">
-                  <th scope="col" role="columnheader">
-                    Fecha
-                  </th>
-                  <th scope="col" role="columnheader">
-                    Quién
-                  </th>
-                  <th scope="col" role="columnheader">
-                    Acción
-                  </th>
-                  <th scope="col" role="columnheader">
-                    Sobre
-                  </th>
-                  <th scope="col" role="columnheader">
-                    Motivo
-                  </th>
-                </tr>
-              </thead>
+              <ColumnHeads names={['Fecha', 'Quién', 'Acción', 'Sobre', 'Motivo']} />
               <tbody role="rowgroup">
                 {state.data.items.map((row, index) => (
                   <tr key={`${row.fecha}-${index}`} role="row">

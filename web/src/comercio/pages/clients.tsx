@@ -1,5 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { routes } from '../../../../contract/routes.js';
+import { failedWith } from '../../api/route-call.js';
 import { paging } from '../../lib/paging.js';
 import { PagedList, usePaging } from '../../ui/pager.js';
 import { Empty, ErrorBox, Loading } from '../../ui/status.js';
@@ -7,13 +8,17 @@ import { useLoad } from '../../ui/use-load.js';
 import { formatMoment, searchTerm, type ConsoleAction } from '../lib/words.js';
 import { staffCall, type StaffData } from '../staff-api.js';
 import { ActionDialog, ConsolePage, useConsole } from '../ui.js';
+import { ClientPayLink } from './client-pay-link.js';
 import { SucursalFilter, sucursalName } from './sucursal-filter.js';
 
 const PAGE_SIZE = 50;
 type Client = StaffData<'listStaffClients'>['items'][number];
 type ClientActionKind = 'desbloquear' | 'cerrar_sesiones' | 'acceso';
+type PayLink = StaffData<'createStaffPayLink'>;
+/** The action whose dialog is open: one answering the account, or the pay link. */
+type Opened = { kind: ClientActionKind; client: Client } | { kind: 'enlace'; client: Client };
 
-function clientAction(kind: ClientActionKind, client: Client): ConsoleAction {
+function clientAction(kind: ClientActionKind | 'enlace', client: Client): ConsoleAction {
   const who = { cliente: client.nombre, dniCuit: client.dni_cuit };
   return kind === 'acceso' ? { kind, habilitado: !client.habilitado, ...who } : { kind, ...who };
 }
@@ -55,7 +60,19 @@ function ClientState(props: { client: Client }) {
   return <p class="hint">{notes.join(' · ')}</p>;
 }
 
-/** Clientes: the portal accounts, searched; unlock, end sessions, disable or enable. */
+/** A pay link of the account (`motivo` optional, as the other actions without a required one). */
+function makePayLink(client: Client, motivo: string | undefined): Promise<PayLink> {
+  return staffCall(routes.createStaffPayLink, {
+    params: { portal_user_id: client.portal_user_id },
+    query: { sucursal_id: client.sucursal_id },
+    body: motivo === undefined ? {} : { motivo },
+  });
+}
+
+/**
+ * Clientes: the portal accounts, searched; unlock, end sessions, disable or enable, and a pay
+ * link of an account to send by the business's own channel.
+ */
 export function ClientsPage() {
   const { canAct, empresa } = useConsole();
   const [draft, setDraft] = useState({ q: '', sucursal: '' });
@@ -72,17 +89,29 @@ export function ClientsPage() {
       }),
     `${JSON.stringify(query)}|${pager.offset}`,
   );
-  const [open, setOpen] = useState<{ kind: ClientActionKind; client: Client } | null>(null);
+  const [open, setOpen] = useState<Opened | null>(null);
   const [outcome, setOutcome] = useState<string | null>(null);
+  const [link, setLink] = useState<{ client: Client; made: PayLink } | null>(null);
   const opener = useRef<HTMLButtonElement | null>(null);
   const outcomeRef = useRef<HTMLDivElement>(null);
+  const linkRef = useRef<HTMLElement>(null);
   const finished = useRef(false);
 
-  function openAction(kind: ClientActionKind, client: Client, event: Event) {
+  function openAction(opened: Opened, event: Event) {
     opener.current = event.currentTarget as HTMLButtonElement;
     finished.current = false;
     setOutcome(null);
-    setOpen({ kind, client });
+    setLink(null);
+    setOpen(opened);
+  }
+
+  function closeDialog() {
+    const done = finished.current;
+    const kind = open?.kind;
+    setOpen(null);
+    if (!done) opener.current?.focus();
+    else if (kind === 'enlace') linkRef.current?.focus();
+    else outcomeRef.current?.focus();
   }
 
   return (
@@ -127,6 +156,19 @@ export function ClientsPage() {
         <div ref={outcomeRef} tabIndex={-1} class="alert alert-success" role="status">
           <p>{outcome}</p>
         </div>
+      )}
+      {link && (
+        <ClientPayLink
+          cliente={link.client.nombre}
+          url={link.made.url}
+          vence={link.made.vence}
+          timeZone={empresa?.zona_horaria}
+          panel={linkRef}
+          onClose={() => {
+            setLink(null);
+            opener.current?.focus();
+          }}
+        />
       )}
       <h2 ref={pager.heading} tabIndex={-1}>
         Cuentas del portal
@@ -173,7 +215,7 @@ export function ClientsPage() {
                           type="button"
                           class="button secondary"
                           aria-label={`Desbloquear a ${client.nombre}`}
-                          onClick={(event) => openAction('desbloquear', client, event)}
+                          onClick={(event) => openAction({ kind: 'desbloquear', client }, event)}
                         >
                           Desbloquear
                         </button>
@@ -182,15 +224,25 @@ export function ClientsPage() {
                         type="button"
                         class="button secondary"
                         aria-label={`Cerrar sesiones de ${client.nombre}`}
-                        onClick={(event) => openAction('cerrar_sesiones', client, event)}
+                        onClick={(event) => openAction({ kind: 'cerrar_sesiones', client }, event)}
                       >
                         Cerrar sesiones
                       </button>
+                      {client.habilitado && (
+                        <button
+                          type="button"
+                          class="button secondary"
+                          aria-label={`Enlace de pago de ${client.nombre}`}
+                          onClick={(event) => openAction({ kind: 'enlace', client }, event)}
+                        >
+                          Enlace de pago
+                        </button>
+                      )}
                       <button
                         type="button"
                         class={client.habilitado ? 'button danger' : 'button'}
                         aria-label={`${client.habilitado ? 'Deshabilitar' : 'Habilitar'} acceso de ${client.nombre}`}
-                        onClick={(event) => openAction('acceso', client, event)}
+                        onClick={(event) => openAction({ kind: 'acceso', client }, event)}
                       >
                         {client.habilitado ? 'Deshabilitar acceso' : 'Habilitar acceso'}
                       </button>
@@ -201,7 +253,25 @@ export function ClientsPage() {
             </ul>
           </PagedList>
         ))}
-      {open && (
+      {open && open.kind === 'enlace' && (
+        <ActionDialog
+          action={clientAction('enlace', open.client)}
+          run={(motivo) => makePayLink(open.client, motivo)}
+          explain={(error) =>
+            // Pay links off for the tenant (portal.enlaces.dias = 0), or no web address to
+            // put them on.
+            failedWith(error, routes.createStaffPayLink, 'CONFLICT')
+              ? `${empresa?.nombre ?? 'El comercio'} no tiene habilitados los enlaces de pago (portal.enlaces.dias en 0).`
+              : null
+          }
+          onDone={(made) => {
+            finished.current = true;
+            setLink({ client: open.client, made });
+          }}
+          onClose={closeDialog}
+        />
+      )}
+      {open && open.kind !== 'enlace' && (
         <ActionDialog
           action={clientAction(open.kind, open.client)}
           run={(motivo) => runClientAction(open.kind, open.client, motivo)}
@@ -210,11 +280,7 @@ export function ClientsPage() {
             setOutcome(DONE[open.kind](client));
             retry();
           }}
-          onClose={() => {
-            setOpen(null);
-            if (finished.current) outcomeRef.current?.focus();
-            else opener.current?.focus();
-          }}
+          onClose={closeDialog}
         />
       )}
     </ConsolePage>

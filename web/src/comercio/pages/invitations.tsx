@@ -1,15 +1,21 @@
+import type { Ref } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { routes } from '../../../../contract/routes.js';
 import { paging } from '../../lib/paging.js';
 import { PagedList, usePaging } from '../../ui/pager.js';
 import { Empty, ErrorBox, Loading } from '../../ui/status.js';
 import { useLoad } from '../../ui/use-load.js';
-import { formatMoment } from '../lib/words.js';
-import { staffCall } from '../staff-api.js';
-import { Cell, ConsolePage, staffErrorMessage, useConsole } from '../ui.js';
+import { formatInteger } from '../../lib/format.js';
+import { formatMoment, invitationCsvSummary, invitationRefusalLabel } from '../lib/words.js';
+import { staffCall, staffInviteCsv, type StaffData } from '../staff-api.js';
+import { Cell, ColumnHeads, ConsolePage, staffErrorMessage, useConsole } from '../ui.js';
 import { SucursalFilter, sucursalName } from './sucursal-filter.js';
 
 const PAGE_SIZE = 50;
+/** The API's limit (contract/links.ts MAX_INVITATION_ROWS), said beside the file input. */
+const MAX_CSV_ROWS = 5_000;
+
+type CsvAnswer = StaffData<'inviteStaffClientsCsv'>;
 
 const STATE_LABELS: Record<string, string> = {
   enviada: 'Enviada',
@@ -18,9 +24,55 @@ const STATE_LABELS: Record<string, string> = {
   vencida: 'Vencida',
 };
 
+/** What a CSV of invitations did, row by row: sent, or why not. */
+function CsvResult(props: {
+  file: string;
+  answer: CsvAnswer;
+  panel: Ref<HTMLElement>;
+  sucursal: (id: number) => string;
+}) {
+  const { answer } = props;
+  return (
+    <section ref={props.panel} tabIndex={-1} class="csv-result" aria-labelledby="csv-titulo">
+      <h2 id="csv-titulo">Invitaciones del archivo {props.file}</h2>
+      <div
+        class={`alert ${answer.no_enviadas === 0 ? 'alert-success' : 'alert-warning'}`}
+        role="status"
+      >
+        <p>{invitationCsvSummary(answer.enviadas, answer.no_enviadas)}</p>
+      </div>
+      {answer.items.length > 0 && (
+        <table class="console-table" role="table">
+          <caption class="visually-hidden">Cada fila del archivo {props.file}</caption>
+          <ColumnHeads names={['Fila', 'Cliente', 'E-mail', 'Resultado']} />
+          <tbody role="rowgroup">
+            {answer.items.map((row) => (
+              <tr key={row.fila} role="row">
+                <th scope="row" role="rowheader">
+                  Fila {row.fila}
+                </th>
+                <Cell label="Cliente">
+                  {row.cnro === null || row.sucursal_id === null
+                    ? '—'
+                    : `${row.cnro} · ${props.sucursal(row.sucursal_id)}`}
+                </Cell>
+                <Cell label="E-mail">{row.email ?? '—'}</Cell>
+                <Cell label="Resultado">
+                  {row.enviada ? 'Enviada' : `No enviada: ${invitationRefusalLabel(row.motivo)}`}
+                </Cell>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
 /**
  * Invitaciones (issue 45): who was invited to register, each invitation's state, the share that
- * registered; an operador invites a customer of the ERP by e-mail (docs/pay-links.md).
+ * registered; an operador invites a customer of the ERP by e-mail, one or a CSV file of them
+ * (docs/pay-links.md).
  */
 export function InvitationsPage() {
   const { canAct, empresa } = useConsole();
@@ -37,6 +89,43 @@ export function InvitationsPage() {
   const [sending, setSending] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const outcomeRef = useRef<HTMLDivElement>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const [uploading, setUploading] = useState(false);
+  const [csv, setCsv] = useState<{ file: string; answer: CsvAnswer } | null>(null);
+  const [csvError, setCsvError] = useState<string | null>(null);
+  const csvRef = useRef<HTMLElement>(null);
+  const csvErrorRef = useRef<HTMLDivElement>(null);
+
+  async function upload(form: HTMLFormElement) {
+    if (uploading) return;
+    const file = fileRef.current?.files?.[0];
+    setCsv(null);
+    setCsvError(null);
+    if (!file) {
+      setCsvError('Elegí el archivo CSV de las invitaciones.');
+      requestAnimationFrame(() => csvErrorRef.current?.focus());
+      return;
+    }
+    setUploading(true);
+    try {
+      const text = await file.text();
+      if (text.replace(/^\uFEFF/, '').trim() === '') {
+        setCsvError(`El archivo ${file.name} está vacío.`);
+        requestAnimationFrame(() => csvErrorRef.current?.focus());
+        return;
+      }
+      const answer = await staffInviteCsv(text);
+      setCsv({ file: file.name, answer });
+      form.reset();
+      if (answer.enviadas > 0) setReload((value) => value + 1);
+      requestAnimationFrame(() => csvRef.current?.focus());
+    } catch (error) {
+      setCsvError(staffErrorMessage(error));
+      requestAnimationFrame(() => csvErrorRef.current?.focus());
+    } finally {
+      setUploading(false);
+    }
+  }
 
   async function invite() {
     // With one sucursal the filter is not shown: the invitation is of that one.
@@ -93,6 +182,7 @@ export function InvitationsPage() {
               <label for="i-cnro">Número de cliente</label>
               <input
                 id="i-cnro"
+                type="text"
                 inputMode="numeric"
                 pattern="[0-9]*"
                 maxLength={9}
@@ -130,6 +220,51 @@ export function InvitationsPage() {
           <p>{outcome.text}</p>
         </div>
       )}
+      {canAct && (
+        <form
+          class="filters card"
+          aria-label="Invitar desde un archivo CSV"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void upload(event.currentTarget);
+          }}
+        >
+          <h2>Invitar desde un archivo CSV</h2>
+          <div class="field">
+            <label for="i-csv">Archivo CSV</label>
+            <p class="hint" id="i-csv-hint">
+              Una invitación por línea: <code>sucursal_id;cnro;email</code> (la primera línea puede
+              ser ese encabezado), hasta {formatInteger(MAX_CSV_ROWS)} filas. A cada cliente le
+              llega un e-mail para registrarse.
+            </p>
+            <input
+              id="i-csv"
+              ref={fileRef}
+              type="file"
+              accept=".csv,text/csv"
+              aria-describedby="i-csv-hint"
+            />
+          </div>
+          <div class="actions">
+            <button type="submit" class="button" aria-disabled={uploading ? 'true' : undefined}>
+              {uploading ? 'Enviando…' : 'Enviar invitaciones del archivo'}
+            </button>
+          </div>
+        </form>
+      )}
+      {csvError && (
+        <div ref={csvErrorRef} tabIndex={-1} class="alert alert-error" role="alert">
+          <p>{csvError}</p>
+        </div>
+      )}
+      {csv && (
+        <CsvResult
+          file={csv.file}
+          answer={csv.answer}
+          panel={csvRef}
+          sucursal={(id) => sucursalName(empresa, id)}
+        />
+      )}
       <h2 ref={pager.heading} tabIndex={-1}>
         Invitaciones enviadas
       </h2>
@@ -158,25 +293,7 @@ export function InvitationsPage() {
             >
               <table class="console-table" role="table">
                 <caption class="visually-hidden">Invitaciones y su estado</caption>
-                <thead role="rowgroup">
-                  <tr role="row">
-                    <th scope="col" role="columnheader">
-                      Cliente
-                    </th>
-                    <th scope="col" role="columnheader">
-                      E-mail
-                    </th>
-                    <th scope="col" role="columnheader">
-                      Estado
-                    </th>
-                    <th scope="col" role="columnheader">
-                      Fecha de envío
-                    </th>
-                    <th scope="col" role="columnheader">
-                      Vence
-                    </th>
-                  </tr>
-                </thead>
+                <ColumnHeads names={['Cliente', 'E-mail', 'Estado', 'Fecha de envío', 'Vence']} />
                 <tbody role="rowgroup">
                   {state.data.items.map((row) => (
                     <tr key={`${row.sucursal_id}-${row.cnro}-${row.enviada}`} role="row">

@@ -16,7 +16,14 @@ import {
   type PaymentState,
 } from '../lib/words.js';
 import { staffCall, staffCsv } from '../staff-api.js';
-import { Cell, ConsoleLink, ConsolePage, staffErrorMessage, useConsole } from '../ui.js';
+import {
+  Cell,
+  ColumnHeads,
+  ConsoleLink,
+  ConsolePage,
+  staffErrorMessage,
+  useConsole,
+} from '../ui.js';
 import { SucursalFilter, sucursalName } from './sucursal-filter.js';
 
 const PAGE_SIZE = 50;
@@ -173,31 +180,10 @@ export function PaymentsPage() {
           >
             <table class="console-table" role="table">
               <caption class="visually-hidden">Pagos</caption>
-              <thead role="rowgroup">
-                <tr role="row">
-                  <th scope="col" role="columnheader">
-                    Pago
-                  </th>
-                  <th scope="col" role="columnheader">
-                    Fecha
-                  </th>
-                  <th scope="col" role="columnheader">
-                    Cliente
-                  </th>
-                  <th scope="col" role="columnheader">
-                    Método
-                  </th>
-                  <th scope="col" role="columnheader" class="num">
-                    Monto
-                  </th>
-                  <th scope="col" role="columnheader">
-                    Estado
-                  </th>
-                  <th scope="col" role="columnheader">
-                    Recibo
-                  </th>
-                </tr>
-              </thead>
+              <ColumnHeads
+                names={['Pago', 'Fecha', 'Cliente', 'Método', 'Monto', 'Estado', 'Recibo']}
+                numeric={['Monto']}
+              />
               <tbody role="rowgroup">
                 {state.data.items.map((item) => (
                   <tr key={item.payment_id} role="row">

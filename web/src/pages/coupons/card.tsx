@@ -1,6 +1,6 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Coupon } from '../../api/types.js';
-import { couponStateLabel, groupDigits } from '../../lib/coupon.js';
+import { CANCELLED_COUPON_NOTE, couponStateLabel, groupDigits } from '../../lib/coupon.js';
 import { authBlob, authCall } from '../../session/session.js';
 import { PaidInvoices } from '../../ui/paid-invoices.js';
 import { PdfButton } from '../../ui/pdf-button.js';
@@ -16,34 +16,60 @@ function tone(estado: string): 'progress' | 'ok' | 'bad' {
 /**
  * The invoices a coupon pays (the list leaves them out), read when its ticket opens: on screen
  * and on the printed coupon (issue 38). While they load, or if they cannot, the ticket still works.
+ * The same answer says the coupon's estado now (`onState`): a debt paid meanwhile cancels it
+ * (docs/decisions.md #50), and then its barcode must not stay on screen.
  */
-function CouponInvoices(props: { codigo: string }) {
+function CouponInvoices(props: { codigo: string; onState: (estado: Coupon['estado']) => void }) {
   const [state] = useLoad(
     () => authCall(routes.getCouponByBarcode, { params: { codigo_barras: props.codigo } }),
     `cupon-${props.codigo}`,
   );
+  const estado = state.status === 'ready' ? state.data.estado : null;
+  useEffect(() => {
+    if (estado !== null) props.onState(estado);
+  }, [estado]); // `onState` is new on each render; the estado is what it reports
   return state.status === 'ready' ? <PaidInvoices facturas={state.data.facturas} /> : null;
 }
 
 /** One coupon of "Tus cupones": its digits, state, amount, dates and PDF. */
 export function CouponCard(props: { coupon: Coupon }) {
-  const { coupon } = props;
-  const id = `cupon-${coupon.cupon_id}`;
+  const id = `cupon-${props.coupon.cupon_id}`;
   const [open, setOpen] = useState(false);
+  // The estado the lookup answered when the ticket opened: newer than the list's, until the
+  // list is read again.
+  const [fresh, setFresh] = useState<Coupon['estado'] | null>(null);
+  useEffect(() => setFresh(null), [props.coupon]);
+  const estado = fresh ?? props.coupon.estado;
+  const coupon = { ...props.coupon, estado };
+  const note = useRef<HTMLParagraphElement>(null);
   // Only a coupon still to be paid is worth showing at the counter.
-  const usable = coupon.estado === 'pending';
+  const usable = estado === 'pending';
+  useEffect(() => {
+    // The open ticket's coupon was cancelled meanwhile: its button went, focus goes to why.
+    if (open && estado === 'cancelled') note.current?.focus();
+  }, [open, estado]);
   return (
-    <li class="card">
+    <li class={estado === 'cancelled' ? 'card coupon-void' : 'card'}>
       <div class="card-head">
         <p class="barcode barcode-small" id={id}>
           <span class="visually-hidden">Cupón </span>
           {groupDigits(coupon.codigo_barras)}
         </p>
-        <span class={`badge badge-${tone(coupon.estado)}`}>{couponStateLabel(coupon.estado)}</span>
+        <span class={`badge badge-${tone(estado)}`}>{couponStateLabel(estado)}</span>
       </div>
+      {estado === 'cancelled' && (
+        <>
+          <p class="coupon-stamp print-only" aria-hidden="true">
+            ANULADO
+          </p>
+          <p class="hint coupon-void-note" ref={note} tabIndex={-1}>
+            {CANCELLED_COUPON_NOTE}
+          </p>
+        </>
+      )}
       {usable && open ? (
         <CouponTicket coupon={coupon} digitsId={`${id}-digitos`}>
-          <CouponInvoices codigo={coupon.codigo_barras} />
+          <CouponInvoices codigo={coupon.codigo_barras} onState={setFresh} />
         </CouponTicket>
       ) : (
         <CouponFacts coupon={coupon} />

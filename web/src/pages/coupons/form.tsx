@@ -19,6 +19,7 @@ import { createIntent } from '../../lib/intent.js';
 import { authCall } from '../../session/session.js';
 import { DebtChoice } from '../../ui/debt-row.js';
 import { Field, focusFirstInvalid } from '../../ui/field.js';
+import { accountChanged } from '../../ui/look-again.js';
 import { ErrorBox } from '../../ui/status.js';
 import { routes } from '../../../../contract/routes.js';
 
@@ -89,6 +90,7 @@ export function CouponForm(props: {
         idempotencyKey: intent.current.keyFor(body),
       });
       intent.current.settled(null);
+      accountChanged();
       props.onGenerated(coupon);
     } catch (error) {
       if (error instanceof ApiError) intent.current.settled(error);

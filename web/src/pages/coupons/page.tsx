@@ -1,3 +1,4 @@
+import { pageHeading } from '../../page-paths.js';
 import { useState } from 'preact/hooks';
 import type { PrivatePageProps } from '../../page-props.js';
 import { couponIntro } from '../../lib/coupon.js';
@@ -18,7 +19,7 @@ export function CouponsPage(props: PrivatePageProps) {
   const redes = useEmpresa()?.redes_cobranza ?? null;
   return (
     <CouponHolder.Provider value={props.me}>
-      <Page title="Cupones de pago">
+      <Page title={pageHeading('coupons', props.me.nombre)}>
         <p>{couponIntro(redes)}</p>
         <section aria-labelledby="generar-title">
           <h2 id="generar-title">Generar un cupón</h2>

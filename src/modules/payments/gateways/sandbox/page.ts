@@ -35,7 +35,7 @@ export function checkoutPage(checkout: SandboxCheckout, base: string): SandboxPa
   const actions = open
     ? `<form method="post" action="${escapeHtml(base)}/approve"><button class="ok">Aprobar pago</button></form>
 <form method="post" action="${escapeHtml(base)}/reject"><button class="ko">Rechazar pago</button></form>`
-    : `<p>Este cobro ya no admite pagos (estado: ${escapeHtml(payment.status)}).</p>`;
+    : `<p>Este cobro ya no admite pagos (estado: ${escapeHtml(payment.status)}).</p>${backLink(payment)}`;
   // A form post's redirect counts as form-action in Chromium: the payer goes back to the
   // pages' origin (the checkout's back URLs), which may not be this one.
   const returns = returnOrigins(payment.back_urls);
@@ -56,6 +56,22 @@ export function resultPage(paymentId: string, estado: string): SandboxPage {
 <p>${escapeHtml(RESULTS[estado] ?? `Estado: ${estado}`)}</p>
 <p class="note">Página de desarrollo: en producción el navegador vuelve al portal.</p>`),
   };
+}
+
+/**
+ * Where a closed checkout sends the payer (issue 46: no checkout page is a dead end): the back
+ * URL of how it ended, which is the portal's result page; the page reads the real state anyway.
+ */
+function backLink(payment: SandboxCheckout['payment']): string {
+  const { back_urls: back } = payment;
+  const url =
+    payment.status === 'approved' || payment.status === 'refunded'
+      ? back.success
+      : payment.status === 'pending'
+        ? back.pending
+        : back.failure;
+  if (returnOrigins({ success: url, failure: url }).length === 0) return '';
+  return `\n<p><a href="${escapeHtml(url)}">Ver el resultado del pago</a></p>`;
 }
 
 /** The http(s) origins the checkout sends the payer back to, as CSP sources. */

@@ -6,7 +6,7 @@ import {
   requestJson,
   stringField,
   type HttpMethod,
-} from '../http.js';
+} from '../../../../platform/providers/http.js';
 import {
   GatewayError,
   MalformedNotificationError,

@@ -1,5 +1,5 @@
 import type { GatewayNotifications } from '../definition.js';
-import { isRecord } from '../http.js';
+import { isRecord } from '../../../../platform/providers/http.js';
 import type { NotificationInput } from '../types.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { request } from 'undici';
-import { GatewayError } from './types.js';
+import { GatewayError } from './errors.js';
 
 /**
  * The one way adapters talk to a gateway: JSON in, JSON out, a deadline on every call. Anything
@@ -12,7 +12,7 @@ import { GatewayError } from './types.js';
 export type HttpMethod = 'GET' | 'POST' | 'PUT';
 
 export interface JsonCall {
-  /** Names the gateway in error messages, e.g. "mercadopago". */
+  /** Names the gateway in error messages, for example the gateway's or provider's id. */
   gateway: string;
   method: HttpMethod;
   url: string;
