@@ -252,7 +252,7 @@ describe('partial payments in the web client (sandbox gateway)', () => {
     await page.waitForURL(/\/pagos\/resultado\?/);
     await expectHeading(page, 'Tu pago fue aprobado');
     await page.getByText(/Recibo n\.º RC0001-\d+/).waitFor({ timeout: 20_000 });
-    await page.getByText('(pago parcial; quedan pendientes $ 5.000,00)').waitFor();
+    await page.getByText('(pagada en parte: resta $ 5.000,00)').waitFor();
     const [left] = await web.portal.tenantQuery<{ saldo: string }>(
       `SELECT saldo::text FROM suc0001.ordcta WHERE nrocomp = '0001-00000540'`,
     );
