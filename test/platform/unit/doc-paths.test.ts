@@ -39,6 +39,11 @@ const TOKEN = /(?<![\w./@:~$-])((?:\.ci|[\w-]+)(?:\/[\w.*{}<>[\]$-]*)+)/g;
 const PATTERN = /[*{}<>[\]$]/;
 const HAS_EXTENSION = new RegExp(`\\.(?:${EXTENSIONS.join('|')})$`);
 const MARKDOWN_LINK = /\]\(([^()\s]+)\)/g;
+/**
+ * A merge's conflict markers: Git's own at a line's start, or after Prettier formatted a doc that
+ * kept them (`\=======`, `> > > > > > >`, `<<<<<<<` indented into a list).
+ */
+const CONFLICT_MARKER = /^\s*(?:<{7}|>{7}|\\?={7}$|(?:> ){7})/;
 
 interface RepositoryIndex {
   files: ReadonlySet<string>;
@@ -217,6 +222,21 @@ describe('paths in docs and comments', () => {
       .map((mention) => problemOf(mention, index))
       .filter((problem) => problem !== undefined);
     expect(broken).toEqual([]);
+  });
+
+  it('carry no merge conflict left behind, as Git writes it or as Prettier escapes it in a doc', async () => {
+    const files = await readFiles(await repositoryIndex());
+    const markers = files.flatMap(({ file, text }) =>
+      text
+        .split('\n')
+        .flatMap((line, index) =>
+          CONFLICT_MARKER.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [],
+        ),
+    );
+    expect(markers).toEqual([]);
+    // Each form is seen, so an empty list above means none is there.
+    const forms = ['<<<<<<< HEAD', '  \\=======', '> > > > > > > branch', '=======', '>>>>>>> b'];
+    expect(forms.filter((line) => !CONFLICT_MARKER.test(line))).toEqual([]);
   });
 
   it('reads a path where a doc or a comment writes one, and nothing else', () => {
