@@ -11,7 +11,10 @@
  * stopping); a POST, PUT or DELETE also INVALID_REQUEST, PAYLOAD_TOO_LARGE and
  * UNSUPPORTED_MEDIA_TYPE (the body is not JSON, too big, of another type); a door the codes of
  * its checks (the customer's: UNAUTHORIZED and RATE_LIMITED, the access token and the per-user
- * limit). An answer with a code
+ * limit). What is answered before any route is chosen belongs to no entry: NOT_FOUND (no route
+ * matched), the router's URI_TOO_LONG and INVALID_REQUEST (a segment over 100 characters, a
+ * malformed %-escape) and Node's parser's INVALID_REQUEST, HEADERS_TOO_LARGE and
+ * REQUEST_TIMEOUT (src/platform/http/refusals.ts). An answer with a code
  * its entry does not give is logged, and refused in the tests (src/platform/http/
  * undeclared-codes.ts); a code listed here that no path answers is caught by nothing but
  * reading, so an entry lists only what its handler and the hooks it passes can throw.

@@ -7,6 +7,11 @@ import Fastify, {
 import { AppError } from '../platform/errors.js';
 import { installErrorHandling } from '../platform/http/error-handler.js';
 import { loggerOptions } from '../platform/http/logger.js';
+import {
+  answerParserRefusal,
+  answerRouterRefusal,
+  MAX_PARAM_LENGTH,
+} from '../platform/http/refusals.js';
 import { installValidation } from '../platform/http/validation.js';
 import { createServiceTokens, type ServiceClaims } from '../platform/reports/token.js';
 import type { LogLevel } from '../config.js';
@@ -59,7 +64,14 @@ async function inTurn<T>(queue: RenderQueue, reply: FastifyReply, render: () => 
  * process, so a heavy PDF never stalls the API's event loop.
  */
 export async function buildReportsApp(options: ReportsAppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: loggerOptions(options), bodyLimit: 1024 * 1024 });
+  const app = Fastify({
+    logger: loggerOptions(options),
+    bodyLimit: 1024 * 1024,
+    // As the API: the router's and the parser's refusals in the envelope, never echoing the path.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: answerRouterRefusal,
+    clientErrorHandler: answerParserRefusal,
+  });
   installValidation(app);
   installErrorHandling(app);
   const tokens = createServiceTokens(options.secret);

@@ -100,11 +100,9 @@ export function installErrorHandling(
   app.setNotFoundHandler(async (request, reply) => {
     // The web client's files and pages (docs/web.md), never in place of a route.
     if (fallback && (await fallback(request, reply))) return reply;
-    return send(
-      reply,
-      'NOT_FOUND',
-      `No existe la ruta ${request.method} ${request.originalUrl.split('?')[0]}`,
-    );
+    // Not the path: it may carry an id, a barcode or a token, and an answer that echoes the
+    // request is one more place for them (and for whatever a prober puts there) to show.
+    return send(reply, 'NOT_FOUND', `No existe la ruta ${request.method} pedida`);
   });
 
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply) => {

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../metrics.js';
+import { observeEveryAnswer } from './every-answer.js';
 
 /** Each answered request's duration, by route pattern, method and status. */
 export function installRequestMetrics(app: FastifyInstance, metrics: Pick<Metrics, 'request'>) {
-  // The route's pattern, never the raw URL: ids in paths would make a series per payment.
-  // A callback hook, not an async one: no promise per request on the hottest path.
-  app.addHook('onResponse', function observeRequest(request, reply, done) {
+  // The route's pattern, never the raw URL: ids in paths would make a series per payment. The
+  // router's refusals before routing count too (every-answer.ts), as unmatched like a 404.
+  observeEveryAnswer(app, function observeRequest(request, statusCode, ms) {
     const route = request.routeOptions.url ?? 'unmatched';
-    metrics.request(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
-    done();
+    metrics.request(route, request.method, statusCode, ms / 1000);
   });
 }

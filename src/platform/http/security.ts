@@ -1,5 +1,6 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
+import { headersOnEveryAnswer } from './every-answer.js';
 
 /** docs/api.md "Transport and CORS": exactly these lists. */
 export const CORS_ALLOWED_HEADERS = [
@@ -51,11 +52,9 @@ export async function installHttpSecurity(
   config: HttpSecuritySettings,
 ): Promise<void> {
   // One hook sets the fixed security headers and the request id: every response carries them,
-  // redirects and errors included (they are on the reply before anything can fail).
-  app.addHook('onRequest', function securityHeaders(request, reply, done) {
-    void reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
-    done();
-  });
+  // redirects and errors included (they are on the reply before anything can fail), and so do
+  // the router's refusals that no hook sees (every-answer.ts).
+  headersOnEveryAnswer(app, SECURITY_HEADERS);
 
   if (config.requireHttps) {
     // docs/decisions.md #21: the socket, or X-Forwarded-Proto when TRUST_PROXY is set, says how the

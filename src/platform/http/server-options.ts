@@ -5,11 +5,13 @@ import { LogController, type FastifyServerOptions } from 'fastify';
 import type { LogLevel } from '../log-level.js';
 import { loggerOptions } from './logger.js';
 import { stripBackendPrefix } from './prefix.js';
+import { answerParserRefusal, answerRouterRefusal, MAX_PARAM_LENGTH } from './refusals.js';
 import { fastifyTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 /**
  * The Fastify instance's options: logging, request ids, body limit, proxy trust, the public
- * prefix, timeouts, and TLS when the service terminates it itself.
+ * prefix, timeouts, the answers to requests refused before routing, and TLS when the service
+ * terminates it itself.
  */
 export function httpServerOptions(
   config: { logLevel: LogLevel; trustProxy: TrustProxy },
@@ -31,7 +33,11 @@ export function httpServerOptions(
     bodyLimit: 100 * 1024,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     rewriteUrl: (request) => stripBackendPrefix(request.url ?? '/'),
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // What the router and Node's parser refuse gets the envelope and the headers too, without
+    // the path Fastify's own answers echo (refusals.ts).
+    frameworkErrors: answerRouterRefusal,
+    clientErrorHandler: answerParserRefusal,
     ...timeouts,
     ...(options.tls && {
       // Fastify applies its timeouts only to servers it creates itself.

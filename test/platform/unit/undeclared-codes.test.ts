@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { declareRoute } from '../../../src/platform/http/declare-route.js';
 import { installErrorHandling } from '../../../src/platform/http/error-handler.js';
+import { answerRouterRefusal } from '../../../src/platform/http/refusals.js';
 import { installUndeclaredCodeCheck } from '../../../src/platform/http/undeclared-codes.js';
 import { AppError, type ErrorCode } from '../../../src/platform/errors.js';
 
@@ -15,14 +16,25 @@ afterEach(async () => {
 });
 
 async function liveness(refuse: boolean, code: ErrorCode) {
+  const { app, logged } = checkedApp(refuse);
+  declareRoute(app, 'checkLiveness', { tags: ['health'], summary: 'test' }, () => {
+    throw new AppError(code, 'dicho');
+  });
+  const response = await app.inject({ method: 'GET', url: '/healthz' });
+  return { status: response.statusCode, body: response.json<Record<string, unknown>>(), logged };
+}
+
+/** An app with the envelope, the check, the router's refusals as the API answers them, no route. */
+function checkedApp(refuse: boolean) {
   const logged: unknown[] = [];
   const app = Fastify({
     logger: { level: 'error', stream: { write: (line: string) => logged.push(JSON.parse(line)) } },
+    frameworkErrors: answerRouterRefusal,
   });
   apps.push(app);
   installErrorHandling(app);
   installUndeclaredCodeCheck(app, refuse);
-  // The route is public: its door checks nothing, so none of the platform's pieces is needed.
+  // Every door lets anyone in here: none of the platform's pieces is needed.
   const open = { onRequest: [], preHandler: [], privateAnswers: false, security: undefined };
   app.decorate('routeChecks', {
     doors: {
@@ -32,11 +44,7 @@ async function liveness(refuse: boolean, code: ErrorCode) {
       staff: { name: 'staff', ...open },
     },
   });
-  declareRoute(app, 'checkLiveness', { tags: ['health'], summary: 'test' }, () => {
-    throw new AppError(code, 'dicho');
-  });
-  const response = await app.inject({ method: 'GET', url: '/healthz' });
-  return { status: response.statusCode, body: response.json<Record<string, unknown>>(), logged };
+  return { app, logged };
 }
 
 describe('an error code the route table does not give the route', () => {
@@ -64,6 +72,23 @@ describe('an error code the route table does not give the route', () => {
     const { status, body, logged } = await liveness(true, 'SERVICE_UNAVAILABLE');
     expect(status).toBe(503);
     expect(body).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(logged).toEqual([]);
+  });
+});
+
+describe('answers before any route is chosen', () => {
+  it('are no route’s: an id over 100 characters is 414 URI_TOO_LONG, not refused nor logged', async () => {
+    const { app, logged } = checkedApp(true);
+    // GET /portal/pagos/{id} declares neither code: the router refuses before it is chosen.
+    declareRoute(app, 'getPayment', { tags: ['payments'], summary: 'test' }, () => {
+      throw new AppError('PAYMENT_NOT_FOUND', 'dicho');
+    });
+    const tooLong = await app.inject({ method: 'GET', url: `/portal/pagos/${'1'.repeat(101)}` });
+    expect(tooLong.statusCode).toBe(414);
+    expect(tooLong.json()).toMatchObject({ success: false, code: 'URI_TOO_LONG' });
+    const unknown = await app.inject({ method: 'GET', url: '/portal/pagos/1/otra-cosa' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
     expect(logged).toEqual([]);
   });
 });

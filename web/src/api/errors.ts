@@ -94,6 +94,10 @@ const MESSAGES = {
   CONFLICT: 'La operación choca con otra en curso. Actualizá la página.',
   PAYLOAD_TOO_LARGE: 'Los datos enviados son demasiado grandes.',
   UNSUPPORTED_MEDIA_TYPE: 'El pedido no tiene un formato válido.',
+  // Refused before any route: the client never builds such a request, so they say little.
+  URI_TOO_LONG: 'La dirección pedida no es válida.',
+  HEADERS_TOO_LARGE: 'El pedido es demasiado grande.',
+  REQUEST_TIMEOUT: 'El pedido tardó demasiado en llegar. Probá de nuevo.',
   INTERNAL_ERROR: 'Ocurrió un error inesperado. Probá de nuevo en unos minutos.',
   SERVICE_UNAVAILABLE: 'El servicio no está disponible en este momento. Probá en unos minutos.',
   NETWORK_ERROR: 'No pudimos conectarnos. Revisá tu conexión a internet y probá de nuevo.',
