@@ -47,13 +47,15 @@ export async function startNode(
   script: string,
   env: NodeJS.ProcessEnv,
   logFile: string,
+  /** Whose checkout runs it: this one unless a scenario measures another (a "before"). */
+  root = fromRoot(),
 ): Promise<Child> {
   const log = await open(logFile, 'w');
   // BENCH_CPU_PROF=<dir> profiles both processes (node --cpu-prof), written when they stop.
   const profile = process.env.BENCH_CPU_PROF;
   const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
   const child = spawn(process.execPath, [...profiling, '--import', 'tsx', script], {
-    cwd: fromRoot(),
+    cwd: root,
     env,
     stdio: ['ignore', log.fd, log.fd],
   });
@@ -127,7 +129,7 @@ export async function postmasterOf(url: string): Promise<number | undefined> {
  * kernel adds it to the parent's when they are reaped) and its live children (backends, the
  * checkpointer, the WAL writer...).
  */
-async function clusterCpuSeconds(postmaster: number): Promise<number> {
+export async function clusterCpuSeconds(postmaster: number): Promise<number> {
   const own = await statFields(postmaster);
   if (!own) return 0;
   let total = (Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14])) / 100;

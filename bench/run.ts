@@ -29,6 +29,7 @@ import { qzSigning } from './qz.js';
 import { receiptDownloads } from './recibo.js';
 import { loginToken, startPortal } from './portal.js';
 import { sessionVersionCost } from './session.js';
+import { tenantPages } from './tenant-pages.js';
 import { tenantScale } from './tenants.js';
 import { transfersBurst } from './transfers.js';
 import { webhookThroughput } from './webhook.js';
@@ -107,6 +108,8 @@ async function main(): Promise<void> {
   if (only === 'fairness') return receiptFairness();
   // The browser scenario runs the portal as its own process on its own databases.
   if (only === 'web') return webFirstPage();
+  // The API in its own process, serving the built client, on its own databases.
+  if (only === 'tenant-pages') return tenantPages();
   // Its own PostgreSQL, with the default max_connections of 100.
   if (only === 'avisos-discovery') return reminderDiscoveryAtScale();
   // The burst runs one portal instance of its own, in its own process: none may share its queues.
@@ -145,6 +148,7 @@ async function main(): Promise<void> {
   if (!only) await burstOnItsOwn();
   if (!only) await webFirstPage();
   if (!only) await reminderDiscoveryAtScale();
+  if (!only) await tenantPages();
 }
 
 async function burstOnItsOwn(): Promise<void> {

@@ -106,7 +106,9 @@ export async function openPlatform(
   const metrics = createMetrics();
   installRequestMetrics(app, metrics);
   // The web client to serve (docs/web.md): a PORTAL_WEB_DIR without index.html stops the start.
-  const webClient = await openWebClient(settings);
+  const webClient = await openWebClient(settings, {
+    observePage: (kind, outcome) => metrics.webPage(kind, outcome),
+  });
   if (webClient) log.info({ dir: webClient.dir }, 'serving the web client');
   const infrastructure = await openInfrastructure(settings, {
     clock,

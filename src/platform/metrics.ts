@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { PageCacheOutcome, PageKind } from './http/rendered-pages.js';
 import type { QueueBacklog } from './jobs.js';
 
 /**
@@ -74,6 +75,8 @@ export interface Metrics {
    */
   resolvedWithoutNotification(gateway: string, outcome: string): void;
   couponGenerated(): void;
+  /** A page of the web client served, by its cache (a known tenant's, shared) and outcome. */
+  webPage(kind: PageKind, outcome: PageCacheOutcome): void;
   reportsCall(report: ReportKind, outcome: 'ok' | 'error', seconds: number): void;
   /** Read at scrape time. */
   watchTenantPools(read: () => TenantPoolStats): void;
@@ -165,6 +168,12 @@ export function createMetrics(): Metrics {
     labelNames: ['report'] as const,
     registers: [registry],
   });
+  const webPages = new Counter({
+    name: 'portal_web_pages_total',
+    help: 'Pages of the web client served (index.html), by cache (tenant, shared) and outcome (hit, miss)',
+    labelNames: ['page', 'cache'] as const,
+    registers: [registry],
+  });
   let runtimeCollected = false;
 
   return {
@@ -196,6 +205,7 @@ export function createMetrics(): Metrics {
     },
     resolvedWithoutNotification: (gateway, outcome) => resolved.inc({ gateway, outcome }),
     couponGenerated: () => coupons.inc(),
+    webPage: (page, cache) => webPages.inc({ page, cache }),
     reportsCall(report, outcome, seconds) {
       reportsCalls.observe({ report, outcome }, seconds);
       if (outcome === 'error') reportsErrors.inc({ report });

@@ -6,6 +6,7 @@ import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DOCS_PATH } from './openapi.js';
 import { hasBackendPrefix } from './prefix.js';
+import { createRenderedPages, type PageCacheOutcome, type PageKind } from './rendered-pages.js';
 import {
   acceptedEncodings,
   contentTypeOf,
@@ -54,8 +55,11 @@ export interface WebClient {
   readonly serve: (
     request: FastifyRequest,
     reply: FastifyReply,
-    /** A tenant page's name goes in the page itself when this is given. */
-    names?: TenantNames,
+    /**
+     * Whose page it is: a tenant's page carries its preload and name only when this names the
+     * tenant; any other id gets the shared page of no tenant.
+     */
+    names: TenantNames,
   ) => Promise<boolean>;
 }
 
@@ -200,12 +204,18 @@ function matchesEtag(request: FastifyRequest, etag: string): boolean {
  * configured, or development's default `web/dist` not built. A directory named by
  * PORTAL_WEB_DIR without index.html stops the start instead of serving 404s.
  */
-export async function openWebClient(config: {
-  /** Where the built client is; `required` when the operator named it (PORTAL_WEB_DIR). */
-  webClient: { readonly dir: string; readonly required: boolean } | undefined;
-  /** The API base URL the client is told (PORTAL_WEB_API_URL, or the public prefix). */
-  webApiUrl: string;
-}): Promise<WebClient | undefined> {
+export async function openWebClient(
+  config: {
+    /** Where the built client is; `required` when the operator named it (PORTAL_WEB_DIR). */
+    webClient: { readonly dir: string; readonly required: boolean } | undefined;
+    /** The API base URL the client is told (PORTAL_WEB_API_URL, or the public prefix). */
+    webApiUrl: string;
+  },
+  options: {
+    /** Told each page served, by cache and outcome (`portal_web_pages_total`). */
+    observePage?: ((kind: PageKind, outcome: PageCacheOutcome) => void) | undefined;
+  } = {},
+): Promise<WebClient | undefined> {
   const setting = config.webClient;
   if (!setting) return undefined;
   let root: string;
@@ -253,8 +263,13 @@ export async function openWebClient(config: {
       .send(file.handle.createReadStream());
   }
 
-  /** Rendered pages by build, tenant and coding; a few dozen at most (tenants are few). */
-  const rendered = new Map<string, Buffer>();
+  // Known tenants' pages by build, tenant, name and coding (64: a few dozen tenants' worth), and
+  // apart from them the few pages of no tenant, which every made-up id gets.
+  const rendered = createRenderedPages({
+    tenantPages: 64,
+    sharedPages: 8,
+    observe: options.observePage,
+  });
 
   return {
     dir: root,
@@ -286,19 +301,19 @@ export async function openWebClient(config: {
       if (isConsole) return sendIndex(request, reply, undefined, accepted[0], CONSOLE_PAGE);
       const search = request.url.slice(pathname.length);
       const tenantId = tenantOfPath(pathname, search);
+      // An id no active tenant has (or one not readable now) gets the shared page of no tenant:
+      // its client asks for the tenant and says "No encontramos esta empresa" (docs/web.md). A
+      // made-up id then costs what a known tenant's page does, and takes no room of theirs.
+      const nombre =
+        tenantId === undefined ? undefined : await names(tenantId).catch(() => undefined);
       // A page whose credential is a token the server does not read here (the result page's,
       // the pay link's in the fragment) never names a business on its first paint: the address
       // could name another business than the token's (a forged proof of payment). Its client
       // brands it once the token's own tenant is known, and refuses a mismatch.
       const tenant =
-        tenantId === undefined
+        tenantId === undefined || nombre === undefined
           ? undefined
-          : {
-              id: tenantId,
-              nombre: isTokenPage(pathname)
-                ? undefined
-                : await names?.(tenantId).catch(() => undefined),
-            };
+          : { id: tenantId, nombre: isTokenPage(pathname) ? undefined : nombre };
       return sendIndex(request, reply, tenant, accepted[0]);
     },
   };
@@ -316,15 +331,13 @@ export async function openWebClient(config: {
     // The name is part of the page: a renamed tenant is another page (and another ETag).
     const named = tenant?.nombre === undefined ? '' : nameTag(tenant.nombre);
     const key = `${page}|${etagOf(stats)}|${tenant?.id ?? ''}|${named}|${encoding ?? ''}`;
-    let body = rendered.get(key);
+    let body: Buffer;
     try {
-      if (!body) {
+      body = await rendered.get(tenant ? 'tenant' : 'shared', key, async () => {
         const template = await index.handle.readFile('utf8');
         const html = Buffer.from(renderIndex(template, { apiBaseUrl: config.webApiUrl }, tenant));
-        body = encoding ? await compress(html, encoding) : html;
-        if (rendered.size >= 64) rendered.delete(rendered.keys().next().value ?? '');
-        rendered.set(key, body);
-      }
+        return encoding ? compress(html, encoding) : html;
+      });
     } finally {
       await index.handle.close();
     }

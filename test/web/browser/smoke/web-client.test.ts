@@ -41,6 +41,20 @@ describe('web client served by the API', () => {
     await screenshotPage(page, 'web-login');
     expect(web.session.errors).toEqual([]);
   });
+
+  it('a link of a tenant nobody has shows "No encontramos esta empresa" from the shared page of no tenant (issue 48)', async () => {
+    const { page } = web.session;
+    const asked: string[] = [];
+    page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+    const response = await page.goto(`${web.portal.url}/e/987654/ingresar`);
+    expect(response?.status()).toBe(200);
+    await page.getByText('No encontramos esta empresa', { exact: false }).first().waitFor();
+    // The page names no tenant; the client asked for the address's own.
+    expect(await page.content()).not.toContain('rel="preload" as="fetch"');
+    expect(asked).toContain('/portal/empresas/987654');
+    await expectNoSeriousAxeViolations(page);
+    expect(web.session.errors).toEqual([]);
+  });
 });
 
 /** A GET of the portal with `headers`, the body as sent (not decoded). */
