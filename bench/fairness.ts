@@ -7,22 +7,29 @@ import { createServiceTokens } from '../src/platform/reports/token.js';
 import pino from 'pino';
 import { startReportsProcess } from '../src/platform/reports/supervisor.js';
 import { freePort } from '../test/helpers/ports.js';
-import { machineBusy, statement } from './estado-cuenta.js';
+import { machineBusy } from './estado-cuenta.js';
+import { isLongDocument, LONG_DOCUMENTS, type LongDocument } from './long-documents.js';
 
 /*
- * Receipts while statements render (`npm run bench -- fairness`): the real reports process, a
- * probe sending a receipt every 50 ms whatever the answers (open loop: a slow answer does not
+ * Receipts while long documents render (`npm run bench -- fairness`): the real reports process,
+ * a probe sending a receipt every 50 ms whatever the answers (open loop: a slow answer does not
  * delay the next request, so a stall shows in the figures), first idle, then while `loops`
- * customers each post 20,000-movement statements back to back (one at a time each, as the API
- * lets a customer), in alternating rounds: p99 over all rounds of a kind, and the median of the
- * rounds' own ratios (each loaded round against the idle round just before it).
+ * customers each post the longest statements (20,000 movements), then the longest invoices
+ * (1,990 lines), back to back (one at a time each, as the API lets a customer), in alternating
+ * rounds: p99 over all rounds of a kind, and the median of the rounds' own ratios (each loaded
+ * round against the idle round just before it). BENCH_FAIRNESS_DOCUMENTS (comma-separated,
+ * `statement,invoice` by default) chooses the documents.
  */
 
 const ROUNDS = Number(process.env.BENCH_FAIRNESS_ROUNDS ?? 5);
 const ROUND_SECONDS = Number(process.env.BENCH_FAIRNESS_SECONDS ?? 8);
 const PROBE_INTERVAL_MS = 50;
 const CLAIMS = { tenant_id: 1, sucursal_id: 1 };
-const STATEMENT_LOAD = fileURLToPath(new URL('./statement-load.ts', import.meta.url));
+const DOCUMENT_LOAD = fileURLToPath(new URL('./document-load.ts', import.meta.url));
+const DOCUMENTS = (process.env.BENCH_FAIRNESS_DOCUMENTS ?? 'statement,invoice')
+  .split(',')
+  .map((name) => name.trim())
+  .filter((name) => name !== '');
 
 const RECEIPT: ReceiptReport = {
   empresa: { nombre: 'Distribuidora Bench S.A.' },
@@ -91,19 +98,25 @@ async function probe(url: string, token: TokenSource, seconds: number) {
   return { times, failures };
 }
 
-interface StatementCounts {
+interface DocumentCounts {
   ok: number;
   busy: number;
   other: string[];
 }
 
 /**
- * `loops` customers each posting the statement back to back (bench/statement-load.ts, its own
+ * `loops` customers each posting `document` back to back (bench/document-load.ts, its own
  * process) until `stop`.
  */
-async function statementLoops(url: string, secret: string, loops: number) {
-  const child = spawn(process.execPath, [...process.execArgv, STATEMENT_LOAD], {
-    env: { ...process.env, REPORTS_URL: url, REPORTS_SERVICE_SECRET: secret, LOOPS: String(loops) },
+async function documentLoops(url: string, secret: string, document: LongDocument, loops: number) {
+  const child = spawn(process.execPath, [...process.execArgv, DOCUMENT_LOAD], {
+    env: {
+      ...process.env,
+      REPORTS_URL: url,
+      REPORTS_SERVICE_SECRET: secret,
+      LOOPS: String(loops),
+      DOCUMENT: document,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
@@ -112,15 +125,15 @@ async function statementLoops(url: string, secret: string, loops: number) {
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   while (!output.includes('started\n')) {
-    if (child.exitCode !== null) throw new Error('the statement load did not start');
+    if (child.exitCode !== null) throw new Error(`the ${document} load did not start`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
-    async stop(): Promise<StatementCounts> {
+    async stop(): Promise<DocumentCounts> {
       child.kill('SIGTERM');
       await exited;
       const last = output.trim().split('\n').at(-1) ?? '{}';
-      return JSON.parse(last) as StatementCounts;
+      return JSON.parse(last) as DocumentCounts;
     },
   };
 }
@@ -130,7 +143,75 @@ const percentile = (values: number[], share: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] ?? NaN;
 };
 
+/** The median time of `times` posts of `body`, one after another: the document's own cost. */
+async function alone(url: string, token: TokenSource, path: string, body: string, times: number) {
+  const durations: number[] = [];
+  for (let n = 0; n < times; n += 1) {
+    const started = performance.now();
+    const status = await post(url, path, token, body);
+    if (status !== 200) throw new Error(`${path} answered ${status}`);
+    durations.push(performance.now() - started);
+  }
+  return percentile(durations, 0.5);
+}
+
+/** One scenario's rows: receipts idle and while `loops` customers post `document`. */
+async function scenario(
+  url: string,
+  secret: string,
+  token: TokenSource,
+  document: LongDocument,
+  loops: number,
+): Promise<string[]> {
+  const idle: number[] = [];
+  const loaded: number[] = [];
+  const failures: string[] = [];
+  /** Each round's loaded p99 over the idle p99 just before it: noise of the machine's own hits one round. */
+  const ratios: number[] = [];
+  const counts = { ok: 0, busy: 0, other: [] as string[] };
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const quiet = await probe(url, token, ROUND_SECONDS);
+    idle.push(...quiet.times);
+    failures.push(...quiet.failures);
+    const load = await documentLoops(url, secret, document, loops);
+    // Let the first document start before the probe does.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const busy = await probe(url, token, ROUND_SECONDS);
+    const answered = await load.stop();
+    loaded.push(...busy.times);
+    ratios.push(percentile(busy.times, 0.99) / percentile(quiet.times, 0.99));
+    failures.push(...busy.failures);
+    counts.ok += answered.ok;
+    counts.busy += answered.busy;
+    counts.other.push(...answered.other);
+  }
+  const failed = [...failures, ...counts.other];
+  if (failed.length > 0) {
+    const kinds = [...new Set(failed)].slice(0, 5).join('; ');
+    process.stdout.write(`${document}, ${loops} customer(s): failures seen: ${kinds}\n`);
+  }
+  const idleP99 = percentile(idle, 0.99);
+  const loadedP99 = percentile(loaded, 0.99);
+  return [
+    `${LONG_DOCUMENTS[document].label}, ${loops} customer${loops === 1 ? '' : 's'}`,
+    percentile(idle, 0.5).toFixed(1),
+    idleP99.toFixed(1),
+    percentile(loaded, 0.5).toFixed(1),
+    loadedP99.toFixed(1),
+    `${(loadedP99 / idleP99).toFixed(2)}x`,
+    `${percentile(ratios, 0.5).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`,
+    String(failures.length),
+    `${counts.ok} / ${counts.busy} / ${counts.other.length}`,
+  ];
+}
+
 export async function receiptFairness(): Promise<void> {
+  const documents = DOCUMENTS.filter(isLongDocument);
+  if (documents.length !== DOCUMENTS.length) {
+    throw new Error(
+      `BENCH_FAIRNESS_DOCUMENTS names statement and invoice, not ${DOCUMENTS.join(',')}`,
+    );
+  }
   const background = await machineBusy(3);
   const secret = randomBytes(32).toString('hex');
   const url = `http://127.0.0.1:${await freePort()}`;
@@ -147,56 +228,28 @@ export async function receiptFairness(): Promise<void> {
   });
   try {
     const token = tokenSource(secret);
-    const heavy = JSON.stringify(statement(20_000));
-    // Warm both documents (fonts, the worker's first statement).
-    await post(url, '/reports/portal-recibo', token, JSON.stringify(RECEIPT));
-    await post(url, '/reports/portal-estado-cuenta', token, heavy);
+    const receipt = JSON.stringify(RECEIPT);
+    // Warm every document (fonts, the worker's first one), then each one's time alone.
+    await post(url, '/reports/portal-recibo', token, receipt);
+    const costs: string[] = [];
+    costs.push(
+      `receipt ${(await alone(url, token, '/reports/portal-recibo', receipt, 20)).toFixed(1)} ms`,
+    );
+    for (const document of documents) {
+      const { path, body, label } = LONG_DOCUMENTS[document];
+      const heavy = body();
+      await post(url, path, token, heavy);
+      costs.push(
+        `${label.replace(/s$/, '')} ${(await alone(url, token, path, heavy, 3)).toFixed(0)} ms`,
+      );
+    }
 
     const rows: string[][] = [];
-    for (const loops of [1, 4]) {
-      const idle: number[] = [];
-      const loaded: number[] = [];
-      const failures: string[] = [];
-      /** Each round's loaded p99 over the idle p99 just before it: noise of the machine's own hits one round. */
-      const ratios: number[] = [];
-      const statements = { ok: 0, busy: 0, other: [] as string[] };
-      for (let round = 0; round < ROUNDS; round += 1) {
-        const quiet = await probe(url, token, ROUND_SECONDS);
-        idle.push(...quiet.times);
-        failures.push(...quiet.failures);
-        const load = await statementLoops(url, secret, loops);
-        // Let the first statement start before the probe does.
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        const busy = await probe(url, token, ROUND_SECONDS);
-        const counts = await load.stop();
-        loaded.push(...busy.times);
-        ratios.push(percentile(busy.times, 0.99) / percentile(quiet.times, 0.99));
-        failures.push(...busy.failures);
-        statements.ok += counts.ok;
-        statements.busy += counts.busy;
-        statements.other.push(...counts.other);
-      }
-      const idleP99 = percentile(idle, 0.99);
-      const loadedP99 = percentile(loaded, 0.99);
-      rows.push([
-        `${loops} customer${loops === 1 ? '' : 's'} rendering back to back`,
-        percentile(idle, 0.5).toFixed(1),
-        idleP99.toFixed(1),
-        percentile(loaded, 0.5).toFixed(1),
-        loadedP99.toFixed(1),
-        `${(loadedP99 / idleP99).toFixed(2)}x`,
-        `${percentile(ratios, 0.5).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`,
-        String(failures.length),
-        `${statements.ok} / ${statements.busy} / ${statements.other.length}`,
-      ]);
-      const failed = [...failures, ...statements.other];
-      if (failed.length > 0) {
-        const kinds = [...new Set(failed)].slice(0, 5).join('; ');
-        process.stdout.write(`${loops} customer(s): failures seen: ${kinds}\n`);
-      }
+    for (const document of documents) {
+      for (const loops of [1, 4]) rows.push(await scenario(url, secret, token, document, loops));
     }
     const header = [
-      'scenario (20,000-movement statements)',
+      'scenario (rendering back to back)',
       'idle p50 ms',
       'idle p99 ms',
       'loaded p50 ms',
@@ -204,7 +257,7 @@ export async function receiptFairness(): Promise<void> {
       'p99 ratio',
       'median of rounds (range)',
       'receipts failed',
-      'statements 200 / 503 / other',
+      'documents 200 / 503 / other',
     ];
     const widths = header.map((title, i) =>
       Math.max(title.length, ...rows.map((row) => row[i]?.length ?? 0)),
@@ -213,8 +266,9 @@ export async function receiptFairness(): Promise<void> {
       cells
         .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
         .join('  ');
+    process.stdout.write(`\nEach alone, idle (median): ${costs.join('; ')}\n`);
     process.stdout.write(
-      `\nReceipt PDFs (POST /reports/portal-recibo, one every ${PROBE_INTERVAL_MS} ms) idle and while statements render, ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s\n${line(header)}\n${rows.map(line).join('\n')}\n`,
+      `\nReceipt PDFs (POST /reports/portal-recibo, one every ${PROBE_INTERVAL_MS} ms) idle and while long documents render, ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s\n${line(header)}\n${rows.map(line).join('\n')}\n`,
     );
     process.stdout.write(
       `goal: loaded p99 within 3x idle p99; machine: both cores ${(background * 100).toFixed(0)}% busy in the 3 s before\n`,

@@ -62,6 +62,21 @@ export const TWO_RATE_BODY: Pick<
   ],
 };
 
+/**
+ * `count` lines of a long invoice, 5 centavos each at 21 %, whose descriptions wrap to three
+ * lines of the printed table, as an ERP's detailed descriptions do: 1,990 of them are the
+ * 106 pages, about a second of CPU, of the long invoice in docs/benchmarks.md.
+ */
+export function longInvoiceLines(count: number): CbtefisdetLine[] {
+  return Array.from({ length: count }, (_, index) => ({
+    descripcion: `Tornillo autoperforante cabeza hexagonal con arandela 14 x 2 pulgadas, zincado, caja de 100 unidades, para chapa y perfiles de acero galvanizado (artículo ${index + 1})`,
+    cantidad: '1.0000',
+    precio_unitario: '0.0500',
+    alicuota_iva: '21.00',
+    importe: '0.05',
+  }));
+}
+
 export async function insertIssuer(run: RunSql, issuer: IssuerSpec): Promise<void> {
   await run(
     `INSERT INTO public.empfiscal (cuit, razon_social, domicilio, cond_iva, iibb, inicio_actividades)
@@ -115,19 +130,24 @@ export async function insertFiscalDocument(
       spec.asociado_ordcta_id ?? null,
     ],
   );
-  for (const [index, line] of spec.lineas.entries()) {
+  if (spec.lineas.length > 0) {
+    // One statement for all the lines: a 2,000-line invoice is one round trip, not 2,000.
+    const column = (pick: (line: CbtefisdetLine) => string) => spec.lineas.map(pick);
     await run(
       `INSERT INTO ${table('cbtefisdet')}
          (ordcta_id, renglon, descripcion, cantidad, precio_unitario, alicuota_iva, importe)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+       SELECT $1, l.renglon, l.descripcion, l.cantidad, l.precio_unitario, l.alicuota_iva, l.importe
+         FROM unnest($2::int[], $3::text[], $4::numeric[], $5::numeric[], $6::numeric[],
+                     $7::numeric[])
+           AS l (renglon, descripcion, cantidad, precio_unitario, alicuota_iva, importe)`,
       [
         spec.ordcta_id,
-        index + 1,
-        line.descripcion,
-        line.cantidad,
-        line.precio_unitario,
-        line.alicuota_iva,
-        line.importe,
+        spec.lineas.map((_line, index) => index + 1),
+        column((line) => line.descripcion),
+        column((line) => line.cantidad),
+        column((line) => line.precio_unitario),
+        column((line) => line.alicuota_iva),
+        column((line) => line.importe),
       ],
     );
   }

@@ -17,10 +17,10 @@ import { createServiceTokens, type ServiceClaims } from '../platform/reports/tok
 import type { LogLevel } from '../config.js';
 import type { RenderingLimits } from './config.js';
 import { declareRawReport, declareReport } from './declare.js';
-import { renderInvoice } from './invoice-report.js';
+import { createDocumentPool } from './document-pool.js';
+import { INLINE_INVOICE_LINES, renderInvoice } from './invoice-report.js';
 import { renderReceipt } from './receipt-report.js';
 import { createRenderQueue, type RenderQueue, type Ticket } from './render-queue.js';
-import { createStatementPool } from './statement-pool.js';
 import { STATEMENT_BODY_LIMIT } from './statement-report.js';
 
 /** Renders one coupon of the tenant and sucursal named by the service token. */
@@ -76,9 +76,10 @@ export async function buildReportsApp(options: ReportsAppOptions): Promise<Fasti
   installErrorHandling(app);
   const tokens = createServiceTokens(options.secret);
   const limits = options.rendering;
-  // Statements are drawn in worker threads; receipts and coupons here, between other requests.
-  const statements = createStatementPool(limits.statementWorkers, app.log);
-  app.addHook('onClose', () => statements.close());
+  // Long documents (statements, long invoices) are drawn in worker threads; receipts, coupons
+  // and short invoices here, between other requests.
+  const documents = createDocumentPool(limits.statementWorkers, app.log);
+  app.addHook('onClose', () => documents.close());
   const queues = {
     receipts: createRenderQueue({
       label: 'recibos',
@@ -101,8 +102,9 @@ export async function buildReportsApp(options: ReportsAppOptions): Promise<Fasti
       maxWaitMs: limits.maxWaitMs,
       retryAfterSeconds: 1,
     }),
-    statements: createRenderQueue({
-      label: 'estados de cuenta',
+    // The workers' one line: as many draw as there are workers, so none waits inside the pool.
+    longDocuments: createRenderQueue({
+      label: 'estados de cuenta y comprobantes largos',
       concurrency: limits.statementWorkers,
       maxWaiting: limits.statementQueue,
       maxWaitMs: limits.maxWaitMs,
@@ -143,8 +145,9 @@ export async function buildReportsApp(options: ReportsAppOptions): Promise<Fasti
     },
   );
 
-  // An invoice, debit or credit note: one page, drawn here in turn like a receipt, in a line of
-  // its own so that a run on invoices never delays a payer's receipt.
+  // An invoice, debit or credit note. Most are a page, drawn here in turn like a receipt, in a
+  // line of their own so that a run on invoices never delays a payer's receipt. A long one (up
+  // to 2,000 lines, 100 pages and a second of CPU) is drawn by a worker, in the statements' line.
   declareReport(
     app,
     'invoice',
@@ -154,7 +157,15 @@ export async function buildReportsApp(options: ReportsAppOptions): Promise<Fasti
       },
     },
     async (request, reply) => {
-      const pdf = await inTurn(queues.invoices, reply, () => renderInvoice(request.body));
+      const invoice = request.body;
+      if (invoice.lineas.length <= INLINE_INVOICE_LINES) {
+        const pdf = await inTurn(queues.invoices, reply, () => renderInvoice(invoice));
+        return reply.headers(PDF_HEADERS).send(pdf);
+      }
+      const ticket = enterQueue(queues.longDocuments, reply);
+      await ticket.turn();
+      const pdf = await documents.render({ kind: 'invoice', data: invoice });
+      pdf.once('close', () => ticket.leave());
       return reply.headers(PDF_HEADERS).send(pdf);
     },
   );
@@ -176,7 +187,7 @@ export async function buildReportsApp(options: ReportsAppOptions): Promise<Fasti
         // megabytes nor those of one the queue has no room for are read.
         onRequest: async (request, reply) => {
           await authenticate(request);
-          statementTickets.set(request, enterQueue(queues.statements, reply));
+          statementTickets.set(request, enterQueue(queues.longDocuments, reply));
         },
         // A waiting statement's body stays in its connection until its turn: the service holds
         // no more than the statements it draws, and one refused after its wait was never read.
@@ -190,7 +201,10 @@ export async function buildReportsApp(options: ReportsAppOptions): Promise<Fasti
         const ticket = statementTickets.get(request);
         // Everything that can refuse the body runs before the first byte (the worker resolves
         // once it is accepted): once the PDF streams, the answer is a 200 whatever happens next.
-        const pdf = await statements.render(request.body ?? Buffer.alloc(0));
+        const pdf = await documents.render({
+          kind: 'statement',
+          body: request.body ?? Buffer.alloc(0),
+        });
         pdf.once('close', () => ticket?.leave());
         return reply.headers(PDF_HEADERS).send(pdf);
       },

@@ -32,6 +32,15 @@ const HEADER_HEIGHT = 132;
 const ROW_PADDING = 4;
 const QR_SIZE = 104;
 
+/**
+ * Invoices of up to this many lines are drawn on the service's thread, like a receipt; longer
+ * ones in the document pool's workers (app.ts). The hop to a worker is cheap (about a
+ * millisecond of the service's thread, a few of latency), but the workers' line is the
+ * statements': a one-page invoice there could wait seconds behind one, or be refused, to save
+ * the 5-20 ms it costs here (docs/benchmarks.md "Long invoices").
+ */
+export const INLINE_INVOICE_LINES = 40;
+
 interface Column {
   header: string;
   width: number;

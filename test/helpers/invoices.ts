@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { InvoiceReport } from '../../contract/reports.js';
+import type { CbtefisdetLine } from '../../src/platform/db/types.js';
 import {
   insertFiscalDocument,
   type FiscalDocumentSpec,
@@ -75,4 +77,41 @@ export async function insertFiscalRow(
     },
   );
   return id;
+}
+
+/**
+ * The reports service's body for an authorized Factura A of ISSUER with `lineas`, as the API
+ * sends it (`portal-factura`), for the service's own tests and benchmarks.
+ */
+export function invoiceReportBody(lineas: CbtefisdetLine[]): InvoiceReport {
+  return {
+    emisor: { ...ISSUER },
+    comprobante: {
+      tipo: 'FAC',
+      tipo_cbte: 1,
+      letra: 'A',
+      punto_venta: 3,
+      numero: 123,
+      fecha: '2026-10-13',
+      cae: '76123456789012',
+      cae_vto: '2026-10-23',
+      moneda: 'PES',
+      cotizacion: '1.000000',
+      neto: '100.00',
+      iva: '21.00',
+      exento: '0.00',
+      tributos: '0.00',
+      total: '121.00',
+    },
+    receptor: {
+      nombre: 'Ana Gómez',
+      domicilio: 'Mitre 55, Rosario',
+      cond_iva: 'IVA Responsable Inscripto',
+      doc_tipo: 80,
+      doc_nro: '27301112223',
+    },
+    lineas,
+    iva: [{ alicuota: '21.00', base: '100.00', importe: '21.00' }],
+    asociado: null,
+  };
 }

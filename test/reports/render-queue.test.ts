@@ -1,14 +1,18 @@
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ReceiptReport, StatementReport } from '../../contract/reports.js';
+import { longInvoiceLines } from '../../src/dev/fiscal-fixture.js';
 import { createServiceTokens } from '../../src/platform/reports/token.js';
+import { INLINE_INVOICE_LINES } from '../../src/reports/invoice-report.js';
+import { invoiceReportBody } from '../helpers/invoices.js';
 import { startReportsService, type ReportsService } from '../helpers/reports.js';
 
 /*
  * The reports service's bounded queues (docs/receipts.md "Rendering in turn"), against the real
  * process: statements render REPORTS_STATEMENT_WORKERS at a time, REPORTS_STATEMENT_QUEUE more
  * wait, and past that a request is refused at once with 503 and Retry-After; receipts queue
- * the same way on their own counts. Requests are sent together: every one is admitted or refused
+ * the same way on their own counts, and long invoices wait in the statements' line. Requests are
+ * sent together: every one is admitted or refused
  * when its headers arrive, long before the first statement (5,000 movements) is drawn.
  */
 
@@ -155,5 +159,24 @@ describe('statements', () => {
     );
     expect(statuses(receipts)).toEqual(Array.from({ length: 8 }, () => 200));
     expect(statuses(await statements)).toEqual([200, 503]);
+  });
+
+  it('draws long invoices in the same workers, in the same line: with it full, a long invoice or the statement is 503, a short invoice is drawn', async () => {
+    const { url } = await service({
+      REPORTS_STATEMENT_WORKERS: '1',
+      REPORTS_STATEMENT_QUEUE: '0',
+      REPORTS_TIMEOUT_MS: '120000',
+    });
+    const send = (path: string, body: unknown) => post(url, path, JSON.stringify(body));
+    const [statementAnswer, longAnswer, shortAnswer] = await Promise.all([
+      send('/reports/portal-estado-cuenta', statement(5_000)),
+      send('/reports/portal-factura', invoiceReportBody(longInvoiceLines(1_000))),
+      send('/reports/portal-factura', invoiceReportBody(longInvoiceLines(INLINE_INVOICE_LINES))),
+    ]);
+    // One worker and no room to wait: whichever of the long two came first is drawn.
+    expect(statuses([statementAnswer, longAnswer])).toEqual([200, 503]);
+    const refused = [statementAnswer, longAnswer].find((answer) => answer.status === 503);
+    expect(refused?.headers['retry-after']).toBe('5');
+    expect(shortAnswer.status, shortAnswer.bytes.toString()).toBe(200);
   });
 });

@@ -3,7 +3,8 @@ import { declareRoute } from '../../platform/http/declare-route.js';
 import { DEFAULT_INVOICE_LIMIT } from '../../../contract/invoices.js';
 import { principalOf } from '../../platform/auth/guard.js';
 import type { KeyLocks } from '../../platform/key-locks.js';
-import { createInvoicePdfLimits } from './pdf-limits.js';
+import { UNLIMITED_PDF } from '../pdf-limits.js';
+import { chargeInvoiceLines, createInvoicePdfLimits } from './pdf-limits.js';
 import type { InvoiceService } from './service.js';
 
 const tags = ['facturas'];
@@ -14,9 +15,7 @@ export function invoiceRoutes(
   deps: { invoices: InvoiceService; locks: KeyLocks; renderTtlMs: number; fairUse: boolean },
 ): void {
   // Off only in a benchmark of the render path (BuildOptions.invoicePdfFairUse).
-  const admitPdf = deps.fairUse
-    ? createInvoicePdfLimits(app, deps)
-    : () => Promise.resolve(() => Promise.resolve());
+  const admitPdf = deps.fairUse ? createInvoicePdfLimits(app, deps) : UNLIMITED_PDF;
 
   declareRoute(
     app,
@@ -49,10 +48,14 @@ export function invoiceRoutes(
     async (request) => {
       const { tenant, portalUserId, payLinkId } = principalOf(request);
       // After the params' schema, before anything is read.
-      const release = await admitPdf(request);
+      const admission = await admitPdf(request);
       const { filename, pdf } = await deps.invoices
-        .pdf(tenant, portalUserId, request.params.id, { pendingOnly: payLinkId !== undefined })
-        .finally(() => void release());
+        .pdf(tenant, portalUserId, request.params.id, {
+          pendingOnly: payLinkId !== undefined,
+          // Once the document is read: a long one counts for more of the budget.
+          beforeRender: (lines) => chargeInvoiceLines(admission, lines),
+        })
+        .finally(() => void admission.release());
       return { filename, pdf, disposition: 'attachment' as const };
     },
   );

@@ -110,12 +110,17 @@ export function createInvoiceService(deps: {
      * yet, or of a tenant without an issuer, each with its own message, the list's `pdf_motivo`
      * (docs/decisions.md #47, #51). Drawn by the reports service (`portal-factura`):
      * 503 SERVICE_UNAVAILABLE with its Retry-After when it is busy, 502 INFORMES_ERROR otherwise.
+     * `beforeRender` is given the document's line count once it may be drawn, and may refuse it
+     * (the fair-use limit's cost of a long document).
      */
     async pdf(
       tenant: TenantContext,
       portalUserId: string,
       id: string,
-      scope: { pendingOnly: boolean } = { pendingOnly: false },
+      options: {
+        pendingOnly: boolean;
+        beforeRender?: (lines: number) => Promise<void>;
+      } = { pendingOnly: false },
     ): Promise<{ filename: string; pdf: Buffer }> {
       if (!isUuid(id)) throw new AppError('FACTURA_NOT_FOUND', NOT_FOUND);
       const [document, issuer] = await Promise.all([
@@ -123,7 +128,7 @@ export function createInvoiceService(deps: {
         deps.issuers.issuer(tenant),
       ]);
       // A pay link's token reads the documents it may pay, no other (docs/pay-links.md).
-      if (!document || (scope.pendingOnly && !(Number(document.saldo) > 0))) {
+      if (!document || (options.pendingOnly && !(Number(document.saldo) > 0))) {
         throw new AppError('FACTURA_NOT_FOUND', NOT_FOUND);
       }
       const { fiscal } = document;
@@ -136,6 +141,7 @@ export function createInvoiceService(deps: {
           PDF_MISSING_MESSAGES[motivo ?? 'sin_datos_fiscales'],
         );
       }
+      await options.beforeRender?.(document.lineas.length);
       try {
         const pdf = await deps.reports.invoice(
           { tenant_id: tenant.tenantId, sucursal_id: tenant.sucursalId },

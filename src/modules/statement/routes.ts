@@ -39,7 +39,7 @@ export function statementRoutes(
     async (request) => {
       const { tenant, portalUserId } = principalOf(request);
       // After the query's schema (a malformed date is not counted), before the ledger is read.
-      const release = await admitPdf(request);
+      const { release } = await admitPdf(request);
       const { filename, pdf } = await deps.statements
         .pdf(tenant, portalUserId, request.query)
         // The key goes back beside the answer: the PDF does not wait for Redis.

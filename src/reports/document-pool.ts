@@ -1,12 +1,20 @@
 import { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
+import type { InvoiceReport } from '../../contract/reports.js';
 import { AppError } from '../platform/errors.js';
+
+/** A long document for a worker to draw. */
+export type DocumentJob =
+  /** A statement's request body, as it came (the worker parses and checks it). */
+  | { kind: 'statement'; body: Buffer }
+  /** A long invoice, debit or credit note, already validated by its route. */
+  | { kind: 'invoice'; data: InvoiceReport };
 
 /** What the service's thread tells a worker. */
 export type ToWorker =
-  /** A statement's request body, as it came (the worker parses and checks it). */
-  | { type: 'render'; id: number; body: Uint8Array }
+  | { type: 'render'; id: number; kind: 'statement'; body: Uint8Array }
+  | { type: 'render'; id: number; kind: 'invoice'; data: InvoiceReport }
   /** The reader has room: the next chunk, please. */
   | { type: 'pull'; id: number }
   /** The reader went away. */
@@ -29,7 +37,7 @@ const RESPAWN_DELAY_MS = 1_000;
 // The worker's module beside this one, in its language: `.ts` under tsx, `.js` compiled (as
 // supervisor.ts finds main).
 const EXTENSION = import.meta.url.slice(import.meta.url.lastIndexOf('.'));
-const WORKER = new URL(`./statement-worker${EXTENSION}`, import.meta.url);
+const WORKER = new URL(`./document-worker${EXTENSION}`, import.meta.url);
 
 /**
  * A worker thread on the worker's module. Under tsx (development, `.ts`), Node 20 does not carry
@@ -43,14 +51,15 @@ function startWorker(): Worker {
   return new Worker(code, { eval: true });
 }
 
-export interface StatementPool {
+export interface DocumentPool {
   /**
-   * Parses, validates, checks and draws the statement `body` (the route's raw JSON) in a worker
-   * thread, and resolves with its PDF as a stream once the body is accepted; rejects with 400
-   * INVALID_REQUEST, Fastify's own words, when it is not. Waits for a free worker: the route's
-   * queue (render-queue.ts) keeps the waiting bounded.
+   * Draws `job` in a worker thread, and resolves with its PDF as a stream once the worker has
+   * accepted it: a statement is parsed, validated and checked there first, and rejects with 400
+   * INVALID_REQUEST, Fastify's own words, when it is not accepted; an invoice is drawn whole
+   * before its first byte. Waits for a free worker: the route's queue (render-queue.ts) keeps
+   * the waiting bounded.
    */
-  render(body: Buffer): Promise<Readable>;
+  render(job: DocumentJob): Promise<Readable>;
   close(): Promise<void>;
 }
 
@@ -64,13 +73,14 @@ interface Slot {
 }
 
 /**
- * `size` worker threads that draw statements (docs/receipts.md "Rendering in turn"): pdfkit draws
- * synchronously, and a 20,000-movement statement is seconds of CPU plus tens of milliseconds of
- * JSON.parse and validation in one piece; here none of it runs on the service's event loop, so
- * receipts and coupons, drawn there, never wait behind a statement. A worker that dies is
- * replaced; its statement fails (a cut stream, which the API answers 502).
+ * `size` worker threads that draw the long documents (docs/receipts.md "Rendering in turn"):
+ * pdfkit draws synchronously, and a 20,000-movement statement is seconds of CPU plus tens of
+ * milliseconds of JSON.parse and validation in one piece, a 2,000-line invoice about a second;
+ * here none of it runs on the service's event loop, so receipts, coupons and short invoices,
+ * drawn there, never wait behind one. A worker that dies is replaced; its document fails (a cut
+ * stream, which the API answers 502).
  */
-export function createStatementPool(size: number, log: FastifyBaseLogger): StatementPool {
+export function createDocumentPool(size: number, log: FastifyBaseLogger): DocumentPool {
   let nextId = 1;
   let closing = false;
   const slots: Slot[] = [];
@@ -88,16 +98,16 @@ export function createStatementPool(size: number, log: FastifyBaseLogger): State
       if (message.id === slot.jobId) slot.job?.(message);
     });
     slot.worker.on('error', (error) => {
-      log.error({ err: error }, 'statement worker failed');
+      log.error({ err: error }, 'document worker failed');
     });
     slot.worker.on('exit', (code) => {
       const index = slots.indexOf(slot);
       if (index >= 0) slots.splice(index, 1);
       const idleAt = idle.indexOf(slot);
       if (idleAt >= 0) idle.splice(idleAt, 1);
-      slot.abort?.(new Error(`the statement worker exited (${code})`));
+      slot.abort?.(new Error(`the document worker exited (${code})`));
       if (closing) return;
-      log.error({ code }, 'statement worker exited; starting another');
+      log.error({ code }, 'document worker exited; starting another');
       setTimeout(() => {
         if (!closing) release(spawn());
       }, RESPAWN_DELAY_MS).unref();
@@ -124,10 +134,12 @@ export function createStatementPool(size: number, log: FastifyBaseLogger): State
 
   for (let n = 0; n < size; n += 1) idle.push(spawn());
 
-  async function render(body: Buffer): Promise<Readable> {
-    const slot = await acquire();
-    const id = nextId++;
-    slot.jobId = id;
+  /** The job's render message, and what it hands over rather than copies. */
+  function renderMessage(id: number, job: DocumentJob): [ToWorker, ArrayBuffer[]] {
+    // An invoice's object is copied (structured clone: about a millisecond for 2,000 lines).
+    if (job.kind === 'invoice')
+      return [{ type: 'render', id, kind: 'invoice', data: job.data }, []];
+    const { body } = job;
     // Handed over, not copied, when the body has its buffer to itself (a large body read whole
     // does); a small one may sit in Node's shared pool, and is copied first.
     const whole = body.buffer instanceof ArrayBuffer && body.byteOffset === 0;
@@ -135,6 +147,13 @@ export function createStatementPool(size: number, log: FastifyBaseLogger): State
       whole && body.byteLength === body.buffer.byteLength
         ? new Uint8Array(body.buffer, 0, body.byteLength)
         : new Uint8Array(body);
+    return [{ type: 'render', id, kind: 'statement', body: bytes }, [bytes.buffer]];
+  }
+
+  async function render(job: DocumentJob): Promise<Readable> {
+    const slot = await acquire();
+    const id = nextId++;
+    slot.jobId = id;
 
     return new Promise<Readable>((resolve, reject) => {
       let pulling = false;
@@ -190,7 +209,7 @@ export function createStatementPool(size: number, log: FastifyBaseLogger): State
             return;
           case 'failed': {
             finish();
-            const error = new Error(`statement render failed: ${message.message}`);
+            const error = new Error(`${job.kind} render failed: ${message.message}`);
             // Before its first byte the caller still waits for the stream: it gets the error.
             if (started) output.destroy(error);
             else reject(error);
@@ -198,9 +217,7 @@ export function createStatementPool(size: number, log: FastifyBaseLogger): State
           }
         }
       };
-      slot.worker.postMessage({ type: 'render', id, body: bytes } satisfies ToWorker, [
-        bytes.buffer,
-      ]);
+      slot.worker.postMessage(...renderMessage(id, job));
     });
   }
 

@@ -1,23 +1,27 @@
 import { request } from 'undici';
 import { createServiceTokens } from '../src/platform/reports/token.js';
-import { statement } from './estado-cuenta.js';
+import { isLongDocument, LONG_DOCUMENTS } from './long-documents.js';
 
 /**
  * The fairness bench's other customers, in a process of their own so that their uploads never
- * delay the receipt probe's requests on the client side: `LOOPS` customers each post a
- * 20,000-movement statement to the reports service at `REPORTS_URL` back to back until SIGTERM,
- * then print what they were answered as JSON ({ ok, busy, other }) and exit.
+ * delay the receipt probe's requests on the client side: `LOOPS` customers each post the
+ * `DOCUMENT` of bench/long-documents.ts (a 20,000-movement statement by default, or a
+ * 1,990-line invoice) to the reports service at `REPORTS_URL` back to back until SIGTERM, then
+ * print what they were answered as JSON ({ ok, busy, other }) and exit.
  */
 const url = process.env.REPORTS_URL ?? '';
 const tokens = createServiceTokens(process.env.REPORTS_SERVICE_SECRET ?? '');
 const loops = Number(process.env.LOOPS ?? 1);
-const body = JSON.stringify(statement(20_000));
+const name = process.env.DOCUMENT ?? 'statement';
+if (!isLongDocument(name)) throw new Error(`DOCUMENT is statement or invoice, not ${name}`);
+const document = LONG_DOCUMENTS[name];
+const body = document.body();
 const counts = { ok: 0, busy: 0, other: [] as string[] };
 let stopped = false;
 
 async function once(): Promise<void> {
   try {
-    const answer = await request(`${url}/reports/portal-estado-cuenta`, {
+    const answer = await request(`${url}${document.path}`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
