@@ -293,6 +293,22 @@ describe('deploy/compose.yaml, as an operator runs it', () => {
     expect(after.status).toBe(200);
   }, 240_000);
 
+  it('stops an API on SIGTERM within its deadline, exit code 0, its logs on standard output', async () => {
+    const api = await containerOf('api-2');
+    const { stdout: logs } = await run(engine, ['logs', api], 30_000);
+    // pino's JSON lines, one of them the listener's.
+    expect(logs).toMatch(/^\{.*"msg":"Server listening at/m);
+    const started = Date.now();
+    await run(engine, ['stop', '--time', '15', api], 60_000);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const { stdout: exitCode } = await run(
+      engine,
+      ['inspect', '--format', '{{ .State.ExitCode }}', api],
+      30_000,
+    );
+    expect(exitCode.trim()).toBe('0');
+  }, 120_000);
+
   it('stops everything with compose down within its deadline and leaves nothing behind', async () => {
     const started = Date.now();
     // The APIs' own stop takes at most 10 s; 15 s each before the engine kills.
