@@ -311,12 +311,19 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    // Plain Node scripts run by npm (prepare, prestart) before dependencies may be there.
-    files: ['scripts/**/*.mjs'],
+    // Plain Node scripts run by npm (prepare, prestart) before dependencies may be there, and
+    // the image's own (deploy/image: the health check and the migration role).
+    files: ['scripts/**/*.mjs', 'deploy/**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
-      globals: { process: 'readonly', console: 'readonly', URL: 'readonly' },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        fetch: 'readonly',
+        AbortSignal: 'readonly',
+      },
     },
     rules: { ...tseslint.configs.disableTypeChecked.rules, 'no-console': 'off' },
   },

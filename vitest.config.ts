@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /*
- * One configuration, six projects, each running only what it needs (README.md, "Run the tests");
+ * One configuration, seven projects, each running only what it needs (README.md, "Run the tests");
  * a file's folder decides its project, so a new file needs no list edited. An area's tests live
  * in one folder named as in src/ (test/payments/ for src/modules/payments/, test/platform/,
  * test/web/ for web/), each kind below it (docs/architecture.md "Tests"):
@@ -14,7 +14,9 @@ import { defineConfig } from 'vitest/config';
  * - smoke (test/web/browser/smoke/): a few browser files, the web client's main paths;
  * - browser (the rest of test/web/browser/): the web client in Chromium against the real portal
  *   process;
- * - faults (test/faults/): PostgreSQL stopped and started, processes killed, services slowed.
+ * - faults (test/faults/): PostgreSQL stopped and started, processes killed, services slowed;
+ * - deploy (test/deploy/): the container image and deploy/compose.yaml under podman or docker
+ *   (`npm run test:deploy`, not part of `npm run test:all`): needs no run services of its own.
  * `npm test` (scripts/test.mjs) runs the checks, unit, integration and smoke; `npm run
  * test:all` (scripts/test.mjs --all) everything.
  */
@@ -80,6 +82,7 @@ export default defineConfig({
             'test/faults/**',
             'test/web/browser/**',
             'test/process/**',
+            'test/deploy/**',
             'node_modules/**',
           ],
           ...withDatabase,
@@ -109,6 +112,16 @@ export default defineConfig({
           ...withDatabase,
           testTimeout: 120_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'deploy',
+          include: ['test/deploy/**/*.test.ts'],
+          provide: { usesNoRunServices: true },
+          pool: 'forks',
+          testTimeout: 120_000,
+          hookTimeout: 2_400_000,
         },
       },
       {
