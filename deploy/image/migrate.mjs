@@ -46,7 +46,7 @@ try {
   await waitForDatabase(databaseUrl);
   await cli('migrate');
   if (process.env.PORTAL_DEMO === '1') {
-    const { seedDemo, DEMO_TENANT } = await import('../dist/src/dev/seed/demo.js');
+    const { seedDemo, DEMO_TENANT } = await import('../../dist/src/dev/seed/demo.js');
     const { created } = await seedDemo(databaseUrl);
     console.log(`demo tenant ${DEMO_TENANT.id} ${created ? 'created' : 'already there'}`);
   }

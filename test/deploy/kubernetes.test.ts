@@ -109,7 +109,7 @@ describe('deploy/kubernetes', () => {
     const reports = podOf(find(all, 'Deployment', 'portal-reports'));
     expect(reports.containers[0]?.command).toContain('dist/src/reports/main.js');
     const job = podOf(find(all, 'Job', 'portal-migrate'));
-    expect(job.containers[0]?.command).toEqual(['node', 'deploy/migrate.mjs']);
+    expect(job.containers[0]?.command).toEqual(['node', 'deploy/image/migrate.mjs']);
   });
 
   it('names every setting as the portal reads it', async () => {

@@ -28,7 +28,18 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 
 /** The repository's own folders, from its root: a path starting with one is checked as a whole. */
-const TOP_FOLDERS = ['src', 'test', 'contract', 'web', 'docs', 'db', 'scripts', 'bench', '.ci'];
+const TOP_FOLDERS = [
+  'src',
+  'test',
+  'contract',
+  'web',
+  'docs',
+  'db',
+  'scripts',
+  'bench',
+  'deploy',
+  '.ci',
+];
 /** The code read for paths. */
 const CODE_FOLDERS = ['src', 'contract', join('web', 'src')];
 /** Extensions of the files docs and comments name. */
@@ -50,7 +61,7 @@ interface RepositoryIndex {
   folders: ReadonlySet<string>;
   /** Files by their last path segment, for the hint of where a named file went. */
   byName: ReadonlyMap<string, readonly string[]>;
-  /** Top-level names `.gitignore` keeps out (`dist`, `.data`, `node_modules`). */
+  /** Names `.gitignore` keeps out (`dist`, `.data`, `node_modules`, `.env`). */
   ignored: ReadonlySet<string>;
   /** Package names (package.json's dependencies): `nodemailer/lib/x.js` is theirs. */
   packages: ReadonlySet<string>;
@@ -70,7 +81,8 @@ async function ignoredFolders(): Promise<Set<string>> {
     text
       .split('\n')
       .map((line) => line.trim())
-      .filter((line) => line.endsWith('/') && !line.startsWith('#'))
+      // Folders (`dist/`) and plain names (`.env`, an operator's secrets file), not patterns.
+      .filter((line) => (line.endsWith('/') || /^[\w.-]+$/.test(line)) && !line.startsWith('#'))
       .map((line) => line.replace(/^\/|\/$/g, '')),
   );
 }
