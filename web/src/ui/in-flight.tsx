@@ -27,6 +27,9 @@ import { routes } from '../../../contract/routes.js';
 export const CANCEL_DETAIL =
   'Si ya pagaste en la plataforma de pago, no lo canceles: esperá la confirmación. Al cancelar, sus facturas quedan libres para pagarlas de nuevo.';
 
+/** What the page says when "Continuar el pago" found the payment ended. */
+const PAYMENT_ENDED = 'Este pago ya no está en curso: actualizamos la página.';
+
 /** How long "Continuar" waits for the payment's state before it goes to the checkout anyway. */
 const CHECK_TIMEOUT_MS = 5_000;
 
@@ -65,20 +68,16 @@ export function ContinuePaymentLink(props: {
       // No answer, or one that says nothing of the payment: the checkout says what it can.
     }
     if (href === null) {
+      // The page says it (ui/page.tsx): the read it starts removes this link.
       setState('ended');
-      lookAgainHere();
+      lookAgainHere(PAYMENT_ENDED);
       return;
     }
     rememberPortal(pathFor(props.link, 'home'));
     payer.beforeCheckout();
     window.location.assign(href);
   }
-  if (state === 'ended')
-    return (
-      <p class="hint" role="status">
-        Este pago ya no está en curso: actualizamos la página.
-      </p>
-    );
+  if (state === 'ended') return null;
   return (
     <a
       class={props.secondary ? 'button secondary' : 'button'}

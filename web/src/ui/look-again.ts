@@ -6,7 +6,7 @@
  * `portal-data` channel. A page left open never shows a payment in flight that ended, or a
  * balance since paid, for longer than it takes to look at it.
  */
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 /**
  * Why the pages look again: the tab `shown` again, the page `restored` from the back-forward
@@ -35,9 +35,40 @@ if (typeof window === 'object') {
   channel?.addEventListener('message', () => lookAgain('changed'));
 }
 
-/** This tab's pages look again now (what one of them shows turned out to be stale). */
-export function lookAgainHere(): void {
+/**
+ * Why this tab's page last looked again, said by the page itself (ui/page.tsx) rather than by
+ * the part that found it stale: that part is often what the new read removes (a payment's
+ * "Continuar el pago"), and its words would go with it before anyone read them. Kept for the
+ * address it was said at: another page does not repeat it.
+ */
+let notice: { text: string; address: string } | null = null;
+const noticeListeners = new Set<() => void>();
+
+function currentAddress(): string {
+  return `${window.location.pathname}${window.location.search}`;
+}
+
+/**
+ * This tab's pages look again now (what one of them shows turned out to be stale); `why`, when
+ * given, is said on the page until the customer goes to another one.
+ */
+export function lookAgainHere(why?: string): void {
+  if (why !== undefined) {
+    notice = { text: why, address: currentAddress() };
+    for (const listener of [...noticeListeners]) listener();
+  }
   lookAgain('changed');
+}
+
+/** What the page says of its last look again (`lookAgainHere`'s `why`) at `address`, or null. */
+export function useLookAgainNotice(address: string): string | null {
+  const [, rerender] = useState(0);
+  useEffect(() => {
+    const listener = () => rerender((count) => count + 1);
+    noticeListeners.add(listener);
+    return () => noticeListeners.delete(listener);
+  }, []);
+  return notice?.address === address ? notice.text : null;
 }
 
 /** This tab changed the account: the portal's other tabs look again (this one does its own). */
