@@ -27,14 +27,45 @@ async function waitForDatabase(url) {
   }
 }
 
+/**
+ * A failure worth another try: the network or the server not there yet, or for a moment (a
+ * container network's DNS answers EAI_AGAIN while it reloads as the other services join it).
+ */
+const TRANSIENT =
+  /EAI_AGAIN|ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|57P03|the database system is (starting|shutting) up/;
+
 function cli(...args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/src/cli.js', ...args], { stdio: 'inherit' });
+    const child = spawn(process.execPath, ['dist/src/cli.js', ...args], {
+      stdio: ['ignore', 'inherit', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      process.stderr.write(chunk);
+      stderr += chunk;
+    });
     child.on('error', reject);
     child.on('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`cli ${args.join(' ')}: ${signal ?? code}`)),
+      code === 0
+        ? resolve()
+        : reject(Object.assign(new Error(`cli ${args.join(' ')}: ${signal ?? code}`), { stderr })),
     );
   });
+}
+
+/** Runs `step` again while it fails for a transient reason, until the wait's deadline. */
+async function withRetries(step) {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    try {
+      return await step();
+    } catch (error) {
+      const said = `${error?.code ?? ''} ${error?.message ?? ''} ${error?.stderr ?? ''}`;
+      if (!TRANSIENT.test(said) || Date.now() > deadline) throw error;
+      console.error(`transient failure, trying again: ${error?.code ?? error?.message}`);
+      await sleep(1_000);
+    }
+  }
 }
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -44,10 +75,11 @@ if (!databaseUrl) {
 }
 try {
   await waitForDatabase(databaseUrl);
-  await cli('migrate');
+  // Both steps are idempotent (applied migrations are skipped, the demo is "already there").
+  await withRetries(() => cli('migrate'));
   if (process.env.PORTAL_DEMO === '1') {
     const { seedDemo, DEMO_TENANT } = await import('../../dist/src/dev/seed/demo.js');
-    const { created } = await seedDemo(databaseUrl);
+    const { created } = await withRetries(() => seedDemo(databaseUrl));
     console.log(`demo tenant ${DEMO_TENANT.id} ${created ? 'created' : 'already there'}`);
   }
 } catch (error) {

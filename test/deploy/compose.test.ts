@@ -138,6 +138,36 @@ function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The one-shot migration's exit code, once it has exited. docker compose starts the APIs only
+ * after it (`service_completed_successfully`); podman-compose 1.0.3 ignores the condition, so an
+ * API can be ready before the demo tenant exists: an operator waits for it, as this does.
+ */
+async function migrationExitCode(deadlineMs: number): Promise<string> {
+  const { stdout } = await run(
+    engine,
+    [
+      'ps',
+      '-a',
+      '-q',
+      '--filter',
+      `label=com.docker.compose.project=${PROJECT}`,
+      '--filter',
+      'label=com.docker.compose.service=migrate',
+    ],
+    30_000,
+  );
+  const [id] = stdout.split('\n').filter((line) => line.trim() !== '');
+  if (!id) throw new Error('no migrate container in the project');
+  const waited = await run(engine, ['wait', id], deadlineMs);
+  const code = waited.stdout.trim();
+  if (code !== '0') {
+    const logs = await run(engine, ['logs', id], 30_000);
+    console.error(`migrate exited ${code}:\n${logs.stdout}\n${logs.stderr}`);
+  }
+  return code;
+}
+
 async function waitReady(baseUrl: string, deadlineMs: number): Promise<void> {
   const deadline = Date.now() + deadlineMs;
   let last = '';
@@ -203,6 +233,7 @@ describe('deploy/compose.yaml, as an operator runs it', () => {
     await compose(['down', '-v']).catch(() => undefined);
     await removePodmanLeftovers();
     await compose(['up', '-d'], 300_000);
+    expect(await migrationExitCode(240_000), 'the migrate service failed').toBe('0');
     await Promise.all([waitReady(api1, 240_000), waitReady(api2, 240_000)]);
   }, 2_400_000);
 
