@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { seedDemo } from '../src/dev/seed/demo.js';
 import { startEmbeddedPostgres } from '../src/dev/embedded-postgres.js';
 import { dropDatabase } from '../src/platform/db/admin.js';
@@ -27,6 +27,7 @@ import { logoDataUri } from '../test/helpers/web-suite.js';
  *
  * BENCH_PORTAL_ROOT=<checkout> runs the server and client of another checkout (its node_modules
  * and web/dist ready), to measure a "before" on the same machine with the same script.
+ * BENCH_WEB_VISITORS names who opens them (below; default `new,logged-out`).
  * BENCH_WEB_BRAND=1 gives the demo tenant a brand first (colour, the whole contact, a 33 KB
  * logo): the login page then has its logo to fetch and its footer to draw.
  */
@@ -34,6 +35,14 @@ import { logoDataUri } from '../test/helpers/web-suite.js';
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 5);
 const BRAND = process.env.BENCH_WEB_BRAND === '1';
 const PATHS = (process.env.BENCH_WEB_PATHS ?? 'ingresar,').split(',');
+/**
+ * Who opens the page: `new` (a fresh profile), `logged-out` (this browser signed in to the
+ * portal, then chose "Salir"), `session-gone` (signed in, then the refresh cookie vanished
+ * without the page knowing: cleared, or ended elsewhere). BENCH_WEB_VISITORS, comma-separated.
+ */
+type Visitor = 'new' | 'logged-out' | 'session-gone';
+const VISITORS = (process.env.BENCH_WEB_VISITORS ?? 'new,logged-out').split(',') as Visitor[];
+const DEMO = { identifier: '20304050', password: 'Portal2026' };
 
 interface Profile {
   name: string;
@@ -99,6 +108,8 @@ interface Load {
   /** When the logo arrived (BENCH_WEB_BRAND=1), or null. */
   logoLoaded: number | null;
   requests: number;
+  /** Scripts asked for before the form was usable (the home page's chunks among them, or not). */
+  scripts: number;
   bytes: number;
   tenantRequests: number;
 }
@@ -185,12 +196,14 @@ async function loadOnce(
   url: string,
   profile: Profile,
   where: string,
+  visitor: Visitor,
 ): Promise<Load> {
   const context = await browser.newContext({
     locale: 'es-AR',
     viewport: { width: 360, height: 740 },
   });
   try {
+    if (visitor !== 'new') await signInBefore(context, url, visitor);
     const page = await context.newPage();
     await page.addInitScript(WATCH_FORM);
     const cdp = await context.newCDPSession(page);
@@ -205,8 +218,10 @@ async function loadOnce(
     let requests = 0;
     let bytes = 0;
     let tenantRequests = 0;
+    let scripts = 0;
     cdp.on('Network.requestWillBeSent', (event) => {
       requests += 1;
+      if (/\/assets\/[^/]+\.js$/.test(event.request.url)) scripts += 1;
       if (/\/portal\/empresas\/\d+$/.test(event.request.url)) tenantRequests += 1;
     });
     cdp.on('Network.loadingFinished', (event) => {
@@ -215,12 +230,32 @@ async function loadOnce(
     await page.goto(`${url}/e/1/${where}`, { waitUntil: 'commit', timeout: 120_000 });
     const times = await page.evaluate<{ firstText: number; formUsable: number }>(READ_TIMES);
     // What the form needed: the logo comes after it, and is timed on its own.
-    const atForm = { requests, bytes, tenantRequests };
+    const atForm = { requests, scripts, bytes, tenantRequests };
     const logoLoaded = BRAND ? await page.evaluate<number | null>(LOGO_LOADED) : null;
     return { ...times, logoLoaded, ...atForm };
   } finally {
     await context.close();
   }
+}
+
+/**
+ * The visitor's earlier day, unthrottled in another tab that is then closed: a login through
+ * the form, then "Salir" (`logged-out`) or the refresh cookie dropped (`session-gone`).
+ */
+async function signInBefore(context: BrowserContext, url: string, visitor: Visitor) {
+  const page = await context.newPage();
+  await page.goto(`${url}/e/1/ingresar`);
+  await page.getByRole('radio', { name: 'DNI' }).check();
+  await page.getByLabel('Número de DNI').fill(DEMO.identifier);
+  await page.getByLabel('Contraseña', { exact: true }).fill(DEMO.password);
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await page.getByRole('heading', { level: 1, name: /^Hola, / }).waitFor();
+  if (visitor === 'logged-out') {
+    await page.getByRole('button', { name: 'Menú' }).click();
+    await page.getByRole('button', { name: 'Salir' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Ingresá a tu cuenta' }).waitFor();
+  } else await context.clearCookies();
+  await page.close();
 }
 
 /** Rows of same-keyed cells as an aligned text table. */
@@ -265,22 +300,26 @@ export async function webFirstPage(): Promise<void> {
     const rows = [];
     for (const profile of PROFILES) {
       for (const where of PATHS) {
-        const loads: Load[] = [];
-        for (let run = 0; run < RUNS; run += 1)
-          loads.push(await loadOnce(browser, server.url, profile, where));
-        rows.push({
-          profile: profile.name,
-          address: `/e/1/${where}`,
-          'first text (median)': seconds(median(loads.map((load) => load.firstText))),
-          'form usable (median)': seconds(median(loads.map((load) => load.formUsable))),
-          'form usable (range)': `${seconds(Math.min(...loads.map((l) => l.formUsable)))}-${seconds(Math.max(...loads.map((l) => l.formUsable)))}`,
-          requests: median(loads.map((load) => load.requests)),
-          'bytes received': median(loads.map((load) => load.bytes)),
-          'tenant requests': median(loads.map((load) => load.tenantRequests)),
-          ...(BRAND && {
-            'logo loaded (median)': seconds(median(loads.map((load) => load.logoLoaded ?? NaN))),
-          }),
-        });
+        for (const visitor of VISITORS) {
+          const loads: Load[] = [];
+          for (let run = 0; run < RUNS; run += 1)
+            loads.push(await loadOnce(browser, server.url, profile, where, visitor));
+          rows.push({
+            profile: profile.name,
+            address: `/e/1/${where}`,
+            visitor,
+            'first text (median)': seconds(median(loads.map((load) => load.firstText))),
+            'form usable (median)': seconds(median(loads.map((load) => load.formUsable))),
+            'form usable (range)': `${seconds(Math.min(...loads.map((l) => l.formUsable)))}-${seconds(Math.max(...loads.map((l) => l.formUsable)))}`,
+            requests: median(loads.map((load) => load.requests)),
+            scripts: median(loads.map((load) => load.scripts)),
+            'bytes received': median(loads.map((load) => load.bytes)),
+            'tenant requests': median(loads.map((load) => load.tenantRequests)),
+            ...(BRAND && {
+              'logo loaded (median)': seconds(median(loads.map((load) => load.logoLoaded ?? NaN))),
+            }),
+          });
+        }
       }
     }
     printRows(

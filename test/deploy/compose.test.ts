@@ -139,11 +139,12 @@ function freePort(): Promise<number> {
 }
 
 /**
- * The one-shot migration's exit code, once it has exited. docker compose starts the APIs only
- * after it (`service_completed_successfully`); podman-compose 1.0.3 ignores the condition, so an
- * API can be ready before the demo tenant exists: an operator waits for it, as this does.
+ * Waits for the one-shot migration to exit, and fails with its output unless it exited 0.
+ * docker compose starts the APIs only after it (`service_completed_successfully`);
+ * podman-compose 1.0.3 ignores the condition, so an API can be ready before the demo tenant
+ * exists: an operator waits for it, as this does.
  */
-async function migrationExitCode(deadlineMs: number): Promise<string> {
+async function waitForMigration(deadlineMs: number): Promise<void> {
   const { stdout } = await run(
     engine,
     [
@@ -159,13 +160,10 @@ async function migrationExitCode(deadlineMs: number): Promise<string> {
   );
   const [id] = stdout.split('\n').filter((line) => line.trim() !== '');
   if (!id) throw new Error('no migrate container in the project');
-  const waited = await run(engine, ['wait', id], deadlineMs);
-  const code = waited.stdout.trim();
-  if (code !== '0') {
-    const logs = await run(engine, ['logs', id], 30_000);
-    console.error(`migrate exited ${code}:\n${logs.stdout}\n${logs.stderr}`);
-  }
-  return code;
+  const code = (await run(engine, ['wait', id], deadlineMs)).stdout.trim();
+  if (code === '0') return;
+  const logs = await run(engine, ['logs', id], 30_000);
+  throw new Error(`the migrate service exited ${code}:\n${logs.stdout}\n${logs.stderr}`);
 }
 
 async function waitReady(baseUrl: string, deadlineMs: number): Promise<void> {
@@ -233,7 +231,7 @@ describe('deploy/compose.yaml, as an operator runs it', () => {
     await compose(['down', '-v']).catch(() => undefined);
     await removePodmanLeftovers();
     await compose(['up', '-d'], 300_000);
-    expect(await migrationExitCode(240_000), 'the migrate service failed').toBe('0');
+    await waitForMigration(240_000);
     await Promise.all([waitReady(api1, 240_000), waitReady(api2, 240_000)]);
   }, 2_400_000);
 

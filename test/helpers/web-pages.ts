@@ -185,3 +185,45 @@ export function wallClock(instant: Date | string, timeZone: string): string {
     parts.find((candidate) => candidate.type === type)?.value ?? '';
   return `${part('day')}/${part('month')}/${part('year')} ${part('hour')}:${part('minute')}`;
 }
+
+/**
+ * For `page.addInitScript`, before the page's own scripts: records (window.__formUsable, the
+ * page's clock) when the login form's inputs are there and enabled. (Not waitForFunction: it
+ * evaluates with `new Function`, which the page's CSP refuses.)
+ */
+export const WATCH_LOGIN_FORM = `(() => {
+  const usable = () =>
+    ['identifier', 'password'].every((id) => {
+      const field = document.getElementById(id);
+      return field instanceof HTMLInputElement && !field.disabled;
+    });
+  const check = () => {
+    if (window.__formUsable === undefined && usable()) window.__formUsable = performance.now();
+    else if (window.__formUsable === undefined) requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+})()`;
+
+/**
+ * On a page watched with WATCH_LOGIN_FORM: when its login form was usable and when the home
+ * page's chunk was asked for (resource timing, the page's clock), once both have happened. The
+ * login fetches that chunk once the page has loaded and is idle, never before the form.
+ */
+export async function loginFormThenHomeCode(
+  page: Page,
+): Promise<{ formUsable: number; homeCode: number }> {
+  return page.evaluate(`new Promise((resolve, reject) => {
+    const started = performance.now();
+    const done = () => {
+      const home = performance
+        .getEntriesByType('resource')
+        .find((entry) => entry.name.includes('/assets/home-') && entry.name.endsWith('.js'));
+      if (window.__formUsable !== undefined && home)
+        return resolve({ formUsable: window.__formUsable, homeCode: home.startTime });
+      if (performance.now() - started > 15000)
+        return reject(new Error('form usable ' + window.__formUsable + ', home code ' + (home && home.startTime)));
+      setTimeout(done, 20);
+    };
+    done();
+  })`);
+}

@@ -1,7 +1,7 @@
 /**
  * What this tab remembers across pages and reloads, in sessionStorage (gone with the tab; never
- * an access token or a password; localStorage holds only the sucursal of the last login, see
- * below):
+ * an access token or a password; localStorage holds only the sucursal of the last login and
+ * which tenant's session was last seen, and when, see below):
  *
  * - the path of the portal the payer left for the gateway (e.g. `/e/1/s/1/`), so
  *   /pagos/resultado, which has no tenant in its URL, can send a payer whose session ended back
@@ -144,29 +144,69 @@ export function rememberSucursal(tenantId: number, sucursalId: number): void {
   }
 }
 
-/**
- * Whether a session of `tenantId` may be waiting in the refresh cookie: this tab had one, or a
- * login of this portal worked in this browser (the sucursal it remembers, above, is only ever
- * written then). A browser without either has no cookie to restore, so its pages need not wait
- * for the refresh's answer before showing the login. Storage refused: it may (the slow way).
+/*
+ * When a session of which tenant was last seen in this browser (a login or a refresh that worked),
+ * in localStorage: the refresh cookie is HttpOnly, so the page cannot see it, and a page that
+ * guesses wrong either waits a round trip for nothing before the login (and fetches the home page's
+ * code meanwhile) or shows the login for a moment before the restored session leaves it. Only a
+ * tenant's id and a time, never a token or who. Gone with a logout, a refused refresh, or a
+ * session ended in any tab (portal-memory is read again at every page).
  */
-export function mayHaveSession(tenantId: number): boolean {
-  return wasSignedIn() || storedSucursal(tenantId) !== null;
+const SESSION_KEY = 'portal-session-seen';
+/** The refresh cookie's longest life (docs/decisions.md #9, PORTAL_REFRESH_TTL_DAYS's default). */
+const COOKIE_DAYS = 30;
+
+export function rememberSessionSeen(tenantId: number, at: number): void {
+  try {
+    // eslint-disable-next-line no-restricted-properties -- a tenant's id and a time, never the session (docs/decisions.md #49)
+    window.localStorage.setItem(SESSION_KEY, `${tenantId}:${at}`);
+  } catch {
+    // Storage refused: every page waits for the refresh's answer (the slow way).
+  }
+}
+
+export function forgetSessionSeen(): void {
+  try {
+    // eslint-disable-next-line no-restricted-properties -- as above
+    window.localStorage.removeItem(SESSION_KEY);
+  } catch {
+    // Storage refused: nothing was kept.
+  }
+}
+
+/** The tenant and time of the last session seen, null when none, 'unknown' when refused. */
+function sessionSeen(): { tenantId: number; at: number } | null | 'unknown' {
+  try {
+    // eslint-disable-next-line no-restricted-properties -- as above
+    const value = window.localStorage.getItem(SESSION_KEY);
+    const match = value === null ? null : /^([1-9]\d{0,9}):(\d{1,15})$/.exec(value);
+    return match ? { tenantId: Number(match[1]), at: Number(match[2]) } : null;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * Whether a session of `tenantId` may be waiting in the refresh cookie: this tab had one, or one
+ * of this portal was seen in this browser within the cookie's life and not ended since (a logout,
+ * a refused refresh). A browser without either has no cookie to restore, so its pages need not
+ * wait for the refresh's answer before showing the login. Storage refused: it may (the slow way).
+ * A wrong "no" costs little: the login shows, the restore goes on, and a session found leaves it.
+ */
+export function mayHaveSession(tenantId: number, now = Date.now()): boolean {
+  if (wasSignedIn()) return true;
+  const seen = sessionSeen();
+  if (seen === 'unknown') return true;
+  return seen !== null && seen.tenantId === tenantId && now - seen.at < COOKIE_DAYS * 86_400_000;
 }
 
 export function rememberedSucursal(tenantId: number): number | null {
-  const stored = storedSucursal(tenantId);
-  return typeof stored === 'number' ? stored : null;
-}
-
-/** The sucursal kept for `tenantId`, null when none, 'unknown' when storage is refused. */
-function storedSucursal(tenantId: number): number | null | 'unknown' {
   try {
     // eslint-disable-next-line no-restricted-properties -- as above (docs/decisions.md #49)
     const value = window.localStorage.getItem(`${SUCURSAL_KEY}${tenantId}`);
     return value !== null && /^[1-9]\d{0,9}$/.test(value) ? Number(value) : null;
   } catch {
-    return 'unknown';
+    return null;
   }
 }
 

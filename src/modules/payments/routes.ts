@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/auth/guard.js';
 import { declareRoute } from '../../platform/http/declare-route.js';
+import { notificationScope, textRecord } from '../../platform/http/notification-scope.js';
 import { IdempotencyKeyHeaders } from '../../platform/idempotency/http.js';
 import { LIMITS } from '../../platform/rate-limit.js';
 import type { PaymentDetail, PaymentHistory } from './history.js';
@@ -20,25 +21,6 @@ export interface PaymentRouteDeps {
   receiptPdf: ReceiptDownload;
 }
 
-function textRecord(value: unknown): Record<string, string | undefined> {
-  const record: Record<string, string | undefined> = {};
-  if (typeof value !== 'object' || value === null) return record;
-  for (const [key, raw] of Object.entries(value)) {
-    const first: unknown = Array.isArray(raw) ? raw[0] : raw;
-    if (typeof first === 'string') record[key] = first;
-  }
-  return record;
-}
-
-function parseLenientJson(text: string): unknown {
-  if (text.trim() === '') return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
-}
-
 /** Gateway notifications, public: the URL token and the signature authenticate a gateway. */
 export function paymentWebhookRoutes(
   app: FastifyInstance,
@@ -47,11 +29,7 @@ export function paymentWebhookRoutes(
   // The token, the ids and the signature decide a notification's fate (docs/decisions.md #32), never
   // its body: an empty, malformed or non-JSON body reaches the handler as null instead of
   // answering 400/415 first, and the token is still checked.
-  void app.register((scope, _options, done) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, parsed) => {
-      parsed(null, parseLenientJson(String(body)));
-    });
+  notificationScope(app, (scope) =>
     declareRoute(
       scope,
       'receivePaymentNotification',
@@ -72,9 +50,8 @@ export function paymentWebhookRoutes(
         request.log.info({ outcome }, 'payment notification');
         return;
       },
-    );
-    done();
-  });
+    ),
+  );
 }
 
 /**

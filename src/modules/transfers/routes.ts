@@ -1,27 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/auth/guard.js';
 import { declareRoute } from '../../platform/http/declare-route.js';
+import { notificationScope, textRecord } from '../../platform/http/notification-scope.js';
 import type { TransferAccounts } from './accounts.js';
 import type { TransferWebhook } from './webhook.js';
 
 const tags = ['transferencias'];
-
-function textHeaders(value: Record<string, unknown>): Record<string, string | undefined> {
-  const headers: Record<string, string | undefined> = {};
-  for (const [key, raw] of Object.entries(value)) {
-    const first: unknown = Array.isArray(raw) ? raw[0] : raw;
-    if (typeof first === 'string') headers[key] = first;
-  }
-  return headers;
-}
-
-function parseLenientJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
-}
 
 /** The customer's own account: the customer's door, and a pay link's (paying is all it does). */
 export function transferAccountRoutes(
@@ -50,11 +34,7 @@ export function transferWebhookRoutes(
 ): void {
   // The token decides first, never the body: an empty or non-JSON body reaches the handler as
   // null, so a wrong token is a 401 whatever came with it (as the payment webhook).
-  void app.register((scope, _options, done) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, parsed) => {
-      parsed(null, parseLenientJson(String(body)));
-    });
+  notificationScope(app, (scope) =>
     declareRoute(
       scope,
       'receiveTransferNotification',
@@ -69,7 +49,7 @@ export function transferWebhookRoutes(
             proveedor: request.params.proveedor,
             tenantId: request.params.tenant_id,
             aviso: request.params.aviso,
-            headers: textHeaders(request.headers),
+            headers: textRecord(request.headers),
             body: request.body ?? null,
           },
           { ip: request.ip },
@@ -77,7 +57,6 @@ export function transferWebhookRoutes(
         request.log.info({ outcome }, 'transfer notification');
         return;
       },
-    );
-    done();
-  });
+    ),
+  );
 }

@@ -182,9 +182,20 @@ export function renderIndex(
   return html;
 }
 
+/** Digests of the tenants' names, made once per name rather than on every page served. */
+const nameTags = new Map<string, string>();
+const NAME_TAGS_KEPT = 10_000;
+
 /** A short digest of a tenant's name, for the page's cache key and ETag. */
 function nameTag(nombre: string): string {
-  return createHash('sha256').update(nombre).digest('base64url').slice(0, 10);
+  let tag = nameTags.get(nombre);
+  if (tag === undefined) {
+    tag = createHash('sha256').update(nombre).digest('base64url').slice(0, 10);
+    // Names come from the registry (a few hundred tenants): a bound, not an eviction policy.
+    if (nameTags.size >= NAME_TAGS_KEPT) nameTags.clear();
+    nameTags.set(nombre, tag);
+  }
+  return tag;
 }
 
 function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {

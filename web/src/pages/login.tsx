@@ -1,9 +1,10 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import type { PublicPageProps } from '../page-props.js';
 import { minutesText } from '../api/errors.js';
 import { ApiError } from '../api/http.js';
 import { failedWith } from '../api/route-call.js';
+import { whenIdleAfterLoad } from '../lib/after-load.js';
 import { lockWarning } from '../lib/lockout.js';
 import { takeFlash } from '../flash.js';
 import {
@@ -57,6 +58,9 @@ export function LoginPage(props: PublicPageProps) {
   const forgot = pathFor(link, 'forgot');
   const warning = lockWarning(failed);
   const wayOut = <Link href={forgot}>recuperá tu contraseña</Link>;
+  // The next page's code (home, most often) once this page has loaded: after the form is usable,
+  // never beside what it needs (a slow link shares its bytes), and here before most finish typing.
+  useEffect(() => whenIdleAfterLoad(props.prepare), []);
 
   const submit = form.onSubmit(
     () => ({ ...who.check(), password: password === '' ? 'Ingresá tu contraseña.' : null }),

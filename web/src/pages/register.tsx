@@ -65,7 +65,6 @@ function DocumentRegister(props: PublicPageProps & { unusableInvitation: boolean
         route(pathFor(link, 'login'), true);
         return;
       }
-      // A session of this portal may now wait in the cookie (portal-memory.ts mayHaveSession).
       rememberSucursal(link.tenantId, identity.sucursal_id);
       if (telefono !== '') {
         await authCall(routes.updateProfile, { body: { telefono } }).catch(() =>

@@ -25,7 +25,13 @@ import {
 } from '../api/route-call.js';
 import type { Credentials, Me } from '../api/types.js';
 import { retryDelay } from '../lib/backoff.js';
-import { forgetSignedIn, rememberSignedIn, wasSignedIn } from '../portal-memory.js';
+import {
+  forgetSessionSeen,
+  forgetSignedIn,
+  rememberSessionSeen,
+  rememberSignedIn,
+  wasSignedIn,
+} from '../portal-memory.js';
 
 /** How long a refresh waits for its answer before it counts as no answer (lib/backoff.ts). */
 export const REFRESH_TIMEOUT_MS = 10_000;
@@ -69,9 +75,14 @@ function setState(next: SessionState): void {
   // the session ended, while a first visit's refusal (no cookie at all) says nothing.
   if (next.status === 'active') {
     rememberSignedIn();
+    rememberSessionSeen(next.me.tenant_id, Date.now());
     // A session came (a login, another tab): the API answers, so no try needs to wait longer.
     answered();
-  } else if (next.status === 'anonymous') forgetSignedIn();
+  } else if (next.status === 'anonymous') {
+    forgetSignedIn();
+    // A logout, a refused refresh: no cookie of a session is left for the next page to wait for.
+    forgetSessionSeen();
+  }
   for (const listener of listeners) listener(state);
 }
 
