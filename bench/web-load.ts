@@ -57,6 +57,10 @@ const PROFILES: readonly Profile[] = [
   { name: 'Slow 3G', latencyMs: 2000, throughput: (500 * 1000 * 0.8) / 8 },
 ];
 
+/** BENCH_WEB_PROFILES: the profiles' names to run, separated by `|` (default: all). */
+const PROFILE_NAMES = process.env.BENCH_WEB_PROFILES?.split('|');
+const RUN_PROFILES = PROFILES.filter((profile) => PROFILE_NAMES?.includes(profile.name) ?? true);
+
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
 /**
@@ -245,6 +249,8 @@ async function loadOnce(
 async function signInBefore(context: BrowserContext, url: string, visitor: Visitor) {
   const page = await context.newPage();
   await page.goto(`${url}/e/1/ingresar`);
+  const sucursal = page.getByLabel('Sucursal');
+  if (await sucursal.isVisible()) await sucursal.selectOption('1');
   await page.getByRole('radio', { name: 'DNI' }).check();
   await page.getByLabel('Número de DNI').fill(DEMO.identifier);
   await page.getByLabel('Contraseña', { exact: true }).fill(DEMO.password);
@@ -298,7 +304,7 @@ export async function webFirstPage(): Promise<void> {
   const browser = await chromium.launch({ executablePath });
   try {
     const rows = [];
-    for (const profile of PROFILES) {
+    for (const profile of RUN_PROFILES) {
       for (const where of PATHS) {
         for (const visitor of VISITORS) {
           const loads: Load[] = [];
