@@ -79,7 +79,9 @@ async function startMailSink(): Promise<MailSink> {
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('latin1');
         if (/^Subject: Recibimos tu pago/m.test(raw)) {
-          receipts.push(/filename="?recibo-([^";\s]+)\.pdf/.exec(raw)?.[1] ?? '?');
+          // The attachment is named as the download is, in lower case (recibo-rc0001-00000010.pdf);
+          // receipts are keyed by their number as the ledger writes it (RC0001-00000010).
+          receipts.push(/filename="?recibo-([^";\s]+)\.pdf/.exec(raw)?.[1]?.toUpperCase() ?? '?');
           last = performance.now();
           times.push(last);
         }

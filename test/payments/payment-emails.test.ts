@@ -9,7 +9,7 @@ import {
 import { LEGACY_RECEIPT_JOB, RECEIPT_JOB } from '../../src/modules/payments/receipts/issuer.js';
 import { systemClock } from '../../src/platform/clock.js';
 import { startJobQueue, type JobQueue } from '../../src/platform/jobs.js';
-import type { MailMessage } from '../../src/platform/mail/mailer.js';
+import type { MailMessage, Mailer } from '../../src/platform/mail/mailer.js';
 import { createReportsClient } from '../../src/platform/reports/client.js';
 import { addAuthTenant, bearer, login, register, twoCustomers } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
@@ -146,6 +146,29 @@ async function jobsDone(paymentId: number): Promise<void> {
 }
 
 /** `$ 100,25` from `100.25` (the amounts in these tests are below 1000). */
+/** The payment e-mails of the app's tenancy and reports service, sending through `mailer`. */
+/** An approved payment whose e-mail the claim tests send again and again. */
+let claimedPayment = 0;
+
+function emailsWith(mailer: Mailer) {
+  return createPaymentEmails({
+    tenancy: app.tenancy,
+    settings: createSettingsReader({ clock: systemClock }),
+    jobs: {} as JobQueue,
+    mailer,
+    reports: createReportsClient({
+      url: reportsProxy.url,
+      secret: SECRET,
+      timeoutMs: 10_000,
+      metrics: { reportsCall: () => undefined },
+    }),
+    users: { contactOf: () => Promise.resolve({ email: ANA, nombre: 'Ana Gómez' }) },
+    clock: systemClock,
+    log: app.log,
+    metrics: { jobRun: () => undefined },
+  });
+}
+
 function money(amount: string): string {
   return `$ ${amount.replace('.', ',')}`;
 }
@@ -185,39 +208,93 @@ describe('"Recibimos tu pago"', () => {
     ).toEqual([{ kind: 'pago_recibido' }]);
   });
 
-  it('two runs of one e-mail at once send it once: the second waits on the first and finds it sent', async () => {
+  it('two runs of one e-mail at once send it once: the second finds it claimed and is tried again, then finds it sent; no transaction is open while SMTP answers', async () => {
     const id = await startPayment();
     await approve(id);
     await jobsDone(id);
     // As if SMTP had never accepted it: the mark cleared, then two workers run the job together.
     await tenant.query(`DELETE FROM public.portal_payment_emails WHERE payment_id = $1`, [id]);
     const sent: MailMessage[] = [];
-    const emails = createPaymentEmails({
-      tenancy: app.tenancy,
-      settings: createSettingsReader({ clock: systemClock }),
-      jobs: {} as JobQueue,
-      mailer: {
-        async send(_tenant, message) {
-          await sleep(300);
-          sent.push(message);
-        },
+    const openWhileSending: number[] = [];
+    const emails = emailsWith({
+      async send(_tenant, message) {
+        const [open] = await tenant.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+        );
+        openWhileSending.push(open?.n ?? -1);
+        await sleep(300);
+        sent.push(message);
       },
-      reports: createReportsClient({
-        url: reportsProxy.url,
-        secret: SECRET,
-        timeoutMs: 10_000,
-        metrics: { reportsCall: () => undefined },
-      }),
-      users: { contactOf: () => Promise.resolve({ email: ANA, nombre: 'Ana Gómez' }) },
-      clock: systemClock,
-      log: app.log,
-      metrics: { jobRun: () => undefined },
     });
     const job = { tenantId: 1, sucursalId: 1, paymentId: id, kind: 'pago_recibido' as const };
-    const results = await Promise.all([emails.run(job), emails.run(job)]);
-    expect(results.sort()).toEqual(['already_sent', 'sent']);
+    const results = await Promise.allSettled([emails.run(job), emails.run(job)]);
+    const outcomes = results.map((result) =>
+      result.status === 'fulfilled' ? result.value : (result.reason as Error).message,
+    );
+    expect(outcomes.sort()).toEqual(['e-mail claimed by another job', 'sent']);
     expect(sent).toHaveLength(1);
+    expect(openWhileSending).toEqual([0]);
     expect(await emails.run(job)).toBe('already_sent');
+    claimedPayment = id;
+  });
+
+  it('a claim whose sender died is taken over once it expires, and not before', async () => {
+    // The payment of the test above (a new one would pay the debts the tests below expect).
+    const id = claimedPayment;
+    const sent: MailMessage[] = [];
+    const emails = emailsWith({
+      send(_tenant, message) {
+        sent.push(message);
+        return Promise.resolve();
+      },
+    });
+    const job = { tenantId: 1, sucursalId: 1, paymentId: id, kind: 'pago_recibido' as const };
+    // Claimed a minute ago by a process that died before SMTP answered: still its claim.
+    await tenant.query(
+      `UPDATE public.portal_payment_emails
+          SET sent_at = NULL, lease_until = now() + interval '1 minute' WHERE payment_id = $1`,
+      [id],
+    );
+    await expect(emails.run(job)).rejects.toThrow('e-mail claimed by another job');
+    expect(sent).toHaveLength(0);
+    // Expired: this run takes it, sends once and marks it sent, its claim ended.
+    await tenant.query(
+      `UPDATE public.portal_payment_emails SET lease_until = now() - interval '1 second'
+        WHERE payment_id = $1`,
+      [id],
+    );
+    expect(await emails.run(job)).toBe('sent');
+    expect(sent).toHaveLength(1);
+    expect(
+      await tenant.query(
+        `SELECT sent_at IS NOT NULL AS sent, lease_until FROM public.portal_payment_emails
+          WHERE payment_id = $1 AND kind = 'pago_recibido'`,
+        [id],
+      ),
+    ).toEqual([{ sent: true, lease_until: null }]);
+  });
+
+  it('a send SMTP refused gives the claim back, so the retry need not wait for it', async () => {
+    // The payment of the test above (a new one would pay the debts the tests below expect).
+    const id = claimedPayment;
+    await tenant.query(`DELETE FROM public.portal_payment_emails WHERE payment_id = $1`, [id]);
+    let refuse = true;
+    const emails = emailsWith({
+      send() {
+        return refuse ? Promise.reject(new Error('421 try later')) : Promise.resolve();
+      },
+    });
+    const job = { tenantId: 1, sucursalId: 1, paymentId: id, kind: 'pago_recibido' as const };
+    await expect(emails.run(job)).rejects.toThrow(/not accepted by SMTP/);
+    expect(
+      await tenant.query(
+        `SELECT sent_at, lease_until FROM public.portal_payment_emails WHERE payment_id = $1`,
+        [id],
+      ),
+    ).toEqual([{ sent_at: null, lease_until: null }]);
+    refuse = false;
+    expect(await emails.run(job)).toBe('sent');
   });
 
   it('three duplicate webhooks make one receipt and one e-mail', async () => {

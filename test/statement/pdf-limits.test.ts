@@ -99,7 +99,7 @@ describe('one instance, counters in memory', () => {
     expect((await json(app, ana)).statusCode).toBe(200);
     // Another customer of the same tenant has a budget of their own.
     expect((await pdf(app, textil)).statusCode).toBe(200);
-  });
+  }, 90_000); // seven statements drawn one after another: slow on a loaded machine, never a hang
 
   it('renders one PDF per customer at a time: a second while one renders is 429 with a short Retry-After, and does not count', async () => {
     const fresh = await appWith();

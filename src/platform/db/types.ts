@@ -283,6 +283,8 @@ export interface TenantDatabase {
     payment_id: number;
     kind: PaymentEmailKind;
     sent_at: Timestamp | null;
+    /** Claimed by a sender until then (tenant/0017); null when free or sent. */
+    lease_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   };
   /** Due-date reminders, one row per debt and stage: claimed, then sent (tenant/0013). */
   portal_debt_reminders: {

@@ -2,6 +2,7 @@ import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { SettingsReader } from '../settings/reader.js';
+import type { SettingsOf } from '../settings/setting.js';
 import { SETTINGS } from '../settings/registry.js';
 import type { TenantContext } from '../tenancy/tenancy.js';
 
@@ -22,7 +23,11 @@ export interface MailMessage {
 }
 
 export interface Mailer {
-  send(tenant: TenantContext, message: MailMessage): Promise<void>;
+  /**
+   * Sends with the tenant's mail settings, read fresh, or `settings` when the caller read them
+   * with its own (one statement for both: the payment e-mails).
+   */
+  send(tenant: TenantContext, message: MailMessage, settings?: MailSettings): Promise<void>;
 }
 
 /** A mailer that keeps SMTP connections open between messages (the API's). */
@@ -36,7 +41,8 @@ export interface Outbox {
   readonly messages: readonly (MailMessage & { from: string; tenantId: number })[];
 }
 
-const MAIL_SETTINGS = {
+/** The tenant's mail settings (`ini`): a group a caller may read with its own settings. */
+export const MAIL_SETTINGS = {
   host: SETTINGS.smtpHost,
   port: SETTINGS.smtpPort,
   user: SETTINGS.smtpUser,
@@ -44,6 +50,8 @@ const MAIL_SETTINGS = {
   secure: SETTINGS.smtpSecure,
   from: SETTINGS.mailFrom,
 };
+export type MailSettings = SettingsOf<typeof MAIL_SETTINGS>;
+
 /** A mail server's connections unused this long are closed: a burst keeps them, a quiet hour does not. */
 const IDLE_TRANSPORT_MS = 5_000;
 
@@ -151,12 +159,10 @@ export function createMailer(options: {
 
   async function settingsFor(
     tenant: Pick<TenantContext, 'db' | 'tenantId'>,
+    read: MailSettings | undefined,
   ): Promise<{ settings?: SmtpSettings; from: string }> {
-    const { host, port, user, password, secure, from } = await options.settings.read(
-      tenant,
-      MAIL_SETTINGS,
-      'fresh',
-    );
+    const { host, port, user, password, secure, from } =
+      read ?? (await options.settings.read(tenant, MAIL_SETTINGS, 'fresh'));
     if (host) {
       return {
         from,
@@ -177,8 +183,8 @@ export function createMailer(options: {
 
   return {
     messages,
-    async send(tenant, message) {
-      const { settings, from } = await settingsFor(tenant);
+    async send(tenant, message, read) {
+      const { settings, from } = await settingsFor(tenant, read);
       if (!settings) {
         if (!options.devOutbox) {
           throw new Error(

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../platform/clock.js';
 import type { PaymentEmailKind } from '../../../platform/db/types.js';
 import type { JobQueue } from '../../../platform/jobs.js';
-import type { MailMessage, Mailer } from '../../../platform/mail/mailer.js';
+import { MAIL_SETTINGS, type MailMessage, type Mailer } from '../../../platform/mail/mailer.js';
 import { smtpCodes } from '../../../platform/mail/smtp-codes.js';
 import type { Metrics } from '../../../platform/metrics.js';
 import type { SettingsReader } from '../../../platform/settings/reader.js';
@@ -13,13 +13,7 @@ import { findReceipt, type PaidDebt, type ReceiptView } from '../../../ledger/re
 import { restPhrase, withFullStop } from '../../../../contract/names.js';
 import type { ReportsClient } from '../../../platform/reports/client.js';
 import { formatDate, formatMoney } from '../../../platform/format.js';
-import {
-  emailSent,
-  ensureEmailRow,
-  findPaymentForEmail,
-  lockEmail,
-  markEmailSent,
-} from '../queries/emails.js';
+import { claimEmail, findPaymentForEmail, markEmailSent, releaseEmail } from '../queries/emails.js';
 import {
   receiptFileName,
   receiptReport,
@@ -71,6 +65,13 @@ function singletonKey(job: EmailJob): string {
  * sent mark, not the slot, is what keeps the e-mail to one.
  */
 const SINGLETON_SECONDS = 60;
+
+/**
+ * How long a claimed e-mail is its job's: beyond the longest a run can take (the reports
+ * service's timeout, then SMTP's connection, greeting and socket timeouts), so a live job is
+ * never overtaken, and short enough for a dead one's retry to send it within minutes.
+ */
+const CLAIM_MS = 2 * 60_000;
 
 export interface PaymentEmailDeps {
   tenancy: Tenancy;
@@ -228,81 +229,45 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
 
   const emailQueue = createPaymentEmailQueue({ jobs, log });
 
-  /** Sends the e-mail under its row lock unless it went out already; records it in that lock. */
-  async function sendOnce(
-    tenant: TenantContext,
-    paymentId: number,
-    kind: PaymentEmailKind,
-    message: MailMessage,
-  ): Promise<PaymentEmailResult> {
-    await ensureEmailRow(tenant.db, paymentId, kind);
-    return tenant.db.transaction().execute(async function sendUnderRowLock(trx) {
-      if ((await lockEmail(trx, paymentId, kind)).sent) return 'already_sent' as const;
-      // SMTP accepting and the commit below are two systems: a process that dies between them
-      // leaves the row unsent, and the retried job sends a second copy (at-least-once there).
-      try {
-        // Its settings read on this transaction's connection: a job holds one connection at a
-        // time, so jobs running at once never wait on each other for a second one.
-        await mailer.send({ ...tenant, db: trx }, message);
-      } catch (error) {
-        // An SMTP answer may quote the recipient: the job's failure log keeps its codes only.
-        throw new Error(`payment e-mail not accepted by SMTP (${smtpCodes(error)})`);
-      }
-      await markEmailSent(trx, paymentId, kind, clock.now());
-      return 'sent' as const;
-    });
-  }
+  /** What a run found: a message to send, or why there is none. */
+  type Prepared = { message: MailMessage } | { result: PaymentEmailResult };
 
-  async function run(job: EmailJob): Promise<PaymentEmailResult> {
-    const tenant = await tenancy.tryResolve(job.tenantId, job.sucursalId);
-    if (!tenant) return 'not_applicable';
-    const { on } = await deps.settings.read(tenant, PAYMENT_EMAIL_SETTINGS[job.kind], 'fresh');
-    if (!on) return 'off';
-    if (await emailSent(tenant.db, job.paymentId, job.kind)) return 'already_sent';
-    const payment = await tenant.db
-      .transaction()
-      .execute((trx) => findPaymentForEmail(trx, job.paymentId));
-    if (!payment || payment.ordcon_id === null || payment.monto === null) return 'not_applicable';
+  /** The e-mail the payment's state calls for, rendered; throws when it must wait. */
+  async function prepare(tenant: TenantContext, job: EmailJob): Promise<Prepared> {
+    const payment = await findPaymentForEmail(tenant.db, job.paymentId);
+    if (!payment || payment.ordcon_id === null || payment.monto === null)
+      return { result: 'not_applicable' };
 
     if (job.kind === 'pago_recibido') {
       if (payment.recibo_id === null) {
         // Queued inside a TX2 not committed yet (as versions before 2026-11-28 did): wait.
         if (payment.status === 'approved') throw new NotReadyError('receipt not written yet');
-        return 'not_applicable';
+        return { result: 'not_applicable' };
       }
       // Refunded before the e-mail went out: the refund's e-mail tells what happened.
-      if (payment.status !== 'approved') return 'not_applicable';
+      if (payment.status !== 'approved') return { result: 'not_applicable' };
       const receipt = await findReceipt(tenant, payment.recibo_id, payment.ordcon_id);
-      if (!receipt) return 'not_applicable';
+      if (!receipt) return { result: 'not_applicable' };
       const contact = await users.contactOf(tenant, payment.portal_user_id);
-      if (!contact?.email.trim()) return 'no_recipient';
+      if (!contact?.email.trim()) return { result: 'no_recipient' };
       // As GET /portal/pagos/{id}/recibo renders it; a ReportsError fails the run and pg-boss retries.
       const pdf = await reports.receipt(
         { tenant_id: tenant.tenantId, sucursal_id: tenant.sucursalId },
         receiptReport(tenant, receiptPaymentOf(payment), receipt),
       );
-      return sendOnce(
-        tenant,
-        payment.id,
-        job.kind,
-        receiptMessage(
-          tenant,
-          contact.email,
-          contact.nombre,
-          receipt,
-          pdf,
-          restsOfPartialPayment(payment),
-        ),
-      );
+      const rests = restsOfPartialPayment(payment);
+      return {
+        message: receiptMessage(tenant, contact.email, contact.nombre, receipt, pdf, rests),
+      };
     }
 
     if (payment.status !== 'refunded') {
       // The refund's transaction rolled back: devolver answered an error and may be retried.
       if (payment.status === 'approved') throw new NotReadyError('refund not recorded yet');
-      return 'not_applicable';
+      return { result: 'not_applicable' };
     }
     const contact = await users.contactOf(tenant, payment.portal_user_id);
-    if (!contact?.email.trim()) return 'no_recipient';
+    if (!contact?.email.trim()) return { result: 'no_recipient' };
     const receipt =
       payment.recibo_id === null
         ? undefined
@@ -311,12 +276,55 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
     // the receipt in.
     const reversed = payment.refund_ledger_reversed !== false;
     const voided = reversed && receipt?.anulado ? receipt : undefined;
-    return sendOnce(
+    return {
+      message: refundMessage(tenant, contact.email, contact.nombre, payment.monto, voided),
+    };
+  }
+
+  /**
+   * One run: the e-mail claimed for this job (`portal_payment_emails`, tenant/0017), prepared,
+   * sent, and marked sent, each its own statement: no transaction waits on the reports service or
+   * the mail server. A second job for the same e-mail finds it sent, or claimed and tries again
+   * later. SMTP accepting and the mark are two systems: a process that dies between them leaves
+   * the claim to expire, and the retried job sends a second copy (at-least-once there).
+   */
+  async function run(job: EmailJob): Promise<PaymentEmailResult> {
+    const tenant = await tenancy.tryResolve(job.tenantId, job.sucursalId);
+    if (!tenant) return 'not_applicable';
+    // One statement: whether this e-mail is on, and the mail server the send goes through.
+    const { on, ...mail } = await deps.settings.read(
       tenant,
-      payment.id,
-      job.kind,
-      refundMessage(tenant, contact.email, contact.nombre, payment.monto, voided),
+      { ...PAYMENT_EMAIL_SETTINGS[job.kind], ...MAIL_SETTINGS },
+      'fresh',
     );
+    if (!on) return 'off';
+    const email = { paymentId: job.paymentId, kind: job.kind };
+    const now = clock.now();
+    const claim = await claimEmail(tenant.db, email, now, new Date(now.getTime() + CLAIM_MS));
+    if (claim === 'sent') return 'already_sent';
+    if (claim === 'claimed_elsewhere') throw new NotReadyError('e-mail claimed by another job');
+    let accepted = false;
+    try {
+      const prepared = await prepare(tenant, job);
+      if ('result' in prepared) {
+        await releaseEmail(tenant.db, email);
+        return prepared.result;
+      }
+      try {
+        await mailer.send(tenant, prepared.message, mail);
+      } catch (error) {
+        // An SMTP answer may quote the recipient: the job's failure log keeps its codes only.
+        throw new Error(`payment e-mail not accepted by SMTP (${smtpCodes(error)})`);
+      }
+      accepted = true;
+      await markEmailSent(tenant.db, email, clock.now());
+      return 'sent';
+    } catch (error) {
+      // Given back for the retry, unless SMTP took it: then the claim expires first, which
+      // keeps a second copy from going out at once.
+      if (!accepted) await releaseEmail(tenant.db, email).catch(() => undefined);
+      throw error;
+    }
   }
 
   async function runCounted(job: EmailJob): Promise<void> {

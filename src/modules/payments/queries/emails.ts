@@ -1,8 +1,5 @@
-import {
-  inPublic,
-  type TenantExecutor,
-  type TenantTransaction,
-} from '../../../platform/db/executor.js';
+import { sql } from 'kysely';
+import { inPublic, type TenantExecutor } from '../../../platform/db/executor.js';
 import type { PaymentEmailKind } from '../../../platform/db/types.js';
 
 /*
@@ -11,12 +8,13 @@ import type { PaymentEmailKind } from '../../../platform/db/types.js';
  */
 
 /**
- * The payment an e-mail job is about: its user, status, receipt and what it paid. Read with a
- * share lock, so a job that runs while the transaction that queued it (TX2, the refund's) still
- * holds the payment's row waits for its outcome instead of reading the row as it was before.
+ * The payment an e-mail job is about: its user, status, receipt and what it paid. One statement
+ * with a share lock, taken and released by itself: a job that runs while the transaction that
+ * queued it (TX2, the refund's) still holds the payment's row waits for its outcome instead of
+ * reading the row as it was before, and holds nothing afterwards.
  */
-export function findPaymentForEmail(trx: TenantTransaction, paymentId: number) {
-  return inPublic(trx)
+export function findPaymentForEmail(db: TenantExecutor, paymentId: number) {
+  return inPublic(db)
     .selectFrom('portal_payments')
     .select([
       'id',
@@ -36,70 +34,66 @@ export function findPaymentForEmail(trx: TenantTransaction, paymentId: number) {
     .executeTakeFirst();
 }
 
-/** Whether that e-mail of the payment went out already (a cheap look before any work). */
-export async function emailSent(
-  db: TenantExecutor,
-  paymentId: number,
-  kind: PaymentEmailKind,
-): Promise<boolean> {
-  const row = await inPublic(db)
-    .selectFrom('portal_payment_emails')
-    .select('sent_at')
-    .where('payment_id', '=', paymentId)
-    .where('kind', '=', kind)
-    .executeTakeFirst();
-  return row?.sent_at != null;
-}
+/** How a claim of an e-mail came out: this sender's now, sent already, or another's for now. */
+export type EmailClaim = 'claimed' | 'sent' | 'claimed_elsewhere';
 
 /**
- * Creates the e-mail's row the first time, in a statement of its own: the insert's foreign-key
- * check share-locks the payment row, which must not stay locked while SMTP answers (a refund or
- * a webhook waiting on the payment's FOR UPDATE would wait for the mail server).
+ * Claims the e-mail for this sender until `leaseUntil`, in one statement: its row is made the
+ * first time, and taken unless it was sent or another sender's claim has not expired at `now`.
+ * Concurrent claims of one e-mail serialize on its row (ON CONFLICT DO UPDATE waits for the
+ * other and reads its outcome), so one of them wins. The insert's foreign-key check share-locks
+ * the payment's row for the statement only.
  */
-export async function ensureEmailRow(
+export async function claimEmail(
   db: TenantExecutor,
-  paymentId: number,
-  kind: PaymentEmailKind,
+  email: { paymentId: number; kind: PaymentEmailKind },
+  now: Date,
+  leaseUntil: Date,
+): Promise<EmailClaim> {
+  const { rows } = await sql<{ claimed: boolean; sent: boolean }>`
+    WITH claim AS (
+      INSERT INTO public.portal_payment_emails AS e (payment_id, kind, lease_until)
+      VALUES (${email.paymentId}, ${email.kind}, ${leaseUntil})
+      ON CONFLICT (payment_id, kind) DO UPDATE SET lease_until = excluded.lease_until
+        WHERE e.sent_at IS NULL AND (e.lease_until IS NULL OR e.lease_until <= ${now})
+      RETURNING 1
+    )
+    SELECT EXISTS (SELECT 1 FROM claim) AS claimed,
+           EXISTS (SELECT 1 FROM public.portal_payment_emails
+                    WHERE payment_id = ${email.paymentId} AND kind = ${email.kind}
+                      AND sent_at IS NOT NULL) AS sent`.execute(db);
+  const [row] = rows;
+  if (row?.claimed) return 'claimed';
+  return row?.sent ? 'sent' : 'claimed_elsewhere';
+}
+
+/** The e-mail went out: marked sent, its claim ended. */
+export async function markEmailSent(
+  db: TenantExecutor,
+  email: { paymentId: number; kind: PaymentEmailKind },
+  now: Date,
 ): Promise<void> {
   await inPublic(db)
-    .insertInto('portal_payment_emails')
-    .values({ payment_id: paymentId, kind })
-    .onConflict((oc) => oc.columns(['payment_id', 'kind']).doNothing())
+    .updateTable('portal_payment_emails')
+    .set({ sent_at: now, lease_until: null })
+    .where('payment_id', '=', email.paymentId)
+    .where('kind', '=', email.kind)
     .execute();
 }
 
 /**
- * Takes the e-mail's row lock (the row made by `ensureEmailRow`) and answers whether it went out
- * already. Held until the caller's transaction ends, so a second job for the same e-mail waits
- * for the first one's outcome instead of sending beside it. It locks only this row: updating
- * `sent_at` touches no foreign key, so the payment stays free.
+ * The claim given back unsent (nothing to send, or the send failed), so the next job need not wait
+ * for it to expire. Never marks anything sent.
  */
-export async function lockEmail(
-  trx: TenantTransaction,
-  paymentId: number,
-  kind: PaymentEmailKind,
-): Promise<{ sent: boolean }> {
-  const row = await inPublic(trx)
-    .selectFrom('portal_payment_emails')
-    .select('sent_at')
-    .where('payment_id', '=', paymentId)
-    .where('kind', '=', kind)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
-  return { sent: row.sent_at !== null };
-}
-
-/** The e-mail went out: recorded in the transaction holding its lock. */
-export async function markEmailSent(
-  trx: TenantTransaction,
-  paymentId: number,
-  kind: PaymentEmailKind,
-  now: Date,
+export async function releaseEmail(
+  db: TenantExecutor,
+  email: { paymentId: number; kind: PaymentEmailKind },
 ): Promise<void> {
-  await inPublic(trx)
+  await inPublic(db)
     .updateTable('portal_payment_emails')
-    .set({ sent_at: now })
-    .where('payment_id', '=', paymentId)
-    .where('kind', '=', kind)
+    .set({ lease_until: null })
+    .where('payment_id', '=', email.paymentId)
+    .where('kind', '=', email.kind)
+    .where('sent_at', 'is', null)
     .execute();
 }
