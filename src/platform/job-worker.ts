@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 /** What a worker needs of pg-boss: take jobs, and record how each ended. */
 export interface WorkerQueue {
   fetch<T>(name: string, options: { batchSize: number }): Promise<PgBoss.Job<T>[]>;
-  complete(name: string, id: string | string[]): Promise<unknown>;
+  complete(name: string, id: string): Promise<unknown>;
   fail(name: string, id: string | string[], data: object): Promise<unknown>;
 }
 
@@ -25,8 +25,8 @@ function messageOf(error: unknown): string {
 }
 
 /**
- * One queue worked on this process: up to `concurrency` jobs at once, each failed on its own and
- * completed in a group with the others finishing beside it (completeInGroup), awaited. Whenever slots are free it takes as many due jobs as there are free slots,
+ * One queue worked on this process: up to `concurrency` jobs at once, each completed or failed on
+ * its own, awaited. Whenever slots are free it takes as many due jobs as there are free slots,
  * and it looks again at once after every fetch that brought jobs: it waits for the polling
  * interval only when a fetch came back empty. pg-boss's own `work` waits for a whole batch, then
  * for the next poll unless the batch was full, and completes it without awaiting (a database
@@ -66,67 +66,29 @@ export function startQueueWorker<T>(
     });
   }
 
-  /*
-   * Completions go to pg-boss as a group commit: the first finished job is completed at once,
-   * and those finishing while that statement is on its way wait for it and go together in the
-   * next one. Idle, a completion costs its own round trip as before; in a burst, one statement
-   * completes many jobs instead of one each.
-   */
-  let waitingCompletions: { id: string; settle: (recorded: boolean) => void }[] = [];
-  let completing = false;
-
-  /** Resolves whether pg-boss recorded the job as completed; never throws. */
-  function completeInGroup(id: string): Promise<boolean> {
-    return new Promise((settle) => {
-      waitingCompletions.push({ id, settle });
-      if (!completing) void completeWaiting();
-    });
-  }
-
-  async function completeWaiting(): Promise<void> {
-    completing = true;
-    while (waitingCompletions.length > 0) {
-      const group = waitingCompletions;
-      waitingCompletions = [];
-      let recorded = true;
-      try {
-        await queue.complete(
-          name,
-          group.map((waiting) => waiting.id),
-        );
-      } catch (error) {
-        recorded = false;
-        log.error(
-          { err: error, job: name, jobs: group.length },
-          'job completions not recorded; the jobs run again',
-        );
-      }
-      for (const waiting of group) waiting.settle(recorded);
-    }
-    completing = false;
-  }
-
   /** The run's outcome in pg-boss; never throws. */
   async function record(job: PgBoss.Job<T>, error: unknown, failed: boolean): Promise<void> {
-    if (!failed) {
-      if (await completeInGroup(job.id)) return;
-      // Completed work that pg-boss does not know of: failed instead, it runs again after its
-      // retry delay (every job is safe to run twice) rather than after its expiry.
-      try {
-        await queue.fail(name, job.id, { message: 'completion not recorded' });
-      } catch {
-        // Still active in pg-boss: its maintenance fails it at its expiry, and it runs again then.
-      }
-      return;
-    }
     try {
+      if (!failed) {
+        await queue.complete(name, job.id);
+        return;
+      }
       log.warn({ err: error, job: name, jobId: job.id }, 'job failed; pg-boss will retry it');
       await queue.fail(name, job.id, { message: messageOf(error) });
+      return;
     } catch (recordError) {
       log.error(
         { err: recordError, job: name, jobId: job.id },
         'job outcome not recorded; the job runs again',
       );
+    }
+    if (failed) return;
+    // Completed work that pg-boss does not know of: failed instead, it runs again after its
+    // retry delay (every job is safe to run twice) rather than after its expiry.
+    try {
+      await queue.fail(name, job.id, { message: 'completion not recorded' });
+    } catch {
+      // Still active in pg-boss: its maintenance fails it at its expiry, and it runs again then.
     }
   }
 
