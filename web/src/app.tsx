@@ -73,20 +73,19 @@ function onDemand<P>(load: () => Promise<ComponentType<P>>): OnDemand<P> {
 function useReady(
   page: { preload: () => Promise<unknown>; ready: () => boolean } | undefined,
 ): boolean {
-  const [ready, setReady] = useState(() => page?.ready() ?? true);
+  const readyNow = page?.ready() ?? true;
+  // A render, not a flag: the code may arrive between this render and the effect, and a flag
+  // already true would not render again (the page would stay on "Cargando…" for good).
+  const [, setRenders] = useState(0);
   useEffect(() => {
-    if (!page || page.ready()) {
-      setReady(true);
-      return undefined;
-    }
+    if (readyNow || !page) return undefined;
     let live = true;
-    setReady(false);
-    void page.preload().then(() => live && setReady(true));
+    void page.preload().then(() => live && setRenders((count) => count + 1));
     return () => {
       live = false;
     };
-  }, [page]);
-  return ready && (page?.ready() ?? true);
+  }, [page, readyNow]);
+  return readyNow;
 }
 
 function LoadFailed() {
