@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,11 +13,20 @@ import { signNotification } from '../src/modules/payments/index.js';
 import { receiptPaymentOf } from '../src/modules/payments/index.js';
 import { receiptReport } from '../src/ledger/receipt-document.js';
 import { createKysely, createPool } from '../src/platform/db/connect.js';
+import { fromRoot } from '../src/platform/paths.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';
 import type { ReceiptReport } from '../contract/reports.js';
 import { startReportsProcess } from '../src/platform/reports/supervisor.js';
 import { createServiceTokens } from '../src/platform/reports/token.js';
-import { cpuSeconds, postgresCpuSeconds, startNode, stop, type Child } from './deudas.js';
+import {
+  clusterCpuSeconds,
+  cpuSeconds,
+  postgresCpuSeconds,
+  postmasterOf,
+  startNode,
+  stop,
+  type Child,
+} from './deudas.js';
 import { benchTenant, type BenchEnvironment } from './environment.js';
 import { AMOUNT, startFakeMercadoPago } from './webhook.js';
 import { freePort } from '../test/helpers/ports.js';
@@ -261,13 +271,19 @@ async function reportsChildPid(): Promise<number> {
   return 0;
 }
 
+/**
+ * PostgreSQL's CPU seconds so far: its server's, ended backends included, when it runs on this
+ * machine (clusterCpuSeconds), else every postgres process's here. Set once by approvalBurst.
+ */
+let postgresNow: () => Promise<number> = postgresCpuSeconds;
+
 /** CPU seconds so far of the portal, the reports service, PostgreSQL and this process. */
 async function cpuNow(portalPid: number, reportsPid: number) {
   const own = process.cpuUsage();
   return {
     portal: await cpuSeconds(portalPid),
     reports: await cpuSeconds(reportsPid),
-    postgres: await postgresCpuSeconds(),
+    postgres: await postgresNow(),
     bench: (own.user + own.system) / 1e6,
   };
 }
@@ -284,6 +300,11 @@ async function drainAgain(
     `SELECT id FROM public.portal_payments WHERE reference LIKE 'bench-%' ORDER BY id`,
   );
   await client.query(`DELETE FROM public.portal_payment_emails`);
+  // The ledger's statistics as autovacuum leaves them within a minute of the burst: taken before
+  // it they count no receipts, and PostgreSQL then reads a debt's receipts through the customer's
+  // receipt index, every receipt of the bench's one customer each time, instead of by their ids
+  // (docs/benchmarks.md "A burst of approvals").
+  await client.query('ANALYZE');
   const boss = new PgBoss({ connectionString: environment.systemUrl, schema: 'pgboss', max: 2 });
   boss.on('error', () => undefined);
   await boss.start();
@@ -318,6 +339,98 @@ async function drainAgain(
   }
 }
 
+/**
+ * The lean baseline (bench/lean-receipt-mailer.ts) sending the same receipts' e-mails again, as
+ * many at once as the portal's jobs: every e-mail unsent first, counted at the SMTP sink.
+ */
+async function leanDrain(
+  environment: BenchEnvironment,
+  client: pg.Client,
+  sink: MailSink,
+  reports: { url: string; secret: string; pid: number },
+  smtpPort: number,
+) {
+  await client.query(`DELETE FROM public.portal_payment_emails`);
+  const before = sink.receipts.length;
+  const reportsCpu0 = await cpuSeconds(reports.pid);
+  const postgresCpu0 = await postgresNow();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lean-receipt-mailer.ts'], {
+    cwd: fromRoot(),
+    env: {
+      ...process.env,
+      BENCH_TENANT_URL: environment.tenantUrl,
+      BENCH_REPORTS_URL: reports.url,
+      BENCH_REPORTS_SECRET: reports.secret,
+      BENCH_SMTP_PORT: String(smtpPort),
+      BENCH_SCHEMA: 'suc0001',
+      BENCH_CONCURRENCY: String(JOB_CONCURRENCY),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`lean-receipt-mailer exited ${code}: ${output}`);
+  const result = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as {
+    sent: number;
+    ms: number;
+    cpuMs: number;
+  };
+  const mailed = sink.receipts.length - before;
+  if (result.sent !== PAYMENTS || mailed !== PAYMENTS) {
+    throw new Error(`the lean baseline sent ${result.sent}, the sink got ${mailed}`);
+  }
+  return {
+    ms: result.ms,
+    cpu: {
+      lean: result.cpuMs / PAYMENTS,
+      reports: ((await cpuSeconds(reports.pid)) - reportsCpu0) * (1000 / PAYMENTS),
+      postgres: ((await postgresNow()) - postgresCpu0) * (1000 / PAYMENTS),
+    },
+  };
+}
+
+/**
+ * BENCH_PG_STATEMENTS=1 and pg_stat_statements loaded on the server (its extension created in
+ * the database of BENCH_DATABASE_URL): the statements of a phase by their share of PostgreSQL's
+ * execution time, printed after it. For finding where a job's database time goes.
+ */
+const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1';
+const STATEMENTS_URL =
+  process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function statementsReset(url: string): Promise<void> {
+  if (!PG_STATEMENTS) return;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query('SELECT pg_stat_statements_reset()');
+  } finally {
+    await admin.end();
+  }
+}
+
+async function statementsReport(url: string, phase: string, jobs: number): Promise<string[]> {
+  if (!PG_STATEMENTS) return [];
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ calls: string; ms: number; query: string }>(
+      `SELECT calls::text, total_exec_time AS ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query
+         FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 10`,
+    );
+    return [
+      `  PostgreSQL's statements, ${phase} (pg_stat_statements: calls a job, execution ms a job):`,
+      ...rows.map(
+        (row) =>
+          `    ${(Number(row.calls) / jobs).toFixed(2)}  ${(row.ms / jobs).toFixed(3)} ms  ${row.query}`,
+      ),
+    ];
+  } finally {
+    await admin.end();
+  }
+}
+
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(2)} s`;
 }
@@ -335,6 +448,8 @@ export async function approvalBurst(environment: BenchEnvironment): Promise<void
   let portal: Child | undefined;
   try {
     await client.connect();
+    const postmaster = await postmasterOf(environment.tenantUrl);
+    if (postmaster !== undefined) postgresNow = () => clusterCpuSeconds(postmaster);
     reports = await startReportsProcess({
       url: reportsUrl,
       env: {
@@ -432,7 +547,21 @@ export async function approvalBurst(environment: BenchEnvironment): Promise<void
 
     // The same e-mails again with the receipts written and nothing else running: the jobs'
     // own rate, without the webhooks' work on the same cores.
+    await statementsReset(STATEMENTS_URL);
     const again = await drainAgain(environment, client, sink, portal.child.pid ?? 0, reportsPid);
+    const againStatements = await statementsReport(STATEMENTS_URL, 'the portal again', PAYMENTS);
+
+    await statementsReset(STATEMENTS_URL);
+    const lean = await leanDrain(
+      environment,
+      client,
+      sink,
+      { url: reportsUrl, secret: reportsSecret, pid: reportsPid },
+      sink.port,
+    );
+    const leanStatements = await statementsReport(STATEMENTS_URL, 'the lean', PAYMENTS);
+    const leanRate = (PAYMENTS / lean.ms) * 1000;
+    const againRate = (PAYMENTS / again.ms) * 1000;
 
     const baselines: number[] = [];
     for (let round = 0; round < BASELINE_ROUNDS; round += 1) {
@@ -465,10 +594,17 @@ export async function approvalBurst(environment: BenchEnvironment): Promise<void
     );
     out(`  e-mails / direct renders: ${((mailRate / baseline) * 100).toFixed(1)}%`);
     out(
-      `  the same ${PAYMENTS} receipt jobs again, receipts written, nothing else running: ${seconds(again.ms)} (${((PAYMENTS / again.ms) * 1000).toFixed(0)} e-mails/s, ${(((PAYMENTS / again.ms) * 1000 * 100) / baseline).toFixed(1)}% of the direct renders); CPU a job: portal ${again.cpu.portal.toFixed(1)} ms, reports ${again.cpu.reports.toFixed(1)} ms, PostgreSQL (every backend on the machine) ${again.cpu.postgres.toFixed(1)} ms, bench ${again.cpu.bench.toFixed(1)} ms`,
+      `  the same ${PAYMENTS} receipt jobs again, receipts written, nothing else running: ${seconds(again.ms)} (${((PAYMENTS / again.ms) * 1000).toFixed(0)} e-mails/s, ${(((PAYMENTS / again.ms) * 1000 * 100) / baseline).toFixed(1)}% of the direct renders); CPU a job: portal ${again.cpu.portal.toFixed(1)} ms, reports ${again.cpu.reports.toFixed(1)} ms, PostgreSQL ${again.cpu.postgres.toFixed(1)} ms, bench ${again.cpu.bench.toFixed(1)} ms`,
     );
     out(
-      `  CPU to the last e-mail: portal ${(cpu1.portal - cpu0.portal).toFixed(1)} s, reports service ${(cpu1.reports - cpu0.reports).toFixed(1)} s, PostgreSQL (every backend on the machine) ${(cpu1.postgres - cpu0.postgres).toFixed(1)} s, bench process (load, SMTP server) ${(cpu1.bench - cpu0.bench).toFixed(1)} s`,
+      `  lean baseline (bench/lean-receipt-mailer.ts), the same ${PAYMENTS} e-mails, ${JOB_CONCURRENCY} at once: ${seconds(lean.ms)} (${leanRate.toFixed(0)} e-mails/s); CPU an e-mail: its process ${lean.cpu.lean.toFixed(1)} ms (its start included), reports ${lean.cpu.reports.toFixed(1)} ms, PostgreSQL ${lean.cpu.postgres.toFixed(1)} ms`,
+    );
+    for (const line of [...againStatements, ...leanStatements]) out(line);
+    out(
+      `  portal / lean: ${(againRate / leanRate).toFixed(2)}x with nothing else running, ${(mailRate / leanRate).toFixed(2)}x during the burst (goal 0.7x)`,
+    );
+    out(
+      `  CPU to the last e-mail: portal ${(cpu1.portal - cpu0.portal).toFixed(1)} s, reports service ${(cpu1.reports - cpu0.reports).toFixed(1)} s, PostgreSQL ${(cpu1.postgres - cpu0.postgres).toFixed(1)} s, bench process (load, SMTP server) ${(cpu1.bench - cpu0.bench).toFixed(1)} s`,
     );
     if (mailed !== PAYMENTS || twice > 0 || missing > 0 || foreign > 0) {
       throw new Error('the burst did not send exactly one e-mail per receipt');

@@ -169,7 +169,8 @@ export async function startJobQueue(
   };
   const workerQueue: WorkerQueue = {
     fetch: (name, fetchOptions) => boss.fetch(name, { ...fetchOptions, db: fetchDb }),
-    complete: (name, id) => boss.complete(name, id),
+    complete: (name, id) =>
+      typeof id === 'string' ? boss.complete(name, id) : boss.complete(name, id),
     // pg-boss's types split one id and many into overloads; at run time both take the data.
     fail: (name, id, data) =>
       typeof id === 'string' ? boss.fail(name, id, data) : boss.fail(name, id, data),

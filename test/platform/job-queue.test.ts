@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { jobsDatabase, startJobQueue, type JobQueue } from '../../src/platform/jobs.js';
 import { createMetrics } from '../../src/platform/metrics.js';
 import { useTestEnvironment } from '../helpers/harness.js';
+import { startPgRoundTrips } from '../helpers/pg-round-trips.js';
 
 const env = useTestEnvironment();
 
@@ -275,6 +276,57 @@ describe('jobs worked several at once', () => {
       expect(ran.sort()).toEqual([1, 2, 3, 4]);
     } finally {
       await jobs.stop();
+    }
+  });
+});
+
+describe('jobs finishing together', () => {
+  it('are completed in one statement (a group commit), each recorded', async () => {
+    const queue = 'test.group-commit';
+    const wire = await startPgRoundTrips(env.serverUrl);
+    const jobs = await startJobQueue(wire.through(env.systemUrl), pino({ level: 'silent' }), {
+      pollingIntervalSeconds: 0.5,
+      retryDelaySeconds: 60,
+    });
+    try {
+      await jobs.sendMany(
+        queue,
+        [1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({ data: { n } })),
+      );
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let started = 0;
+      await jobs.work(
+        queue,
+        async () => {
+          started += 1;
+          await gate;
+        },
+        { concurrency: 8 },
+      );
+      await expect.poll(() => started, { timeout: 15_000 }).toBe(8);
+      wire.clear();
+      release();
+      await expect
+        .poll(
+          () =>
+            env.systemQuery(
+              `SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND state = 'completed'`,
+              [queue],
+            ),
+          { timeout: 15_000 },
+        )
+        .toEqual([{ n: 8 }]);
+      const completions = wire
+        .seen()
+        .flatMap((trip) => trip.statements)
+        .filter((text) => text.includes('SET completed_on = now()'));
+      // The first to finish goes at once; the seven finishing meanwhile go together after it.
+      expect(completions.length).toBeGreaterThanOrEqual(1);
+      expect(completions.length).toBeLessThanOrEqual(2);
+    } finally {
+      await jobs.stop();
+      await wire.close();
     }
   });
 });

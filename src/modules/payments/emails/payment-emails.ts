@@ -13,7 +13,12 @@ import { findReceipt, type PaidDebt, type ReceiptView } from '../../../ledger/re
 import { restPhrase, withFullStop } from '../../../../contract/names.js';
 import type { ReportsClient } from '../../../platform/reports/client.js';
 import { formatDate, formatMoney } from '../../../platform/format.js';
-import { claimEmail, findPaymentForEmail, markEmailSent, releaseEmail } from '../queries/emails.js';
+import {
+  claimEmail,
+  markEmailSent,
+  releaseEmail,
+  type PaymentForEmail,
+} from '../queries/emails.js';
 import {
   receiptFileName,
   receiptReport,
@@ -233,8 +238,11 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
   type Prepared = { message: MailMessage } | { result: PaymentEmailResult };
 
   /** The e-mail the payment's state calls for, rendered; throws when it must wait. */
-  async function prepare(tenant: TenantContext, job: EmailJob): Promise<Prepared> {
-    const payment = await findPaymentForEmail(tenant.db, job.paymentId);
+  async function prepare(
+    tenant: TenantContext,
+    job: EmailJob,
+    payment: PaymentForEmail | undefined,
+  ): Promise<Prepared> {
     if (!payment || payment.ordcon_id === null || payment.monto === null)
       return { result: 'not_applicable' };
 
@@ -246,9 +254,12 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
       }
       // Refunded before the e-mail went out: the refund's e-mail tells what happened.
       if (payment.status !== 'approved') return { result: 'not_applicable' };
-      const receipt = await findReceipt(tenant, payment.recibo_id, payment.ordcon_id);
+      // Two reads at once: a job's time is mostly its round trips one after another.
+      const [receipt, contact] = await Promise.all([
+        findReceipt(tenant, payment.recibo_id, payment.ordcon_id),
+        users.contactOf(tenant, payment.portal_user_id),
+      ]);
       if (!receipt) return { result: 'not_applicable' };
-      const contact = await users.contactOf(tenant, payment.portal_user_id);
       if (!contact?.email.trim()) return { result: 'no_recipient' };
       // As GET /portal/pagos/{id}/recibo renders it; a ReportsError fails the run and pg-boss retries.
       const pdf = await reports.receipt(
@@ -266,12 +277,12 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
       if (payment.status === 'approved') throw new NotReadyError('refund not recorded yet');
       return { result: 'not_applicable' };
     }
-    const contact = await users.contactOf(tenant, payment.portal_user_id);
+    const { recibo_id: reciboId, ordcon_id: cnro } = payment;
+    const [contact, receipt] = await Promise.all([
+      users.contactOf(tenant, payment.portal_user_id),
+      reciboId === null ? undefined : findReceipt(tenant, reciboId, cnro),
+    ]);
     if (!contact?.email.trim()) return { result: 'no_recipient' };
-    const receipt =
-      payment.recibo_id === null
-        ? undefined
-        : await findReceipt(tenant, payment.recibo_id, payment.ordcon_id);
     // A refund whose ledger could not be reversed restored no debt, whatever state the ERP left
     // the receipt in.
     const reversed = payment.refund_ledger_reversed !== false;
@@ -282,30 +293,44 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
   }
 
   /**
-   * One run: the e-mail claimed for this job (`portal_payment_emails`, tenant/0017), prepared,
-   * sent, and marked sent, each its own statement: no transaction waits on the reports service or
-   * the mail server. A second job for the same e-mail finds it sent, or claimed and tries again
+   * One run: the e-mail claimed for this job (`portal_payment_emails`, tenant/0017) with its
+   * payment read in the same statement, prepared, sent, and marked sent, each its own statement
+   * (five in all with the settings, the receipt and the contact): no transaction waits on the
+   * reports service or the mail server. A second job for the same e-mail finds it sent, or claimed and tries again
    * later. SMTP accepting and the mark are two systems: a process that dies between them leaves
    * the claim to expire, and the retried job sends a second copy (at-least-once there).
    */
   async function run(job: EmailJob): Promise<PaymentEmailResult> {
     const tenant = await tenancy.tryResolve(job.tenantId, job.sucursalId);
     if (!tenant) return 'not_applicable';
-    // One statement: whether this e-mail is on, and the mail server the send goes through.
-    const { on, ...mail } = await deps.settings.read(
-      tenant,
-      { ...PAYMENT_EMAIL_SETTINGS[job.kind], ...MAIL_SETTINGS },
-      'fresh',
-    );
-    if (!on) return 'off';
     const email = { paymentId: job.paymentId, kind: job.kind };
     const now = clock.now();
-    const claim = await claimEmail(tenant.db, email, now, new Date(now.getTime() + CLAIM_MS));
-    if (claim === 'sent') return 'already_sent';
-    if (claim === 'claimed_elsewhere') throw new NotReadyError('e-mail claimed by another job');
+    // Two statements at once (a job's time is mostly its round trips one after another): whether
+    // this e-mail is on with the mail server the send goes through, and the claim, given back
+    // when the e-mail is off or the settings could not be read.
+    const [settings, claiming] = await Promise.allSettled([
+      deps.settings.read(
+        tenant,
+        { ...PAYMENT_EMAIL_SETTINGS[job.kind], ...MAIL_SETTINGS },
+        'fresh',
+      ),
+      claimEmail(tenant.db, email, now, new Date(now.getTime() + CLAIM_MS)),
+    ]);
+    if (claiming.status === 'rejected') throw claiming.reason;
+    const claimed = claiming.value;
+    if (settings.status === 'rejected' || !settings.value.on) {
+      if (claimed.claim === 'claimed') await releaseEmail(tenant.db, email);
+      if (settings.status === 'rejected') throw settings.reason;
+      return 'off';
+    }
+    const { on: _on, ...mail } = settings.value;
+    if (claimed.claim !== 'claimed') {
+      if (claimed.claim === 'sent') return 'already_sent';
+      throw new NotReadyError('e-mail claimed by another job');
+    }
     let accepted = false;
     try {
-      const prepared = await prepare(tenant, job);
+      const prepared = await prepare(tenant, job, claimed.payment);
       if ('result' in prepared) {
         await releaseEmail(tenant.db, email);
         return prepared.result;

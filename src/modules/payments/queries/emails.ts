@@ -1,48 +1,45 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { inPublic, type TenantExecutor } from '../../../platform/db/executor.js';
-import type { PaymentEmailKind } from '../../../platform/db/types.js';
+import type { PaymentEmailKind, TenantDatabase } from '../../../platform/db/types.js';
 
 /*
  * public.portal_payment_emails: which of a payment's e-mails went out (docs/payments.md
  * "Payment e-mails"), and the payment as those e-mails read it.
  */
 
-/**
- * The payment an e-mail job is about: its user, status, receipt and what it paid. One statement
- * with a share lock, taken and released by itself: a job that runs while the transaction that
- * queued it (TX2, the refund's) still holds the payment's row waits for its outcome instead of
- * reading the row as it was before, and holds nothing afterwards.
- */
-export function findPaymentForEmail(db: TenantExecutor, paymentId: number) {
-  return inPublic(db)
-    .selectFrom('portal_payments')
-    .select([
-      'id',
-      'portal_user_id',
-      'ordcon_id',
-      'sucursal_id',
-      'status',
-      'monto',
-      'gateway',
-      'gateway_payment_id',
-      'facturas_json',
-      'recibo_id',
-      'refund_ledger_reversed',
-    ])
-    .where('id', '=', paymentId)
-    .forShare()
-    .executeTakeFirst();
-}
+/** The payment's columns an e-mail reads: its user, status, receipt and what it paid. */
+const PAYMENT_COLUMNS = [
+  'id',
+  'portal_user_id',
+  'ordcon_id',
+  'sucursal_id',
+  'status',
+  'monto',
+  'gateway',
+  'gateway_payment_id',
+  'facturas_json',
+  'recibo_id',
+  'refund_ledger_reversed',
+] as const;
+
+export type PaymentForEmail = Pick<
+  Selectable<TenantDatabase['portal_payments']>,
+  (typeof PAYMENT_COLUMNS)[number]
+>;
 
 /** How a claim of an e-mail came out: this sender's now, sent already, or another's for now. */
-export type EmailClaim = 'claimed' | 'sent' | 'claimed_elsewhere';
+export type EmailClaim =
+  | { claim: 'claimed'; payment: PaymentForEmail | undefined }
+  | { claim: 'sent' | 'claimed_elsewhere' };
 
 /**
- * Claims the e-mail for this sender until `leaseUntil`, in one statement: its row is made the
- * first time, and taken unless it was sent or another sender's claim has not expired at `now`.
- * Concurrent claims of one e-mail serialize on its row (ON CONFLICT DO UPDATE waits for the
- * other and reads its outcome), so one of them wins. The insert's foreign-key check share-locks
- * the payment's row for the statement only.
+ * Claims the e-mail for this sender until `leaseUntil` and, when claimed, reads its payment, in
+ * one statement. The claim's row is made the first time, and taken unless it was sent or another
+ * sender's claim has not expired at `now`; concurrent claims of one e-mail serialize on that row
+ * (ON CONFLICT DO UPDATE waits for the other and reads its outcome), so one of them wins. The
+ * payment is read under a share lock held for the statement only: a job that runs while the
+ * transaction that queued it (TX2, the refund's) still holds the payment's row waits for its
+ * outcome and reads the row as it committed, instead of as it was before.
  */
 export async function claimEmail(
   db: TenantExecutor,
@@ -50,7 +47,12 @@ export async function claimEmail(
   now: Date,
   leaseUntil: Date,
 ): Promise<EmailClaim> {
-  const { rows } = await sql<{ claimed: boolean; sent: boolean }>`
+  const columns = sql.join(PAYMENT_COLUMNS.map((column) => sql.ref(`p.${column}`)));
+  const { rows } = await sql<
+    { claimed: boolean; sent: boolean } & {
+      [K in keyof PaymentForEmail]: PaymentForEmail[K] | null;
+    }
+  >`
     WITH claim AS (
       INSERT INTO public.portal_payment_emails AS e (payment_id, kind, lease_until)
       VALUES (${email.paymentId}, ${email.kind}, ${leaseUntil})
@@ -61,10 +63,23 @@ export async function claimEmail(
     SELECT EXISTS (SELECT 1 FROM claim) AS claimed,
            EXISTS (SELECT 1 FROM public.portal_payment_emails
                     WHERE payment_id = ${email.paymentId} AND kind = ${email.kind}
-                      AND sent_at IS NOT NULL) AS sent`.execute(db);
+                      AND sent_at IS NOT NULL) AS sent,
+           ${columns}
+      FROM (VALUES (1)) AS one (x)
+      LEFT JOIN LATERAL (
+        SELECT * FROM public.portal_payments
+         WHERE id = ${email.paymentId} AND EXISTS (SELECT 1 FROM claim)
+           FOR SHARE
+      ) p ON true`.execute(db);
   const [row] = rows;
-  if (row?.claimed) return 'claimed';
-  return row?.sent ? 'sent' : 'claimed_elsewhere';
+  if (!row) return { claim: 'claimed_elsewhere' };
+  const { claimed, sent, ...payment } = row;
+  if (!claimed) return { claim: sent ? 'sent' : 'claimed_elsewhere' };
+  // The lateral join's columns are all null when no payment has this id.
+  return {
+    claim: 'claimed',
+    payment: payment.id === null ? undefined : (payment as PaymentForEmail),
+  };
 }
 
 /** The e-mail went out: marked sent, its claim ended. */
