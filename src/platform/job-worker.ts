@@ -26,12 +26,14 @@ function messageOf(error: unknown): string {
 
 /**
  * One queue worked on this process: up to `concurrency` jobs at once, each failed on its own and
- * completed in a group with the others finishing beside it (completeInGroup), awaited. Once half
- * its slots are free (refillAt) it takes as many due jobs as there are free slots, and it looks
- * again at once after every fetch that brought jobs: it waits for the polling interval only when
- * a fetch came back empty. pg-boss's own `work` waits for a whole batch, then
- * for the next poll unless the batch was full, and completes it without awaiting (a database
- * error there was an unhandled rejection, which ends a Node process).
+ * completed in a group with the others finishing beside it (completeInGroup), awaited off the
+ * job's slot. It keeps up to `concurrency` more jobs taken, so a slot that frees starts the next
+ * job at once (refillAt below), and it looks again at once after every fetch that brought jobs:
+ * it waits for the polling interval only when a fetch came back empty. pg-boss's own `work` waits
+ * for a whole batch, then for the next poll unless the batch was full, and completes it without
+ * awaiting (a database error there was an unhandled rejection, which ends a Node process). Taken
+ * jobs wait behind slow ones of this worker (at most `concurrency` of them, as long as the
+ * slowest running job: the reports service's and SMTP's timeouts bound it).
  *
  * A handler that never ends keeps its slot; pg-boss's maintenance fails its job once it is past
  * its expiry (15 min), so the job itself runs again, and its late completion changes nothing.
@@ -48,6 +50,8 @@ export function startQueueWorker<T>(
 ): QueueWorker {
   const { name, handler, concurrency, pollingIntervalMs, log } = options;
   const running = new Set<string>();
+  /** Jobs fetched (active in pg-boss) and not started yet, oldest first. */
+  const taken: PgBoss.Job<T>[] = [];
   /** Outcomes of finished jobs on their way to pg-boss. */
   const recording = new Set<Promise<void>>();
   let stopping = false;
@@ -152,14 +156,25 @@ export function startQueueWorker<T>(
       return;
     }
     // Its slot is free while the outcome is on its way to pg-boss (the job stays active there
-    // until then, so no fetch takes it again): the next job need not wait a round trip. The stop
-    // waits for the outcomes still on their way.
+    // until then, so no fetch takes it again): the next job, taken already, starts at once. The
+    // stop waits for the outcomes still on their way.
     const recorded = record(job, error, failed);
     recording.add(recorded);
     running.delete(job.id);
+    startTaken();
     wake?.();
     await recorded;
     recording.delete(recorded);
+  }
+
+  /** Starts taken jobs while slots are free. */
+  function startTaken(): void {
+    while (running.size < concurrency && !abandoned) {
+      const job = taken.shift();
+      if (!job) return;
+      running.add(job.id);
+      void run(job);
+    }
   }
 
   async function fetchDue(free: number): Promise<PgBoss.Job<T>[]> {
@@ -174,7 +189,9 @@ export function startQueueWorker<T>(
   /*
    * A fetch costs PostgreSQL a sort of the queue's due jobs (pg-boss orders them by priority and
    * age, and its index is by start time): with a backlog, one fetch per finished job was most of
-   * a job's database time. So a busy worker fetches once half its slots are free, or once a
+   * a job's database time. So the worker takes up to `concurrency` jobs beyond those running (a
+   * job is active in pg-boss once taken, and only this worker runs it), starts the next of them
+   * the moment a slot is free, and fetches again once there is room for half as many, or once a
    * polling interval went by with no job ending (slow jobs must not keep the free slots idle).
    */
   const refillAt = Math.max(1, Math.ceil(concurrency / 2));
@@ -182,17 +199,15 @@ export function startQueueWorker<T>(
   async function loop(): Promise<void> {
     let waitedAnInterval = false;
     while (!stopping) {
-      const free = concurrency - running.size;
-      if (free === 0 || (free < refillAt && !waitedAnInterval)) {
+      const room = 2 * concurrency - running.size - taken.length;
+      if (room === 0 || (room < refillAt && !waitedAnInterval)) {
         waitedAnInterval = (await pause(pollingIntervalMs, true)) === 'timeout';
         continue;
       }
       waitedAnInterval = false;
-      const jobs = await fetchDue(free);
-      for (const job of jobs) {
-        running.add(job.id);
-        void run(job);
-      }
+      const jobs = await fetchDue(room);
+      taken.push(...jobs);
+      startTaken();
       if (jobs.length === 0 && !stopping) await pause(pollingIntervalMs, false);
     }
   }
@@ -204,14 +219,19 @@ export function startQueueWorker<T>(
       stopping = true;
       wake?.();
       await looping;
+      // The jobs taken are this worker's: they run as slots free, within the stop's deadline.
       const deadline = Date.now() + timeoutMs;
-      while ((running.size > 0 || recording.size > 0) && Date.now() < deadline) {
+      while (
+        (running.size > 0 || taken.length > 0 || recording.size > 0) &&
+        Date.now() < deadline
+      ) {
         await new Promise((resolve) => setTimeout(resolve, STOP_CHECK_MS));
       }
-      if (running.size === 0) return;
+      if (running.size === 0 && taken.length === 0) return;
       abandoned = true;
+      const left = [...running, ...taken.splice(0).map((job) => job.id)];
       try {
-        await queue.fail(name, [...running], { message: 'the queue stopped while the job ran' });
+        await queue.fail(name, left, { message: 'the queue stopped while the job ran' });
       } catch (error) {
         log.error({ err: error, job: name }, 'jobs running at the stop not failed; they expire');
       }
