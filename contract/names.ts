@@ -89,9 +89,27 @@ export function voucherNumber(puntoVenta: number, numero: number): string {
 /** A ledger number of two digit groups, with or without its letter before them ("B-0001-…"). */
 const LEDGER_NUMBER = /^(?:([A-Za-z])\s*-?\s*)?(\d{1,5})\s*-\s*(\d{1,8})$/;
 
+/*
+ * The ERP's words for its documents, plain: a ledger has a handful ("Factura B", "Nota de débito
+ * A"), and every list names each of its rows, so each is made plain once (Unicode normalization is
+ * most of a name's cost). Bounded: emptied when it holds more than a ledger would.
+ */
+const plainWords = new Map<string, string>();
+const PLAIN_WORDS_KEPT = 512;
+
+function plainOnce(text: string): string {
+  let words = plainWords.get(text);
+  if (words === undefined) {
+    words = plain(text);
+    if (plainWords.size >= PLAIN_WORDS_KEPT) plainWords.clear();
+    plainWords.set(text, words);
+  }
+  return words;
+}
+
 /** The document's name (the rule in this file's head). */
 export function documentName(doc: DocumentFacts): DocumentName {
-  const words = plain(doc.comprobante);
+  const words = plainOnce(doc.comprobante);
   const kind = isKind(doc.tipo) ? doc.tipo : kindOfWords(words);
   const written = doc.nrocomp.replace(/\s+/g, ' ').trim();
   // Only a fiscal document's number is ARCA's pair; a receipt's ("RC0001-00000041", the
