@@ -7,8 +7,9 @@ import pg from 'pg';
  * traffic"): GET /portal/deudas as a lean implementation would serve the same users. The user
  * comes from the access token (HS256 checked with node:crypto on every request, the payload's
  * id and expiry read); the same debts, through a named prepared statement with the dates
- * formatted and the amounts turned into numbers by PostgreSQL, each with the payment in flight
- * holding it, in one statement as the portal reads them; pg's rows go out as they come. No tenancy
+ * formatted and the amounts turned into numbers by PostgreSQL, each with what it was issued for
+ * (its amount and what receipts applied to it), its fiscal row's letter and number, and the
+ * payment in flight holding it, in one statement as the portal reads them; pg's rows go out as they come. No tenancy
  * lookup, session version, rate limit, security headers or request log: what the portal pays
  * for those is what the ratio shows. Prints its URL on stdout.
  */
@@ -25,12 +26,18 @@ const pool = new pg.Pool({
 const DEBTS = `
   SELECT o.id, o.comprobante, o.nrocomp, to_char(o.fecha, 'YYYY-MM-DD') AS fecha,
          to_char(o.vencimiento, 'YYYY-MM-DD') AS vencimiento, o.debe::float8 AS debe,
+         (o.debe + coalesce((SELECT sum(l.monto) FROM ${BENCH_SCHEMA}.recfac l
+                               JOIN ${BENCH_SCHEMA}.ordcta r ON r.id = l.recibo_id
+                              WHERE l.factura_id = o.id AND r.cnro = o.cnro AND r.tipo = 'REC'
+                                AND NOT r.anulado), 0))::float8 AS importe,
+         x.letra, x.punto_venta, x.numero AS numero_fiscal,
          coalesce(o.vencimiento < (now() AT TIME ZONE 'America/Argentina/Buenos_Aires')::date, false) AS vencido,
          CASE WHEN h.payment_id IS NOT NULL
               THEN json_build_object('id', h.payment_id, 'checkout_url', h.checkout_url) END AS pago_en_curso
     FROM ${BENCH_SCHEMA}.portal_users u
     JOIN ${BENCH_SCHEMA}.ordcta o
       ON o.cnro = u.cnro AND o.tipo IN ('FAC', 'ND') AND o.saldo > 0 AND NOT o.anulado
+    LEFT JOIN ${BENCH_SCHEMA}.cbtefis x ON x.ordcta_id = o.id
     LEFT JOIN (
       SELECT DISTINCT ON (f.debt_id) f.debt_id, p.id AS payment_id, p.checkout_url
         FROM public.portal_payments p
