@@ -45,7 +45,8 @@ beforeAll(async () => {
   });
   await tenant.query(
     `INSERT INTO suc0001.ordcta (cnro, tipo, comprobante, nrocomp, fecha, vencimiento, debe, saldo)
-     VALUES (1, 'FAC', 'Factura B', '0001-00000301', '2026-01-01', '2026-02-01', 120.50, 120.50)`,
+     VALUES (1, 'FAC', 'Factura B', '0001-00000301', '2026-01-01', '2026-02-01', 120.50, 120.50),
+            (1, 'FAC', 'Factura B', '0001-00000302', '2026-01-02', '2026-02-02', 130.50, 130.50)`,
   );
   await env.systemQuery('UPDATE public.tenants SET database_url = $1 WHERE id = 1', [
     wire.through(tenant.databaseUrl),
@@ -107,5 +108,35 @@ describe('a payment e-mail job', () => {
         [id],
       ),
     ).toEqual([{ kind: 'pago_recibido' }]);
+  });
+
+  it('run by the receipt job of a payment whose receipt is written, is the same five: the claim’s read of the payment is the receipt’s check', async () => {
+    const id = await startOldestDebtPayment(app, tenant, ana);
+    const answer = await sandboxApproves(app, tenant, {
+      id,
+      sucursalId: 1,
+      webhookToken: TOKEN,
+      secret: SANDBOX_SECRET,
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    await env.waitForJobs(RECEIPT_JOB, { paymentId: id });
+    const before = smtp.inbox.length;
+
+    // The same receipt job again, as after a crash between its e-mail and its completion.
+    await tenant.query(`DELETE FROM public.portal_payment_emails WHERE payment_id = $1`, [id]);
+    wire.clear();
+    await boss.send(RECEIPT_JOB, { tenantId: 1, sucursalId: 1, paymentId: id });
+    for (let tries = 0; smtp.inbox.length <= before && tries < 200; tries += 1) await sleep(50);
+    await env.waitForJobs(RECEIPT_JOB, { paymentId: id });
+    expect(smtp.inbox.length).toBe(before + 1);
+    const statements = wire
+      .seen()
+      .filter((trip) => trip.application === 'portal-tenant')
+      .flatMap((trip) => trip.statements);
+    expect(statements, statements.join('\n---\n')).toHaveLength(5);
+    const [receipts] = await tenant.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM suc0001.ordcta WHERE tipo = 'REC'`,
+    );
+    expect(receipts?.n).toBe(2);
   });
 });

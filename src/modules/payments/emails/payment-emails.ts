@@ -56,6 +56,14 @@ class NotReadyError extends Error {
 }
 
 /**
+ * "Recibimos tu pago" found its payment approved without a receipt: the receipt job then writes
+ * it (TX2) and sends again; an e-mail job of its own waits for it, as for any NotReadyError.
+ */
+export class ReceiptNotWrittenError extends NotReadyError {
+  override name = 'ReceiptNotWrittenError';
+}
+
+/**
  * One pg-boss job per e-mail (the singleton key), and one send per e-mail whatever the number
  * of jobs: duplicate sends in the same period are dropped by pg-boss, and a job that finds the
  * e-mail recorded as sent (`portal_payment_emails`) stops.
@@ -249,7 +257,8 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
     if (job.kind === 'pago_recibido') {
       if (payment.recibo_id === null) {
         // Queued inside a TX2 not committed yet (as versions before 2026-11-28 did): wait.
-        if (payment.status === 'approved') throw new NotReadyError('receipt not written yet');
+        if (payment.status === 'approved')
+          throw new ReceiptNotWrittenError('receipt not written yet');
         return { result: 'not_applicable' };
       }
       // Refunded before the e-mail went out: the refund's e-mail tells what happened.
@@ -352,14 +361,18 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
     }
   }
 
-  async function runCounted(job: EmailJob): Promise<void> {
+  /** `receiptJob`: run by the receipt job, which writes a missing receipt itself (uncounted then). */
+  async function runCounted(job: EmailJob, receiptJob = false): Promise<PaymentEmailResult> {
     try {
       const result = await run(job);
       metrics.jobRun('payment-email', result);
       // The tenant, the kind and the outcome only: no address, user, payment or amount.
       log.info({ tenantId: job.tenantId, kind: job.kind, result }, 'payment e-mail job');
+      return result;
     } catch (error) {
-      metrics.jobRun('payment-email', error instanceof NotReadyError ? 'not_ready' : 'failed');
+      if (!(receiptJob && error instanceof ReceiptNotWrittenError)) {
+        metrics.jobRun('payment-email', error instanceof NotReadyError ? 'not_ready' : 'failed');
+      }
       throw error;
     }
   }
@@ -374,15 +387,22 @@ export function createPaymentEmails(deps: PaymentEmailDeps) {
     run,
 
     /**
-     * "Recibimos tu pago" sent now, by the receipt job that made sure of the receipt (counted
-     * and logged as a run of this e-mail's job). Throws when it must be tried again.
+     * "Recibimos tu pago" sent now, by the receipt job (counted and logged as a run of this
+     * e-mail's job). Throws ReceiptNotWrittenError when the payment has no receipt yet (for the
+     * receipt job to write it), anything else when it must be tried again.
      */
     sendReceiptEmail: (payment: Omit<EmailJob, 'kind'>) =>
-      runCounted({ ...payment, kind: 'pago_recibido' }),
+      runCounted({ ...payment, kind: 'pago_recibido' }, true),
 
     /** `concurrency`: jobs at once on this instance (PORTAL_JOB_CONCURRENCY). */
     async work(concurrency: number): Promise<void> {
-      await jobs.work<EmailJob>(PAYMENT_EMAIL_JOB, runCounted, { concurrency });
+      await jobs.work<EmailJob>(
+        PAYMENT_EMAIL_JOB,
+        async (job) => {
+          await runCounted(job);
+        },
+        { concurrency },
+      );
     },
   } satisfies PaymentEmailQueue & Record<string, unknown>;
 }

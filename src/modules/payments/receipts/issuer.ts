@@ -5,7 +5,11 @@ import type { JobQueue } from '../../../platform/jobs.js';
 import type { Metrics } from '../../../platform/metrics.js';
 import type { TenantCalendar } from '../../../platform/tenancy/today.js';
 import type { Tenancy, TenantContext } from '../../../platform/tenancy/tenancy.js';
-import type { PaymentEmails } from '../emails/payment-emails.js';
+import {
+  ReceiptNotWrittenError,
+  type PaymentEmailResult,
+  type PaymentEmails,
+} from '../emails/payment-emails.js';
 import { receiptWritten, recordReceiptError } from '../queries/receipts.js';
 import { createReceipt, type ReceiptOutcome } from './writer.js';
 import { readPaymentSettings, type PaymentSettings } from '../settings.js';
@@ -167,11 +171,46 @@ export async function workReceiptJobs(
     return attempts.attemptFor(tenant, paymentId);
   }
 
+  /** The e-mail, handed to a job of its own when it cannot go now; throws when neither works. */
+  async function sendOrQueue(tenant: TenantContext, job: ReceiptJob): Promise<void> {
+    try {
+      await emails.sendReceiptEmail(job);
+    } catch (error) {
+      // Not queued either: this run fails, and its retry finds the receipt and tries again.
+      if (!(await emails.queueReceiptEmail(tenant, job.paymentId))) throw error;
+    }
+  }
+
+  /*
+   * Most runs find the receipt written (the webhook's TX2 wrote it), and the e-mail's claim reads
+   * the payment under the same share lock the receipt's check would take: so the e-mail goes
+   * first, and the receipt is made sure of (TX2 when missing) only when the e-mail did not show
+   * it written: no receipt yet, the e-mail off, not applicable, or a failure before it knew.
+   */
   async function run(job: ReceiptJob): Promise<void> {
     let tenant: TenantContext;
-    let outcome: ReceiptOutcome;
     try {
       tenant = await tenancy.resolve(job.tenantId, job.sucursalId);
+    } catch (error) {
+      metrics.jobRun('receipt-retry', 'failed');
+      throw error;
+    }
+    let emailed: PaymentEmailResult | undefined;
+    let emailFailed = false;
+    let emailFailure: unknown;
+    try {
+      emailed = await emails.sendReceiptEmail(job);
+    } catch (error) {
+      emailFailed = !(error instanceof ReceiptNotWrittenError);
+      emailFailure = error;
+    }
+    // Sent, sent before, or no address: each read the payment's receipt.
+    if (emailed === 'sent' || emailed === 'already_sent' || emailed === 'no_recipient') {
+      metrics.jobRun('receipt-retry', 'exists');
+      return;
+    }
+    let outcome: ReceiptOutcome;
+    try {
       outcome = await receiptOf(tenant, job.paymentId);
       metrics.jobRun('receipt-retry', outcome.kind);
     } catch (error) {
@@ -179,11 +218,14 @@ export async function workReceiptJobs(
       throw error;
     }
     if (outcome.kind !== 'created' && outcome.kind !== 'exists') return;
-    try {
-      await emails.sendReceiptEmail(job);
-    } catch (error) {
+    // The e-mail said what it does (off, or nothing to send): done.
+    if (emailed !== undefined) return;
+    if (!emailFailed) {
+      // The receipt was missing and is written now.
+      await sendOrQueue(tenant, job);
+    } else if (!(await emails.queueReceiptEmail(tenant, job.paymentId))) {
       // Not queued either: this run fails, and its retry finds the receipt and tries again.
-      if (!(await emails.queueReceiptEmail(tenant, job.paymentId))) throw error;
+      throw emailFailure;
     }
   }
 
