@@ -271,19 +271,24 @@ async function reportsChildPid(): Promise<number> {
   return 0;
 }
 
-/**
- * PostgreSQL's CPU seconds so far: its server's, ended backends included, when it runs on this
- * machine (clusterCpuSeconds), else every postgres process's here. Set once by approvalBurst.
- */
-let postgresNow: () => Promise<number> = postgresCpuSeconds;
+/** Whose CPU the bench reads, and how. */
+interface Meters {
+  portalPid: number;
+  reportsPid: number;
+  /**
+   * PostgreSQL's CPU seconds so far: its server's, ended backends included, when it runs on this
+   * machine (clusterCpuSeconds), else every postgres process's here.
+   */
+  postgres: () => Promise<number>;
+}
 
 /** CPU seconds so far of the portal, the reports service, PostgreSQL and this process. */
-async function cpuNow(portalPid: number, reportsPid: number) {
+async function cpuNow(meters: Meters) {
   const own = process.cpuUsage();
   return {
-    portal: await cpuSeconds(portalPid),
-    reports: await cpuSeconds(reportsPid),
-    postgres: await postgresNow(),
+    portal: await cpuSeconds(meters.portalPid),
+    reports: await cpuSeconds(meters.reportsPid),
+    postgres: await meters.postgres(),
     bench: (own.user + own.system) / 1e6,
   };
 }
@@ -293,8 +298,7 @@ async function drainAgain(
   environment: BenchEnvironment,
   client: pg.Client,
   sink: MailSink,
-  portalPid: number,
-  reportsPid: number,
+  meters: Meters,
 ) {
   const { rows } = await client.query<{ id: number }>(
     `SELECT id FROM public.portal_payments WHERE reference LIKE 'bench-%' ORDER BY id`,
@@ -310,7 +314,7 @@ async function drainAgain(
   await boss.start();
   const before = sink.receipts.length;
   try {
-    const cpu0 = await cpuNow(portalPid, reportsPid);
+    const cpu0 = await cpuNow(meters);
     const started = performance.now();
     await boss.insert(
       rows.map((row) => ({
@@ -323,7 +327,7 @@ async function drainAgain(
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const ms = sink.lastAt() - started;
-    const cpu1 = await cpuNow(portalPid, reportsPid);
+    const cpu1 = await cpuNow(meters);
     const perJob = (field: keyof typeof cpu0) => ((cpu1[field] - cpu0[field]) * 1000) / rows.length;
     return {
       ms,
@@ -347,13 +351,12 @@ async function leanDrain(
   environment: BenchEnvironment,
   client: pg.Client,
   sink: MailSink,
-  reports: { url: string; secret: string; pid: number },
-  smtpPort: number,
+  reports: { url: string; secret: string },
+  meters: Meters,
 ) {
   await client.query(`DELETE FROM public.portal_payment_emails`);
   const before = sink.receipts.length;
-  const reportsCpu0 = await cpuSeconds(reports.pid);
-  const postgresCpu0 = await postgresNow();
+  const cpu0 = await cpuNow(meters);
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lean-receipt-mailer.ts'], {
     cwd: fromRoot(),
     env: {
@@ -361,7 +364,7 @@ async function leanDrain(
       BENCH_TENANT_URL: environment.tenantUrl,
       BENCH_REPORTS_URL: reports.url,
       BENCH_REPORTS_SECRET: reports.secret,
-      BENCH_SMTP_PORT: String(smtpPort),
+      BENCH_SMTP_PORT: String(sink.port),
       BENCH_SCHEMA: 'suc0001',
       BENCH_CONCURRENCY: String(JOB_CONCURRENCY),
     },
@@ -380,12 +383,13 @@ async function leanDrain(
   if (result.sent !== PAYMENTS || mailed !== PAYMENTS) {
     throw new Error(`the lean baseline sent ${result.sent}, the sink got ${mailed}`);
   }
+  const cpu1 = await cpuNow(meters);
   return {
     ms: result.ms,
     cpu: {
       lean: result.cpuMs / PAYMENTS,
-      reports: ((await cpuSeconds(reports.pid)) - reportsCpu0) * (1000 / PAYMENTS),
-      postgres: ((await postgresNow()) - postgresCpu0) * (1000 / PAYMENTS),
+      reports: ((cpu1.reports - cpu0.reports) * 1000) / PAYMENTS,
+      postgres: ((cpu1.postgres - cpu0.postgres) * 1000) / PAYMENTS,
     },
   };
 }
@@ -449,7 +453,6 @@ export async function approvalBurst(environment: BenchEnvironment): Promise<void
   try {
     await client.connect();
     const postmaster = await postmasterOf(environment.tenantUrl);
-    if (postmaster !== undefined) postgresNow = () => clusterCpuSeconds(postmaster);
     reports = await startReportsProcess({
       url: reportsUrl,
       env: {
@@ -482,8 +485,12 @@ export async function approvalBurst(environment: BenchEnvironment): Promise<void
       path.join(dir, 'portal.log'),
     );
 
-    const reportsPid = await reportsChildPid();
-    const cpu0 = await cpuNow(portal.child.pid ?? 0, reportsPid);
+    const meters: Meters = {
+      portalPid: portal.child.pid ?? 0,
+      reportsPid: await reportsChildPid(),
+      postgres: postmaster === undefined ? postgresCpuSeconds : () => clusterCpuSeconds(postmaster),
+    };
+    const cpu0 = await cpuNow(meters);
     const started = performance.now();
     await notifyAll(portal.url);
     const answered = performance.now() - started;
@@ -512,7 +519,7 @@ export async function approvalBurst(environment: BenchEnvironment): Promise<void
       const slot = Math.floor((at - started) / 10_000);
       perTenSeconds[slot] = (perTenSeconds[slot] ?? 0) + 1;
     }
-    const cpu1 = await cpuNow(portal.child.pid ?? 0, reportsPid);
+    const cpu1 = await cpuNow(meters);
     // Any second copy would come from a job still running or retried: none may be left.
     const system = new pg.Client({ connectionString: environment.systemUrl });
     await system.connect();
@@ -548,7 +555,7 @@ export async function approvalBurst(environment: BenchEnvironment): Promise<void
     // The same e-mails again with the receipts written and nothing else running: the jobs'
     // own rate, without the webhooks' work on the same cores.
     await statementsReset(STATEMENTS_URL);
-    const again = await drainAgain(environment, client, sink, portal.child.pid ?? 0, reportsPid);
+    const again = await drainAgain(environment, client, sink, meters);
     const againStatements = await statementsReport(STATEMENTS_URL, 'the portal again', PAYMENTS);
 
     await statementsReset(STATEMENTS_URL);
@@ -556,8 +563,8 @@ export async function approvalBurst(environment: BenchEnvironment): Promise<void
       environment,
       client,
       sink,
-      { url: reportsUrl, secret: reportsSecret, pid: reportsPid },
-      sink.port,
+      { url: reportsUrl, secret: reportsSecret },
+      meters,
     );
     const leanStatements = await statementsReport(STATEMENTS_URL, 'the lean', PAYMENTS);
     const leanRate = (PAYMENTS / lean.ms) * 1000;

@@ -24,6 +24,14 @@ export async function paymentRow(tenant: TestTenant, id: number): Promise<Paymen
   return row;
 }
 
+/** The kinds of the payment's e-mails marked sent (`portal_payment_emails`), as rows. */
+export function sentEmailKinds(tenant: TestTenant, paymentId: number) {
+  return tenant.query<{ kind: string }>(
+    `SELECT kind FROM public.portal_payment_emails WHERE payment_id = $1 AND sent_at IS NOT NULL`,
+    [paymentId],
+  );
+}
+
 /**
  * A tenant's `ini` keys to take gateway notifications with `webhookToken` and write each
  * approval's receipt (REC, recfac, movimi in the fixture's `caja` schema) to `cuentaBancaria`.

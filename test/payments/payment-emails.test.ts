@@ -13,7 +13,12 @@ import type { MailMessage, Mailer } from '../../src/platform/mail/mailer.js';
 import { createReportsClient } from '../../src/platform/reports/client.js';
 import { addAuthTenant, bearer, login, register, twoCustomers } from '../helpers/auth.js';
 import { useTestEnvironment, type TestTenant } from '../helpers/harness.js';
-import { paymentRow, receiptIni, startOldestDebtPayment } from '../helpers/payments.js';
+import {
+  paymentRow,
+  receiptIni,
+  sentEmailKinds,
+  startOldestDebtPayment,
+} from '../helpers/payments.js';
 import {
   sharedReportsService,
   TEST_REPORTS_SECRET,
@@ -200,12 +205,7 @@ describe('"Recibimos tu pago"', () => {
       [PAYMENT_EMAIL_JOB, RECEIPT_JOB, JSON.stringify({ paymentId: id })],
     );
     expect(jobs).toEqual([{ name: RECEIPT_JOB, state: 'completed' }]);
-    expect(
-      await tenant.query(
-        `SELECT kind FROM public.portal_payment_emails WHERE payment_id = $1 AND sent_at IS NOT NULL`,
-        [id],
-      ),
-    ).toEqual([{ kind: 'pago_recibido' }]);
+    expect(await sentEmailKinds(tenant, id)).toEqual([{ kind: 'pago_recibido' }]);
   });
 
   it('two runs of one e-mail at once send it once: the second finds it claimed and is tried again, then finds it sent; no transaction is open while SMTP answers', async () => {

@@ -139,6 +139,48 @@ describe('a job still running when the queue stops', () => {
   }, 20_000);
 });
 
+describe('jobs taken ahead when the queue stops', () => {
+  it('are this worker’s until the stop’s deadline, then failed with the running one: none is lost, none runs after it', async () => {
+    const queue = 'test.taken-at-stop';
+    const jobs = await startJobQueue(env.systemUrl, pino({ level: 'silent' }), {
+      pollingIntervalSeconds: 0.5,
+      retryDelaySeconds: 60,
+    });
+    let finish = (): void => undefined;
+    const ran: number[] = [];
+    await jobs.sendMany(
+      queue,
+      [1, 2].map((n) => ({ data: { n } })),
+    );
+    // One at a time: the first holds the slot, the second is taken behind it.
+    await jobs.work<{ n: number }>(queue, ({ n }) => {
+      ran.push(n);
+      return new Promise<void>((done) => (finish = done));
+    });
+    await expect
+      .poll(() =>
+        env.systemQuery(`SELECT state FROM pgboss.job WHERE name = $1 ORDER BY data->>'n'`, [
+          queue,
+        ]),
+      )
+      .toEqual([{ state: 'active' }, { state: 'active' }]);
+    expect(ran).toEqual([1]);
+    await jobs.stop();
+    finish();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(ran).toEqual([1]);
+    expect(
+      await env.systemQuery(
+        `SELECT data->>'n' AS n, state FROM pgboss.job WHERE name = $1 ORDER BY 1`,
+        [queue],
+      ),
+    ).toEqual([
+      { n: '1', state: 'retry' },
+      { n: '2', state: 'retry' },
+    ]);
+  }, 20_000);
+});
+
 /**
  * DDL on pgboss.job while the queue works it: the trigger's lock can meet a worker's row locks
  * in the other order, and PostgreSQL then ends one of the two (40P01). The queue retries its

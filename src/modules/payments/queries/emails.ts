@@ -47,7 +47,7 @@ export async function claimEmail(
   now: Date,
   leaseUntil: Date,
 ): Promise<EmailClaim> {
-  const columns = sql.join(PAYMENT_COLUMNS.map((column) => sql.ref(`p.${column}`)));
+  const columns = sql.join(PAYMENT_COLUMNS.map((column) => sql.ref(column)));
   const { rows } = await sql<
     { claimed: boolean; sent: boolean } & {
       [K in keyof PaymentForEmail]: PaymentForEmail[K] | null;
@@ -64,10 +64,10 @@ export async function claimEmail(
            EXISTS (SELECT 1 FROM public.portal_payment_emails
                     WHERE payment_id = ${email.paymentId} AND kind = ${email.kind}
                       AND sent_at IS NOT NULL) AS sent,
-           ${columns}
+           p.*
       FROM (VALUES (1)) AS one (x)
       LEFT JOIN LATERAL (
-        SELECT * FROM public.portal_payments
+        SELECT ${columns} FROM public.portal_payments
          WHERE id = ${email.paymentId} AND EXISTS (SELECT 1 FROM claim)
            FOR SHARE
       ) p ON true`.execute(db);

@@ -5,11 +5,7 @@ import type { JobQueue } from '../../../platform/jobs.js';
 import type { Metrics } from '../../../platform/metrics.js';
 import type { TenantCalendar } from '../../../platform/tenancy/today.js';
 import type { Tenancy, TenantContext } from '../../../platform/tenancy/tenancy.js';
-import {
-  ReceiptNotWrittenError,
-  type PaymentEmailResult,
-  type PaymentEmails,
-} from '../emails/payment-emails.js';
+import { ReceiptNotWrittenError, type PaymentEmails } from '../emails/payment-emails.js';
 import { receiptWritten, recordReceiptError } from '../queries/receipts.js';
 import { createReceipt, type ReceiptOutcome } from './writer.js';
 import { readPaymentSettings, type PaymentSettings } from '../settings.js';
@@ -171,61 +167,64 @@ export async function workReceiptJobs(
     return attempts.attemptFor(tenant, paymentId);
   }
 
-  /** The e-mail, handed to a job of its own when it cannot go now; throws when neither works. */
-  async function sendOrQueue(tenant: TenantContext, job: ReceiptJob): Promise<void> {
+  /**
+   * What the e-mail's first try showed of the receipt: `written` (it was sent, sent before, or has
+   * no address: each read the receipt), `missing` (the payment is approved without one), `unknown`
+   * (the e-mail is off or has nothing to send, and read no receipt), or `failed` before it knew.
+   */
+  type FirstTry =
+    { receipt: 'written' | 'missing' | 'unknown' } | { receipt: 'failed'; failure: unknown };
+
+  async function firstTry(job: ReceiptJob): Promise<FirstTry> {
     try {
-      await emails.sendReceiptEmail(job);
+      const result = await emails.sendReceiptEmail(job);
+      const written = result === 'sent' || result === 'already_sent' || result === 'no_recipient';
+      return { receipt: written ? 'written' : 'unknown' };
     } catch (error) {
-      // Not queued either: this run fails, and its retry finds the receipt and tries again.
-      if (!(await emails.queueReceiptEmail(tenant, job.paymentId))) throw error;
+      if (error instanceof ReceiptNotWrittenError) return { receipt: 'missing' };
+      return { receipt: 'failed', failure: error };
     }
+  }
+
+  /** The e-mail handed to a job of its own; when that fails too, `error` fails this run. */
+  async function queueOrThrow(tenant: TenantContext, job: ReceiptJob, error: unknown) {
+    // Not queued either: this run fails, and its retry finds the receipt and tries again.
+    if (!(await emails.queueReceiptEmail(tenant, job.paymentId))) throw error;
   }
 
   /*
    * Most runs find the receipt written (the webhook's TX2 wrote it), and the e-mail's claim reads
    * the payment under the same share lock the receipt's check would take: so the e-mail goes
    * first, and the receipt is made sure of (TX2 when missing) only when the e-mail did not show
-   * it written: no receipt yet, the e-mail off, not applicable, or a failure before it knew.
+   * it written.
    */
   async function run(job: ReceiptJob): Promise<void> {
     let tenant: TenantContext;
+    let tried: FirstTry;
+    let receipt: ReceiptOutcome['kind'];
     try {
       tenant = await tenancy.resolve(job.tenantId, job.sucursalId);
+      tried = await firstTry(job);
+      receipt =
+        tried.receipt === 'written' ? 'exists' : (await receiptOf(tenant, job.paymentId)).kind;
+      metrics.jobRun('receipt-retry', receipt);
     } catch (error) {
       metrics.jobRun('receipt-retry', 'failed');
       throw error;
     }
-    let emailed: PaymentEmailResult | undefined;
-    let emailFailed = false;
-    let emailFailure: unknown;
-    try {
-      emailed = await emails.sendReceiptEmail(job);
-    } catch (error) {
-      emailFailed = !(error instanceof ReceiptNotWrittenError);
-      emailFailure = error;
-    }
-    // Sent, sent before, or no address: each read the payment's receipt.
-    if (emailed === 'sent' || emailed === 'already_sent' || emailed === 'no_recipient') {
-      metrics.jobRun('receipt-retry', 'exists');
+    if ((receipt !== 'created' && receipt !== 'exists') || tried.receipt === 'written') return;
+    // The e-mail said what it does (off, nothing to send).
+    if (tried.receipt === 'unknown') return;
+    // It failed before it knew: its own job now that the receipt is there.
+    if (tried.receipt === 'failed') {
+      await queueOrThrow(tenant, job, tried.failure);
       return;
     }
-    let outcome: ReceiptOutcome;
+    // The receipt was missing and is written now.
     try {
-      outcome = await receiptOf(tenant, job.paymentId);
-      metrics.jobRun('receipt-retry', outcome.kind);
+      await emails.sendReceiptEmail(job);
     } catch (error) {
-      metrics.jobRun('receipt-retry', 'failed');
-      throw error;
-    }
-    if (outcome.kind !== 'created' && outcome.kind !== 'exists') return;
-    // The e-mail said what it does (off, or nothing to send): done.
-    if (emailed !== undefined) return;
-    if (!emailFailed) {
-      // The receipt was missing and is written now.
-      await sendOrQueue(tenant, job);
-    } else if (!(await emails.queueReceiptEmail(tenant, job.paymentId))) {
-      // Not queued either: this run fails, and its retry finds the receipt and tries again.
-      throw emailFailure;
+      await queueOrThrow(tenant, job, error);
     }
   }
 
