@@ -19,6 +19,13 @@ export interface QueueWorker {
 }
 
 const STOP_CHECK_MS = 50;
+/**
+ * Tries at failing a job before it is left to its expiry: PostgreSQL ends a statement now and
+ * then (a deadlock with DDL on the jobs table, a restart), and a job left active waits 15 minutes
+ * for pg-boss's maintenance instead of its retry delay.
+ */
+const FAIL_TRIES = 4;
+const FAIL_RETRY_MS = 250;
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -117,28 +124,40 @@ export function startQueueWorker<T>(
     completing = false;
   }
 
+  /**
+   * Fails the jobs in pg-boss, trying again a little later when PostgreSQL refuses; never throws.
+   * Left active after the last try, a job runs again once pg-boss's maintenance fails it at its
+   * expiry.
+   */
+  async function failJobs(ids: string | string[], message: string): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await queue.fail(name, ids, { message });
+        return;
+      } catch (error) {
+        if (attempt === FAIL_TRIES) {
+          log.error(
+            { err: error, job: name },
+            'job outcome not recorded; the job runs at its expiry',
+          );
+          return;
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, FAIL_RETRY_MS * attempt));
+    }
+  }
+
   /** The run's outcome in pg-boss; never throws. */
   async function record(job: PgBoss.Job<T>, error: unknown, failed: boolean): Promise<void> {
     if (!failed) {
       if (await completeInGroup(job.id)) return;
       // Completed work that pg-boss does not know of: failed instead, it runs again after its
       // retry delay (every job is safe to run twice) rather than after its expiry.
-      try {
-        await queue.fail(name, job.id, { message: 'completion not recorded' });
-      } catch {
-        // Still active in pg-boss: its maintenance fails it at its expiry, and it runs again then.
-      }
+      await failJobs(job.id, 'completion not recorded');
       return;
     }
-    try {
-      log.warn({ err: error, job: name, jobId: job.id }, 'job failed; pg-boss will retry it');
-      await queue.fail(name, job.id, { message: messageOf(error) });
-    } catch (recordError) {
-      log.error(
-        { err: recordError, job: name, jobId: job.id },
-        'job outcome not recorded; the job runs again',
-      );
-    }
+    log.warn({ err: error, job: name, jobId: job.id }, 'job failed; pg-boss will retry it');
+    await failJobs(job.id, messageOf(error));
   }
 
   async function run(job: PgBoss.Job<T>): Promise<void> {
@@ -230,11 +249,7 @@ export function startQueueWorker<T>(
       if (running.size === 0 && taken.length === 0) return;
       abandoned = true;
       const left = [...running, ...taken.splice(0).map((job) => job.id)];
-      try {
-        await queue.fail(name, left, { message: 'the queue stopped while the job ran' });
-      } catch (error) {
-        log.error({ err: error, job: name }, 'jobs running at the stop not failed; they expire');
-      }
+      await failJobs(left, 'the queue stopped while the job ran');
     },
   };
 }

@@ -372,3 +372,52 @@ describe('jobs finishing together', () => {
     }
   });
 });
+
+describe('a job whose failure the database refuses once', () => {
+  it('is failed on a later try and runs again after its retry delay, not at its expiry', async () => {
+    const queue = 'test.failure-refused';
+    const jobs = await startJobQueue(env.systemUrl, pino({ level: 'silent' }), {
+      pollingIntervalSeconds: 0.5,
+      retryDelaySeconds: 1,
+    });
+    // pg-boss fails a job by deleting it and inserting it again in state 'retry' (retries left):
+    // refused the first time.
+    await env.systemQuery(`CREATE SEQUENCE refuse_test_failure_once`);
+    await env.systemQuery(`
+      CREATE FUNCTION refuse_test_failure_once() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF nextval('refuse_test_failure_once') = 1 THEN
+          RAISE EXCEPTION 'failure refused by the test';
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await ddlOnJobs(`
+      CREATE TRIGGER refuse_failure_once BEFORE INSERT ON pgboss.job FOR EACH ROW
+        WHEN (NEW.name = '${queue}' AND NEW.state = 'retry')
+        EXECUTE FUNCTION refuse_test_failure_once()`);
+    let runs = 0;
+    try {
+      await jobs.work(queue, () => {
+        runs += 1;
+        return runs === 1 ? Promise.reject(new Error('first run fails')) : Promise.resolve();
+      });
+      await jobs.send(queue, {});
+      // Left active, it would wait 15 minutes for pg-boss's maintenance.
+      await expect
+        .poll(
+          async () => env.systemQuery(`SELECT state FROM pgboss.job WHERE name = $1`, [queue]),
+          { timeout: 15_000 },
+        )
+        .toEqual([{ state: 'completed' }]);
+      expect(runs).toBe(2);
+      expect(
+        await env.systemQuery(`SELECT last_value::int AS tries FROM refuse_test_failure_once`),
+      ).toEqual([{ tries: 2 }]);
+    } finally {
+      await ddlOnJobs(`DROP TRIGGER IF EXISTS refuse_failure_once ON pgboss.job`);
+      await env.systemQuery(`DROP FUNCTION IF EXISTS refuse_test_failure_once()`);
+      await env.systemQuery(`DROP SEQUENCE IF EXISTS refuse_test_failure_once`);
+      await jobs.stop();
+    }
+  }, 40_000);
+});
