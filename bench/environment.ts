@@ -33,11 +33,13 @@ export interface BenchEnvironment {
 }
 
 /**
- * A PostgreSQL (BENCH_DATABASE_URL, or a disposable embedded one), a system database and tenant 1
- * with sucursal 1 and one registered customer: what every scenario starts from.
+ * A PostgreSQL (`given`: BENCH_DATABASE_URL unless a scenario brings its own server; else a
+ * disposable embedded one), a system database and tenant 1 with sucursal 1 and one registered
+ * customer: what every scenario starts from.
  */
-export async function createBenchEnvironment(): Promise<BenchEnvironment> {
-  const given = process.env.BENCH_DATABASE_URL;
+export async function createBenchEnvironment(
+  given = process.env.BENCH_DATABASE_URL,
+): Promise<BenchEnvironment> {
   const embedded = given
     ? undefined
     : await startEmbeddedPostgres({

@@ -29,6 +29,7 @@ import { qzSigning } from './qz.js';
 import { receiptDownloads } from './recibo.js';
 import { loginToken, startPortal } from './portal.js';
 import { sessionVersionCost } from './session.js';
+import { soakAtMonthEnd } from './soak.js';
 import { tenantPages } from './tenant-pages.js';
 import { tenantScale } from './tenants.js';
 import { transfersBurst } from './transfers.js';
@@ -116,6 +117,8 @@ async function main(): Promise<void> {
   if (only === 'burst') return burstOnItsOwn();
   // Its own environment, portal and fake provider: the ledger is counted after each run.
   if (only === 'transfers') return transfersBurst();
+  // Its own PostgreSQL (restarted on its schedule), instances, reports service and SMTP sink.
+  if (only === 'soak') return soakAtMonthEnd(120);
   const environment = await createBenchEnvironment();
   const { app, url, reportsUrl, reportsSecret, gatewayPort } = await startPortal(environment);
   try {
@@ -149,6 +152,8 @@ async function main(): Promise<void> {
   if (!only) await webFirstPage();
   if (!only) await reminderDiscoveryAtScale();
   if (!only) await tenantPages();
+  // The soak's short form: the same faults, minutes apart.
+  if (!only) await soakAtMonthEnd(6);
 }
 
 async function burstOnItsOwn(): Promise<void> {
