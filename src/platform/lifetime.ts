@@ -12,7 +12,16 @@ export interface Lifetime {
   closeAll(): Promise<void>;
 }
 
-export function createLifetime(log: Pick<FastifyBaseLogger, 'warn'>): Lifetime {
+/**
+ * A close that takes longer is said while it goes on: a stop that overruns its deadline then
+ * names the resource that held it (the process stop knows only "the API").
+ */
+const SLOW_CLOSE_MS = 3_000;
+
+export function createLifetime(
+  log: Pick<FastifyBaseLogger, 'warn'>,
+  slowCloseMs = SLOW_CLOSE_MS,
+): Lifetime {
   const open: { name: string; close: () => Promise<void> | void }[] = [];
   return {
     add(name, close) {
@@ -20,10 +29,18 @@ export function createLifetime(log: Pick<FastifyBaseLogger, 'warn'>): Lifetime {
     },
     async closeAll() {
       for (let resource = open.pop(); resource; resource = open.pop()) {
+        const { name } = resource;
+        const slow = setTimeout(
+          () => log.warn({ resource: name }, `closing ${name} takes over ${slowCloseMs} ms`),
+          slowCloseMs,
+        );
+        slow.unref();
         try {
           await resource.close();
         } catch (error) {
-          log.warn({ err: error, resource: resource.name }, 'closing a resource failed');
+          log.warn({ err: error, resource: name }, 'closing a resource failed');
+        } finally {
+          clearTimeout(slow);
         }
       }
     },
