@@ -356,7 +356,9 @@ async function pay(world: SoakWorld, customer: Customer): Promise<void> {
     customer.busyUntil = Date.now() + world.checkoutTtlMs + 120_000;
     return;
   }
-  customer.busyUntil = Date.now() + 4 * 60_000;
+  // Free again once the outcome is known: soon after the notification, or once the janitor's
+  // first look (2 minutes) has found a lost one; the next payment takes the next debt.
+  customer.busyUntil = Date.now() + 40_000;
   const items = (preference.items ?? []) as { unit_price: number }[];
   const amount = items.reduce((sum, item) => sum + item.unit_price, 0);
   later(world, 1_000 + Math.random() * 3_000, async () => {
@@ -368,8 +370,10 @@ async function pay(world: SoakWorld, customer: Customer): Promise<void> {
       date_created: new Date().toISOString(),
     });
     const fate = Math.random();
-    if (fate < 0.1) world.lost.count += 1;
-    else await notify(world, String(preference.notification_url), gatewayPaymentId);
+    if (fate < 0.1) {
+      world.lost.count += 1;
+      customer.busyUntil = Date.now() + 3 * 60_000;
+    } else await notify(world, String(preference.notification_url), gatewayPaymentId);
     if (fate >= 0.1 && fate < 0.2) {
       world.duplicated.count += 1;
       later(world, 200 + Math.random() * 2_000, () =>
@@ -386,15 +390,17 @@ async function pay(world: SoakWorld, customer: Customer): Promise<void> {
   });
 }
 
-/** Downloads the first document a listing names, if any. */
+/** Downloads the first document a listing says has a PDF (`pdf: false` has none), if any. */
 async function listAndDownload(
   world: SoakWorld,
   customer: Customer,
   list: string,
   pdf: (id: string) => string,
 ): Promise<void> {
-  const listed = dataOf<{ items?: { id: string }[] }>(await read(world, customer, 'read', list));
-  const first = listed?.items?.[0];
+  const listed = dataOf<{ items?: { id: string; pdf?: boolean }[] }>(
+    await read(world, customer, 'read', list),
+  );
+  const first = listed?.items?.find((item) => item.pdf !== false);
   if (first && Math.random() < 0.5) await read(world, customer, 'pdf', pdf(first.id));
 }
 

@@ -47,12 +47,12 @@ import {
  *
  * BENCH_SOAK_MINUTES (default 120 alone, 6 in the whole `npm run bench`), BENCH_SOAK_RATE
  * (customer actions a second, default 20), BENCH_SOAK_INSTANCES (default 2),
- * BENCH_SOAK_CUSTOMERS (default 400).
+ * BENCH_SOAK_CUSTOMERS (default 600).
  */
 
 const RATE = Number(process.env.BENCH_SOAK_RATE ?? 20);
 const INSTANCES = Number(process.env.BENCH_SOAK_INSTANCES ?? 2);
-const CUSTOMERS = Number(process.env.BENCH_SOAK_CUSTOMERS ?? 400);
+const CUSTOMERS = Number(process.env.BENCH_SOAK_CUSTOMERS ?? 600);
 const COUPON_CUSTOMERS = 40;
 const DEBTS_PER_CUSTOMER = 40;
 const FIRST_CNRO = 10_000;
@@ -287,9 +287,21 @@ export async function soakAtMonthEnd(defaultMinutes: number): Promise<void> {
   };
   process.on('uncaughtException', onStray);
   process.on('unhandledRejection', onStray);
+  // Ctrl-C during hours of run: everything it started is stopped and removed all the same.
+  const cleanups: (() => Promise<unknown>)[] = [];
+  const onInterrupt = () => {
+    say('interrupted: stopping what the soak started');
+    void (async () => {
+      for (const cleanup of cleanups) await cleanup().catch(() => undefined);
+      process.exit(130);
+    })();
+  };
+  process.once('SIGINT', onInterrupt);
+  process.once('SIGTERM', onInterrupt);
   const cluster = await startOwnCluster();
   const dir = await mkdtemp(path.join(tmpdir(), 'portal-bench-soak-'));
-  const cleanups: (() => Promise<unknown>)[] = [() => cluster.destroy()];
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  cleanups.push(() => cluster.destroy());
   try {
     const environment = await createBenchEnvironment(cluster.serverUrl);
     cleanups.unshift(() => environment.close());
@@ -567,7 +579,8 @@ export async function soakAtMonthEnd(defaultMinutes: number): Promise<void> {
     if (checks.some(([, held]) => !held)) process.exitCode = 1;
   } finally {
     for (const cleanup of cleanups) await cleanup().catch(() => undefined);
-    await rm(dir, { recursive: true, force: true });
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
     process.off('uncaughtException', onStray);
     process.off('unhandledRejection', onStray);
     if (benchErrors > 0) say(`${benchErrors} errors of the bench's own (above)`);
