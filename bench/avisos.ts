@@ -4,7 +4,6 @@ import { readFile } from 'node:fs/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
-import { SMTPServer } from 'smtp-server';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import {
@@ -21,6 +20,7 @@ import { migrateTenantDatabase } from '../src/platform/db/migrator.js';
 import { dateInTimeZone, DEFAULT_TIME_ZONE } from '../src/platform/dates.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';
 import type { BenchEnvironment } from './environment.js';
+import { startSmtpSink } from './smtp-sink.js';
 
 /**
  * Due-date reminders at scale (docs/benchmarks.md "Due-date reminders"): a tenant with 50,000
@@ -40,49 +40,11 @@ const SPREAD_DAYS = 120;
 const IN_FLIGHT = 200;
 const TENANT_ID = 2;
 
-interface Sink {
-  port: number;
-  received(): number;
-  maxSessions(): number;
-  close(): Promise<void>;
-}
-
 /** An SMTP server that only counts: messages, and sessions open at once. */
-async function startSink(): Promise<Sink> {
-  let sessions = 0;
-  let maxSessions = 0;
+async function startSink() {
   let messages = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    // No reverse DNS of each client: the sink must not be what the drain waits for.
-    disableReverseLookup: true,
-    logger: false,
-    onConnect(_session, callback) {
-      sessions += 1;
-      maxSessions = Math.max(maxSessions, sessions);
-      callback();
-    },
-    onClose() {
-      sessions -= 1;
-    },
-    onData(stream, _session, callback) {
-      stream.on('data', () => undefined);
-      stream.on('end', () => {
-        messages += 1;
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.server.address();
-  if (address === null || typeof address === 'string') throw new Error('SMTP sink not on TCP');
-  return {
-    port: address.port,
-    received: () => messages,
-    maxSessions: () => maxSessions,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  const sink = await startSmtpSink({ keepBody: false, onMessage: () => (messages += 1) });
+  return { ...sink, received: () => messages };
 }
 
 /** CPU seconds a process has used, from /proc (Linux; 0 elsewhere). */

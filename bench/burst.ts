@@ -6,7 +6,6 @@ import path from 'node:path';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { pino } from 'pino';
-import { SMTPServer } from 'smtp-server';
 import { Pool } from 'undici';
 import { findReceipt } from '../src/ledger/receipt-view.js';
 import { signNotification } from '../src/modules/payments/index.js';
@@ -30,6 +29,7 @@ import {
 import { benchTenant, type BenchEnvironment } from './environment.js';
 import { AMOUNT, startFakeMercadoPago } from './webhook.js';
 import { freePort } from '../test/helpers/ports.js';
+import { attachedReceiptNumber, startSmtpSink } from './smtp-sink.js';
 
 /**
  * A month-end morning on one instance (docs/benchmarks.md "A burst of approvals"): 2,000
@@ -68,48 +68,17 @@ async function startMailSink(): Promise<MailSink> {
   const receipts: string[] = [];
   const times: number[] = [];
   let last = 0;
-  let sessions = 0;
-  let maxSessions = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    disableReverseLookup: true,
-    logger: false,
-    onConnect(_session, callback) {
-      sessions += 1;
-      maxSessions = Math.max(maxSessions, sessions);
-      callback();
-    },
-    onClose() {
-      sessions -= 1;
-    },
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('latin1');
-        if (/^Subject: Recibimos tu pago/m.test(raw)) {
-          // The attachment is named as the download is, in lower case (recibo-rc0001-00000010.pdf);
-          // receipts are keyed by their number as the ledger writes it (RC0001-00000010).
-          receipts.push(/filename="?recibo-([^";\s]+)\.pdf/.exec(raw)?.[1]?.toUpperCase() ?? '?');
-          last = performance.now();
-          times.push(last);
-        }
-        callback();
-      });
+  const sink = await startSmtpSink({
+    keepBody: true,
+    onMessage(raw) {
+      if (!/^Subject: Recibimos tu pago/m.test(raw)) return;
+      // Receipts are keyed by their number as the ledger writes it (RC0001-00000010).
+      receipts.push(attachedReceiptNumber(raw));
+      last = performance.now();
+      times.push(last);
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.server.address();
-  if (address === null || typeof address === 'string') throw new Error('SMTP sink not on TCP');
-  return {
-    port: address.port,
-    receipts,
-    times,
-    lastAt: () => last,
-    maxSessions: () => maxSessions,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { ...sink, receipts, times, lastAt: () => last };
 }
 
 /** The tenant's gateway, receipt and mail settings, and PAYMENTS issued payments of the bench user. */
@@ -259,8 +228,24 @@ async function renderDirectly(
   return (bodies.length / (performance.now() - started)) * 1000;
 }
 
-/** The reports child this process started (its command line names the entry point). */
-async function reportsChildPid(): Promise<number> {
+/** The reports service in production, supervised by this process as `npm start` does. */
+export function startBenchReports(url: string, secret: string, dataDir: string) {
+  return startReportsProcess({
+    url,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      REPORTS_URL: url,
+      REPORTS_SERVICE_SECRET: secret,
+      PORTAL_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    },
+    log: pino({ level: 'warn' }),
+  });
+}
+
+/** The reports child this process started (its command line names the entry point); 0 if none. */
+export async function reportsChildPid(): Promise<number> {
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
@@ -453,18 +438,7 @@ export async function approvalBurst(environment: BenchEnvironment): Promise<void
   try {
     await client.connect();
     const postmaster = await postmasterOf(environment.tenantUrl);
-    reports = await startReportsProcess({
-      url: reportsUrl,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        REPORTS_URL: reportsUrl,
-        REPORTS_SERVICE_SECRET: reportsSecret,
-        PORTAL_DATA_DIR: dir,
-        LOG_LEVEL: 'warn',
-      },
-      log: pino({ level: 'warn' }),
-    });
+    reports = await startBenchReports(reportsUrl, reportsSecret, dir);
     await seed(client, environment, gateway.url, sink.port);
     portal = await startNode(
       'bench/portal-process.ts',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { signNotification } from '../src/modules/payments/index.js';
 import type { Pool } from 'undici';
+import type { FakeCucuru } from '../src/dev/cucuru-fake.js';
 import { MP_SECRET, type FakeMercadoPago } from '../test/helpers/fake-gateways.js';
 
 /*
@@ -102,7 +103,14 @@ export class Balancer {
     kind: Kind,
     method: 'GET' | 'POST',
     path: string,
-    options: { headers?: Record<string, string>; body?: unknown; dropAnswer?: boolean } = {},
+    options: {
+      headers?: Record<string, string>;
+      /** Sent as JSON. */
+      body?: unknown;
+      /** Sent as it is (a proxied request's own body and headers). */
+      raw?: Buffer;
+      dropAnswer?: boolean;
+    } = {},
   ): Promise<Answer | undefined> {
     let avoid: Instance | undefined;
     for (let attempt = 1; attempt <= 2; attempt += 1) {
@@ -122,6 +130,7 @@ export class Balancer {
             ...options.headers,
           },
           ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
+          ...(options.raw !== undefined && { body: options.raw }),
           headersTimeout: REQUEST_TIMEOUT_MS,
           bodyTimeout: REQUEST_TIMEOUT_MS,
         });
@@ -201,6 +210,13 @@ export interface SoakWorld {
   customers: Customer[];
   /** Customers who generate coupons and never pay online (a coupon holds nothing online). */
   couponCustomers: Customer[];
+  /** Customers who pay by bank transfer to their CVU (each credit pays their oldest debts). */
+  transferCustomers: Customer[];
+  cucuru: FakeCucuru;
+  /** The CVU of a transfer customer (the seed's, in the provider's and the portal's records). */
+  cvuOf: (cnro: number) => string;
+  /** Transfer customers who have seen their CVU (`GET /portal/transferencia`). */
+  cvuShown: Set<number>;
   password: string;
   origin: string;
   mp: FakeMercadoPago;
@@ -235,6 +251,11 @@ async function login(world: SoakWorld, customer: Customer): Promise<boolean> {
       sucursal_id: 1,
     },
   });
+  return keepPair(customer, answer);
+}
+
+/** The pair a login or refresh answered, kept by the customer; false when it answered none. */
+function keepPair(customer: Customer, answer: Answer | undefined): boolean {
   const data = dataOf<{ access_token: string; refresh_token: string }>(answer);
   if (!data) return false;
   customer.access = data.access_token;
@@ -260,14 +281,8 @@ async function refresh(world: SoakWorld, customer: Customer): Promise<boolean> {
       dropAnswer: true,
     });
   }
-  const data = dataOf<{ access_token: string; refresh_token: string }>(
-    await world.balancer.send('auth', 'POST', '/portal/auth/refresh-token', request),
-  );
-  if (!data) return login(world, customer);
-  customer.access = data.access_token;
-  customer.refresh = data.refresh_token;
-  customer.tokenAt = Date.now();
-  return true;
+  const answer = await world.balancer.send('auth', 'POST', '/portal/auth/refresh-token', request);
+  return keepPair(customer, answer) || login(world, customer);
 }
 
 async function signedIn(world: SoakWorld, customer: Customer): Promise<boolean> {
@@ -415,6 +430,25 @@ async function coupon(world: SoakWorld, customer: Customer | undefined): Promise
   });
 }
 
+/**
+ * A transfer to the customer's CVU, made at the bank: the customer looked at the CVU first (the
+ * first look marks the tenant and registers the webhook); one webhook in ten is lost, for the
+ * janitor's list to find.
+ */
+async function transfer(world: SoakWorld, customer: Customer | undefined): Promise<void> {
+  if (!customer) return;
+  if (!world.cvuShown.has(customer.cnro)) {
+    const shown = await read(world, customer, 'read', '/portal/transferencia');
+    if (shown?.status !== 200) return;
+    world.cvuShown.add(customer.cnro);
+  }
+  await world.cucuru.transfer({
+    cvu: world.cvuOf(customer.cnro),
+    amount: '700.00',
+    notify: Math.random() >= 0.1,
+  });
+}
+
 async function staff(world: SoakWorld): Promise<void> {
   const path = Math.random() < 0.5 ? '/portal/comercio/resumen' : '/portal/comercio/pagos';
   await world.balancer.send('staff', 'GET', path, {
@@ -453,6 +487,7 @@ const ACTIONS: Action[] = [
   { weight: 1, run: login },
   { weight: 12, run: pay, free: true },
   { weight: 3, run: (world) => coupon(world, pick(world.couponCustomers)) },
+  { weight: 3, run: (world) => transfer(world, pick(world.transferCustomers)) },
   { weight: 6, run: (world) => staff(world) },
 ];
 const WEIGHT = ACTIONS.reduce((sum, action) => sum + action.weight, 0);
@@ -473,7 +508,7 @@ export function act(world: SoakWorld): Promise<unknown> {
 
 /** Signs in every customer before the clock starts (a morning's first logins, not measured). */
 export async function signInAll(world: SoakWorld, concurrency: number): Promise<void> {
-  const queue = [...world.customers, ...world.couponCustomers];
+  const queue = [...world.customers, ...world.couponCustomers, ...world.transferCustomers];
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       for (let customer = queue.shift(); customer; customer = queue.shift()) {

@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { pino } from 'pino';
-import { SMTPServer } from 'smtp-server';
+import { createServer } from 'node:http';
 import { Pool } from 'undici';
+import { startFakeCucuru, type FakeCucuru } from '../src/dev/cucuru-fake.js';
 import { insertFiscalDocument, insertIssuer, TWO_RATE_BODY } from '../src/dev/fiscal-fixture.js';
-import { startReportsProcess, type ReportsProcess } from '../src/platform/reports/supervisor.js';
 import {
   allowGateways,
   FakeMercadoPago,
@@ -21,7 +20,9 @@ import { startOwnCluster } from '../test/helpers/own-cluster.js';
 import { freePort } from '../test/helpers/ports.js';
 import { mintStaffToken, staffDoorSettings, staffKeyPair } from '../test/helpers/staff.js';
 import { startTcpProxy } from '../test/helpers/tcp-proxy.js';
+import { reportsChildPid, startBenchReports } from './burst.js';
 import { startNode, type Child } from './deudas.js';
+import { attachedReceiptNumber, startSmtpSink } from './smtp-sink.js';
 import { BENCH_PASSWORD, createBenchEnvironment } from './environment.js';
 import {
   act,
@@ -56,8 +57,12 @@ const CUSTOMERS = Number(process.env.BENCH_SOAK_CUSTOMERS ?? 600);
 const COUPON_CUSTOMERS = 40;
 const DEBTS_PER_CUSTOMER = 40;
 const FIRST_CNRO = 10_000;
-/** Coupon customers' numbers are small: a coupon's barcode holds a customer number of 4 digits. */
 const FIRST_COUPON_CNRO = 100;
+const TRANSFER_CUSTOMERS = 60;
+const FIRST_TRANSFER_CNRO = 200;
+const CUCURU = { apiKey: 'soak-cucuru-key', collectorId: 'soak-collector' };
+const CUCURU_WEBHOOK_TOKEN = randomBytes(12).toString('hex');
+const cvuOf = (cnro: number) => `0000${String(cnro).padStart(18, '0')}`;
 const WINDOW_MS = 30_000;
 const CHECKOUT_TTL_MINUTES = 5;
 const ORIGIN = 'https://portal.example.com';
@@ -65,41 +70,66 @@ const WEBHOOK_TOKEN = randomBytes(12).toString('hex');
 const REDIS_DOWN_MS = 30_000;
 const SMTP_REFUSING_MS = 120_000;
 
-/** An SMTP server that counts each "Recibimos tu pago" by its receipt's number. */
+/** The SMTP sink: each "Recibimos tu pago" and "Recibimos tu transferencia" by receipt number. */
 async function startSink() {
   const receipts = new Map<string, number>();
+  const transferReceipts = new Map<string, number>();
   const state = { refusing: false, refused: 0 };
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    disableReverseLookup: true,
-    logger: false,
-    onMailFrom(_address, _session, callback) {
-      if (!state.refusing) return callback();
-      state.refused += 1;
-      return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
+  const sink = await startSmtpSink({
+    keepBody: true,
+    refusing: () => {
+      if (state.refusing) state.refused += 1;
+      return state.refusing;
     },
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('latin1');
-        if (/^Subject: Recibimos tu pago/m.test(raw)) {
-          const number = /filename="?recibo-([^";\s]+)\.pdf/.exec(raw)?.[1]?.toUpperCase() ?? '?';
-          receipts.set(number, (receipts.get(number) ?? 0) + 1);
-        }
-        callback();
-      });
+    onMessage(raw) {
+      const number = attachedReceiptNumber(raw);
+      if (/^Subject: Recibimos tu pago/m.test(raw)) {
+        receipts.set(number, (receipts.get(number) ?? 0) + 1);
+      } else if (/^Subject: Recibimos tu transferencia/m.test(raw)) {
+        transferReceipts.set(number, (transferReceipts.get(number) ?? 0) + 1);
+      }
     },
   });
+  return { ...sink, receipts, transferReceipts, state };
+}
+
+/** An HTTP front over the balancer: a request to it goes to an instance that is up. */
+async function startFront(balancer: Balancer) {
+  const hopByHop = new Set(['host', 'connection', 'content-length', 'transfer-encoding']);
+  const server = createServer((request, response) => {
+    void (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (typeof value === 'string' && !hopByHop.has(name)) headers[name] = value;
+      }
+      const answer = await balancer.send(
+        'webhook',
+        request.method === 'GET' ? 'GET' : 'POST',
+        request.url ?? '/',
+        { headers, raw: Buffer.concat(chunks) },
+      );
+      if (!answer) {
+        response.writeHead(502).end();
+        return;
+      }
+      const type = answer.headers['content-type'];
+      response
+        .writeHead(answer.status, typeof type === 'string' ? { 'content-type': type } : {})
+        .end(answer.body);
+    })();
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.server.address();
-  if (address === null || typeof address === 'string') throw new Error('SMTP sink not on TCP');
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('front not on TCP');
   return {
-    port: address.port,
-    receipts,
-    state,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    url: `http://127.0.0.1:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -116,7 +146,12 @@ function reachable(url: string): Promise<boolean> {
 }
 
 /** The tenant's settings and the soak's customers: debts, a fiscal invoice each, registered. */
-async function seed(tenantUrl: string, gatewayUrl: string, smtpPort: number): Promise<void> {
+async function seed(
+  tenantUrl: string,
+  gatewayUrl: string,
+  smtpPort: number,
+  cucuru: FakeCucuru,
+): Promise<void> {
   const client = new pg.Client({ connectionString: tenantUrl });
   await client.connect();
   try {
@@ -128,6 +163,11 @@ async function seed(tenantUrl: string, gatewayUrl: string, smtpPort: number): Pr
       'mail.smtp.host': '127.0.0.1',
       'mail.smtp.port': String(smtpPort),
       'mail.from': 'Soak <avisos@soak.example>',
+      'portal.transferencias.proveedor': 'cucuru',
+      'portal.transferencias.cucuru.api_key': CUCURU.apiKey,
+      'portal.transferencias.cucuru.collector_id': CUCURU.collectorId,
+      'portal.transferencias.cucuru.base_url': cucuru.baseUrl,
+      'portal.transferencias.cucuru.webhook_token': CUCURU_WEBHOOK_TOKEN,
     };
     for (const [clave, valor] of Object.entries(settings)) {
       await client.query('INSERT INTO public.ini (clave, valor) VALUES ($1, $2)', [clave, valor]);
@@ -135,6 +175,7 @@ async function seed(tenantUrl: string, gatewayUrl: string, smtpPort: number): Pr
     for (const [first, count] of [
       [FIRST_CNRO, CUSTOMERS],
       [FIRST_COUPON_CNRO, COUPON_CUSTOMERS],
+      [FIRST_TRANSFER_CNRO, TRANSFER_CUSTOMERS],
     ] as const) {
       const last = first + count - 1;
       await client.query(
@@ -156,6 +197,21 @@ async function seed(tenantUrl: string, gatewayUrl: string, smtpPort: number): Pr
          FROM suc0001.ordcon o, (SELECT password_hash FROM suc0001.portal_users LIMIT 1) u
         WHERE o.cnro <> 1`,
     );
+    // The transfer customers' CVUs, as the provider assigned them.
+    for (
+      let cnro = FIRST_TRANSFER_CNRO;
+      cnro < FIRST_TRANSFER_CNRO + TRANSFER_CUSTOMERS;
+      cnro += 1
+    ) {
+      const customerId = `t1-suc0001-${cnro}`;
+      cucuru.accounts.set(customerId, { account_number: cvuOf(cnro), alias: `soak.${cnro}` });
+      await client.query(
+        `INSERT INTO public.portal_transfer_accounts
+           (tenant_id, provider, sucursal_id, customer_schema, cnro, customer_id, cvu, alias)
+         VALUES (1, 'cucuru', 1, 'suc0001', $1, $2, $3, $4)`,
+        [cnro, customerId, cvuOf(cnro), `soak.${cnro}`],
+      );
+    }
     // A Factura A with its CAE for each customer, apart from the debts they pay.
     const run = (text: string, values?: unknown[]) => client.query(text, values);
     await insertIssuer(run, {
@@ -201,18 +257,6 @@ async function rssMb(pid: number | undefined): Promise<number> {
   if (!pid) return 0;
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
-
-/** The reports child this process's supervisor started (its command line names the entry). */
-async function reportsPid(): Promise<number | undefined> {
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    const parent = Number(stat.split(') ')[1]?.split(' ')[1]);
-    if (parent === process.pid && cmdline.includes('reports/main')) return Number(entry);
-  }
-  return undefined;
 }
 
 interface Window {
@@ -310,22 +354,13 @@ export async function soakAtMonthEnd(defaultMinutes: number): Promise<void> {
     const mp = new FakeMercadoPago();
     const gateway = await startFakeGateways(mp, new FakeUala());
     cleanups.unshift(() => gateway.close());
-    await seed(environment.tenantUrl, gateway.url, sink.port);
+    const cucuru = await startFakeCucuru(CUCURU);
+    cleanups.unshift(() => cucuru.close());
+    await seed(environment.tenantUrl, gateway.url, sink.port, cucuru);
 
     const reportsUrl = `http://127.0.0.1:${await freePort()}`;
     const reportsSecret = randomBytes(32).toString('hex');
-    const reports: ReportsProcess = await startReportsProcess({
-      url: reportsUrl,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        REPORTS_URL: reportsUrl,
-        REPORTS_SERVICE_SECRET: reportsSecret,
-        PORTAL_DATA_DIR: dir,
-        LOG_LEVEL: 'warn',
-      },
-      log: pino({ level: 'warn' }),
-    });
+    const reports = await startBenchReports(reportsUrl, reportsSecret, dir);
     cleanups.unshift(() => reports.stop());
     const redis = await startTcpProxy(redisUrl);
     cleanups.unshift(() => redis.close());
@@ -337,6 +372,18 @@ export async function soakAtMonthEnd(defaultMinutes: number): Promise<void> {
     );
     cleanups.unshift(() => Promise.resolve(clearInterval(staffTimer)));
 
+    // What the providers post to (BACKEND_URL): the deployment's address, in front of the
+    // instances that are up, as a reverse proxy is.
+    const instances: Instance[] = Array.from({ length: INSTANCES }, (_, n) => ({
+      name: `api-${n + 1}`,
+      url: '',
+      up: false,
+      killedAt: 0,
+      pool: undefined,
+    }));
+    const balancer = new Balancer(instances);
+    const front = await startFront(balancer);
+    cleanups.unshift(() => front.close());
     const instanceEnv = {
       ...process.env,
       NODE_ENV: 'production',
@@ -346,14 +393,14 @@ export async function soakAtMonthEnd(defaultMinutes: number): Promise<void> {
       PORTAL_JWT_SECRET: randomBytes(32).toString('hex'),
       PORTAL_ALLOWED_ORIGIN: ORIGIN,
       PORTAL_REQUIRE_HTTPS: 'false',
-      BACKEND_URL: 'https://api.example.com',
+      BACKEND_URL: front.url,
       REPORTS_URL: reportsUrl,
       REPORTS_SERVICE_SECRET: reportsSecret,
       TRUST_PROXY: '1',
       PORT: '0',
       PORTAL_DATA_DIR: dir,
       PORTAL_CHECKOUT_TTL_MINUTES: String(CHECKOUT_TTL_MINUTES),
-      ...allowGateways(gateway),
+      ...allowGateways(gateway, cucuru),
       ...staffDoorSettings([staffKeys]),
     };
     const children = new Map<Instance, Child>();
@@ -368,13 +415,6 @@ export async function soakAtMonthEnd(defaultMinutes: number): Promise<void> {
       instance.pool = new Pool(new URL(child.url).origin, { connections: 32 });
       instance.up = true;
     };
-    const instances: Instance[] = Array.from({ length: INSTANCES }, (_, n) => ({
-      name: `api-${n + 1}`,
-      url: '',
-      up: false,
-      killedAt: 0,
-      pool: undefined,
-    }));
     for (const instance of instances) await launch(instance);
     cleanups.unshift(async () => {
       for (const [instance, child] of children) {
@@ -396,13 +436,18 @@ export async function soakAtMonthEnd(defaultMinutes: number): Promise<void> {
       tokenAt: 0,
       busyUntil: 0,
     });
-    const balancer = new Balancer(instances);
     const world: SoakWorld = {
       balancer,
       customers: Array.from({ length: CUSTOMERS }, (_, n) => customer(FIRST_CNRO + n)),
       couponCustomers: Array.from({ length: COUPON_CUSTOMERS }, (_, n) =>
         customer(FIRST_COUPON_CNRO + n),
       ),
+      transferCustomers: Array.from({ length: TRANSFER_CUSTOMERS }, (_, n) =>
+        customer(FIRST_TRANSFER_CNRO + n),
+      ),
+      cucuru,
+      cvuOf,
+      cvuShown: new Set(),
       password: BENCH_PASSWORD,
       origin: ORIGIN,
       mp,
@@ -447,7 +492,7 @@ export async function soakAtMonthEnd(defaultMinutes: number): Promise<void> {
         at: Date.now(),
         figures,
         rss,
-        reportsRss: await rssMb(await reportsPid()),
+        reportsRss: await rssMb(await reportsChildPid()),
         connections,
         waiting,
       };
@@ -495,7 +540,7 @@ export async function soakAtMonthEnd(defaultMinutes: number): Promise<void> {
         name: 'reports service killed (SIGKILL)',
         at: 0.55,
         run: async () => {
-          const pid = await reportsPid();
+          const pid = await reportsChildPid();
           if (pid) process.kill(pid, 'SIGKILL');
         },
       },
@@ -627,14 +672,23 @@ async function settleAndVerify(
           WHERE status = 'approved' AND created_at >= $1`,
         [since],
       );
+      const [credits] = await one<{ recorded: number; applied: number }>(
+        tenant,
+        `SELECT count(*)::int AS recorded,
+                count(*) FILTER (WHERE estado = 'aplicada')::int AS applied
+           FROM public.portal_transfer_credits`,
+      );
       const mailed = [...sink.receipts.values()].reduce((sum, n) => sum + n, 0);
+      const transfersMailed = [...sink.transferReceipts.values()].reduce((sum, n) => sum + n, 0);
       const jobs = (await waitingJobs()).filter((row) => row.state !== 'failed');
-      if (
-        (inFlight?.n === 0 && jobs.length === 0 && mailed >= (approved?.n ?? 0)) ||
-        Date.now() > deadline
-      ) {
-        break;
-      }
+      const settled =
+        inFlight?.n === 0 &&
+        jobs.length === 0 &&
+        mailed >= (approved?.n ?? 0) &&
+        credits?.recorded === world.cucuru.collections.length &&
+        credits.applied === credits.recorded &&
+        transfersMailed >= credits.applied;
+      if (settled || Date.now() > deadline) break;
       await sleep(5_000);
     }
 
@@ -668,13 +722,40 @@ async function settleAndVerify(
     const [orphans] = await one<{ n: number }>(
       tenant,
       `SELECT count(*)::int AS n FROM suc0001.ordcta o
-        WHERE o.tipo = 'REC' AND NOT EXISTS
-              (SELECT 1 FROM public.portal_payments p WHERE p.recibo_id = o.id::text)`,
+        WHERE o.tipo = 'REC'
+          AND NOT EXISTS (SELECT 1 FROM public.portal_payments p WHERE p.recibo_id = o.id::text)
+          AND NOT EXISTS (SELECT 1 FROM public.portal_transfer_credits c WHERE c.recibo_id = o.id)`,
     );
-    const [twice] = await one<{ n: number }>(
+    const credits = await one<{
+      estado: string;
+      receipts: number;
+      movements: number;
+      nrocomp: string | null;
+    }>(
       tenant,
-      `SELECT count(*)::int AS n FROM
-         (SELECT factura_id FROM suc0001.recfac GROUP BY factura_id HAVING count(*) > 1) t`,
+      `SELECT c.estado,
+              (SELECT count(*)::int FROM suc0001.ordcta o WHERE o.id = c.recibo_id AND o.tipo = 'REC') AS receipts,
+              (SELECT count(*)::int FROM caja.movimi m WHERE m.ordcta_id = c.recibo_id AND m.tipo = 'INGRESO') AS movements,
+              (SELECT o.nrocomp FROM suc0001.ordcta o WHERE o.id = c.recibo_id) AS nrocomp
+         FROM public.portal_transfer_credits c`,
+    );
+    const sentCredits = world.cucuru.collections.length;
+    const unapplied = credits.filter(
+      (row) => row.estado !== 'aplicada' || row.receipts !== 1 || row.movements !== 1,
+    ).length;
+    const transferMailNotOnce = credits.filter(
+      (row) => sink.transferReceipts.get(row.nrocomp ?? '') !== 1,
+    ).length;
+    // A payment pays whole debts and a transfer pays them in part, oldest first: what each debt
+    // has left plus what receipts applied to it is what the seed issued it for, never below zero.
+    const [overpaid] = await one<{ n: number }>(
+      tenant,
+      `SELECT count(*)::int AS n FROM suc0001.ordcta o
+         LEFT JOIN (SELECT factura_id, sum(monto) AS paid FROM suc0001.recfac GROUP BY 1) r
+                ON r.factura_id = o.id
+        WHERE o.comprobante = 'Factura B' AND o.cnro <> 1
+          AND (o.saldo < 0
+               OR o.saldo + coalesce(r.paid, 0) <> 1000 + split_part(o.nrocomp, '-', 2)::int * 17.35)`,
     );
     const [held] = await one<{ n: number }>(
       tenant,
@@ -712,8 +793,26 @@ async function settleAndVerify(
         `${approved.length - notOnce} once, ${notOnce} not once, ${strayMail} for no approved payment; ` +
           `${sink.state.refused} refused while SMTP refused`,
       ],
-      ['no receipt without its payment', orphans?.n === 0, `${orphans?.n ?? '?'} orphans`],
-      ['no debt paid twice', twice?.n === 0, `${twice?.n ?? '?'} debts`],
+      [
+        'every transfer the provider received is one credit with one receipt and one cash movement',
+        credits.length === sentCredits && unapplied === 0,
+        `${sentCredits} sent, ${credits.length} recorded, ${unapplied} without`,
+      ],
+      [
+        'every credit has exactly one "Recibimos tu transferencia" at the SMTP sink',
+        transferMailNotOnce === 0,
+        `${credits.length - transferMailNotOnce} once, ${transferMailNotOnce} not once`,
+      ],
+      [
+        'no receipt without its payment or credit',
+        orphans?.n === 0,
+        `${orphans?.n ?? '?'} orphans`,
+      ],
+      [
+        'no debt paid twice or beyond its amount (its balance plus its receipts is what it was issued for)',
+        overpaid?.n === 0,
+        `${overpaid?.n ?? '?'} debts`,
+      ],
       [
         'every rejected or abandoned payment released its debts (none left in flight)',
         held?.n === 0,
