@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
-import { pino } from 'pino';
 import { Pool } from 'undici';
 import { findReceipt } from '../src/ledger/receipt-view.js';
 import { signNotification } from '../src/modules/payments/index.js';
@@ -15,7 +14,6 @@ import { createKysely, createPool } from '../src/platform/db/connect.js';
 import { fromRoot } from '../src/platform/paths.js';
 import type { TenantDatabase } from '../src/platform/db/types.js';
 import type { ReceiptReport } from '../contract/reports.js';
-import { startReportsProcess } from '../src/platform/reports/supervisor.js';
 import { createServiceTokens } from '../src/platform/reports/token.js';
 import {
   clusterCpuSeconds,
@@ -30,6 +28,7 @@ import { benchTenant, type BenchEnvironment } from './environment.js';
 import { AMOUNT, startFakeMercadoPago } from './webhook.js';
 import { freePort } from '../test/helpers/ports.js';
 import { attachedReceiptNumber, startSmtpSink } from './smtp-sink.js';
+import { reportsChildPid, startBenchReports } from './reports-service.js';
 
 /**
  * A month-end morning on one instance (docs/benchmarks.md "A burst of approvals"): 2,000
@@ -228,34 +227,6 @@ async function renderDirectly(
   return (bodies.length / (performance.now() - started)) * 1000;
 }
 
-/** The reports service in production, supervised by this process as `npm start` does. */
-export function startBenchReports(url: string, secret: string, dataDir: string) {
-  return startReportsProcess({
-    url,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      REPORTS_URL: url,
-      REPORTS_SERVICE_SECRET: secret,
-      PORTAL_DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-    },
-    log: pino({ level: 'warn' }),
-  });
-}
-
-/** The reports child this process started (its command line names the entry point); 0 if none. */
-export async function reportsChildPid(): Promise<number> {
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    const parent = Number(stat.split(') ')[1]?.split(' ')[1]);
-    if (parent === process.pid && cmdline.includes('reports/main')) return Number(entry);
-  }
-  return 0;
-}
-
 /** Whose CPU the bench reads, and how. */
 interface Meters {
   portalPid: number;
@@ -433,7 +404,7 @@ export async function approvalBurst(environment: BenchEnvironment): Promise<void
   const dir = await mkdtemp(path.join(tmpdir(), 'portal-bench-burst-'));
   const reportsSecret = randomBytes(32).toString('hex');
   const reportsUrl = `http://127.0.0.1:${await freePort()}`;
-  let reports: Awaited<ReturnType<typeof startReportsProcess>> | undefined;
+  let reports: Awaited<ReturnType<typeof startBenchReports>> | undefined;
   let portal: Child | undefined;
   try {
     await client.connect();

@@ -4,8 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import type { ReceiptReport } from '../contract/reports.js';
 import { createServiceTokens } from '../src/platform/reports/token.js';
-import pino from 'pino';
-import { startReportsProcess } from '../src/platform/reports/supervisor.js';
+import { startBenchReports } from './reports-service.js';
 import { freePort } from '../test/helpers/ports.js';
 import { machineBusy } from './estado-cuenta.js';
 import { isLongDocument, LONG_DOCUMENTS, type LongDocument } from './long-documents.js';
@@ -215,17 +214,7 @@ export async function receiptFairness(): Promise<void> {
   const background = await machineBusy(3);
   const secret = randomBytes(32).toString('hex');
   const url = `http://127.0.0.1:${await freePort()}`;
-  const reports = await startReportsProcess({
-    url,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      REPORTS_URL: url,
-      REPORTS_SERVICE_SECRET: secret,
-      LOG_LEVEL: 'warn',
-    },
-    log: pino({ level: 'warn' }),
-  });
+  const reports = await startBenchReports(url, secret);
   try {
     const token = tokenSource(secret);
     const receipt = JSON.stringify(RECEIPT);

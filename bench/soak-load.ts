@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { signNotification } from '../src/modules/payments/index.js';
 import type { Pool } from 'undici';
 import type { FakeCucuru } from '../src/dev/cucuru-fake.js';
-import { MP_SECRET, type FakeMercadoPago } from '../test/helpers/fake-gateways.js';
+import { mercadoPagoNotification, type FakeMercadoPago } from '../test/helpers/fake-gateways.js';
 
 /*
  * The soak's customers (bench/soak.ts): a load balancer over the instances that are up, the
@@ -319,22 +318,18 @@ function later(world: SoakWorld, ms: number, work: () => Promise<void>): void {
   world.pending.add(done);
 }
 
-/** Mercado Pago's notification of a payment, signed, to whichever instance the balancer picks. */
+/**
+ * Mercado Pago's notification of a payment, signed as the tests' fake signs it, to the address the
+ * portal gave the gateway, through whichever instance the balancer picks.
+ */
 async function notify(world: SoakWorld, notificationUrl: string, gatewayPaymentId: string) {
   const url = new URL(notificationUrl);
   url.searchParams.set('data.id', gatewayPaymentId);
   url.searchParams.set('type', 'payment');
-  const requestId = randomUUID();
+  const { headers, payload } = mercadoPagoNotification(url.search.slice(1), gatewayPaymentId);
   await world.balancer.send('webhook', 'POST', `${url.pathname}${url.search}`, {
-    headers: {
-      'x-request-id': requestId,
-      'x-signature': signNotification(MP_SECRET, {
-        dataId: gatewayPaymentId,
-        requestId,
-        ts: String(Date.now()),
-      }),
-    },
-    body: { action: 'payment.updated', type: 'payment', data: { id: gatewayPaymentId } },
+    headers,
+    body: payload,
   });
 }
 

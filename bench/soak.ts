@@ -20,7 +20,7 @@ import { startOwnCluster } from '../test/helpers/own-cluster.js';
 import { freePort } from '../test/helpers/ports.js';
 import { mintStaffToken, staffDoorSettings, staffKeyPair } from '../test/helpers/staff.js';
 import { startTcpProxy } from '../test/helpers/tcp-proxy.js';
-import { reportsChildPid, startBenchReports } from './burst.js';
+import { reportsChildPid, startBenchReports } from './reports-service.js';
 import { startNode, type Child } from './deudas.js';
 import { attachedReceiptNumber, startSmtpSink } from './smtp-sink.js';
 import { BENCH_PASSWORD, createBenchEnvironment } from './environment.js';
@@ -515,13 +515,14 @@ export async function soakAtMonthEnd(defaultMinutes: number): Promise<void> {
           const instance = instances.at(-1);
           const child = instance && children.get(instance);
           if (!instance || !child) return;
-          instance.up = instances.length === 1;
+          // Out of the balancer first, as a proxy's health check takes it out; what was in flight
+          // on it is cut (and sent again to the other instance, counted apart).
+          instance.up = false;
           instance.killedAt = Date.now();
           child.child.kill('SIGKILL');
           await new Promise((resolve) => child.child.once('exit', resolve));
           const pool = instance.pool;
           instance.pool = undefined;
-          instance.up = false;
           await pool?.destroy();
           await sleep(5_000);
           await launch(instance);
@@ -567,6 +568,8 @@ export async function soakAtMonthEnd(defaultMinutes: number): Promise<void> {
       }
     }, 50);
     const reporter = setInterval(() => {
+      // The fake gateway's record of requests is for tests' asserts: over hours it is only memory.
+      gateway.seen.length = 0;
       void sample().then((window) => {
         windows.push(window);
         say(windowLine(window, startedAt));
@@ -766,17 +769,16 @@ async function settleAndVerify(
     for (const row of rows) {
       const outcome = world.started.get(row.id);
       if (outcome === undefined) continue;
-      const expected = outcome === 'abandoned' ? ['expired', 'cancelled'] : [outcome];
-      if (!expected.includes(row.status)) {
+      const expected = outcome === 'abandoned' ? 'cancelled' : outcome;
+      if (row.status !== expected) {
         mismatched += 1;
         meant.set(`${outcome}→${row.status}`, (meant.get(`${outcome}→${row.status}`) ?? 0) + 1);
       }
     }
     const jobs = await waitingJobs();
     return [
-      ['payments by status', true, byStatus.map((row) => `${row.status} ${row.n}`).join(', ')],
       [
-        'every payment ended as the gateway decided it (approved, rejected; abandoned expired)',
+        `every payment ended as the gateway decided it (approved, rejected; abandoned cancelled at expiry): ${byStatus.map((row) => `${row.status} ${row.n}`).join(', ')}`,
         mismatched === 0,
         mismatched === 0
           ? `${world.started.size} payments`

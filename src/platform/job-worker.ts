@@ -127,7 +127,8 @@ export function startQueueWorker<T>(
   /**
    * Fails the jobs in pg-boss, trying again a little later when PostgreSQL refuses; never throws.
    * Left active after the last try, a job runs again once pg-boss's maintenance fails it at its
-   * expiry.
+   * expiry. A try whose answer was lost after it committed fails the job once more, so it runs
+   * once more: every job is safe to run twice.
    */
   async function failJobs(ids: string | string[], message: string): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
