@@ -164,11 +164,14 @@ describe('jobs taken ahead when the queue stops', () => {
         ]),
       )
       .toEqual([{ state: 'active' }, { state: 'active' }]);
-    expect(ran).toEqual([1]);
+    // Either one: a fetch returns its batch in no particular order (its UPDATE's RETURNING), so
+    // which of two jobs taken together starts first is not the queue's order (job 2 did in CI).
+    expect(ran).toHaveLength(1);
+    const started = [...ran];
     await jobs.stop();
     finish();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(ran).toEqual([1]);
+    expect(ran).toEqual(started);
     expect(
       await env.systemQuery(
         `SELECT data->>'n' AS n, state FROM pgboss.job WHERE name = $1 ORDER BY 1`,
